@@ -1,0 +1,118 @@
+"""The Rechenmodul parameters of the DWZ 2026 rules (WO Anhang 1.2).
+
+WO Anhang 1.2.1 lists the adjustable constants r, t, u, a1, a2 and K_max; the WO says
+the evaluation software "may provide further parameters". Every other fixed number the
+rules use lives here as well, so a new Rechenmodul version can change any of them
+without touching code. The defaults are the values valid from the second half of 2026.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields, replace
+from decimal import Decimal
+from typing import Any, Literal
+
+Precision = Literal["table", "float"]
+
+#: K_0 by index 1..10 and >10 (WO Anhang 1.3). Rows: youth/junior below the young-player
+#: threshold, adults below the adult threshold, everybody else.
+DEFAULT_K0: dict[str, tuple[int, ...]] = {
+    "young": (60, 60, 48, 46, 44, 42, 40, 38, 36, 34, 32),
+    "adult": (60, 60, 44, 42, 40, 38, 36, 34, 32, 30, 28),
+    "strong": (60, 60, 41, 39, 37, 35, 33, 31, 29, 27, 25),
+}
+
+
+@dataclass(frozen=True)
+class Dwz2026Parameters:
+    """All numbers of one DWZ 2026 Rechenmodul version.
+
+    Anhang 1.2.1: ``r`` first-rating correction factor, ``t`` divisor of the youth bonus,
+    ``u`` shift of the brake factor, ``a1``/``a2`` success bonus of juniors/adults,
+    ``k_max`` cap of K.
+    """
+
+    # WO Anhang 1.2.1
+    r: Decimal = Decimal("0.08")
+    t: int = 30
+    u: int = 800
+    a1: Decimal = Decimal("4")
+    a2: Decimal = Decimal("4")
+    k_max: Decimal = Decimal("80")
+    # WO 3.4.1.1/3.4.1.2: games and points needed for the 1st/2nd Zusatzstufe
+    min_games: int = 5
+    min_score: Decimal = Decimal("0.5")
+    # WO 3.6.1: games needed for a performance R_h
+    min_games_performance: int = 5
+    # WO 3.6.3: Sonderwertung margin
+    exceptional_margin: int = 300
+    # WO 3.4.4.2 / 3.5.2: floor of a first rating and of every new rating
+    rating_floor: int = 1100
+    # WO Anhang 1.2.2: pivot of the first-rating correction; Anhang 1.3: youth bonus pivot
+    first_rating_pivot: int = 2000
+    youth_bonus_pivot: int = 2000
+    # WO Anhang 1.3: bonus a1/a2 and brake b apply below this rating
+    low_rating_threshold: int = 1600
+    # WO Anhang 1.3: K_0 row thresholds (young players / adults)
+    k0_young_threshold: int = 2200
+    k0_adult_threshold: int = 2000
+    k0: dict[str, tuple[int, ...]] = field(default_factory=lambda: dict(DEFAULT_K0))
+    # WO 3.2 / Anhang 1.3 age classes (age = end year - birth year)
+    youth_max_age: int = 20
+    junior_max_age: int = 25
+    # WO 4.1.1: residual games are valid for this many years after their tournament's end
+    residual_validity_years: int = 2
+    # WO 2.2.4: index assumed for a foreign (FIDE/national) rating given without an index
+    foreign_rating_index: int = 6
+    # WO Anhang 2.1: D(p) = +-d_limit outside [p_limit, 1 - p_limit]
+    d_limit: int = 729
+    p_limit: Decimal = Decimal("0.005")
+    # WO Anhang 2.1: table (Anhang 2.1/2.2 rounding) or float precision
+    precision: Precision = "table"
+    # WO Anhang 1.1.3: step cap of the iterations (non-convergence is an error)
+    max_iterations: int = 1000
+    # WO Anhang 1.1.3: float-precision convergence threshold for max |D'|
+    float_tolerance: Decimal = Decimal("0.1")
+
+    def __post_init__(self) -> None:
+        if self.precision not in ("table", "float"):
+            raise ValueError(f"precision must be 'table' or 'float', got {self.precision!r}")
+        for row, values in self.k0.items():
+            if len(values) != 11:
+                raise ValueError(f"k0 row {row!r} needs 11 values (index 1..10, >10)")
+        if self.max_iterations < 1:
+            raise ValueError("max_iterations must be at least 1")
+
+    def with_precision(self, precision: Precision) -> Dwz2026Parameters:
+        return replace(self, precision=precision)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (Decimals as numbers, the K_0 table as lists)."""
+        out: dict[str, Any] = {}
+        for key, value in asdict(self).items():
+            if isinstance(value, Decimal):
+                out[key] = int(value) if value == value.to_integral_value() else float(value)
+            elif key == "k0":
+                out[key] = {row: list(vals) for row, vals in value.items()}
+            else:
+                out[key] = value
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Dwz2026Parameters:
+        """Build from a (partial) dict such as a stored Rechenmodul's JSONB parameters."""
+        known = {f.name: f for f in fields(cls)}
+        unknown = sorted(set(data) - set(known))
+        if unknown:
+            raise ValueError(f"unknown DWZ 2026 parameter(s): {', '.join(unknown)}")
+        kwargs: dict[str, Any] = {}
+        defaults = cls()
+        for key, value in data.items():
+            default = getattr(defaults, key)
+            if isinstance(default, Decimal):
+                kwargs[key] = Decimal(str(value))
+            elif key == "k0":
+                kwargs[key] = {row: tuple(int(v) for v in vals) for row, vals in value.items()}
+            else:
+                kwargs[key] = value
+        return cls(**kwargs)

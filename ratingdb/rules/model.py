@@ -1,0 +1,177 @@
+"""Input and output of a single-tournament evaluation, shared by every rule family.
+
+These are the in-memory forms of the ``ratingdb evaluate`` JSON contract (DESIGN.md):
+the io layer parses JSON into :class:`TournamentInput`, a rules module turns it into a
+:class:`TournamentResult`, and the engine builds the same objects from the database.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+from typing import Any, Literal
+
+Kind = Literal["individual", "team", "match"]
+Group = Literal["established", "first_stage", "second_stage", "remaining"]
+AgeClass = Literal["youth", "junior", "adult"]
+
+KINDS: tuple[str, ...] = ("individual", "team", "match")
+RATING_SOURCES: tuple[str, ...] = ("dwz", "fide", "national")
+#: result string -> (white half-points, black half-points); None marks a forfeit
+RESULTS: dict[str, tuple[int, int] | None] = {
+    "1-0": (2, 0),
+    "0-1": (0, 2),
+    "1/2-1/2": (1, 1),
+    "+-": None,
+    "-+": None,
+    "--": None,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ResidualGame:
+    """A Restpartie (WO 3.4.2): opponent rating, own score, date = creating tournament's end."""
+
+    opponent_rating: int
+    score: Decimal
+    date: date
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerInput:
+    id: str
+    name: str | None = None
+    rating: int | None = None
+    index: int | None = None
+    birth_year: int | None = None
+    member: bool = True
+    rating_source: str | None = None
+    computer: bool = False
+    club_vkz: str | None = None
+    residual_games: tuple[ResidualGame, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class GameInput:
+    white: str
+    black: str
+    result: str
+    round: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentInfo:
+    id: str
+    start: date
+    end: date
+    name: str | None = None
+    vkz: str | None = None
+    kind: Kind = "individual"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "start": self.start.isoformat(),
+            "end": self.end.isoformat(),
+            "vkz": self.vkz,
+            "kind": self.kind,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentInput:
+    tournament: TournamentInfo
+    players: tuple[PlayerInput, ...]
+    games: tuple[GameInput, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class NewResidualGame:
+    opponent_rating: int
+    score: Decimal
+    date: date
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "opponent_rating": self.opponent_rating,
+            "score": float(self.score),
+            "date": self.date.isoformat(),
+        }
+
+
+@dataclass(slots=True)
+class PlayerResult:
+    """One player's evaluation; field names and meaning as in DESIGN.md."""
+
+    id: str
+    group: Group
+    age_class: AgeClass
+    rating_old: int | None
+    index_old: int | None
+    k: Decimal | None = None
+    opponents_avg: int | None = None
+    score: Decimal = Decimal("0.0")
+    games: int = 0
+    expected: Decimal | None = None
+    performance: int | None = None
+    exceptional: bool = False
+    start_value: int | None = None
+    iteration_value: int | None = None
+    rating_new: int | None = None
+    index_new: int | None = None
+    stored: bool = False
+    new_residual_games: list[NewResidualGame] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "group": self.group,
+            "age_class": self.age_class,
+            "rating_old": self.rating_old,
+            "index_old": self.index_old,
+            "k": None if self.k is None else float(self.k),
+            "opponents_avg": self.opponents_avg,
+            "score": float(self.score),
+            "games": self.games,
+            "expected": None if self.expected is None else float(self.expected),
+            "performance": self.performance,
+            "exceptional": self.exceptional,
+            "start_value": self.start_value,
+            "iteration_value": self.iteration_value,
+            "rating_new": self.rating_new,
+            "index_new": self.index_new,
+            "stored": self.stored,
+            "new_residual_games": [g.to_dict() for g in self.new_residual_games],
+        }
+
+
+@dataclass(slots=True)
+class TournamentResult:
+    tournament: TournamentInfo
+    rules: str
+    precision: str
+    parameters: dict[str, Any]
+    iterations: int
+    players: list[PlayerResult]
+    trace: dict[str, Any] | None = None
+
+    def player(self, player_id: str) -> PlayerResult:
+        for p in self.players:
+            if p.id == player_id:
+                return p
+        raise KeyError(player_id)
+
+    def to_dict(self, *, trace: bool = False) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "tournament": self.tournament.to_dict(),
+            "rules": self.rules,
+            "precision": self.precision,
+            "parameters": self.parameters,
+            "iterations": self.iterations,
+            "players": [p.to_dict() for p in self.players],
+        }
+        if trace:
+            out["trace"] = self.trace
+        return out

@@ -1,0 +1,44 @@
+"""Exact half-up rounding (WO 3.5.2, Anhang 1.3, Anhang 2.1/2.2).
+
+The WO rounds "kaufmännisch": halves go away from zero (12.5 -> 13, -12.5 -> -13, as the
+loss column of Anhang 2.4 shows). Python's ``round`` rounds half to even and must not be
+used for ratings. Every helper here works on exact values (int, Fraction, Decimal); a
+float is converted exactly (its binary value) before rounding.
+"""
+
+from __future__ import annotations
+
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
+
+Number = int | Fraction | Decimal | float
+
+
+def div_half_up(numerator: int, denominator: int) -> int:
+    """``numerator / denominator`` rounded half away from zero, in integer arithmetic."""
+    if denominator <= 0:
+        raise ValueError("denominator must be positive")
+    if numerator >= 0:
+        return (2 * numerator + denominator) // (2 * denominator)
+    return -((-2 * numerator + denominator) // (2 * denominator))
+
+
+def round_half_up(value: Number) -> int:
+    """Round to an integer, halves away from zero."""
+    if isinstance(value, int):
+        return value
+    frac = value if isinstance(value, Fraction) else Fraction(value)
+    return div_half_up(frac.numerator, frac.denominator)
+
+
+def round_half_up_to(value: Number, places: int) -> Fraction:
+    """Round to ``places`` decimals (halves away from zero), returned exactly as a Fraction."""
+    scale = 10**places
+    return Fraction(round_half_up(Fraction(value) * scale), scale)
+
+
+def to_decimal(value: Fraction, places: int) -> Decimal:
+    """A Fraction that is already a multiple of 10**-places, as a Decimal with ``places``."""
+    quantum = Decimal(1).scaleb(-places)
+    exact = Decimal(value.numerator) / Decimal(value.denominator)
+    return exact.quantize(quantum, rounding=ROUND_HALF_UP)
