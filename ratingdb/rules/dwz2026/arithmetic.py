@@ -17,12 +17,11 @@ from fractions import Fraction
 from typing import Protocol
 
 import numpy as np
+from scipy.special import ndtr
 
 from ratingdb.rules.dwz2026.params import Dwz2026Parameters
 from ratingdb.rules.dwz2026.probability import SIGMA, d_float, d_table, p_table
 from ratingdb.rules.rounding import div_half_up, round_half_up, to_decimal
-
-from scipy.special import ndtr
 
 Num = int | float
 

@@ -36,7 +36,7 @@ from ratingdb.rules.dwz2026.development import (
     new_rating,
 )
 from ratingdb.rules.dwz2026.groups import Groups, classify, half_points, rated_adjacency
-from ratingdb.rules.dwz2026.iteration import Iterant, iterate
+from ratingdb.rules.dwz2026.iteration import Iterant, iterate, unbounded_group
 from ratingdb.rules.dwz2026.params import Dwz2026Parameters
 from ratingdb.rules.errors import ConvergenceError
 from ratingdb.rules.model import (
@@ -119,6 +119,10 @@ class _Evaluation:
         assert rating is not None
         return rating
 
+    def _w(self, expected: Num) -> float:
+        """A W_e for the trace, as shown in the WO: 3 decimals."""
+        return float(self.arith.expected_3(expected))
+
     def _index(self, i: int) -> int:
         index = self.players[i].index
         return self.params.foreign_rating_index if index is None else index
@@ -159,7 +163,9 @@ class _Evaluation:
         for i in stage_players:
             fixed: list[Num] = [g.opponent_rating for g in groups.residual[i]]
             w2 = sum(half_points(g.score) for g in groups.residual[i])
+            fixed_all_won = all(half_points(g.score) == 2 for g in groups.residual[i])
             linked: list[int] = []
+            linked_w2: list[int] = []
             seen_at_start: list[Num] = list(fixed)
             for j, points in adjacency[i]:
                 if j not in selection_2:
@@ -167,9 +173,11 @@ class _Evaluation:
                 w2 += points
                 if j in slot:
                     linked.append(slot[j])
+                    linked_w2.append(points)
                     seen_at_start.append(start[j])
                 else:
                     fixed.append(self._rating(j))
+                    fixed_all_won = fixed_all_won and points == 2
                     seen_at_start.append(self._rating(j))
             n = len(seen_at_start)
             real_games[i] = (linked, w2)
@@ -178,9 +186,27 @@ class _Evaluation:
                 assert draw is not None
                 fictitious[self.players[i].id] = draw
                 fixed.append(draw)
+                fixed_all_won = False
                 w2, n = w2 + 1, n + 1
-            iterants.append(Iterant(self.players[i].id, tuple(fixed), tuple(linked), w2, n))
+            iterants.append(
+                Iterant(
+                    self.players[i].id,
+                    tuple(fixed),
+                    tuple(linked),
+                    w2,
+                    n,
+                    fixed_all_won,
+                    tuple(linked_w2),
+                )
+            )
 
+        if params.precision == "float" and (unbounded := unbounded_group(iterants)):
+            raise ConvergenceError(
+                f"no finite first rating exists for {', '.join(unbounded)}: they won every "
+                "game against players outside their group (only the table precision "
+                "ends such an iteration, where P(D) saturates at 1.000)",
+                unbounded,
+            )
         try:
             outcome = iterate(
                 iterants, [start[i] for i in stage_players], arith, params.max_iterations
@@ -197,6 +223,8 @@ class _Evaluation:
             "order": [self.players[i].id for i in stage_players],
             "fictitious_draw": fictitious,
             "steps": [[_plain(v) for v in state] for state in outcome.trace],
+            "expected": [[self._w(v) for v in state] for state in outcome.expected],
+            "corrections": [[_plain(v) for v in state] for state in outcome.corrections],
         }
 
         r1: dict[int, int] = {}
@@ -213,9 +241,7 @@ class _Evaluation:
             linked, w2 = real_games[i]
             seen = [g.opponent_rating for g in groups.residual[i]]
             seen += [
-                r1[j] if j in r1 else self._rating(j)
-                for j, _ in adjacency[i]
-                if j in selection_2
+                r1[j] if j in r1 else self._rating(j) for j, _ in adjacency[i] if j in selection_2
             ]
             res.games, res.score = len(seen), _score(w2)
             res.opponents_avg = rounded_mean(seen)
@@ -257,6 +283,8 @@ class _Evaluation:
             self.trace["performance"][pid] = {
                 "fictitious_draw": draw,
                 "steps": [_plain(state[0]) for state in outcome.trace],
+                "expected": [self._w(state[0]) for state in outcome.expected],
+                "corrections": [_plain(state[0]) for state in outcome.corrections],
             }
         return performances
 
@@ -316,9 +344,7 @@ class _Evaluation:
             if p.computer:
                 continue
             new = [
-                NewResidualGame(
-                    r1[j] if j in r1 else self._rating(j), _score(points), end
-                )
+                NewResidualGame(r1[j] if j in r1 else self._rating(j), _score(points), end)
                 for j, points in adjacency[i]
                 if j in selection_1
             ]

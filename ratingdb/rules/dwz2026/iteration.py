@@ -30,6 +30,8 @@ class Iterant:
     ``fixed`` holds the constant opponent ratings (residual games, established opponents,
     a fictitious draw), ``linked`` the positions of iterating opponents (repeats allowed);
     ``w2`` is the score in half-points over all of them, ``n`` the number of games.
+    ``fixed_all_won`` says every game against a constant opponent was won, and
+    ``linked_w2`` holds the half-points scored in each ``linked`` game.
     """
 
     id: str
@@ -37,13 +39,50 @@ class Iterant:
     linked: tuple[int, ...]
     w2: int
     n: int
+    fixed_all_won: bool = False
+    linked_w2: tuple[int, ...] = ()
+
+
+def unbounded_group(iterants: Sequence[Iterant]) -> list[str]:
+    """Iterating players whose ratings have no finite solution (DESIGN.md, last rule).
+
+    If a group of iterating players won every game against everybody outside the group,
+    the group's summed W - W_e stays positive for any finite ratings: the equations
+    W = W_e cannot hold. The largest such group is found by peeling off every player with
+    a game against the outside that was not a win. Returns the group (empty if none).
+    """
+    group = set(range(len(iterants)))
+    changed = True
+    while changed:
+        changed = False
+        for pos in sorted(group):
+            it = iterants[pos]
+            lost_outside = (it.fixed and not it.fixed_all_won) or any(
+                j not in group and w2 < 2 for j, w2 in zip(it.linked, it.linked_w2, strict=True)
+            )
+            if lost_outside:
+                group.discard(pos)
+                changed = True
+    external = any(
+        iterants[pos].fixed or any(j not in group for j in iterants[pos].linked)
+        for pos in group
+    )
+    return [iterants[pos].id for pos in sorted(group)] if external else []
 
 
 @dataclass(frozen=True, slots=True)
 class IterationOutcome:
+    """End values R_i, the number of steps, and per step: values, W_e and D'.
+
+    ``trace[0]`` holds the start values; ``trace[k]``, ``expected[k - 1]`` and
+    ``corrections[k - 1]`` belong to step k.
+    """
+
     values: list[Num]
     steps: int
     trace: list[list[Num]]
+    expected: list[list[Num]]
+    corrections: list[list[Num]]
 
 
 def iterate(
@@ -57,32 +96,33 @@ def iterate(
     trace: list[list[Num]] = [list(current)]
     seen: dict[tuple[Num, ...], int] = {tuple(current): 0}
     table = arithmetic.precision == "table"
+    expected_trace: list[list[Num]] = []
+    correction_trace: list[list[Num]] = []
     corrections: list[Num] = []
     for step in range(1, max_steps + 1):
-        corrections = [
-            arithmetic.correction(
-                it.w2,
-                arithmetic.expected(
-                    current[pos], (*it.fixed, *(current[j] for j in it.linked))
-                ),
-                it.n,
-            )
+        expected = [
+            arithmetic.expected(current[pos], (*it.fixed, *(current[j] for j in it.linked)))
             for pos, it in enumerate(iterants)
         ]
+        corrections = [
+            arithmetic.correction(it.w2, we, it.n)
+            for it, we in zip(iterants, expected, strict=True)
+        ]
         new = [value + d for value, d in zip(current, corrections, strict=True)]
-        trace.append(list(new))
+        trace.append(new)
+        expected_trace.append(expected)
+        correction_trace.append(corrections)
         if arithmetic.converged(corrections):
-            return IterationOutcome(new, step, trace)
+            return IterationOutcome(new, step, trace, expected_trace, correction_trace)
         if table:
             key = tuple(new)
             if key in seen:
-                return IterationOutcome(_cycle_end(trace, seen[key], iterants), step, trace)
+                end = _cycle_end(trace, seen[key], iterants)
+                return IterationOutcome(end, step, trace, expected_trace, correction_trace)
             seen[key] = step
         current = new
     unsettled = [
-        it.id
-        for it, d in zip(iterants, corrections, strict=True)
-        if not arithmetic.converged([d])
+        it.id for it, d in zip(iterants, corrections, strict=True) if not arithmetic.converged([d])
     ]
     raise ConvergenceError(
         f"the iteration did not converge within {max_steps} steps "

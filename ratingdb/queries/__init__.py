@@ -1,0 +1,1 @@
+"""What users see: evaluation display, later Karteikarte, rating lists, tournament lists."""

@@ -1,0 +1,96 @@
+"""The evaluation display of WO Anhang 3.1.11 as rows and as plain text.
+
+Columns: #, player, age class, VKZ, R_o-index, K, R_c, W, n, W_e, R_h, R_n-index, +/-.
+Conventions (WO Anhang 3.1.11 notes): values of non-members ("textual participants") are
+shown in parentheses because nothing is stored for them; an exceptional player's
+performance is marked with ``*`` (the WO underlines it); remaining members who received
+residual games show ``residual`` in the R_n column, the others ``-``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ratingdb.rules.model import PlayerInput, TournamentInput, TournamentResult
+
+AGE_LABEL = {"youth": "youth", "junior": "junior", "adult": "adult"}
+HEADERS = ("#", "Player", "Age", "VKZ", "R_o", "K", "R_c", "W", "n", "W_e", "R_h", "R_n", "+/-")
+
+
+@dataclass(frozen=True)
+class DisplayRow:
+    cells: tuple[str, ...]
+
+
+def _rating_index(rating: int | None, index: int | None) -> str:
+    if rating is None:
+        return ""
+    return f"{rating}" if index is None else f"{rating}-{index}"
+
+
+def _paren(text: str, member: bool) -> str:
+    return text if member or not text else f"({text})"
+
+
+def evaluation_rows(t: TournamentInput, result: TournamentResult) -> list[DisplayRow]:
+    by_id: dict[str, PlayerInput] = {p.id: p for p in t.players}
+    rows: list[DisplayRow] = []
+    for number, res in enumerate(result.players, start=1):
+        player = by_id[res.id]
+        member = player.member and not player.computer
+        new = ""
+        change = ""
+        if res.group == "remaining":
+            new = "residual" if res.new_residual_games else "-"
+        elif res.rating_new is not None and (res.games or res.group != "established"):
+            new = _paren(_rating_index(res.rating_new, res.index_new), member)
+            if res.rating_old is not None and member:
+                change = f"{res.rating_new - res.rating_old:+d}"
+        performance = "" if res.performance is None else str(res.performance)
+        if res.exceptional:
+            performance += "*"
+        rows.append(
+            DisplayRow(
+                (
+                    str(number),
+                    player.name or res.id,
+                    AGE_LABEL[res.age_class],
+                    player.club_vkz or "-",
+                    _rating_index(res.rating_old, res.index_old),
+                    "" if res.k is None else _paren(f"{res.k:.1f}", member),
+                    "-" if res.opponents_avg is None else str(res.opponents_avg),
+                    f"{res.score:.1f}",
+                    str(res.games),
+                    "" if res.expected is None else f"{res.expected:.3f}",
+                    performance,
+                    new,
+                    change,
+                )
+            )
+        )
+    return rows
+
+
+def render_text(t: TournamentInput, result: TournamentResult) -> str:
+    """Plain-text table with a header as in WO Anhang 3.1.11."""
+    info = t.tournament
+    header = (
+        f"{info.name or ''}  Tournament ID: {info.id}  Start: {info.start.isoformat()}  "
+        f"End: {info.end.isoformat()}  Level (VKZ): {info.vkz or '-'}  "
+        f"Rules: {result.rules} ({result.precision})"
+    )
+    rows = [HEADERS, *(row.cells for row in evaluation_rows(t, result))]
+    widths = [max(len(r[c]) for r in rows) for c in range(len(HEADERS))]
+    left = {1, 2, 3}
+    lines = [header, ""]
+    for k, row in enumerate(rows):
+        cells = [
+            cell.ljust(widths[c]) if c in left else cell.rjust(widths[c])
+            for c, cell in enumerate(row)
+        ]
+        lines.append("  ".join(cells).rstrip())
+        if k == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    lines.append("")
+    lines.append("(...) non-member: computed, not stored;  * exceptional (Sonderwertung, WO 3.6.3)")
+    return "\n".join(lines)

@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""Benchmark of the DWZ 2026 rules core: a 300-player, 9-round Swiss open, 40 unrated.
+
+Prints seconds per evaluation and tournaments/second for table and float precision.
+Usage: python scripts/bench_rules.py [--players 300] [--rounds 9] [--unrated 40] [--repeat 20]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from datetime import date
+
+from ratingdb.rules.dwz2026 import Dwz2026Parameters, evaluate
+from ratingdb.rules.dwz2026.probability import p_float
+from ratingdb.rules.model import GameInput, PlayerInput, TournamentInfo, TournamentInput
+
+
+def swiss_open(players: int, rounds: int, unrated: int, seed: int = 1) -> TournamentInput:
+    """A simple Swiss system: pair neighbours within the score order, avoid repeats."""
+    rng = random.Random(seed)
+    strength = {f"P{k}": rng.gauss(1700, 300) for k in range(players)}
+    entries = []
+    for k, (pid, s) in enumerate(strength.items()):
+        is_rated = k >= unrated
+        entries.append(
+            PlayerInput(
+                id=pid,
+                rating=max(1100, int(s + rng.gauss(0, 60))) if is_rated else None,
+                index=rng.randint(1, 60) if is_rated else None,
+                birth_year=rng.randint(1950, 2015),
+                member=rng.random() > 0.1,
+            )
+        )
+    score = dict.fromkeys(strength, 0.0)
+    met: set[frozenset[str]] = set()
+    games: list[GameInput] = []
+    for rnd in range(1, rounds + 1):
+        order = sorted(strength, key=lambda p: (-score[p], -strength[p]))
+        while len(order) > 1:
+            a = order.pop(0)
+            b = next((p for p in order if frozenset((a, p)) not in met), order[0])
+            order.remove(b)
+            met.add(frozenset((a, b)))
+            p_win = p_float(strength[a] - strength[b])
+            draw = 0.25
+            x = rng.random()
+            if x < p_win - draw / 2:
+                result, sa = "1-0", 1.0
+            elif x < p_win + draw / 2:
+                result, sa = "1/2-1/2", 0.5
+            else:
+                result, sa = "0-1", 0.0
+            if rng.random() < 0.01:
+                result, sa = "+-", 1.0
+            score[a] += sa
+            score[b] += 1 - sa
+            games.append(GameInput(a, b, result, rnd))
+    info = TournamentInfo("bench", date(2026, 7, 1), date(2026, 7, 9), "Bench Open", "000")
+    return TournamentInput(info, tuple(entries), tuple(games))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--players", type=int, default=300)
+    parser.add_argument("--rounds", type=int, default=9)
+    parser.add_argument("--unrated", type=int, default=40)
+    parser.add_argument("--repeat", type=int, default=20)
+    args = parser.parse_args()
+    tournament = swiss_open(args.players, args.rounds, args.unrated)
+    print(
+        f"tournament: {args.players} players, {args.rounds} rounds, {args.unrated} unrated, "
+        f"{len(tournament.games)} games"
+    )
+    for precision in ("table", "float"):
+        params = Dwz2026Parameters(precision=precision)
+        result = evaluate(tournament, params)  # warm-up (tables, imports)
+        times = []
+        for _ in range(args.repeat):
+            start = time.perf_counter()
+            evaluate(tournament, params)
+            times.append(time.perf_counter() - start)
+        median = statistics.median(times)
+        groups = {g: sum(p.group == g for p in result.players) for g in
+                  ("established", "first_stage", "second_stage", "remaining")}
+        print(
+            f"{precision:5s}: median {median * 1000:7.1f} ms  min {min(times) * 1000:7.1f} ms  "
+            f"{1 / median:6.1f} tournaments/s  iterations {result.iterations}  groups {groups}"
+        )
+
+
+if __name__ == "__main__":
+    main()
