@@ -101,5 +101,88 @@ def evaluate(
         click.echo(dump_results([r.to_dict(trace=trace) for r in results], was_array))
 
 
+# -- database ----------------------------------------------------------------------------------
+@main.group()
+def db() -> None:
+    """The database: migrations (Alembic) and the embedded PostgreSQL server.
+
+    DATABASE_URL selects any PostgreSQL; without it ratingdb uses an embedded server in
+    $RATINGDB_HOME (default: the per-user data folder), started on demand.
+    """
+
+
+def _url():  # type: ignore[no-untyped-def]
+    from ratingdb.db.connection import database_url
+
+    try:
+        return database_url()
+    except ValueError as err:
+        fail(f"DATABASE_URL: {err}")
+
+
+@db.command()
+@click.argument("revision", default="head")
+def upgrade(revision: str) -> None:
+    """Migrate the database up to REVISION (default: head)."""
+    from ratingdb.db import migrate
+
+    url = _url()
+    migrate.upgrade(url, revision)
+    click.echo(f"database at revision {migrate.current(url)}")
+
+
+@db.command()
+@click.argument("revision")
+def downgrade(revision: str) -> None:
+    """Migrate the database down to REVISION (e.g. -1 or base)."""
+    from ratingdb.db import migrate
+
+    url = _url()
+    migrate.downgrade(url, revision)
+    click.echo(f"database at revision {migrate.current(url) or 'base'}")
+
+
+@db.command()
+def current() -> None:
+    """Print the database's migration revision."""
+    from ratingdb.db import migrate
+
+    click.echo(migrate.current(_url()) or "base (empty database)")
+
+
+@db.command()
+def url() -> None:
+    """Print the database URL in use (password hidden)."""
+    click.echo(_url().render_as_string(hide_password=True))
+
+
+@db.command()
+def start() -> None:
+    """Start the embedded server and keep it running until `ratingdb db stop`."""
+    from ratingdb.db import embedded
+
+    embedded.start()
+    click.echo(f"embedded PostgreSQL {embedded.status()} in {embedded.data_dir()}")
+
+
+@db.command()
+def stop() -> None:
+    """Stop the embedded server."""
+    from ratingdb.db import embedded
+
+    was_running = embedded.stop()
+    click.echo(
+        "embedded PostgreSQL stopped" if was_running else "embedded PostgreSQL was not running"
+    )
+
+
+@db.command()
+def status() -> None:
+    """Show whether the embedded server runs."""
+    from ratingdb.db import embedded
+
+    click.echo(f"embedded PostgreSQL {embedded.status()} in {embedded.data_dir()}")
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -3,14 +3,22 @@
 from __future__ import annotations
 
 import json
+import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import Engine, create_engine, text
+from sqlalchemy.engine import URL
+from sqlalchemy.orm import Session
+from sqlalchemy.pool import NullPool
 
+from ratingdb.db import migrate
 from ratingdb.io.evaluate_json import parse_tournament
 from ratingdb.rules.dwz2026 import Dwz2026Parameters, evaluate
 from ratingdb.rules.model import TournamentInput, TournamentResult
+from tests.db_server import postgres_for_tests
 
 FIXTURES = Path(__file__).parent / "fixtures"
 DATA = Path(__file__).parent / "data"
@@ -40,3 +48,69 @@ def example_result(example_input: TournamentInput) -> TournamentResult:
 def example_output(example_result: TournamentResult) -> dict[str, Any]:
     """The JSON contract form, with the trace."""
     return json.loads(json.dumps(example_result.to_dict(trace=True)))
+
+
+# -- a real PostgreSQL (tests/db_server.py) ----------------------------------------------------
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[URL]:
+    """URL of the session's PostgreSQL server (any database on it)."""
+    with postgres_for_tests() as (url, _source):
+        yield url
+
+
+def _create_database(server: URL, name: str) -> URL:
+    admin = create_engine(server, isolation_level="AUTOCOMMIT", poolclass=NullPool)
+    with admin.connect() as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}"'))
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    admin.dispose()
+    return server.set(database=name)
+
+
+def _drop_database(server: URL, name: str) -> None:
+    admin = create_engine(server, isolation_level="AUTOCOMMIT", poolclass=NullPool)
+    with admin.connect() as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    admin.dispose()
+
+
+@pytest.fixture
+def scratch_db(pg_server: URL, request: pytest.FixtureRequest) -> Iterator[URL]:
+    """A new, empty database for one test (migrations, CLI); dropped afterwards."""
+    name = f"scratch_{uuid.uuid4().hex[:12]}"
+    try:
+        url = _create_database(pg_server, name)
+    except Exception as err:  # e.g. TEST_DATABASE_URL without CREATEDB
+        pytest.skip(f"cannot create a scratch database: {err}")
+    yield url
+    _drop_database(pg_server, name)
+
+
+@pytest.fixture(scope="session")
+def migrated_engine(pg_server: URL) -> Iterator[Engine]:
+    """An engine on a database migrated to head by the real Alembic migrations."""
+    name = "ratingdb_tests"
+    try:
+        url = _create_database(pg_server, name)
+    except Exception:
+        url = pg_server  # TEST_DATABASE_URL without CREATEDB: use it as given
+    migrate.upgrade(url)
+    engine = create_engine(url, poolclass=NullPool)
+    yield engine
+    engine.dispose()
+
+
+@pytest.fixture
+def db(migrated_engine: Engine) -> Iterator[Session]:
+    """A session inside a transaction that is rolled back after the test.
+
+    Commits inside the test become savepoints, so tests never leak into each other.
+    """
+    with migrated_engine.connect() as conn:
+        outer = conn.begin()
+        session = Session(bind=conn, join_transaction_mode="create_savepoint")
+        try:
+            yield session
+        finally:
+            session.close()
+            outer.rollback()

@@ -1,0 +1,1 @@
+"""PostgreSQL: models, connection (DATABASE_URL or the embedded server), sessions."""

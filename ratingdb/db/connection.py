@@ -1,0 +1,49 @@
+"""Which database to use and how to connect.
+
+``DATABASE_URL`` (any PostgreSQL URL; ``postgresql://`` is read with the psycopg 3 driver)
+wins; without it ratingdb starts the embedded server (:mod:`ratingdb.db.embedded`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from sqlalchemy import Engine, create_engine
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.orm import Session, sessionmaker
+
+DRIVER = "postgresql+psycopg"
+
+
+def normalise_url(raw: str | URL) -> URL:
+    """A SQLAlchemy URL with the psycopg 3 driver (libpq URIs and Unix sockets included)."""
+    url = make_url(raw) if isinstance(raw, str) else raw
+    if url.drivername in ("postgresql", "postgres", "postgresql+psycopg2"):
+        url = url.set(drivername=DRIVER)
+    if url.drivername != DRIVER:
+        raise ValueError(f"unsupported database driver {url.drivername!r}: use PostgreSQL")
+    return url
+
+
+def database_url() -> URL:
+    """``DATABASE_URL`` if set, else the embedded server's URL (started on demand)."""
+    configured = os.environ.get("DATABASE_URL")
+    if configured:
+        return normalise_url(configured)
+    from ratingdb.db.embedded import embedded_uri
+
+    return normalise_url(embedded_uri())
+
+
+def make_engine(url: URL | str | None = None, **kwargs: object) -> Engine:
+    return create_engine(normalise_url(url) if url is not None else database_url(), **kwargs)
+
+
+@contextmanager
+def session_scope(engine: Engine) -> Iterator[Session]:
+    """A session in one transaction: committed on success, rolled back on any error."""
+    factory = sessionmaker(engine, expire_on_commit=False)
+    with factory() as session, session.begin():
+        yield session

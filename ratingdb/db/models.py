@@ -1,0 +1,405 @@
+"""The rating database as typed SQLAlchemy 2 models (schema created only by Alembic).
+
+What is stored, with the WO sections behind it:
+
+* ``organisations``: federation levels and clubs by VKZ (WO 6.3: the first three characters
+  name the organisation level; VKZ compare as strings, WO 2.2.3).
+* ``players``, ``memberships`` (WO 3.4.3 / 4.1.1: membership decides what is stored and the
+  5-year retention), ``external_ratings`` (WO 4.1.2: FIDE or national ratings).
+* ``tournaments``, ``participants`` (a player, or a *textual* participant, WO 3.4.3),
+  ``games`` (results including forfeits, WO 2.2.5.2).
+* ``residual_games`` (WO 3.4.2 / 4.1.1: created by one tournament, consumed by a first
+  rating, expiring 2 years after the creating tournament's end).
+* ``rating_snapshots``: one row per participant and evaluated tournament with everything
+  that went in and came out (the per-player output of ``ratingdb evaluate``).
+* ``rechenmodule`` (WO Anhang 1.2: versioned rule family + parameters by valid-from date),
+  ``rating_adjustments`` (WO Anhang 4), ``recalc_runs`` (WO 3.7) and ``audit_log``.
+
+Integrity lives in the database: foreign keys, CHECK constraints, unique keys, an exclusion
+constraint against overlapping memberships in one club, and indexes for the hot reads.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import (
+    ARRAY,
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    Date,
+    DateTime,
+    ForeignKey,
+    ForeignKeyConstraint,
+    Index,
+    Integer,
+    MetaData,
+    Numeric,
+    String,
+    Text,
+    UniqueConstraint,
+    func,
+    text,
+)
+from sqlalchemy.dialects.postgresql import JSONB, ExcludeConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+RESULT_CODES = ("1-0", "0-1", "1/2-1/2", "+-", "-+", "--")
+KINDS = ("individual", "team", "match")
+GROUPS = ("established", "first_stage", "second_stage", "remaining")
+AGE_CLASSES = ("youth", "junior", "adult")
+
+
+def _in(column: str, values: tuple[str, ...]) -> str:
+    quoted = ", ".join(f"'{v}'" for v in values)
+    return f"{column} IN ({quoted})"
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+
+
+class Organisation(Base):
+    """A federation level or a club, identified by its VKZ (WO 6.3)."""
+
+    __tablename__ = "organisations"
+    __table_args__ = (
+        CheckConstraint("vkz ~ '^[0-9A-Za-z]{1,10}$'", name="vkz_format"),
+        CheckConstraint(_in("kind", ("federation", "region", "district", "club")), name="kind"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    vkz: Mapped[str] = mapped_column(String(10), unique=True)
+    name: Mapped[str] = mapped_column(String(200))
+    kind: Mapped[str] = mapped_column(String(20))
+    parent_id: Mapped[int | None] = mapped_column(ForeignKey("organisations.id"))
+
+
+class Player(Base):
+    __tablename__ = "players"
+    __table_args__ = (
+        CheckConstraint(_in("sex", ("m", "f", "d")), name="sex"),
+        CheckConstraint("birth_year BETWEEN 1850 AND 2200", name="birth_year_range"),
+        CheckConstraint(
+            "birth_date IS NULL OR birth_year = EXTRACT(YEAR FROM birth_date)",
+            name="birth_date_matches_year",
+        ),
+        CheckConstraint("fide_id > 0", name="fide_id_positive"),
+        Index("ix_players_name", "surname", "given_name"),
+    )
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    dsb_id: Mapped[str | None] = mapped_column(String(20), unique=True)
+    fide_id: Mapped[int | None] = mapped_column(BigInteger, unique=True)
+    surname: Mapped[str] = mapped_column(String(100))
+    given_name: Mapped[str] = mapped_column(String(100), server_default="")
+    sex: Mapped[str | None] = mapped_column(String(1))
+    birth_date: Mapped[date | None] = mapped_column(Date)
+    birth_year: Mapped[int | None] = mapped_column(Integer)
+    anonymised: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now()
+    )
+
+
+class Membership(Base):
+    """A player's membership in a club over a period (``valid_to`` null: ongoing)."""
+
+    __tablename__ = "memberships"
+    __table_args__ = (
+        CheckConstraint("valid_to IS NULL OR valid_to >= valid_from", name="period"),
+        CheckConstraint(_in("status", ("active", "passive")), name="status"),
+        ExcludeConstraint(
+            ("player_id", "="),
+            ("organisation_id", "="),
+            (text("daterange(valid_from, valid_to, '[]')"), "&&"),
+            name="no_overlap",
+            using="gist",
+        ),
+        Index("ix_memberships_player_period", "player_id", "valid_from"),
+    )
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    organisation_id: Mapped[int] = mapped_column(ForeignKey("organisations.id"))
+    member_number: Mapped[str | None] = mapped_column(String(10))
+    valid_from: Mapped[date] = mapped_column(Date)
+    valid_to: Mapped[date | None] = mapped_column(Date)
+    status: Mapped[str] = mapped_column(String(10), server_default="active")
+
+
+class ExternalRating(Base):
+    """A FIDE or national rating with its list date (WO 4.1.2)."""
+
+    __tablename__ = "external_ratings"
+    __table_args__ = (
+        CheckConstraint(_in("system", ("fide", "national")), name="system"),
+        CheckConstraint("rating > 0", name="rating_positive"),
+        UniqueConstraint("player_id", "system", "federation", "rated_on"),
+    )
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    system: Mapped[str] = mapped_column(String(10))
+    federation: Mapped[str] = mapped_column(String(4))
+    rating: Mapped[int] = mapped_column(Integer)
+    rated_on: Mapped[date] = mapped_column(Date)
+
+
+class Rechenmodul(Base):
+    """A versioned rule set: family, parameters, valid from a date (WO Anhang 1.2)."""
+
+    __tablename__ = "rechenmodule"
+    __table_args__ = (UniqueConstraint("family", "version"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    family: Mapped[str] = mapped_column(String(30))
+    version: Mapped[str] = mapped_column(String(30))
+    valid_from: Mapped[date] = mapped_column(Date, unique=True)
+    parameters: Mapped[dict[str, Any]] = mapped_column(JSONB)
+    description: Mapped[str] = mapped_column(Text, server_default="")
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now()
+    )
+
+
+class Tournament(Base):
+    """A tournament; the evaluation order is (end, start, VKZ, processed_at) (WO 2.2.3)."""
+
+    __tablename__ = "tournaments"
+    __table_args__ = (
+        CheckConstraint("end_date >= start_date", name="end_after_start"),
+        CheckConstraint(_in("kind", KINDS), name="kind"),
+        CheckConstraint(_in("status", ("submitted", "evaluated", "rejected")), name="status"),
+        Index(
+            "ix_tournaments_evaluation_order",
+            "end_date",
+            "start_date",
+            "vkz",
+            "processed_at",
+            "id",
+        ),
+    )
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    code: Mapped[str] = mapped_column(String(30), unique=True)
+    name: Mapped[str] = mapped_column(String(200))
+    vkz: Mapped[str] = mapped_column(String(10))
+    city: Mapped[str | None] = mapped_column(String(100))
+    start_date: Mapped[date] = mapped_column(Date)
+    end_date: Mapped[date] = mapped_column(Date)
+    kind: Mapped[str] = mapped_column(String(12), server_default="individual")
+    time_control: Mapped[str | None] = mapped_column(String(100))
+    rated: Mapped[bool] = mapped_column(Boolean, server_default=text("true"))
+    evaluators: Mapped[list[str]] = mapped_column(ARRAY(String(100)), server_default="{}")
+    submitted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    processed_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now()
+    )
+    status: Mapped[str] = mapped_column(String(12), server_default="submitted")
+
+
+class Participant(Base):
+    """A player in a tournament, or a textual participant (non-member, WO 3.4.3)."""
+
+    __tablename__ = "participants"
+    __table_args__ = (
+        CheckConstraint("player_id IS NOT NULL OR textual_name IS NOT NULL", name="identified"),
+        CheckConstraint("start_rank > 0", name="start_rank_positive"),
+        CheckConstraint(_in("rating_source", ("fide", "national")), name="rating_source"),
+        CheckConstraint(
+            "(rating_source IS NULL) = (external_rating IS NULL)", name="external_rating_source"
+        ),
+        CheckConstraint("external_rating > 0", name="external_rating_positive"),
+        CheckConstraint("external_index >= 0", name="external_index_nonnegative"),
+        UniqueConstraint("tournament_id", "player_id"),
+        UniqueConstraint("tournament_id", "start_rank"),
+        UniqueConstraint("tournament_id", "id"),
+    )
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE")
+    )
+    start_rank: Mapped[int | None] = mapped_column(Integer)
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
+    textual_name: Mapped[str | None] = mapped_column(String(200))
+    club_vkz: Mapped[str | None] = mapped_column(String(10))
+    rating_source: Mapped[str | None] = mapped_column(String(10))
+    external_rating: Mapped[int | None] = mapped_column(Integer)
+    external_index: Mapped[int | None] = mapped_column(Integer)
+    computer: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
+
+
+class Game(Base):
+    """One game; both participants belong to the game's tournament."""
+
+    __tablename__ = "games"
+    __table_args__ = (
+        CheckConstraint(_in("result", RESULT_CODES), name="result_code"),
+        CheckConstraint("white_id <> black_id", name="two_players"),
+        CheckConstraint("round >= 0", name="round_nonnegative"),
+        ForeignKeyConstraint(
+            ["tournament_id", "white_id"],
+            ["participants.tournament_id", "participants.id"],
+            ondelete="CASCADE",
+            name="fk_games_white_participants",
+        ),
+        ForeignKeyConstraint(
+            ["tournament_id", "black_id"],
+            ["participants.tournament_id", "participants.id"],
+            ondelete="CASCADE",
+            name="fk_games_black_participants",
+        ),
+    )
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), index=True
+    )
+    round: Mapped[int | None] = mapped_column(Integer)
+    board: Mapped[int | None] = mapped_column(Integer)
+    white_id: Mapped[int] = mapped_column(BigInteger)
+    black_id: Mapped[int] = mapped_column(BigInteger)
+    result: Mapped[str] = mapped_column(String(7))
+
+
+class ResidualGameRow(Base):
+    """A Restpartie: created by a tournament, consumed by a first rating, expiring (4.1.1)."""
+
+    __tablename__ = "residual_games"
+    __table_args__ = (
+        CheckConstraint("opponent_rating > 0", name="opponent_rating_positive"),
+        CheckConstraint("score IN (0, 0.5, 1)", name="score_value"),
+        CheckConstraint("expires_on > played_on", name="expires_after_played"),
+        Index("ix_residual_games_owner_expiry", "owner_id", "expires_on"),
+    )
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    owner_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    opponent_rating: Mapped[int] = mapped_column(Integer)
+    score: Mapped[Decimal] = mapped_column(Numeric(2, 1))
+    played_on: Mapped[date] = mapped_column(Date)
+    expires_on: Mapped[date] = mapped_column(Date)
+    created_by_id: Mapped[int | None] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), index=True
+    )
+    consumed_by_id: Mapped[int | None] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="SET NULL"), index=True
+    )
+
+
+class RatingSnapshot(Base):
+    """One participant's evaluation in one tournament: what went in and what came out."""
+
+    __tablename__ = "rating_snapshots"
+    __table_args__ = (
+        CheckConstraint(_in("player_group", GROUPS), name="player_group"),
+        CheckConstraint(_in("age_class", AGE_CLASSES), name="age_class"),
+        CheckConstraint("rating_old > 0", name="rating_old_positive"),
+        CheckConstraint("rating_new > 0", name="rating_new_positive"),
+        CheckConstraint("index_old >= 0 AND index_new >= 0", name="index_nonnegative"),
+        CheckConstraint("games >= 0", name="games_nonnegative"),
+        CheckConstraint("score >= 0 AND score <= games", name="score_range"),
+        CheckConstraint("performance >= 0", name="performance_nonnegative"),
+        CheckConstraint("k > 0", name="k_positive"),
+        CheckConstraint("NOT stored OR player_id IS NOT NULL", name="stored_needs_player"),
+        UniqueConstraint("tournament_id", "participant_id"),
+        Index("ix_rating_snapshots_player_history", "player_id", "tournament_id"),
+    )
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"))
+    participant_id: Mapped[int] = mapped_column(
+        ForeignKey("participants.id", ondelete="CASCADE")
+    )
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
+    rechenmodul_id: Mapped[int] = mapped_column(ForeignKey("rechenmodule.id"))
+    # what went in
+    player_group: Mapped[str] = mapped_column(String(12))
+    age_class: Mapped[str] = mapped_column(String(6))
+    rating_old: Mapped[int | None] = mapped_column(Integer)
+    index_old: Mapped[int | None] = mapped_column(Integer)
+    residual_games_used: Mapped[int] = mapped_column(Integer, server_default="0")
+    # what came out
+    k: Mapped[Decimal | None] = mapped_column(Numeric(4, 1))
+    opponents_avg: Mapped[int | None] = mapped_column(Integer)
+    score: Mapped[Decimal] = mapped_column(Numeric(6, 1))
+    games: Mapped[int] = mapped_column(Integer)
+    expected: Mapped[Decimal | None] = mapped_column(Numeric(8, 3))
+    performance: Mapped[int | None] = mapped_column(Integer)
+    exceptional: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
+    start_value: Mapped[int | None] = mapped_column(Integer)
+    iteration_value: Mapped[int | None] = mapped_column(Integer)
+    rating_new: Mapped[int | None] = mapped_column(Integer)
+    index_new: Mapped[int | None] = mapped_column(Integer)
+    stored: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
+
+
+class RatingAdjustment(Base):
+    """A dated event that maps every stored rating through a formula (WO Anhang 4)."""
+
+    __tablename__ = "rating_adjustments"
+    __table_args__ = (UniqueConstraint("effective_on", "formula"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(200))
+    effective_on: Mapped[date] = mapped_column(Date)
+    formula: Mapped[str] = mapped_column(String(50))
+    parameters: Mapped[dict[str, Any]] = mapped_column(JSONB, server_default="{}")
+    raises_index: Mapped[bool] = mapped_column(Boolean, server_default=text("true"))
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now()
+    )
+
+
+class RecalcRun(Base):
+    """A Berechnungslauf (WO 3.7): when, from which change point, what it changed."""
+
+    __tablename__ = "recalc_runs"
+    __table_args__ = (
+        CheckConstraint(_in("status", ("running", "succeeded", "failed")), name="status"),
+        CheckConstraint("finished_at IS NULL OR finished_at >= started_at", name="finished"),
+        CheckConstraint(
+            "tournaments_evaluated >= 0 AND ratings_changed >= 0", name="counts_nonnegative"
+        ),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    started_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now()
+    )
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    change_point: Mapped[date | None] = mapped_column(Date)
+    full: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
+    status: Mapped[str] = mapped_column(String(10), server_default="running")
+    tournaments_evaluated: Mapped[int] = mapped_column(Integer, server_default="0")
+    ratings_changed: Mapped[int] = mapped_column(Integer, server_default="0")
+    message: Mapped[str | None] = mapped_column(Text)
+
+
+class AuditEntry(Base):
+    """Who changed what and when, with the change point it caused."""
+
+    __tablename__ = "audit_log"
+    __table_args__ = (Index("ix_audit_log_at", "at"),)
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    actor: Mapped[str] = mapped_column(String(100))
+    action: Mapped[str] = mapped_column(String(50))
+    entity: Mapped[str] = mapped_column(String(50))
+    entity_id: Mapped[str | None] = mapped_column(String(50))
+    change_point: Mapped[date | None] = mapped_column(Date)
+    details: Mapped[dict[str, Any]] = mapped_column(JSONB, server_default="{}")
