@@ -7,6 +7,8 @@ place (JSON path or line/column), exit code 2, no traceback and nothing on stdou
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import NoReturn
 
 import click
@@ -112,12 +114,26 @@ def db() -> None:
 
 
 def _url():  # type: ignore[no-untyped-def]
+    from sqlalchemy.exc import ArgumentError
+
     from ratingdb.db.connection import database_url
 
     try:
         return database_url()
-    except ValueError as err:
+    except (ValueError, ArgumentError) as err:
         fail(f"DATABASE_URL: {err}")
+
+
+@contextmanager
+def database_errors() -> Iterator[None]:
+    """Connection problems end as one clear line, not a traceback."""
+    from sqlalchemy.exc import OperationalError
+
+    try:
+        yield
+    except OperationalError as err:
+        reason = str(err.orig).strip().splitlines()[0] if err.orig else str(err)
+        fail(f"cannot connect to the database: {reason}")
 
 
 @db.command()
@@ -127,19 +143,21 @@ def upgrade(revision: str) -> None:
     from ratingdb.db import migrate
 
     url = _url()
-    migrate.upgrade(url, revision)
-    click.echo(f"database at revision {migrate.current(url)}")
+    with database_errors():
+        migrate.upgrade(url, revision)
+        click.echo(f"database at revision {migrate.current(url)}")
 
 
-@db.command()
+@db.command(context_settings={"ignore_unknown_options": True})
 @click.argument("revision")
 def downgrade(revision: str) -> None:
     """Migrate the database down to REVISION (e.g. -1 or base)."""
     from ratingdb.db import migrate
 
     url = _url()
-    migrate.downgrade(url, revision)
-    click.echo(f"database at revision {migrate.current(url) or 'base'}")
+    with database_errors():
+        migrate.downgrade(url, revision)
+        click.echo(f"database at revision {migrate.current(url) or 'base'}")
 
 
 @db.command()
@@ -147,7 +165,9 @@ def current() -> None:
     """Print the database's migration revision."""
     from ratingdb.db import migrate
 
-    click.echo(migrate.current(_url()) or "base (empty database)")
+    url = _url()
+    with database_errors():
+        click.echo(migrate.current(url) or "base (empty database)")
 
 
 @db.command()

@@ -19,8 +19,8 @@ from ratingdb.db.models import (
     Participant,
     Player,
     RatingSnapshot,
-    Rechenmodul,
     RecalcRun,
+    Rechenmodul,
     ResidualGameRow,
     Tournament,
 )

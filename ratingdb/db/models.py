@@ -108,9 +108,7 @@ class Player(Base):
     birth_date: Mapped[date | None] = mapped_column(Date)
     birth_year: Mapped[int | None] = mapped_column(Integer)
     anonymised: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
-    created_at: Mapped[datetime] = mapped_column(
-        DateTime(timezone=True), server_default=func.now()
-    )
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
 
 
 class Membership(Base):
@@ -169,9 +167,7 @@ class Rechenmodul(Base):
     valid_from: Mapped[date] = mapped_column(Date, unique=True)
     parameters: Mapped[dict[str, Any]] = mapped_column(JSONB)
     description: Mapped[str] = mapped_column(Text, server_default="")
-    created_at: Mapped[datetime] = mapped_column(
-        DateTime(timezone=True), server_default=func.now()
-    )
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
 
 
 class Tournament(Base):
@@ -229,9 +225,7 @@ class Participant(Base):
     )
 
     id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
-    tournament_id: Mapped[int] = mapped_column(
-        ForeignKey("tournaments.id", ondelete="CASCADE")
-    )
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"))
     start_rank: Mapped[int | None] = mapped_column(Integer)
     player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
     textual_name: Mapped[str | None] = mapped_column(String(200))
@@ -321,9 +315,7 @@ class RatingSnapshot(Base):
 
     id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
     tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"))
-    participant_id: Mapped[int] = mapped_column(
-        ForeignKey("participants.id", ondelete="CASCADE")
-    )
+    participant_id: Mapped[int] = mapped_column(ForeignKey("participants.id", ondelete="CASCADE"))
     player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
     rechenmodul_id: Mapped[int] = mapped_column(ForeignKey("rechenmodule.id"))
     # what went in
@@ -359,9 +351,7 @@ class RatingAdjustment(Base):
     formula: Mapped[str] = mapped_column(String(50))
     parameters: Mapped[dict[str, Any]] = mapped_column(JSONB, server_default="{}")
     raises_index: Mapped[bool] = mapped_column(Boolean, server_default=text("true"))
-    created_at: Mapped[datetime] = mapped_column(
-        DateTime(timezone=True), server_default=func.now()
-    )
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
 
 
 class RecalcRun(Base):
@@ -377,9 +367,7 @@ class RecalcRun(Base):
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    started_at: Mapped[datetime] = mapped_column(
-        DateTime(timezone=True), server_default=func.now()
-    )
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     change_point: Mapped[date | None] = mapped_column(Date)
     full: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))

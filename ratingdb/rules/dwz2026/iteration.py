@@ -64,8 +64,7 @@ def unbounded_group(iterants: Sequence[Iterant]) -> list[str]:
                 group.discard(pos)
                 changed = True
     external = any(
-        iterants[pos].fixed or any(j not in group for j in iterants[pos].linked)
-        for pos in group
+        iterants[pos].fixed or any(j not in group for j in iterants[pos].linked) for pos in group
     )
     return [iterants[pos].id for pos in sorted(group)] if external else []
 

@@ -1,0 +1,95 @@
+"""`ratingdb db …` against a real server: migrations via DATABASE_URL, the embedded server's
+start/status/stop in a private RATINGDB_HOME, and recovery from dead handle pids."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ratingdb.cli import main
+from ratingdb.db import embedded
+
+
+def run(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "ratingdb.cli", *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **env},
+        timeout=120,
+    )
+
+
+def test_upgrade_current_downgrade_via_database_url(scratch_db):
+    env = {"DATABASE_URL": scratch_db.render_as_string(hide_password=False)}
+    assert run(["db", "current"], env).stdout.strip() == "base (empty database)"
+    up = run(["db", "upgrade"], env)
+    assert up.returncode == 0, up.stderr
+    assert up.stdout.strip() == "database at revision 0002"
+    assert run(["db", "current"], env).stdout.strip() == "0002"
+    down = run(["db", "downgrade", "-1"], env)
+    assert down.stdout.strip() == "database at revision 0001"
+    url = run(["db", "url"], env).stdout.strip()
+    assert url.startswith("postgresql+psycopg://") and scratch_db.database in url
+
+
+def test_bad_database_url_is_a_clear_error():
+    result = run(["db", "current"], {"DATABASE_URL": "mysql://x@localhost/db"})
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr.startswith("error: DATABASE_URL:") and "Traceback" not in result.stderr
+
+
+def test_unreachable_database_is_a_clear_error():
+    url = "postgresql://nobody@127.0.0.1:1/none?connect_timeout=2"
+    result = run(["db", "upgrade"], {"DATABASE_URL": url})
+    assert result.returncode == 2
+    assert "cannot connect" in result.stderr and "Traceback" not in result.stderr
+
+
+@pytest.fixture
+def private_home():
+    home = Path(tempfile.mkdtemp(prefix="ratingdb-home-"))
+    yield home
+    embedded.stop(home)
+    shutil.rmtree(home, ignore_errors=True)
+
+
+def test_embedded_start_status_stop(private_home):
+    env = {"RATINGDB_HOME": str(private_home)}
+    env_no_url = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"} | env
+    runner = CliRunner()
+    assert "not initialised" in runner.invoke(main, ["db", "status"], env=env_no_url).output
+    started = run(["db", "start"], env)
+    assert started.returncode == 0, started.stderr
+    assert "running" in started.stdout
+    # the server outlives the command that started it, and other commands attach to it
+    assert "running" in run(["db", "status"], env).stdout
+    assert run(["db", "upgrade"], env).stdout.strip() == "database at revision 0002"
+    assert "running" in run(["db", "status"], env).stdout
+    assert run(["db", "stop"], env).stdout.strip() == "embedded PostgreSQL stopped"
+    assert "stopped" in run(["db", "status"], env).stdout
+
+
+def test_on_demand_server_stops_with_its_last_user(private_home):
+    env = {"RATINGDB_HOME": str(private_home)}
+    assert run(["db", "upgrade"], env).returncode == 0
+    assert "stopped" in run(["db", "status"], env).stdout
+
+
+def test_dead_pids_are_dropped(private_home):
+    pgdata = embedded.data_dir(private_home)
+    pgdata.mkdir(parents=True)
+    handles = pgdata / ".handle_pids.json"
+    dead = 2**22 + 12345  # above the default pid_max
+    handles.write_text(json.dumps([dead, os.getpid()]))
+    assert embedded.drop_dead_pids(pgdata) == [dead]
+    assert json.loads(handles.read_text()) == [os.getpid()]
