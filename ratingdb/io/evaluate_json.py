@@ -2,15 +2,17 @@
 
 Every problem is reported as an :class:`InputError` naming the JSON path (``$`` is the
 document root, ``$[2]`` the third tournament of an array) and what is wrong. Checks:
-types and required fields; ISO dates with end >= start; ratings and residual-game opponent
-ratings positive integers; scores 0, 0.5 or 1; unique player ids; games between two
-different known players with a known result string; residual games not dated after the
-tournament's end; a match (Zweikampf) has exactly two players. Unknown keys are ignored.
+types and required fields; ISO dates (YYYY-MM-DD) with end >= start; ratings and
+residual-game opponent ratings integers 1..4000; scores 0, 0.5 or 1; unique player ids;
+games between two different known players with a known result string; residual games
+not dated after the tournament's end; a match (Zweikampf) has exactly two players.
+Unknown keys are ignored.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from datetime import date
 from decimal import Decimal
 from typing import Any
@@ -28,6 +30,9 @@ from ratingdb.rules.model import (
 )
 
 _SCORES = {0: Decimal("0.0"), 0.5: Decimal("0.5"), 1: Decimal("1.0")}
+#: no chess rating system goes anywhere near this; larger numbers are typing errors
+MAX_RATING = 4000
+_ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
 def load_json_text(text: str) -> Any:
@@ -98,8 +103,8 @@ def _tournament_info(data: Any, path: str) -> TournamentInfo:
 def _player(data: Any, path: str, end: date) -> PlayerInput:
     obj = _object(data, path)
     rating = _optional_int(obj.get("rating"), f"{path}.rating")
-    if rating is not None and rating <= 0:
-        raise InputError(f"{path}.rating", f"a rating must be positive, got {rating}")
+    if rating is not None:
+        _check_rating(rating, f"{path}.rating")
     index = _optional_int(obj.get("index"), f"{path}.index")
     if index is not None and index < 0:
         raise InputError(f"{path}.index", f"an index cannot be negative, got {index}")
@@ -137,8 +142,7 @@ def _player(data: Any, path: str, end: date) -> PlayerInput:
 def _residual(data: Any, path: str, end: date) -> ResidualGame:
     obj = _object(data, path)
     rating = _int(_required(obj, "opponent_rating", path), f"{path}.opponent_rating")
-    if rating <= 0:
-        raise InputError(f"{path}.opponent_rating", f"a rating must be positive, got {rating}")
+    _check_rating(rating, f"{path}.opponent_rating")
     played = _date(_required(obj, "date", path), f"{path}.date")
     if played > end:
         raise InputError(
@@ -169,6 +173,13 @@ def _game(data: Any, path: str, ids: dict[str, int]) -> GameInput:
 
 
 # -- small typed readers ----------------------------------------------------------------
+def _check_rating(rating: int, path: str) -> None:
+    if rating <= 0:
+        raise InputError(path, f"a rating must be positive, got {rating}")
+    if rating > MAX_RATING:
+        raise InputError(path, f"a rating must be at most {MAX_RATING}, got {rating}")
+
+
 def _object(value: Any, path: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise InputError(path, f"expected an object, got {_kind(value)}")
@@ -227,6 +238,8 @@ def _optional_string(value: Any, path: str) -> str | None:
 def _date(value: Any, path: str) -> date:
     if not isinstance(value, str):
         raise InputError(path, f"expected a date YYYY-MM-DD, got {_kind(value)}")
+    if not _ISO_DATE.match(value):
+        raise InputError(path, f"not a date (YYYY-MM-DD): {value!r}")
     try:
         return date.fromisoformat(value)
     except ValueError:
