@@ -83,8 +83,10 @@ def main() -> None:
             evaluate(tournament, params)
             times.append(time.perf_counter() - start)
         median = statistics.median(times)
-        groups = {g: sum(p.group == g for p in result.players) for g in
-                  ("established", "first_stage", "second_stage", "remaining")}
+        groups = {
+            g: sum(p.group == g for p in result.players)
+            for g in ("established", "first_stage", "second_stage", "remaining")
+        }
         print(
             f"{precision:5s}: median {median * 1000:7.1f} ms  min {min(times) * 1000:7.1f} ms  "
             f"{1 / median:6.1f} tournaments/s  iterations {result.iterations}  groups {groups}"

@@ -43,8 +43,15 @@ def world(db: Session) -> dict[str, Any]:
     db.add_all([pa, pb])
     db.flush()
     modul = db.scalars(select(Rechenmodul).where(Rechenmodul.family == "dwz2026")).one()
-    return {"club": club, "alice": alice, "bob": bob, "t": tournament, "pa": pa, "pb": pb,
-            "modul": modul}
+    return {
+        "club": club,
+        "alice": alice,
+        "bob": bob,
+        "t": tournament,
+        "pa": pa,
+        "pb": pb,
+        "modul": modul,
+    }
 
 
 def refused(db: Session, make: Callable[[], Any]) -> None:
@@ -63,12 +70,30 @@ def test_seeded_rechenmodul_matches_the_code_defaults(world):
 
 
 def test_valid_rows_are_accepted(db, world):
-    db.add(Game(tournament_id=world["t"].id, round=1, white_id=world["pa"].id,
-                black_id=world["pb"].id, result="1/2-1/2"))
-    db.add(Membership(player_id=world["alice"].id, organisation_id=world["club"].id,
-                      valid_from=date(2020, 1, 1), valid_to=date(2024, 12, 31)))
-    db.add(Membership(player_id=world["alice"].id, organisation_id=world["club"].id,
-                      valid_from=date(2025, 1, 1)))
+    db.add(
+        Game(
+            tournament_id=world["t"].id,
+            round=1,
+            white_id=world["pa"].id,
+            black_id=world["pb"].id,
+            result="1/2-1/2",
+        )
+    )
+    db.add(
+        Membership(
+            player_id=world["alice"].id,
+            organisation_id=world["club"].id,
+            valid_from=date(2020, 1, 1),
+            valid_to=date(2024, 12, 31),
+        )
+    )
+    db.add(
+        Membership(
+            player_id=world["alice"].id,
+            organisation_id=world["club"].id,
+            valid_from=date(2025, 1, 1),
+        )
+    )
     db.flush()
     assert db.scalar(text("SELECT count(*) FROM memberships")) == 2
 
@@ -80,69 +105,180 @@ CASES: list[tuple[str, Callable[[dict[str, Any]], Any]]] = [
     ("duplicate vkz", lambda w: Organisation(vkz="C0327", name="x", kind="club")),
     ("player sex", lambda w: Player(surname="X", sex="q")),
     ("birth year range", lambda w: Player(surname="X", birth_year=1700)),
-    ("birth date vs year", lambda w: Player(surname="X", birth_year=1990,
-                                            birth_date=date(1991, 5, 1))),
+    (
+        "birth date vs year",
+        lambda w: Player(surname="X", birth_year=1990, birth_date=date(1991, 5, 1)),
+    ),
     ("fide id positive", lambda w: Player(surname="X", fide_id=-4)),
-    ("membership period", lambda w: Membership(
-        player_id=w["alice"].id, organisation_id=w["club"].id,
-        valid_from=date(2026, 1, 1), valid_to=date(2025, 1, 1))),
-    ("membership status", lambda w: Membership(
-        player_id=w["bob"].id, organisation_id=w["club"].id,
-        valid_from=date(2026, 1, 1), status="honorary")),
-    ("tournament end before start", lambda w: Tournament(
-        code="T-2", name="x", vkz="000", start_date=date(2026, 5, 2),
-        end_date=date(2026, 5, 1))),
-    ("tournament kind", lambda w: Tournament(
-        code="T-3", name="x", vkz="000", start_date=date(2026, 5, 1),
-        end_date=date(2026, 5, 1), kind="blitz")),
-    ("duplicate tournament code", lambda w: Tournament(
-        code="T-1", name="x", vkz="000", start_date=date(2026, 5, 1),
-        end_date=date(2026, 5, 1))),
-    ("participant neither player nor name", lambda w: Participant(
-        tournament_id=w["t"].id, start_rank=9)),
-    ("participant twice", lambda w: Participant(
-        tournament_id=w["t"].id, player_id=w["alice"].id, start_rank=7)),
-    ("duplicate start rank", lambda w: Participant(
-        tournament_id=w["t"].id, textual_name="N. N.", start_rank=1)),
-    ("external rating without source", lambda w: Participant(
-        tournament_id=w["t"].id, textual_name="N. N.", external_rating=1800)),
-    ("external rating not positive", lambda w: Participant(
-        tournament_id=w["t"].id, textual_name="N. N.", rating_source="fide",
-        external_rating=0)),
-    ("result code", lambda w: Game(tournament_id=w["t"].id, white_id=w["pa"].id,
-                                   black_id=w["pb"].id, result="2-0")),
-    ("game against himself", lambda w: Game(tournament_id=w["t"].id, white_id=w["pa"].id,
-                                            black_id=w["pa"].id, result="1-0")),
-    ("game with unknown participant", lambda w: Game(tournament_id=w["t"].id,
-                                                     white_id=w["pa"].id, black_id=10**12,
-                                                     result="1-0")),
-    ("residual score", lambda w: ResidualGameRow(
-        owner_id=w["bob"].id, opponent_rating=1500, score=Decimal("0.7"),
-        played_on=date(2026, 1, 1), expires_on=date(2028, 1, 1))),
-    ("residual rating positive", lambda w: ResidualGameRow(
-        owner_id=w["bob"].id, opponent_rating=0, score=Decimal("1"),
-        played_on=date(2026, 1, 1), expires_on=date(2028, 1, 1))),
-    ("residual expiry", lambda w: ResidualGameRow(
-        owner_id=w["bob"].id, opponent_rating=1500, score=Decimal("1"),
-        played_on=date(2026, 1, 1), expires_on=date(2026, 1, 1))),
-    ("snapshot group", lambda w: RatingSnapshot(
-        tournament_id=w["t"].id, participant_id=w["pa"].id, player_id=w["alice"].id,
-        rechenmodul_id=w["modul"].id, player_group="champion", age_class="adult",
-        score=Decimal("1"), games=1)),
-    ("snapshot rating positive", lambda w: RatingSnapshot(
-        tournament_id=w["t"].id, participant_id=w["pa"].id, player_id=w["alice"].id,
-        rechenmodul_id=w["modul"].id, player_group="established", age_class="adult",
-        rating_old=-5, score=Decimal("1"), games=1)),
-    ("snapshot score above games", lambda w: RatingSnapshot(
-        tournament_id=w["t"].id, participant_id=w["pa"].id, player_id=w["alice"].id,
-        rechenmodul_id=w["modul"].id, player_group="established", age_class="adult",
-        score=Decimal("3"), games=2)),
-    ("stored snapshot without player", lambda w: RatingSnapshot(
-        tournament_id=w["t"].id, participant_id=w["pb"].id, player_id=None,
-        rechenmodul_id=w["modul"].id, player_group="established", age_class="adult",
-        score=Decimal("1"), games=1, stored=True)),
-    ("duplicate rechenmodul date", lambda w: Rechenmodul(
-        family="dwz2026", version="2026.2", valid_from=date(2026, 7, 1), parameters={})),
+    (
+        "membership period",
+        lambda w: Membership(
+            player_id=w["alice"].id,
+            organisation_id=w["club"].id,
+            valid_from=date(2026, 1, 1),
+            valid_to=date(2025, 1, 1),
+        ),
+    ),
+    (
+        "membership status",
+        lambda w: Membership(
+            player_id=w["bob"].id,
+            organisation_id=w["club"].id,
+            valid_from=date(2026, 1, 1),
+            status="honorary",
+        ),
+    ),
+    (
+        "tournament end before start",
+        lambda w: Tournament(
+            code="T-2", name="x", vkz="000", start_date=date(2026, 5, 2), end_date=date(2026, 5, 1)
+        ),
+    ),
+    (
+        "tournament kind",
+        lambda w: Tournament(
+            code="T-3",
+            name="x",
+            vkz="000",
+            start_date=date(2026, 5, 1),
+            end_date=date(2026, 5, 1),
+            kind="blitz",
+        ),
+    ),
+    (
+        "duplicate tournament code",
+        lambda w: Tournament(
+            code="T-1", name="x", vkz="000", start_date=date(2026, 5, 1), end_date=date(2026, 5, 1)
+        ),
+    ),
+    (
+        "participant neither player nor name",
+        lambda w: Participant(tournament_id=w["t"].id, start_rank=9),
+    ),
+    (
+        "participant twice",
+        lambda w: Participant(tournament_id=w["t"].id, player_id=w["alice"].id, start_rank=7),
+    ),
+    (
+        "duplicate start rank",
+        lambda w: Participant(tournament_id=w["t"].id, textual_name="N. N.", start_rank=1),
+    ),
+    (
+        "external rating without source",
+        lambda w: Participant(tournament_id=w["t"].id, textual_name="N. N.", external_rating=1800),
+    ),
+    (
+        "external rating not positive",
+        lambda w: Participant(
+            tournament_id=w["t"].id, textual_name="N. N.", rating_source="fide", external_rating=0
+        ),
+    ),
+    (
+        "result code",
+        lambda w: Game(
+            tournament_id=w["t"].id, white_id=w["pa"].id, black_id=w["pb"].id, result="2-0"
+        ),
+    ),
+    (
+        "game against himself",
+        lambda w: Game(
+            tournament_id=w["t"].id, white_id=w["pa"].id, black_id=w["pa"].id, result="1-0"
+        ),
+    ),
+    (
+        "game with unknown participant",
+        lambda w: Game(tournament_id=w["t"].id, white_id=w["pa"].id, black_id=10**12, result="1-0"),
+    ),
+    (
+        "residual score",
+        lambda w: ResidualGameRow(
+            owner_id=w["bob"].id,
+            opponent_rating=1500,
+            score=Decimal("0.7"),
+            played_on=date(2026, 1, 1),
+            expires_on=date(2028, 1, 1),
+        ),
+    ),
+    (
+        "residual rating positive",
+        lambda w: ResidualGameRow(
+            owner_id=w["bob"].id,
+            opponent_rating=0,
+            score=Decimal("1"),
+            played_on=date(2026, 1, 1),
+            expires_on=date(2028, 1, 1),
+        ),
+    ),
+    (
+        "residual expiry",
+        lambda w: ResidualGameRow(
+            owner_id=w["bob"].id,
+            opponent_rating=1500,
+            score=Decimal("1"),
+            played_on=date(2026, 1, 1),
+            expires_on=date(2026, 1, 1),
+        ),
+    ),
+    (
+        "snapshot group",
+        lambda w: RatingSnapshot(
+            tournament_id=w["t"].id,
+            participant_id=w["pa"].id,
+            player_id=w["alice"].id,
+            rechenmodul_id=w["modul"].id,
+            player_group="champion",
+            age_class="adult",
+            score=Decimal("1"),
+            games=1,
+        ),
+    ),
+    (
+        "snapshot rating positive",
+        lambda w: RatingSnapshot(
+            tournament_id=w["t"].id,
+            participant_id=w["pa"].id,
+            player_id=w["alice"].id,
+            rechenmodul_id=w["modul"].id,
+            player_group="established",
+            age_class="adult",
+            rating_old=-5,
+            score=Decimal("1"),
+            games=1,
+        ),
+    ),
+    (
+        "snapshot score above games",
+        lambda w: RatingSnapshot(
+            tournament_id=w["t"].id,
+            participant_id=w["pa"].id,
+            player_id=w["alice"].id,
+            rechenmodul_id=w["modul"].id,
+            player_group="established",
+            age_class="adult",
+            score=Decimal("3"),
+            games=2,
+        ),
+    ),
+    (
+        "stored snapshot without player",
+        lambda w: RatingSnapshot(
+            tournament_id=w["t"].id,
+            participant_id=w["pb"].id,
+            player_id=None,
+            rechenmodul_id=w["modul"].id,
+            player_group="established",
+            age_class="adult",
+            score=Decimal("1"),
+            games=1,
+            stored=True,
+        ),
+    ),
+    (
+        "duplicate rechenmodul date",
+        lambda w: Rechenmodul(
+            family="dwz2026", version="2026.2", valid_from=date(2026, 7, 1), parameters={}
+        ),
+    ),
     ("recalc run status", lambda w: RecalcRun(status="paused")),
 ]
 
@@ -153,24 +289,40 @@ def test_constraint_refuses(db, world, name, factory):
 
 
 def test_overlapping_memberships_in_one_club_are_refused(db, world):
-    db.add(Membership(player_id=world["alice"].id, organisation_id=world["club"].id,
-                      valid_from=date(2020, 1, 1), valid_to=date(2024, 12, 31)))
+    db.add(
+        Membership(
+            player_id=world["alice"].id,
+            organisation_id=world["club"].id,
+            valid_from=date(2020, 1, 1),
+            valid_to=date(2024, 12, 31),
+        )
+    )
     db.flush()
-    refused(db, lambda: Membership(player_id=world["alice"].id,
-                                   organisation_id=world["club"].id,
-                                   valid_from=date(2024, 12, 31)))
+    refused(
+        db,
+        lambda: Membership(
+            player_id=world["alice"].id,
+            organisation_id=world["club"].id,
+            valid_from=date(2024, 12, 31),
+        ),
+    )
 
 
 def test_game_participant_must_belong_to_the_same_tournament(db, world):
-    other = Tournament(code="T-9", name="x", vkz="000", start_date=date(2026, 5, 1),
-                       end_date=date(2026, 5, 1))
+    other = Tournament(
+        code="T-9", name="x", vkz="000", start_date=date(2026, 5, 1), end_date=date(2026, 5, 1)
+    )
     db.add(other)
     db.flush()
     stranger = Participant(tournament_id=other.id, textual_name="N. N.", start_rank=1)
     db.add(stranger)
     db.flush()
-    refused(db, lambda: Game(tournament_id=world["t"].id, white_id=world["pa"].id,
-                             black_id=stranger.id, result="1-0"))
+    refused(
+        db,
+        lambda: Game(
+            tournament_id=world["t"].id, white_id=world["pa"].id, black_id=stranger.id, result="1-0"
+        ),
+    )
 
 
 def test_tests_do_not_leak_into_each_other(db):

@@ -20,8 +20,12 @@ from ratingdb.rules.errors import ConvergenceError
 PARAMS = Dwz2026Parameters()
 
 
-def tournament(players: list[dict[str, Any]], games: list[tuple], kind: str = "individual",
-               end: str = "2026-12-12") -> dict[str, Any]:
+def tournament(
+    players: list[dict[str, Any]],
+    games: list[tuple],
+    kind: str = "individual",
+    end: str = "2026-12-12",
+) -> dict[str, Any]:
     return {
         "tournament": {"id": "T", "start": "2026-12-01", "end": end, "kind": kind},
         "players": players,
@@ -75,8 +79,11 @@ def test_match_with_foreign_rating_counts_as_rated():
 
 # -- computers and forfeits (WO 4.1.4, 2.2.5.2) -------------------------------------------------
 def test_computer_games_are_struck():
-    players = [rated("A", 1800), rated("B", 1800), {"id": "X", "rating": 2500, "index": 5,
-                                                     "computer": True}]
+    players = [
+        rated("A", 1800),
+        rated("B", 1800),
+        {"id": "X", "rating": 2500, "index": 5, "computer": True},
+    ]
     out = run(tournament(players, [("A", "X", "1-0"), ("A", "B", "1/2-1/2")]))
     assert out["A"]["games"] == 1 and out["A"]["rating_new"] == 1800
     assert out["X"]["group"] == "remaining"
@@ -153,8 +160,18 @@ def test_group_of_perfect_newcomers_is_an_error_in_float_precision():
 # -- Anhang 1.2.2 first-rating correction ----------------------------------------------------
 @pytest.mark.parametrize(
     ("r_i", "r_1"),
-    [(2329, 2329), (2000, 2000), (1999, 1999), (1430, 1476), (1100, 1172), (1099, 1172),
-     (550, 1136), (0, 1100), (-50, 1100), (1108, 1179)],
+    [
+        (2329, 2329),
+        (2000, 2000),
+        (1999, 1999),
+        (1430, 1476),
+        (1100, 1172),
+        (1099, 1172),
+        (550, 1136),
+        (0, 1100),
+        (-50, 1100),
+        (1108, 1179),
+    ],
 )
 def test_first_rating_correction(r_i, r_1):
     # 1999 + 0.08 = 1999.08 -> 1999; 1099: 1100 + 0.72 * 1099/11 = 1171.93 -> 1172
@@ -193,8 +210,12 @@ def test_step_cap_is_an_error():
 # -- WO 4.1.1 residual validity --------------------------------------------------------------
 @pytest.mark.parametrize(
     ("created", "end", "valid"),
-    [("2024-12-12", "2026-12-11", True), ("2024-12-12", "2026-12-12", False),
-     ("2024-02-29", "2026-02-28", True), ("2024-02-29", "2026-03-01", False)],
+    [
+        ("2024-12-12", "2026-12-11", True),
+        ("2024-12-12", "2026-12-12", False),
+        ("2024-02-29", "2026-02-28", True),
+        ("2024-02-29", "2026-03-01", False),
+    ],
 )
 def test_residual_validity(created, end, valid):
     assert residual_valid(date.fromisoformat(created), date.fromisoformat(end), 2) is valid
