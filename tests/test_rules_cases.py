@@ -223,3 +223,49 @@ def test_residual_validity(created, end, valid):
 
 def test_feb_29_plus_two_years_is_march_1():
     assert add_years(date(2024, 2, 29), 2) == date(2026, 3, 1)
+
+
+# -- WO 3.5.2: a loss of exactly half a point (review finding) --------------------------------
+def _half_loss() -> dict[str, Any]:
+    players = [rated(p, 2000, 20, birth_year=1970) for p in ("X", "O1", "O2", "O3")]
+    games = [("X", "O1", "1-0"), ("X", "O2", "0-1"), ("X", "O3", "0-1")]
+    return tournament(players, games)
+
+
+def test_half_point_loss_rounds_the_new_rating_half_up_by_default():
+    """DESIGN.md rule 8: R_n = round_half_up(2000 + 25 * (1 - 1.5)) = round(1987.5) = 1988."""
+    out = run(_half_loss())
+    assert (out["X"]["k"], out["X"]["expected"], out["X"]["rating_new"]) == (25.0, 1.5, 1988)
+    assert out["O2"]["rating_new"] == 2013
+
+
+def test_half_point_loss_with_the_change_rounded_first():
+    """WO Anhang 3.1.10 rounds the change: -12.5 -> -13 -> 1987 (Rechenmodul choice)."""
+    params = Dwz2026Parameters(round_change_first=True)
+    out = run(_half_loss(), params)
+    assert out["X"]["rating_new"] == 1987
+    assert out["O2"]["rating_new"] == 2013
+
+
+def test_unevaluated_match_shows_the_residual_games_held():
+    residual = [
+        {"opponent_rating": 1500, "score": 1, "date": "2026-01-01"},
+        {"opponent_rating": 1600, "score": 0.5, "date": "2026-01-01"},
+    ]
+    doc = tournament(
+        [rated("X", 1500), unrated("Y", residual_games=residual)],
+        [("X", "Y", "1-0")],
+        kind="match",
+    )
+    out = run(doc)
+    assert (out["Y"]["games"], out["Y"]["score"], out["Y"]["opponents_avg"]) == (2, 1.5, 1550)
+    assert out["Y"]["new_residual_games"] == []
+
+
+def test_foreign_rating_without_index_shows_index_6():
+    doc = tournament(
+        [rated("A", 1500), {"id": "B", "rating": 2000, "index": None, "rating_source": "fide"}],
+        [("A", "B", "1/2-1/2")],
+    )
+    out = run(doc)
+    assert (out["B"]["index_old"], out["B"]["index_new"]) == (6, 7)

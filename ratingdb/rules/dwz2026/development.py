@@ -74,13 +74,15 @@ def development_factor(
 def new_rating(
     rating: int, k: Fraction, difference: Fraction | float, params: Dwz2026Parameters
 ) -> int:
-    """R_n = R_0 + K * (W - W_e), rounded half-up, at least the floor (WO 3.5.2)."""
-    if isinstance(difference, float):
-        change: Fraction | float = float(k) * difference
-        value = rating + change
-    else:
-        value = rating + k * difference
-    return max(round_half_up(value), params.rating_floor)
+    """R_n = R_0 + K * (W - W_e), rounded half-up, at least the floor (WO 3.5.2).
+
+    With ``round_change_first`` the change is rounded (half away from zero) before it is
+    added; see :class:`Dwz2026Parameters`.
+    """
+    change = float(k) * difference if isinstance(difference, float) else k * difference
+    if params.round_change_first:
+        return max(rating + round_half_up(change), params.rating_floor)
+    return max(round_half_up(rating + change), params.rating_floor)
 
 
 def first_rating(iteration_value: Fraction | float | int, params: Dwz2026Parameters) -> int:

@@ -83,7 +83,7 @@ class _Evaluation:
                 group="remaining",
                 age_class=self.ages[i],
                 rating_old=None if p.computer else p.rating,
-                index_old=None if p.computer else p.index,
+                index_old=self._index_of(p),
             )
             for i, p in enumerate(t.players)
         ]
@@ -95,10 +95,10 @@ class _Evaluation:
         adjacency = rated_adjacency(self.t, self.position)
         is_match = self.t.tournament.kind == "match"
         unrated_in_match = any(p.rating is None and not p.computer for p in self.players)
+        groups = classify(self.t, adjacency, self.params)
         if is_match and unrated_in_match:
-            self._not_evaluated()
+            self._not_evaluated(groups)
         else:
-            groups = classify(self.t, adjacency, self.params)
             r1 = self._first_ratings(groups, adjacency)
             performances = self._performances(groups, adjacency, r1)
             exceptional = set() if is_match else self._exceptional(groups, performances)
@@ -123,17 +123,26 @@ class _Evaluation:
         """A W_e for the trace, as shown in the WO: 3 decimals."""
         return float(self.arith.expected_3(expected))
 
+    def _index_of(self, p: PlayerInput) -> int | None:
+        """The index used: a rating without one (FIDE/national) reads as index 6 (WO 2.2.4)."""
+        if p.computer or p.rating is None:
+            return None
+        return self.params.foreign_rating_index if p.index is None else p.index
+
     def _index(self, i: int) -> int:
-        index = self.players[i].index
-        return self.params.foreign_rating_index if index is None else index
+        index = self._index_of(self.players[i])
+        assert index is not None
+        return index
 
     # -- 4.2.4.5: a match with an unrated player is not evaluated ----------------------
-    def _not_evaluated(self) -> None:
+    def _not_evaluated(self, groups: Groups) -> None:
         for i, p in enumerate(self.players):
             res = self.results[i]
             if p.rating is not None and not p.computer:
                 res.group = "established"
-                res.rating_new, res.index_new = p.rating, p.index
+                res.rating_new, res.index_new = p.rating, res.index_old
+            elif not p.computer:  # remaining: show the residual games still held
+                self._hold_residual(res, groups.residual[i], [])
 
     # -- 3.4.1 / 3.4.4 / Anhang 1.1: first ratings --------------------------------------
     def _first_ratings(self, groups: Groups, adjacency: list) -> dict[int, int]:
@@ -323,7 +332,7 @@ class _Evaluation:
                     opponents.append(self._rating(j))
             res.games, res.score = len(opponents), _score(w2)
             if not opponents:  # not evaluated: rating and index unchanged
-                res.rating_new, res.index_new = rating, p.index
+                res.rating_new, res.index_new = rating, res.index_old
                 continue
             expected = arith.expected(rating, opponents)
             difference = arith.difference(w2, expected)
@@ -348,12 +357,16 @@ class _Evaluation:
                 for j, points in adjacency[i]
                 if j in selection_1
             ]
-            held = [(g.opponent_rating, half_points(g.score)) for g in groups.residual[i]]
-            held += [(g.opponent_rating, half_points(g.score)) for g in new]
-            res.games = len(held)
-            res.score = _score(sum(w for _, w in held))
-            res.opponents_avg = rounded_mean([r for r, _ in held])
+            self._hold_residual(res, groups.residual[i], new)
             res.new_residual_games = new if p.member else []
+
+    @staticmethod
+    def _hold_residual(res: PlayerResult, old: list, new: list[NewResidualGame]) -> None:
+        """games/score/R_c of a remaining player: all residual games held afterwards."""
+        held = [(g.opponent_rating, half_points(g.score)) for g in (*old, *new)]
+        res.games = len(held)
+        res.score = _score(sum(w for _, w in held))
+        res.opponents_avg = rounded_mean([r for r, _ in held])
 
 
 def _plain(value: Num) -> Num:

@@ -48,6 +48,10 @@ class Dwz2026Parameters:
     exceptional_margin: int = 300
     # WO 3.4.4.2 / 3.5.2: floor of a first rating and of every new rating
     rating_floor: int = 1100
+    # WO 3.5.2: False rounds R_0 + K*(W - W_e) half-up (DESIGN.md rule 8); True rounds the
+    # change K*(W - W_e) half away from zero first and adds it, as the columns of WO
+    # Anhang 3.1.10 do. They differ only for a loss of exactly x.5 points (-12.5: 1988 vs 1987).
+    round_change_first: bool = False
     # WO Anhang 1.2.2: pivot of the first-rating correction; Anhang 1.3: youth bonus pivot
     first_rating_pivot: int = 2000
     youth_bonus_pivot: int = 2000
@@ -62,6 +66,11 @@ class Dwz2026Parameters:
     junior_max_age: int = 25
     # WO 4.1.1: residual games are valid for this many years after their tournament's end
     residual_validity_years: int = 2
+    # WO 4.1.1: a former member's ratings are kept (and updated) this long after the last
+    # membership ended; afterwards the player is a textual participant
+    retention_years: int = 5
+    # WO 3.4.3: tournaments ending up to this long before joining count for a new member
+    late_member_years: int = 1
     # WO 2.2.4: index assumed for a foreign (FIDE/national) rating given without an index
     foreign_rating_index: int = 6
     # WO Anhang 2.1: D(p) = +-d_limit outside [p_limit, 1 - p_limit]

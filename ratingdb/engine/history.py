@@ -1,0 +1,155 @@
+"""An in-memory rating history: tournaments, players and stored snapshots, with the edits of
+WO 3.7 (insert, correct, delete a tournament; membership changes) applied incrementally.
+
+The database layer keeps the same history in PostgreSQL; this module is the reference
+implementation the property tests compare with a full replay.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+
+from ratingdb.engine.inputs import state_after
+from ratingdb.engine.model import EngineTournament, PlayerRecord, PlayerState, Snapshot
+from ratingdb.engine.replay import ReplayOutcome, replay
+from ratingdb.engine.timeline import Timeline
+
+
+@dataclass
+class History:
+    timeline: Timeline
+    players: dict[int, PlayerRecord] = field(default_factory=dict)
+    tournaments: list[EngineTournament] = field(default_factory=list)
+    snapshots: dict[int, dict[int, Snapshot]] = field(default_factory=dict)
+
+    def ordered(self) -> list[EngineTournament]:
+        return sorted(self.tournaments, key=lambda t: t.order_key)
+
+    # -- state ---------------------------------------------------------------------------
+    def state_before(
+        self, player_id: int, ordered: list[EngineTournament], pos: int
+    ) -> PlayerState:
+        """The player's state after their last stored evaluation before position ``pos``."""
+        for t in reversed(ordered[:pos]):
+            for part in t.participants:
+                if part.player_id == player_id:
+                    snap = self.snapshots[t.id][part.id]
+                    return state_after(snap.input, snap.output, t)
+        return PlayerState()
+
+    def _run(
+        self,
+        ordered: list[EngineTournament],
+        start: int,
+        players: Iterable[int],
+        force: set[int],
+        changed_records: Iterable[int] = (),
+    ) -> ReplayOutcome:
+        dirty = {pid: self.state_before(pid, ordered, start) for pid in players}
+        outcome = replay(
+            ordered,
+            self.players,
+            self.timeline,
+            self.snapshots,
+            start=start,
+            dirty=dirty,
+            force=force,
+            state_of=lambda pid: self.state_before(pid, ordered, start),
+            changed_records=changed_records,
+        )
+        for tid, snaps in outcome.written.items():
+            self.snapshots[tid] = {s.participant_id: s for s in snaps}
+        self.tournaments = ordered
+        return outcome
+
+    # -- full replay -----------------------------------------------------------------------
+    def full_replay(self) -> ReplayOutcome:
+        self.snapshots = {}
+        ordered = self.ordered()
+        return self._run(ordered, 0, (), {t.id for t in ordered})
+
+    # -- edits -------------------------------------------------------------------------------
+    def insert(self, tournament: EngineTournament) -> ReplayOutcome:
+        ordered = sorted([*self.tournaments, tournament], key=lambda t: t.order_key)
+        pos = ordered.index(tournament)
+        players = {p.player_id for p in tournament.participants if p.player_id is not None}
+        return self._run(ordered, pos, players, {tournament.id})
+
+    def delete(self, tournament_id: int) -> ReplayOutcome:
+        old = self.ordered()
+        pos = next(k for k, t in enumerate(old) if t.id == tournament_id)
+        gone = old[pos]
+        players = {p.player_id for p in gone.participants if p.player_id is not None}
+        dirty = {pid: self.state_before(pid, old, pos) for pid in players}
+        ordered = old[:pos] + old[pos + 1 :]
+        self.snapshots.pop(tournament_id, None)
+        outcome = replay(
+            ordered,
+            self.players,
+            self.timeline,
+            self.snapshots,
+            start=pos,
+            dirty=dirty,
+            state_of=lambda pid: self.state_before(pid, ordered, pos),
+            hold_until=dict.fromkeys(players, gone.order_key),
+        )
+        for tid, snaps in outcome.written.items():
+            self.snapshots[tid] = {s.participant_id: s for s in snaps}
+        self.tournaments = ordered
+        return outcome
+
+    def correct(self, tournament: EngineTournament) -> ReplayOutcome:
+        """Replace the tournament with the same id (games, participants, dates may change)."""
+        old = self.ordered()
+        old_pos = next(k for k, t in enumerate(old) if t.id == tournament.id)
+        previous = old[old_pos]
+        rest = old[:old_pos] + old[old_pos + 1 :]
+        ordered = sorted([*rest, tournament], key=lambda t: t.order_key)
+        new_pos = ordered.index(tournament)
+        start = min(old_pos, new_pos)
+        players = {
+            p.player_id
+            for p in (*previous.participants, *tournament.participants)
+            if p.player_id is not None
+        }
+        # states before ``start`` come from the unchanged stored history before it
+        dirty = {pid: self.state_before(pid, old, start) for pid in players}
+        self.snapshots.pop(tournament.id, None)
+        outcome = replay(
+            ordered,
+            self.players,
+            self.timeline,
+            self.snapshots,
+            start=start,
+            dirty=dirty,
+            force={tournament.id},
+            state_of=lambda pid: self.state_before(pid, old, start),
+            hold_until={
+                p.player_id: previous.order_key
+                for p in previous.participants
+                if p.player_id is not None
+            },
+        )
+        for tid, snaps in outcome.written.items():
+            self.snapshots[tid] = {s.participant_id: s for s in snaps}
+        self.tournaments = ordered
+        return outcome
+
+    def change_player(self, record: PlayerRecord) -> ReplayOutcome:
+        """New memberships or birth year of a player: replay from the player's first game."""
+        self.players[record.id] = record
+        ordered = self.ordered()
+        pos = next(
+            (
+                k
+                for k, t in enumerate(ordered)
+                if any(p.player_id == record.id for p in t.participants)
+            ),
+            len(ordered),
+        )
+        return self._run(ordered, pos, {record.id}, set(), changed_records={record.id})
+
+
+def with_memberships(record: PlayerRecord, memberships) -> PlayerRecord:  # type: ignore[no-untyped-def]
+    return replace(record, memberships=tuple(memberships))

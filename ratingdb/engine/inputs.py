@@ -1,0 +1,139 @@
+"""From a player's history to a tournament's input, and from a snapshot to the next state.
+
+WO 6.4.2: a player's R_0 and index are the R_n and index of their last earlier evaluation;
+WO 4.1.2: without a DWZ a FIDE or national rating may serve as R_0; WO 4.1.1: only valid
+residual games count; WO 3.4.3 / 4.1.1: membership at the end date decides what is stored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from decimal import Decimal
+
+from ratingdb.engine.lifecycle import membership_status, textual_between
+from ratingdb.engine.model import (
+    EMPTY_STATE,
+    EngineParticipant,
+    EngineTournament,
+    PlayerRecord,
+    PlayerState,
+    ResidualEntry,
+    SnapshotInput,
+)
+from ratingdb.engine.timeline import RechenmodulVersion
+from ratingdb.rules.dwz2026.groups import residual_valid
+from ratingdb.rules.model import PlayerInput, ResidualGame, TournamentInfo, TournamentInput
+
+
+def participant_input(
+    part: EngineParticipant,
+    player: PlayerRecord | None,
+    state: PlayerState,
+    tournament: EngineTournament,
+    modul: RechenmodulVersion,
+) -> SnapshotInput:
+    """The input of one participant, from the player's state before the tournament."""
+    params = modul.parameters
+    retention = getattr(params, "retention_years", 5)
+    late = getattr(params, "late_member_years", 1)
+    member = False
+    if player is not None and not part.computer:
+        status = membership_status(player.memberships, tournament.end, retention, late)
+        member = status != "none"
+    if not member:
+        state = EMPTY_STATE
+    elif (
+        state.as_of is not None
+        and player is not None
+        and textual_between(player.memberships, state.as_of, tournament.end, retention, late)
+    ):
+        state = EMPTY_STATE  # the data were dropped after the retention period
+    if state.rating is not None:
+        rating, index, source = state.rating, state.index, "dwz"
+    elif part.external_rating is not None:
+        rating, index, source = part.external_rating, part.external_index, part.rating_source
+    else:
+        rating, index, source = None, None, None
+    years = getattr(params, "residual_validity_years", None)
+    residual = tuple(
+        r
+        for r in state.residual
+        if years is not None and residual_valid(r.played_on, tournament.end, years)
+    )
+    return SnapshotInput(
+        rating=rating,
+        index=index,
+        rating_source=source,
+        member=member,
+        birth_year=None if player is None else player.birth_year,
+        residual=residual if rating is None else (),
+        rechenmodul=modul.key,
+    )
+
+
+def tournament_input(
+    tournament: EngineTournament, inputs: Mapping[int, SnapshotInput]
+) -> TournamentInput:
+    """The rules' input: participants keyed by ``str(participant.id)``."""
+    players = []
+    for part in tournament.participants:
+        inp = inputs[part.id]
+        players.append(
+            PlayerInput(
+                id=str(part.id),
+                name=part.name,
+                rating=inp.rating,
+                index=inp.index,
+                birth_year=inp.birth_year,
+                member=inp.member,
+                rating_source=inp.rating_source,
+                computer=part.computer,
+                club_vkz=part.club_vkz,
+                residual_games=tuple(
+                    ResidualGame(r.opponent_rating, r.score, r.played_on) for r in inp.residual
+                ),
+            )
+        )
+    info = TournamentInfo(
+        id=tournament.code,
+        start=tournament.start,
+        end=tournament.end,
+        name=tournament.name,
+        vkz=tournament.vkz,
+        kind=tournament.kind,
+    )
+    return TournamentInput(info, tuple(players), tournament.games)
+
+
+def state_after(inp: SnapshotInput, output: Mapping, tournament: EngineTournament) -> PlayerState:
+    """A participant's state after the tournament, from its snapshot alone.
+
+    Non-members keep nothing. A stored evaluation sets rating and index; a first rating
+    consumes the residual games; a remaining member adds the new residual games (their
+    identity is (tournament, position)).
+    """
+    if not inp.member:
+        return EMPTY_STATE
+    if output["stored"]:
+        rating, index = output["rating_new"], output["index_new"]
+    elif inp.rating_source == "dwz":
+        rating, index = inp.rating, inp.index
+    else:
+        rating, index = None, None
+    if output["group"] in ("first_stage", "second_stage") and output["stored"]:
+        residual: tuple[ResidualEntry, ...] = ()
+    elif rating is None:
+        new = tuple(
+            ResidualEntry(
+                tournament.id,
+                seq,
+                g["opponent_rating"],
+                Decimal(str(g["score"])),
+                tournament.end,
+            )
+            for seq, g in enumerate(output["new_residual_games"])
+        )
+        residual = inp.residual + new
+    else:
+        residual = ()
+    return PlayerState(rating, index, residual, tournament.end)

@@ -1,0 +1,70 @@
+"""Membership life cycles (WO 3.4.3, 4.1.1) and residual-game validity (WO 4.1.1).
+
+At a tournament's end date e a player is treated as a member when
+
+* a membership covers e (``current``);
+* a membership starts after e but at most ``late_member_years`` later (``late``: a new
+  member's earlier tournaments count for them, WO 3.4.3);
+* the last membership ended before e but at most ``retention_years`` earlier (``former``:
+  the rating keeps being updated during the retention period, WO 4.1.1).
+
+Otherwise the player is a textual participant (``none``): nothing is stored, and a rating
+held from before is dropped for good once the player has been textual (the WO's data are
+deleted after the retention period).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date, timedelta
+from typing import Literal
+
+from ratingdb.engine.model import Membership
+from ratingdb.rules.dwz2026.groups import add_years
+
+Status = Literal["current", "late", "former", "none"]
+
+
+def membership_status(
+    memberships: Sequence[Membership], at: date, retention_years: int, late_years: int
+) -> Status:
+    if not memberships:
+        return "none"
+    if any(m.valid_from <= at and (m.valid_to is None or at <= m.valid_to) for m in memberships):
+        return "current"
+    if any(m.valid_from > at and at >= add_years(m.valid_from, -late_years) for m in memberships):
+        return "late"
+    ended = [m.valid_to for m in memberships if m.valid_to is not None and m.valid_to < at]
+    if ended and at <= add_years(max(ended), retention_years):
+        return "former"
+    return "none"
+
+
+def textual_between(
+    memberships: Sequence[Membership],
+    since: date,
+    until: date,
+    retention_years: int,
+    late_years: int,
+) -> bool:
+    """Was the player textual at some day in (since, until]?
+
+    The covered days are the memberships widened by the late-joining window before and the
+    retention period after; any uncovered day in the interval means the data were dropped.
+    """
+    spans = sorted(
+        (
+            add_years(m.valid_from, -late_years),
+            date.max if m.valid_to is None else add_years(m.valid_to, retention_years),
+        )
+        for m in memberships
+    )
+    day = since + timedelta(days=1)
+    for start, end in spans:
+        if day > until:
+            return False
+        if start > day:
+            return True
+        if end >= day:
+            day = end + timedelta(days=1) if end < date.max else date.max
+    return day <= until

@@ -1,0 +1,143 @@
+"""The engine's in-memory view of the history (WO 2.2.3, 3.7, 4.1.1, 6.4.2).
+
+Everything the replay needs is loaded once into these frozen objects; the database layer
+builds them in bulk and writes the resulting snapshots back in bulk.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Any
+
+from ratingdb.rules.model import GameInput, Kind
+
+EPOCH = datetime(1970, 1, 1)
+
+
+@dataclass(frozen=True, slots=True)
+class Membership:
+    valid_from: date
+    valid_to: date | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRecord:
+    id: int
+    birth_year: int | None = None
+    memberships: tuple[Membership, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class EngineParticipant:
+    """A participant: a database player or a textual one (``player_id`` None).
+
+    ``external_rating`` is a FIDE/national rating used as R_0 when the player has no
+    DWZ (WO 4.1.2); ``id`` is the participant's id, unique across tournaments.
+    """
+
+    id: int
+    player_id: int | None
+    name: str | None = None
+    club_vkz: str | None = None
+    rating_source: str | None = None
+    external_rating: int | None = None
+    external_index: int | None = None
+    computer: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class EngineTournament:
+    id: int
+    code: str
+    start: date
+    end: date
+    vkz: str
+    processed_at: datetime = EPOCH
+    kind: Kind = "individual"
+    name: str | None = None
+    participants: tuple[EngineParticipant, ...] = ()
+    #: games name participants by ``str(participant.id)``
+    games: tuple[GameInput, ...] = ()
+
+    @property
+    def order_key(self) -> tuple[Any, ...]:
+        """WO 2.2.3: end date, start date, VKZ as a string, processing time (then id)."""
+        return (self.end, 0, self.start, self.vkz, self.processed_at, self.id)
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class ResidualEntry:
+    """A held residual game; (created_by, seq) identifies it across replays."""
+
+    created_by: int
+    seq: int
+    opponent_rating: int
+    score: Decimal
+    played_on: date
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "created_by": self.created_by,
+            "seq": self.seq,
+            "opponent_rating": self.opponent_rating,
+            "score": str(self.score),
+            "played_on": self.played_on.isoformat(),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ResidualEntry:
+        return cls(
+            int(data["created_by"]),
+            int(data["seq"]),
+            int(data["opponent_rating"]),
+            Decimal(data["score"]),
+            date.fromisoformat(data["played_on"]),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerState:
+    """A player's stored state between two evaluations (WO 6.4.2).
+
+    ``as_of`` is the end date of the last tournament the player took part in as a member
+    (used for the retention period, WO 4.1.1).
+    """
+
+    rating: int | None = None
+    index: int | None = None
+    residual: tuple[ResidualEntry, ...] = ()
+    as_of: date | None = None
+
+
+EMPTY_STATE = PlayerState()
+
+
+@dataclass(frozen=True, slots=True)
+class SnapshotInput:
+    """What went into one participant's evaluation (compared to detect changes)."""
+
+    rating: int | None
+    index: int | None
+    rating_source: str | None
+    member: bool
+    birth_year: int | None
+    residual: tuple[ResidualEntry, ...]
+    rechenmodul: str
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """One participant's evaluation in one tournament: input and output."""
+
+    tournament_id: int
+    participant_id: int
+    player_id: int | None
+    input: SnapshotInput
+    #: PlayerResult.to_dict() without the id
+    output: dict[str, Any] = field(hash=False)
+
+    @property
+    def stored(self) -> bool:
+        return bool(self.output["stored"])

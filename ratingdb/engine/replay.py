@@ -1,0 +1,157 @@
+"""Replay: evaluate tournaments in order from a change point (WO 2.2.3, 3.7).
+
+The replay walks the ordered tournaments from position ``start``. It keeps in memory the
+state of *dirty* players only: players whose history differs from the stored one. A
+tournament is re-evaluated when it is forced (new, corrected, or its Rechenmodul changed)
+or when a dirty participant's input differs from what its stored snapshot used; every other
+participant's input is the one its stored snapshot recorded (their history is unchanged).
+After a re-evaluation, a participant whose state afterwards equals the stored one becomes
+clean again, so a re-evaluation whose outputs equal the stored ones stops the ripple. With
+no stored snapshots at all this is the full replay from the beginning.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ratingdb.engine.inputs import participant_input, state_after, tournament_input
+from ratingdb.engine.model import (
+    EngineTournament,
+    PlayerRecord,
+    PlayerState,
+    Snapshot,
+    SnapshotInput,
+)
+from ratingdb.engine.timeline import Timeline
+
+StoredSnapshots = Mapping[int, Mapping[int, Snapshot]]
+
+
+@dataclass
+class ReplayOutcome:
+    #: tournament id -> its new snapshots, for every re-evaluated tournament whose
+    #: snapshots differ from the stored ones
+    written: dict[int, list[Snapshot]] = field(default_factory=dict)
+    evaluated: int = 0
+    skipped: int = 0
+    #: player ids whose stored rating changed somewhere
+    changed_players: set[int] = field(default_factory=set)
+
+
+def replay(
+    tournaments: Sequence[EngineTournament],
+    players: Mapping[int, PlayerRecord],
+    timeline: Timeline,
+    stored: StoredSnapshots,
+    *,
+    start: int = 0,
+    dirty: dict[int, PlayerState] | None = None,
+    force: Iterable[int] = (),
+    state_of: Callable[[int], PlayerState] = lambda _pid: PlayerState(),
+    changed_records: Iterable[int] = (),
+    hold_until: Mapping[int, tuple[Any, ...]] | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> ReplayOutcome:
+    """Replay ``tournaments[start:]`` (already in evaluation order).
+
+    ``dirty`` holds the states, just before ``start``, of players whose history changed;
+    ``force`` the ids of tournaments that must be evaluated; ``state_of`` gives the state
+    of a clean player who appears in a tournament without a stored snapshot.
+    ``changed_records`` are players whose memberships or birth year changed: their stored
+    inputs are never trusted, so they stay dirty to the end of the walk. ``hold_until``
+    keeps players dirty up to a stored order key: the participants of a deleted (or moved)
+    tournament, whose later stored inputs still contain its effect.
+    """
+    dirty = dict(dirty or {})
+    pinned = set(changed_records)
+    held = dict(hold_until or {})
+
+    def keep_dirty(pid: int, key: tuple[Any, ...]) -> bool:
+        if pid in pinned:
+            return True
+        until = held.get(pid)
+        return until is not None and key <= until
+
+    #: state after the last tournament walked in this run, for players met on the way
+    latest: dict[int, PlayerState] = {}
+    forced = set(force)
+    remaining_forced = {t.id for t in tournaments[start:] if t.id in forced}
+    outcome = ReplayOutcome()
+    for pos in range(start, len(tournaments)):
+        t = tournaments[pos]
+        if progress is not None:
+            progress(pos)
+        if held and max(held.values()) < t.order_key:
+            held.clear()
+        if not dirty and not remaining_forced and not pinned:
+            outcome.skipped += len(tournaments) - pos
+            break
+        remaining_forced.discard(t.id)
+        stored_t = stored.get(t.id, {})
+        modul = timeline.at(t.end)
+        inputs: dict[int, SnapshotInput] = {}
+        must_evaluate = t.id in forced
+        for part in t.participants:
+            pid = part.player_id
+            old = stored_t.get(part.id)
+            if (pid is not None and pid in dirty) or old is None:
+                if pid is None:
+                    state = PlayerState()
+                elif pid in dirty:
+                    state = dirty[pid]
+                else:
+                    state = latest[pid] if pid in latest else state_of(pid)
+                inp = participant_input(part, players.get(pid) if pid else None, state, t, modul)
+            else:
+                inp = old.input
+                if inp.rechenmodul != modul.key:
+                    inp = _with_modul(inp, modul.key)
+            inputs[part.id] = inp
+            if old is None or old.input != inp:
+                must_evaluate = True
+        if not must_evaluate:
+            outcome.skipped += 1
+            for part in t.participants:
+                pid = part.player_id
+                if pid is not None:
+                    old = stored_t[part.id]
+                    latest[pid] = state_after(old.input, old.output, t)
+                    if keep_dirty(pid, t.order_key):
+                        dirty[pid] = latest[pid]
+                    else:
+                        dirty.pop(pid, None)
+            continue
+
+        outcome.evaluated += 1
+        result = modul.rules.evaluate(tournament_input(t, inputs), modul.parameters)
+        new: list[Snapshot] = []
+        differs = len(stored_t) != len(t.participants)
+        for part, res in zip(t.participants, result.players, strict=True):
+            output = res.to_dict()
+            del output["id"]
+            snap = Snapshot(t.id, part.id, part.player_id, inputs[part.id], output)
+            new.append(snap)
+            old = stored_t.get(part.id)
+            if old is None or old.input != snap.input or old.output != snap.output:
+                differs = True
+            pid = part.player_id
+            if pid is None:
+                continue
+            after = state_after(snap.input, snap.output, t)
+            latest[pid] = after
+            unchanged = old is not None and state_after(old.input, old.output, t) == after
+            if unchanged and not keep_dirty(pid, t.order_key):
+                dirty.pop(pid, None)
+            else:
+                dirty[pid] = after
+                if old is None or old.output.get("rating_new") != output.get("rating_new"):
+                    outcome.changed_players.add(pid)
+        if differs:
+            outcome.written[t.id] = new
+    return outcome
+
+
+def _with_modul(inp: SnapshotInput, key: str) -> SnapshotInput:
+    return replace(inp, rechenmodul=key)

@@ -1,0 +1,50 @@
+"""The Rechenmodul timeline (WO Anhang 1.2): each tournament is evaluated with the version
+valid at its end date."""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from ratingdb.rules import RuleFamily, get_family
+
+
+@dataclass(frozen=True)
+class RechenmodulVersion:
+    family: str
+    version: str
+    valid_from: date
+    parameters: Any
+
+    @property
+    def key(self) -> str:
+        return f"{self.family}/{self.version}"
+
+    @property
+    def rules(self) -> RuleFamily:
+        return get_family(self.family)
+
+    @classmethod
+    def from_stored(
+        cls, family: str, version: str, valid_from: date, parameters: dict[str, Any]
+    ) -> RechenmodulVersion:
+        params = get_family(family).parameters.from_dict(parameters)
+        return cls(family, version, valid_from, params)
+
+
+class Timeline:
+    """Versions ordered by valid-from date; ``at(d)`` is the one valid on day d."""
+
+    def __init__(self, versions: list[RechenmodulVersion]) -> None:
+        if not versions:
+            raise ValueError("no Rechenmodul is defined")
+        self.versions = sorted(versions, key=lambda v: v.valid_from)
+        self._starts = [v.valid_from for v in self.versions]
+
+    def at(self, day: date) -> RechenmodulVersion:
+        pos = bisect.bisect_right(self._starts, day) - 1
+        # before the first version: the first one applies (a history imported from earlier
+        # times is evaluated with the oldest rules known)
+        return self.versions[max(pos, 0)]
