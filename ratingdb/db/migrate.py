@@ -11,10 +11,15 @@ from sqlalchemy.engine import URL
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def alembic_config(url: URL) -> Config:
-    """Alembic config for ``url`` (``%`` escaped as ``%%`` for the ini interpolation)."""
+def _base_config() -> Config:
     config = Config(str(ROOT / "alembic.ini"))
     config.set_main_option("script_location", str(ROOT / "migrations"))
+    return config
+
+
+def alembic_config(url: URL) -> Config:
+    """Alembic config for ``url`` (``%`` escaped as ``%%`` for the ini interpolation)."""
+    config = _base_config()
     rendered = url.render_as_string(hide_password=False)
     config.set_main_option("sqlalchemy.url", rendered.replace("%", "%%"))
     return config
@@ -35,3 +40,21 @@ def current(url: URL) -> str | None:
     engine = create_engine(url, poolclass=pool.NullPool)
     with engine.connect() as conn:
         return MigrationContext.configure(conn).get_current_revision()
+
+
+def head() -> str:
+    """The newest revision in ``migrations/``."""
+    from alembic.script import ScriptDirectory
+
+    revision = ScriptDirectory.from_config(_base_config()).get_current_head()
+    assert revision is not None
+    return revision
+
+
+def down_revision(revision: str) -> str | None:
+    """The revision before ``revision``."""
+    from alembic.script import ScriptDirectory
+
+    script = ScriptDirectory.from_config(_base_config()).get_revision(revision)
+    down = script.down_revision if script is not None else None
+    return down if isinstance(down, str) or down is None else down[0]

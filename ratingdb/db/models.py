@@ -277,6 +277,8 @@ class ResidualGameRow(Base):
         CheckConstraint("opponent_rating > 0", name="opponent_rating_positive"),
         CheckConstraint("score IN (0, 0.5, 1)", name="score_value"),
         CheckConstraint("expires_on > played_on", name="expires_after_played"),
+        CheckConstraint("seq >= 0", name="seq_nonnegative"),
+        UniqueConstraint("owner_id", "created_by_id", "seq"),
         Index("ix_residual_games_owner_expiry", "owner_id", "expires_on"),
     )
 
@@ -289,6 +291,8 @@ class ResidualGameRow(Base):
     created_by_id: Mapped[int | None] = mapped_column(
         ForeignKey("tournaments.id", ondelete="CASCADE"), index=True
     )
+    #: position among the residual games one tournament gave this owner
+    seq: Mapped[int] = mapped_column(Integer, server_default="0")
     consumed_by_id: Mapped[int | None] = mapped_column(
         ForeignKey("tournaments.id", ondelete="SET NULL"), index=True
     )
@@ -300,6 +304,7 @@ class RatingSnapshot(Base):
     __tablename__ = "rating_snapshots"
     __table_args__ = (
         CheckConstraint(_in("player_group", GROUPS), name="player_group"),
+        CheckConstraint(_in("rating_source", ("dwz", "fide", "national")), name="rating_source"),
         CheckConstraint(_in("age_class", AGE_CLASSES), name="age_class"),
         CheckConstraint("rating_old > 0", name="rating_old_positive"),
         CheckConstraint("rating_new > 0", name="rating_new_positive"),
@@ -323,7 +328,12 @@ class RatingSnapshot(Base):
     age_class: Mapped[str] = mapped_column(String(6))
     rating_old: Mapped[int | None] = mapped_column(Integer)
     index_old: Mapped[int | None] = mapped_column(Integer)
-    residual_games_used: Mapped[int] = mapped_column(Integer, server_default="0")
+    rating_source: Mapped[str | None] = mapped_column(String(10))
+    member: Mapped[bool] = mapped_column(Boolean, server_default=text("true"))
+    birth_year: Mapped[int | None] = mapped_column(Integer)
+    #: the valid residual games that went in: [{created_by, seq, opponent_rating, score,
+    #: played_on}]
+    residual_in: Mapped[list[dict[str, Any]]] = mapped_column(JSONB, server_default="[]")
     # what came out
     k: Mapped[Decimal | None] = mapped_column(Numeric(4, 1))
     opponents_avg: Mapped[int | None] = mapped_column(Integer)
@@ -337,6 +347,9 @@ class RatingSnapshot(Base):
     rating_new: Mapped[int | None] = mapped_column(Integer)
     index_new: Mapped[int | None] = mapped_column(Integer)
     stored: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
+    new_residual_games: Mapped[list[dict[str, Any]]] = mapped_column(
+        JSONB, server_default="[]"
+    )
 
 
 class RatingAdjustment(Base):
@@ -375,6 +388,35 @@ class RecalcRun(Base):
     tournaments_evaluated: Mapped[int] = mapped_column(Integer, server_default="0")
     ratings_changed: Mapped[int] = mapped_column(Integer, server_default="0")
     message: Mapped[str | None] = mapped_column(Text)
+
+
+class ChangePoint(Base):
+    """A pending change the next recalculation run must replay from (WO 3.7).
+
+    ``kind``: insert / correct / delete of a tournament, a changed player record, a
+    Rechenmodul added, or a full replay. ``hold_key`` is the old order key of a deleted
+    or corrected tournament (its players stay dirty until the replay passes it).
+    """
+
+    __tablename__ = "change_points"
+    __table_args__ = (
+        CheckConstraint(
+            _in("kind", ("insert", "correct", "delete", "player", "rechenmodul", "full")),
+            name="kind",
+        ),
+        Index("ix_change_points_pending", "run_id"),
+    )
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now()
+    )
+    kind: Mapped[str] = mapped_column(String(12))
+    from_date: Mapped[date] = mapped_column(Date)
+    tournament_id: Mapped[int | None] = mapped_column(BigInteger)
+    player_ids: Mapped[list[int]] = mapped_column(ARRAY(BigInteger), server_default="{}")
+    hold_key: Mapped[list[Any] | None] = mapped_column(JSONB)
+    run_id: Mapped[int | None] = mapped_column(ForeignKey("recalc_runs.id"))
 
 
 class AuditEntry(Base):
