@@ -10,6 +10,7 @@ from decimal import Decimal
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from ratingdb.engine.changes import Change
 from ratingdb.engine.history import History
 from ratingdb.engine.model import (
     EngineParticipant,
@@ -174,3 +175,30 @@ def test_insert_then_delete_restores_the_history(history, data):
     h.insert(late)
     h.delete(999)
     assert snapshot_state(h) == before
+
+
+@SETTINGS
+@given(histories(), st.data())
+def test_batched_changes_through_apply(history, data):
+    """Several pending edits merged into one run (the database path) equal a full replay."""
+    players, ts, player_ids = history
+    h = full(players, ts)
+    changes = []
+    current = list(ts)
+    late = data.draw(tournament(999, player_ids))
+    current.append(late)
+    parts = frozenset(p.player_id for p in late.participants if p.player_id is not None)
+    changes.append(Change("insert", late.end, late.id, parts))
+    gone = data.draw(st.sampled_from(ts))
+    current = [t for t in current if t.id != gone.id]
+    h.snapshots.pop(gone.id, None)
+    gone_players = frozenset(p.player_id for p in gone.participants if p.player_id is not None)
+    changes.append(Change("delete", gone.end, gone.id, gone_players, gone.order_key))
+    pid = data.draw(st.sampled_from(player_ids))
+    changed = data.draw(player(pid))
+    new_players = {**players, pid: changed}
+    changes.append(Change("player", date(1900, 1, 1), None, frozenset({pid})))
+    h.players = dict(new_players)
+    h.tournaments = current
+    h.apply(changes)
+    assert snapshot_state(h) == snapshot_state(full(new_players, current))

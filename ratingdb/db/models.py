@@ -347,9 +347,7 @@ class RatingSnapshot(Base):
     rating_new: Mapped[int | None] = mapped_column(Integer)
     index_new: Mapped[int | None] = mapped_column(Integer)
     stored: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
-    new_residual_games: Mapped[list[dict[str, Any]]] = mapped_column(
-        JSONB, server_default="[]"
-    )
+    new_residual_games: Mapped[list[dict[str, Any]]] = mapped_column(JSONB, server_default="[]")
 
 
 class RatingAdjustment(Base):
@@ -408,9 +406,7 @@ class ChangePoint(Base):
     )
 
     id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
-    created_at: Mapped[datetime] = mapped_column(
-        DateTime(timezone=True), server_default=func.now()
-    )
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     kind: Mapped[str] = mapped_column(String(12))
     from_date: Mapped[date] = mapped_column(Date)
     tournament_id: Mapped[int | None] = mapped_column(BigInteger)

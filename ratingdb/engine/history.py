@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
+from ratingdb.engine.changes import Change, plan
 from ratingdb.engine.inputs import state_after
 from ratingdb.engine.model import EngineTournament, PlayerRecord, PlayerState, Snapshot
 from ratingdb.engine.replay import ReplayOutcome, replay
@@ -57,6 +58,39 @@ class History:
             force=force,
             state_of=lambda pid: self.state_before(pid, ordered, start),
             changed_records=changed_records,
+        )
+        for tid, snaps in outcome.written.items():
+            self.snapshots[tid] = {s.participant_id: s for s in snaps}
+        self.tournaments = ordered
+        return outcome
+
+    # -- pending changes (the database path) -------------------------------------------
+    def apply(self, changes: Iterable[Change]) -> ReplayOutcome:
+        """Replay for changes already reflected in ``tournaments`` and ``players``.
+
+        Inserted and corrected tournaments are present without snapshots, deleted ones
+        are gone; this is how the database holds them between recalculation runs.
+        """
+        ordered = self.ordered()
+        replay_plan = plan(changes, ordered)
+        if replay_plan is None:
+            return ReplayOutcome()
+        if replay_plan.full:
+            self.tournaments = ordered
+            return self.full_replay()
+        start = replay_plan.start
+        dirty = {pid: self.state_before(pid, ordered, start) for pid in replay_plan.players}
+        outcome = replay(
+            ordered,
+            self.players,
+            self.timeline,
+            self.snapshots,
+            start=start,
+            dirty=dirty,
+            force=replay_plan.force,
+            state_of=lambda pid: self.state_before(pid, ordered, start),
+            changed_records=replay_plan.changed_records,
+            hold_until=replay_plan.hold_until,
         )
         for tid, snaps in outcome.written.items():
             self.snapshots[tid] = {s.participant_id: s for s in snaps}
