@@ -46,6 +46,8 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("id", name=op.f("pk_change_points")),
     )
     op.create_index("ix_change_points_pending", "change_points", ["run_id"], unique=False)
+    op.add_column("rating_snapshots", sa.Column("rating_in", sa.Integer(), nullable=True))
+    op.add_column("rating_snapshots", sa.Column("index_in", sa.Integer(), nullable=True))
     op.add_column(
         "rating_snapshots", sa.Column("rating_source", sa.String(length=10), nullable=True)
     )
@@ -113,5 +115,7 @@ def downgrade() -> None:
     op.drop_column("rating_snapshots", "birth_year")
     op.drop_column("rating_snapshots", "member")
     op.drop_column("rating_snapshots", "rating_source")
+    op.drop_column("rating_snapshots", "index_in")
+    op.drop_column("rating_snapshots", "rating_in")
     op.drop_index("ix_change_points_pending", table_name="change_points")
     op.drop_table("change_points")

@@ -328,6 +328,10 @@ class RatingSnapshot(Base):
     age_class: Mapped[str] = mapped_column(String(6))
     rating_old: Mapped[int | None] = mapped_column(Integer)
     index_old: Mapped[int | None] = mapped_column(Integer)
+    #: the rating and index the engine passed in (``rating_old``/``index_old`` are what the
+    #: rules report: no rating for a computer, index 6 for a foreign rating without one)
+    rating_in: Mapped[int | None] = mapped_column(Integer)
+    index_in: Mapped[int | None] = mapped_column(Integer)
     rating_source: Mapped[str | None] = mapped_column(String(10))
     member: Mapped[bool] = mapped_column(Boolean, server_default=text("true"))
     birth_year: Mapped[int | None] = mapped_column(Integer)
