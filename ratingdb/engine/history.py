@@ -7,7 +7,7 @@ implementation the property tests compare with a full replay.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
 from ratingdb.engine.changes import Change, plan
@@ -46,6 +46,7 @@ class History:
         players: Iterable[int],
         force: set[int],
         changed_records: Iterable[int] = (),
+        progress: Callable[[int], None] | None = None,
     ) -> ReplayOutcome:
         dirty = {pid: self.state_before(pid, ordered, start) for pid in players}
         outcome = replay(
@@ -58,6 +59,7 @@ class History:
             force=force,
             state_of=lambda pid: self.state_before(pid, ordered, start),
             changed_records=changed_records,
+            progress=progress,
         )
         for tid, snaps in outcome.written.items():
             self.snapshots[tid] = {s.participant_id: s for s in snaps}
@@ -65,7 +67,9 @@ class History:
         return outcome
 
     # -- pending changes (the database path) -------------------------------------------
-    def apply(self, changes: Iterable[Change]) -> ReplayOutcome:
+    def apply(
+        self, changes: Iterable[Change], progress: Callable[[int], None] | None = None
+    ) -> ReplayOutcome:
         """Replay for changes already reflected in ``tournaments`` and ``players``.
 
         Inserted and corrected tournaments are present without snapshots, deleted ones
@@ -77,7 +81,7 @@ class History:
             return ReplayOutcome()
         if replay_plan.full:
             self.tournaments = ordered
-            return self.full_replay()
+            return self.full_replay(progress)
         start = replay_plan.start
         dirty = {pid: self.state_before(pid, ordered, start) for pid in replay_plan.players}
         outcome = replay(
@@ -91,6 +95,7 @@ class History:
             state_of=lambda pid: self.state_before(pid, ordered, start),
             changed_records=replay_plan.changed_records,
             hold_until=replay_plan.hold_until,
+            progress=progress,
         )
         for tid, snaps in outcome.written.items():
             self.snapshots[tid] = {s.participant_id: s for s in snaps}
@@ -98,10 +103,10 @@ class History:
         return outcome
 
     # -- full replay -----------------------------------------------------------------------
-    def full_replay(self) -> ReplayOutcome:
+    def full_replay(self, progress: Callable[[int], None] | None = None) -> ReplayOutcome:
         self.snapshots = {}
         ordered = self.ordered()
-        return self._run(ordered, 0, (), {t.id for t in ordered})
+        return self._run(ordered, 0, (), {t.id for t in ordered}, progress=progress)
 
     # -- edits -------------------------------------------------------------------------------
     def insert(self, tournament: EngineTournament) -> ReplayOutcome:

@@ -141,3 +141,21 @@ class Snapshot:
     @property
     def stored(self) -> bool:
         return bool(self.output["stored"])
+
+
+def key_to_json(key: tuple[Any, ...]) -> list[Any]:
+    """An order key as JSON (dates and times as ISO strings)."""
+    end, zero, start, vkz, processed, tid = key
+    return [end.isoformat(), zero, start.isoformat(), vkz, processed.isoformat(), tid]
+
+
+def key_from_json(data: list[Any]) -> tuple[Any, ...]:
+    end, zero, start, vkz, processed, tid = data
+    return (
+        date.fromisoformat(end),
+        zero,
+        date.fromisoformat(start),
+        vkz,
+        datetime.fromisoformat(processed),
+        tid,
+    )

@@ -1,0 +1,193 @@
+"""Recalculation runs (Berechnungslauf, WO 3.7): atomic, serialised, recorded.
+
+A run takes every pending change point, replays the history from the earliest one (see
+:mod:`ratingdb.engine.replay`) and writes what changed, all in one transaction. A
+PostgreSQL advisory lock serialises runs: a second run exits with a clear message
+instead of interleaving. Each run is recorded in ``recalc_runs`` with its change point,
+the tournaments it re-evaluated and the ratings it changed.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
+
+from sqlalchemy import Engine, text
+from sqlalchemy.orm import Session
+
+from ratingdb.db.store import load_history, write_outcome
+from ratingdb.engine.changes import Change
+from ratingdb.engine.model import key_from_json
+
+#: advisory lock key of the recalculation ("ratingdb" in ASCII, as a bigint)
+LOCK_KEY = 0x7261_7469_6E67_6462 & 0x7FFF_FFFF_FFFF_FFFF
+
+
+class RecalcBusy(Exception):
+    """Another recalculation run holds the lock."""
+
+
+@dataclass
+class RatingChange:
+    player_id: int
+    name: str
+    before: int | None
+    after: int | None
+
+
+@dataclass
+class RunReport:
+    run_id: int | None
+    change_point: date | None
+    full: bool
+    tournaments_total: int
+    tournaments_evaluated: int
+    snapshots_written: int
+    ratings_changed: list[RatingChange] = field(default_factory=list)
+    seconds: float = 0.0
+    dry_run: bool = False
+    change_ids: list[int] = field(default_factory=list)
+    started_at: datetime | None = None
+
+
+def pending_changes(session: Session) -> list[tuple[int, Change]]:
+    rows = session.execute(
+        text(
+            "SELECT id, kind, from_date, tournament_id, player_ids, hold_key "
+            "FROM change_points WHERE run_id IS NULL ORDER BY id"
+        )
+    ).all()
+    return [
+        (
+            r.id,
+            Change(
+                r.kind,
+                r.from_date,
+                r.tournament_id,
+                frozenset(r.player_ids or ()),
+                key_from_json(r.hold_key) if r.hold_key else None,
+            ),
+        )
+        for r in rows
+    ]
+
+
+def current_ratings(session: Session) -> dict[int, tuple[int | None, str]]:
+    """Every player's current stored rating (their last stored snapshot) and name."""
+    rows = session.execute(
+        text(
+            "SELECT DISTINCT ON (s.player_id) s.player_id, s.rating_new, "
+            "p.surname || ', ' || p.given_name AS name "
+            "FROM rating_snapshots s JOIN tournaments t ON t.id = s.tournament_id "
+            "JOIN players p ON p.id = s.player_id WHERE s.stored "
+            'ORDER BY s.player_id, t.end_date DESC, t.start_date DESC, t.vkz COLLATE "C" DESC, '
+            "t.processed_at DESC, t.id DESC"
+        )
+    ).all()
+    return {r.player_id: (r.rating_new, r.name) for r in rows}
+
+
+def run_recalc(
+    engine: Engine,
+    *,
+    full: bool = False,
+    dry_run: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+) -> RunReport:
+    """One recalculation run; raises :class:`RecalcBusy` if another one is running."""
+    started = time.perf_counter()
+    started_at = datetime.now(UTC)
+    with engine.connect() as conn:
+        tx = conn.begin()
+        session = Session(bind=conn)
+        try:
+            locked = conn.execute(text("SELECT pg_try_advisory_xact_lock(:k)"), {"k": LOCK_KEY})
+            if not locked.scalar():
+                raise RecalcBusy("another recalculation run is in progress; try again later")
+            report = _run(session, full=full, dry_run=dry_run, progress=progress)
+            report.started_at = started_at
+            report.seconds = time.perf_counter() - started
+            if dry_run:
+                tx.rollback()
+            else:
+                _finish_run(session, report)
+                tx.commit()
+            return report
+        except BaseException:
+            if tx.is_active:
+                tx.rollback()
+            raise
+        finally:
+            session.close()
+
+
+def _run(
+    session: Session,
+    *,
+    full: bool,
+    dry_run: bool,
+    progress: Callable[[int, int], None] | None,
+) -> RunReport:
+    changes = pending_changes(session)
+    history, modul_ids = load_history(session)
+    before = current_ratings(session)
+    total = len(history.tournaments)
+    plan_changes = [Change("full", date.min)] if full else [c for _, c in changes]
+    if not plan_changes:
+        return RunReport(None, None, False, total, 0, 0, dry_run=dry_run)
+    if progress is not None:
+        progress(0, total)
+    step = None if progress is None else (lambda pos: progress(pos, total))
+    outcome = history.apply(plan_changes, progress=step)
+    if progress is not None:
+        progress(total, total)
+    is_full = any(c.kind == "full" for c in plan_changes)
+    written = write_outcome(session, history, outcome, modul_ids, clear_all=is_full)
+    after = current_ratings(session)
+    changed = []
+    for pid in sorted(set(before) | set(after)):
+        old, new = before.get(pid, (None, "")), after.get(pid, (None, ""))
+        if old[0] != new[0]:
+            changed.append(RatingChange(pid, new[1] or old[1], old[0], new[0]))
+    change_point = min((c.from_date for c in plan_changes), default=None)
+    return RunReport(
+        None,
+        None if is_full else change_point,
+        is_full,
+        total,
+        outcome.evaluated,
+        written,
+        changed,
+        dry_run=dry_run,
+        change_ids=[cid for cid, _ in changes],
+    )
+
+
+def _finish_run(session: Session, report: RunReport) -> None:
+    conn = session.connection()
+    run_id = conn.execute(
+        text(
+            'INSERT INTO recalc_runs (started_at, finished_at, change_point, "full", '
+            "status, tournaments_evaluated, ratings_changed, message) "
+            "VALUES (:started, now(), :cp, :full, 'succeeded', :te, :rc, :msg) RETURNING id"
+        ),
+        {
+            "started": report.started_at,
+            "cp": report.change_point,
+            "full": report.full,
+            "te": report.tournaments_evaluated,
+            "rc": len(report.ratings_changed),
+            "msg": f"{report.snapshots_written} snapshots written in {report.seconds:.2f} s",
+        },
+    ).scalar_one()
+    report.run_id = run_id
+    if report.change_ids:
+        conn.execute(
+            text("UPDATE change_points SET run_id = :run WHERE id = ANY(:ids)"),
+            {"run": run_id, "ids": report.change_ids},
+        )
+    conn.execute(
+        text("UPDATE tournaments SET status = 'evaluated' WHERE status = 'submitted' AND rated")
+    )

@@ -1,0 +1,309 @@
+"""The engine's history in PostgreSQL: bulk loading and bulk writing.
+
+``load_history`` reads players, memberships, tournaments, participants, games, snapshots and
+the Rechenmodul timeline in a handful of queries; ``write_outcome`` replaces the snapshots
+of every re-evaluated tournament with COPY and keeps the ``residual_games`` table (created,
+consumed, expiring, WO 4.1.1) in step with the snapshots.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import text
+from sqlalchemy.orm import Session
+
+from ratingdb.engine.history import History
+from ratingdb.engine.model import (
+    EngineParticipant,
+    EngineTournament,
+    Membership,
+    PlayerRecord,
+    ResidualEntry,
+    Snapshot,
+    SnapshotInput,
+)
+from ratingdb.engine.replay import ReplayOutcome
+from ratingdb.engine.timeline import RechenmodulVersion, Timeline
+from ratingdb.rules.dwz2026.groups import add_years
+from ratingdb.rules.model import GameInput
+
+SNAPSHOT_COLUMNS = (
+    "tournament_id, participant_id, player_id, rechenmodul_id, rating_in, index_in, "
+    "rating_source, member, birth_year, residual_in, player_group, age_class, rating_old, "
+    "index_old, k, opponents_avg, score, games, expected, performance, exceptional, "
+    "start_value, iteration_value, rating_new, index_new, stored, new_residual_games"
+)
+
+
+def load_timeline(session: Session) -> tuple[Timeline, dict[str, int]]:
+    rows = session.execute(
+        text("SELECT id, family, version, valid_from, parameters FROM rechenmodule")
+    ).all()
+    versions = [
+        RechenmodulVersion.from_stored(r.family, r.version, r.valid_from, r.parameters)
+        for r in rows
+    ]
+    ids = {f"{r.family}/{r.version}": r.id for r in rows}
+    return Timeline(versions), ids
+
+
+def load_players(session: Session) -> dict[int, PlayerRecord]:
+    spans: dict[int, list[Membership]] = defaultdict(list)
+    for row in session.execute(
+        text("SELECT player_id, valid_from, valid_to FROM memberships ORDER BY valid_from")
+    ):
+        spans[row.player_id].append(Membership(row.valid_from, row.valid_to))
+    return {
+        row.id: PlayerRecord(row.id, row.birth_year, tuple(spans.get(row.id, ())))
+        for row in session.execute(text("SELECT id, birth_year FROM players"))
+    }
+
+
+def load_tournaments(session: Session) -> list[EngineTournament]:
+    parts: dict[int, list[EngineParticipant]] = defaultdict(list)
+    for r in session.execute(
+        text(
+            "SELECT pa.id, pa.tournament_id, pa.player_id, "
+            "coalesce(pa.textual_name, pl.surname || ', ' || pl.given_name) AS name, "
+            "pa.club_vkz, pa.rating_source, pa.external_rating, pa.external_index, pa.computer "
+            "FROM participants pa LEFT JOIN players pl ON pl.id = pa.player_id "
+            "ORDER BY pa.tournament_id, pa.start_rank NULLS LAST, pa.id"
+        )
+    ):
+        parts[r.tournament_id].append(
+            EngineParticipant(
+                r.id,
+                r.player_id,
+                r.name,
+                r.club_vkz,
+                r.rating_source,
+                r.external_rating,
+                r.external_index,
+                r.computer,
+            )
+        )
+    games: dict[int, list[GameInput]] = defaultdict(list)
+    for r in session.execute(
+        text(
+            "SELECT tournament_id, round, white_id, black_id, result FROM games "
+            "ORDER BY tournament_id, round NULLS FIRST, board NULLS FIRST, id"
+        )
+    ):
+        games[r.tournament_id].append(
+            GameInput(str(r.white_id), str(r.black_id), r.result, r.round)
+        )
+    return [
+        EngineTournament(
+            id=r.id,
+            code=r.code,
+            start=r.start_date,
+            end=r.end_date,
+            vkz=r.vkz,
+            processed_at=r.processed_at,
+            kind=r.kind,
+            name=r.name,
+            participants=tuple(parts.get(r.id, ())),
+            games=tuple(games.get(r.id, ())),
+        )
+        for r in session.execute(
+            text(
+                "SELECT id, code, name, start_date, end_date, vkz, processed_at, kind "
+                "FROM tournaments WHERE rated"
+            )
+        )
+    ]
+
+
+def _float(value: Decimal | None) -> float | None:
+    return None if value is None else float(value)
+
+
+def load_snapshots(session: Session, modul_keys: dict[int, str]) -> dict[int, dict[int, Snapshot]]:
+    out: dict[int, dict[int, Snapshot]] = defaultdict(dict)
+    for r in session.execute(text(f"SELECT {SNAPSHOT_COLUMNS} FROM rating_snapshots")):
+        inp = SnapshotInput(
+            rating=r.rating_in,
+            index=r.index_in,
+            rating_source=r.rating_source,
+            member=r.member,
+            birth_year=r.birth_year,
+            residual=tuple(ResidualEntry.from_json(x) for x in r.residual_in),
+            rechenmodul=modul_keys[r.rechenmodul_id],
+        )
+        output = {
+            "group": r.player_group,
+            "age_class": r.age_class,
+            "rating_old": r.rating_old,
+            "index_old": r.index_old,
+            "k": _float(r.k),
+            "opponents_avg": r.opponents_avg,
+            "score": float(r.score),
+            "games": r.games,
+            "expected": _float(r.expected),
+            "performance": r.performance,
+            "exceptional": r.exceptional,
+            "start_value": r.start_value,
+            "iteration_value": r.iteration_value,
+            "rating_new": r.rating_new,
+            "index_new": r.index_new,
+            "stored": r.stored,
+            "new_residual_games": r.new_residual_games,
+        }
+        out[r.tournament_id][r.participant_id] = Snapshot(
+            r.tournament_id, r.participant_id, r.player_id, inp, output
+        )
+    return dict(out)
+
+
+def load_history(session: Session) -> tuple[History, dict[str, int]]:
+    """The whole history in memory, and Rechenmodul ids by key."""
+    timeline, modul_ids = load_timeline(session)
+    keys = {v: k for k, v in modul_ids.items()}
+    history = History(
+        timeline,
+        load_players(session),
+        load_tournaments(session),
+        load_snapshots(session, keys),
+    )
+    return history, modul_ids
+
+
+def _snapshot_row(s: Snapshot, modul_ids: dict[str, int]) -> tuple[Any, ...]:
+    o, i = s.output, s.input
+    return (
+        s.tournament_id,
+        s.participant_id,
+        s.player_id,
+        modul_ids[i.rechenmodul],
+        i.rating,
+        i.index,
+        i.rating_source,
+        i.member,
+        i.birth_year,
+        _json([r.as_json() for r in i.residual]),
+        o["group"],
+        o["age_class"],
+        o["rating_old"],
+        o["index_old"],
+        o["k"],
+        o["opponents_avg"],
+        o["score"],
+        o["games"],
+        o["expected"],
+        o["performance"],
+        o["exceptional"],
+        o["start_value"],
+        o["iteration_value"],
+        o["rating_new"],
+        o["index_new"],
+        o["stored"],
+        _json(o["new_residual_games"]),
+    )
+
+
+def _json(value: Any) -> str:
+    import json
+
+    return json.dumps(value, separators=(",", ":"))
+
+
+def write_outcome(
+    session: Session,
+    history: History,
+    outcome: ReplayOutcome,
+    modul_ids: dict[str, int],
+    *,
+    clear_all: bool = False,
+) -> int:
+    """Replace the snapshots of re-evaluated tournaments; returns the rows written."""
+    conn = session.connection()
+    written = list(outcome.written)
+    if clear_all:
+        conn.execute(text("DELETE FROM residual_games WHERE created_by_id IS NOT NULL"))
+        conn.execute(text("UPDATE residual_games SET consumed_by_id = NULL"))
+        conn.execute(text("DELETE FROM rating_snapshots"))
+    elif written:
+        conn.execute(
+            text("DELETE FROM rating_snapshots WHERE tournament_id = ANY(:ids)"), {"ids": written}
+        )
+        conn.execute(
+            text("DELETE FROM residual_games WHERE created_by_id = ANY(:ids)"), {"ids": written}
+        )
+        conn.execute(
+            text(
+                "UPDATE residual_games SET consumed_by_id = NULL WHERE consumed_by_id = ANY(:ids)"
+            ),
+            {"ids": written},
+        )
+    rows = [_snapshot_row(s, modul_ids) for tid in written for s in outcome.written[tid]]
+    raw = conn.connection.driver_connection
+    with (
+        raw.cursor() as cur,
+        cur.copy(f"COPY rating_snapshots ({SNAPSHOT_COLUMNS}) FROM STDIN") as copy,
+    ):
+        for row in rows:
+            copy.write_row(row)
+    _write_residual(session, history, written, outcome)
+    return len(rows)
+
+
+def _write_residual(
+    session: Session, history: History, written: Iterable[int], outcome: ReplayOutcome
+) -> None:
+    """Residual games created by, and consumed by, the re-evaluated tournaments."""
+    ends = {t.id: t.end for t in history.tournaments}
+    created: list[tuple[Any, ...]] = []
+    consumed: list[dict[str, Any]] = []
+    for tid in written:
+        years = _validity_years(history, ends[tid])
+        for s in outcome.written[tid]:
+            if s.player_id is None:
+                continue
+            o = s.output
+            if s.input.member and o["group"] == "remaining":
+                for seq, g in enumerate(o["new_residual_games"]):
+                    played = date.fromisoformat(g["date"])
+                    created.append(
+                        (
+                            s.player_id,
+                            g["opponent_rating"],
+                            g["score"],
+                            played,
+                            add_years(played, years),
+                            tid,
+                            seq,
+                        )
+                    )
+            if o["stored"] and o["group"] in ("first_stage", "second_stage"):
+                consumed += [
+                    {"owner": s.player_id, "by": r.created_by, "seq": r.seq, "tid": tid}
+                    for r in s.input.residual
+                ]
+    raw = session.connection().connection.driver_connection
+    with (
+        raw.cursor() as cur,
+        cur.copy(
+            "COPY residual_games (owner_id, opponent_rating, score, played_on, expires_on, "
+            "created_by_id, seq) FROM STDIN"
+        ) as copy,
+    ):
+        for row in created:
+            copy.write_row(row)
+    if consumed:
+        session.connection().execute(
+            text(
+                "UPDATE residual_games SET consumed_by_id = :tid "
+                "WHERE owner_id = :owner AND created_by_id = :by AND seq = :seq"
+            ),
+            consumed,
+        )
+
+
+def _validity_years(history: History, end: date) -> int:
+    params = history.timeline.at(end).parameters
+    return int(getattr(params, "residual_validity_years", 2))
