@@ -1,0 +1,261 @@
+"""Officer workflows: add, correct and delete a tournament (WO 3.7, 6.2, 6.4).
+
+The submission format is the ``ratingdb evaluate`` JSON (DESIGN.md) with database players:
+a player entry names an existing player by ``player_id``, or describes a new member by
+``name`` ("Surname, Given name"), ``birth_year``, ``sex``, ``club`` (VKZ) and
+``member_since``, or a textual participant (``"member": false`` and a ``name``). Ratings,
+indexes and residual games come from the database history, never from the file — except
+a FIDE or national rating for a player without DWZ (WO 4.1.2). Every edit records a
+change point for the next recalculation run and an audit-log entry.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Any
+
+from sqlalchemy import delete, select, text
+from sqlalchemy.orm import Session
+
+from ratingdb.db.models import (
+    AuditEntry,
+    ChangePoint,
+    Game,
+    Membership,
+    Organisation,
+    Participant,
+    Player,
+    RatingSnapshot,
+    Tournament,
+)
+from ratingdb.engine.model import key_to_json
+from ratingdb.io.errors import InputError
+from ratingdb.io.evaluate_json import parse_tournament
+
+
+def _order_key(t: Tournament) -> tuple[Any, ...]:
+    return (t.end_date, 0, t.start_date, t.vkz, t.processed_at, t.id)
+
+
+def _check_players(session: Session, doc: dict[str, Any]) -> None:
+    for k, raw in enumerate(doc.get("players", [])):
+        path = f"$.players[{k}]"
+        if not isinstance(raw, dict):
+            continue
+        if raw.get("rating") is not None and raw.get("rating_source") in (None, "dwz"):
+            raise InputError(
+                f"{path}.rating",
+                "DWZ ratings come from the database history; give rating_source 'fide' or "
+                "'national' for an external rating (WO 4.1.2)",
+            )
+        if raw.get("residual_games"):
+            raise InputError(f"{path}.residual_games", "residual games come from the database")
+        if "player_id" in raw:
+            pid = raw["player_id"]
+            if not isinstance(pid, int) or isinstance(pid, bool):
+                raise InputError(f"{path}.player_id", "expected an integer player id")
+            if session.get(Player, pid) is None:
+                raise InputError(f"{path}.player_id", f"no player with id {pid}")
+        elif raw.get("member", True):
+            name = raw.get("name")
+            if not isinstance(name, str) or not name.strip():
+                raise InputError(f"{path}.name", "a new player needs a name")
+            club = raw.get("club")
+            if (
+                not isinstance(club, str)
+                or session.scalar(select(Organisation.id).where(Organisation.vkz == club)) is None
+            ):
+                raise InputError(f"{path}.club", f"unknown club VKZ {club!r}")
+            since = raw.get("member_since")
+            try:
+                date.fromisoformat(since)  # type: ignore[arg-type]
+            except (TypeError, ValueError):
+                raise InputError(f"{path}.member_since", "expected a date YYYY-MM-DD") from None
+        elif not isinstance(raw.get("name"), str):
+            raise InputError(f"{path}.name", "a textual participant needs a name")
+
+
+def _new_player(session: Session, raw: dict[str, Any]) -> int:
+    surname, _, given = raw["name"].partition(",")
+    player = Player(
+        surname=surname.strip(),
+        given_name=given.strip(),
+        sex=raw.get("sex"),
+        birth_year=raw.get("birth_year"),
+    )
+    session.add(player)
+    session.flush()
+    club = session.scalar(select(Organisation.id).where(Organisation.vkz == raw["club"]))
+    session.add(
+        Membership(
+            player_id=player.id,
+            organisation_id=club,
+            member_number=raw.get("member_number"),
+            valid_from=date.fromisoformat(raw["member_since"]),
+        )
+    )
+    return player.id
+
+
+def _write_field(session: Session, t: Tournament, doc: dict[str, Any]) -> set[int]:
+    """Participants and games of ``doc`` for tournament ``t``; returns the player ids."""
+    parsed = parse_tournament(doc)
+    raw_players = {str(p["id"]): p for p in doc["players"]}
+    by_key: dict[str, int] = {}
+    players: set[int] = set()
+    for rank, p in enumerate(parsed.players, start=1):
+        raw = raw_players[p.id]
+        if "player_id" in raw:
+            player_id: int | None = raw["player_id"]
+        elif raw.get("member", True):
+            player_id = _new_player(session, raw)
+        else:
+            player_id = None
+        part = Participant(
+            tournament_id=t.id,
+            start_rank=rank,
+            player_id=player_id,
+            textual_name=None if player_id is not None else (p.name or p.id),
+            club_vkz=raw.get("club") or p.club_vkz,
+            rating_source=p.rating_source if p.rating is not None else None,
+            external_rating=p.rating,
+            external_index=p.index if p.rating is not None else None,
+            computer=p.computer,
+        )
+        session.add(part)
+        session.flush()
+        by_key[p.id] = part.id
+        if player_id is not None:
+            players.add(player_id)
+    session.add_all(
+        Game(
+            tournament_id=t.id,
+            round=g.round,
+            white_id=by_key[g.white],
+            black_id=by_key[g.black],
+            result=g.result,
+        )
+        for g in parsed.games
+    )
+    return players
+
+
+def _audit(session: Session, actor: str, action: str, t: Tournament, when: date) -> None:
+    session.add(
+        AuditEntry(
+            actor=actor,
+            action=action,
+            entity="tournament",
+            entity_id=t.code,
+            change_point=when,
+            details={"id": t.id, "name": t.name, "end": t.end_date.isoformat()},
+        )
+    )
+
+
+def add_tournament(session: Session, doc: dict[str, Any], actor: str = "cli") -> Tournament:
+    """Store a new (possibly late) tournament and record its change point."""
+    parsed = parse_tournament(doc)
+    _check_players(session, doc)
+    info = parsed.tournament
+    if session.scalar(select(Tournament.id).where(Tournament.code == info.id)) is not None:
+        raise InputError("$.tournament.id", f"a tournament {info.id!r} exists already")
+    t = Tournament(
+        code=info.id,
+        name=info.name or info.id,
+        vkz=info.vkz or "000",
+        start_date=info.start,
+        end_date=info.end,
+        kind=info.kind,
+        submitted_at=datetime.now().astimezone(),
+    )
+    session.add(t)
+    session.flush()
+    players = _write_field(session, t, doc)
+    session.add(
+        ChangePoint(
+            kind="insert", from_date=t.end_date, tournament_id=t.id, player_ids=sorted(players)
+        )
+    )
+    _audit(session, actor, "add", t, t.end_date)
+    session.flush()
+    return t
+
+
+def _find(session: Session, ident: str) -> Tournament:
+    t = session.scalar(select(Tournament).where(Tournament.code == ident))
+    if t is None and ident.isdigit():
+        t = session.get(Tournament, int(ident))
+    if t is None:
+        raise InputError("tournament", f"no tournament {ident!r}")
+    return t
+
+
+def _player_ids(session: Session, tournament_id: int) -> set[int]:
+    return set(
+        session.scalars(
+            select(Participant.player_id).where(
+                Participant.tournament_id == tournament_id, Participant.player_id.is_not(None)
+            )
+        )
+    )
+
+
+def delete_tournament(session: Session, ident: str, actor: str = "cli") -> Tournament:
+    t = _find(session, ident)
+    players = _player_ids(session, t.id)
+    session.add(
+        ChangePoint(
+            kind="delete",
+            from_date=t.end_date,
+            tournament_id=t.id,
+            player_ids=sorted(players),
+            hold_key=key_to_json(_order_key(t)),
+        )
+    )
+    _audit(session, actor, "delete", t, t.end_date)
+    session.execute(
+        text("UPDATE residual_games SET consumed_by_id = NULL WHERE consumed_by_id = :t"),
+        {"t": t.id},
+    )
+    session.delete(t)
+    session.flush()
+    return t
+
+
+def correct_tournament(
+    session: Session, ident: str, doc: dict[str, Any], actor: str = "cli"
+) -> Tournament:
+    """Replace a tournament's data (dates, players, games); replayed from its old place."""
+    parsed = parse_tournament(doc)
+    _check_players(session, doc)
+    t = _find(session, ident)
+    old_key = _order_key(t)
+    players = _player_ids(session, t.id)
+    session.execute(delete(RatingSnapshot).where(RatingSnapshot.tournament_id == t.id))
+    session.execute(delete(Game).where(Game.tournament_id == t.id))
+    session.execute(
+        text("UPDATE residual_games SET consumed_by_id = NULL WHERE consumed_by_id = :t"),
+        {"t": t.id},
+    )
+    session.execute(text("DELETE FROM residual_games WHERE created_by_id = :t"), {"t": t.id})
+    session.execute(delete(Participant).where(Participant.tournament_id == t.id))
+    info = parsed.tournament
+    t.name = info.name or t.name
+    t.vkz = info.vkz or t.vkz
+    t.start_date, t.end_date, t.kind = info.start, info.end, info.kind
+    t.status = "submitted"
+    session.flush()
+    players |= _write_field(session, t, doc)
+    session.add(
+        ChangePoint(
+            kind="correct",
+            from_date=min(old_key[0], t.end_date),
+            tournament_id=t.id,
+            player_ids=sorted(players),
+            hold_key=key_to_json(old_key),
+        )
+    )
+    _audit(session, actor, "correct", t, min(old_key[0], t.end_date))
+    session.flush()
+    return t

@@ -1,0 +1,271 @@
+"""A synthetic federation for demos, tests and benchmarks; deterministic per seed.
+
+Clubs with a VKZ hierarchy (region letter, district, club: ``C0327``), players of all ages
+who join and leave clubs, and per year: club championships (round robins), Swiss opens
+with guests and unrated newcomers, team seasons (one tournament per league), and a few
+matches. Results follow the players' hidden strength; some games are forfeits; some
+tournaments are submitted late (processed long after they ended).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+
+RESULT_CODES = ("1-0", "1/2-1/2", "0-1")
+
+
+@dataclass
+class SynthPlayer:
+    id: int
+    surname: str
+    given_name: str
+    sex: str
+    birth_year: int
+    strength: float
+    club: str
+    joined: date
+    left: date | None = None
+    fide_rating: int | None = None
+
+
+@dataclass
+class SynthParticipant:
+    id: int
+    player_id: int | None
+    textual_name: str | None = None
+    rating_source: str | None = None
+    external_rating: int | None = None
+    start_rank: int = 0
+    club_vkz: str | None = None
+
+
+@dataclass
+class SynthTournament:
+    id: int
+    code: str
+    name: str
+    vkz: str
+    kind: str
+    start: date
+    end: date
+    processed_at: datetime
+    participants: list[SynthParticipant] = field(default_factory=list)
+    #: (round, white participant id, black participant id, result)
+    games: list[tuple[int, int, int, str]] = field(default_factory=list)
+
+
+@dataclass
+class Federation:
+    clubs: dict[str, str]
+    players: list[SynthPlayer]
+    tournaments: list[SynthTournament]
+
+
+SURNAMES = (
+    "Müller",
+    "Schmidt",
+    "Schneider",
+    "Fischer",
+    "Weber",
+    "Meyer",
+    "Wagner",
+    "Becker",
+    "Schulz",
+    "Hoffmann",
+    "Koch",
+    "Richter",
+    "Klein",
+    "Wolf",
+    "Neumann",
+    "Braun",
+)
+GIVEN = {
+    "m": ("Lukas", "Jonas", "Felix", "Paul", "Max", "Jan", "Tim", "Tom", "Ben", "Emil"),
+    "f": ("Anna", "Lena", "Mia", "Emma", "Lea", "Sofia", "Marie", "Laura", "Julia", "Nina"),
+}
+
+
+def generate(players: int, years: int, seed: int = 1, start_year: int = 2026) -> Federation:
+    rng = random.Random(seed)
+    n_clubs = max(4, players // 40)
+    regions = "ABCDE"
+    clubs: dict[str, str] = {}
+    for k in range(n_clubs):
+        vkz = f"{regions[k % len(regions)]}{(k // 25) % 100:02d}{k % 25 + 1:02d}"
+        clubs[vkz] = f"SK {SURNAMES[k % len(SURNAMES)]} {k + 1}"
+    club_list = sorted(clubs)
+    first = date(start_year - years, 1, 1)
+    last = date(start_year, 12, 31)
+    roster: list[SynthPlayer] = []
+    for pid in range(1, players + 1):
+        sex = "f" if rng.random() < 0.15 else "m"
+        birth = rng.randint(start_year - 80, start_year - 8)
+        joined = (
+            first - timedelta(days=rng.randint(0, 3000))
+            if rng.random() < 0.7
+            else (first + timedelta(days=rng.randint(0, (last - first).days)))
+        )
+        left = None
+        if rng.random() < 0.15:
+            left = joined + timedelta(days=rng.randint(200, 3000))
+        roster.append(
+            SynthPlayer(
+                pid,
+                rng.choice(SURNAMES),
+                rng.choice(GIVEN[sex]),
+                sex,
+                birth,
+                rng.gauss(1650, 280) + min(0, (start_year - birth - 20) * 15),
+                rng.choice(club_list),
+                joined,
+                left,
+                fide_rating=int(rng.gauss(1900, 200)) if rng.random() < 0.05 else None,
+            )
+        )
+    by_club: dict[str, list[SynthPlayer]] = {c: [] for c in club_list}
+    for p in roster:
+        by_club[p.club].append(p)
+
+    tournaments: list[SynthTournament] = []
+    ids = {"t": 0, "p": 0}
+
+    def active(p: SynthPlayer, day: date) -> bool:
+        return p.joined <= day and (p.left is None or day <= p.left)
+
+    def new_tournament(name: str, vkz: str, kind: str, start: date, days: int) -> SynthTournament:
+        ids["t"] += 1
+        end = start + timedelta(days=days)
+        late = rng.random() < 0.05
+        processed = datetime.combine(
+            end + timedelta(days=rng.randint(400, 700) if late else rng.randint(1, 40)),
+            datetime.min.time(),
+        )
+        t = SynthTournament(
+            ids["t"], f"S{seed}-{ids['t']:06d}", name, vkz, kind, start, end, processed
+        )
+        tournaments.append(t)
+        return t
+
+    def enter(t: SynthTournament, p: SynthPlayer | None, guest: str | None = None) -> int:
+        ids["p"] += 1
+        part = SynthParticipant(
+            ids["p"],
+            None if p is None else p.id,
+            start_rank=len(t.participants) + 1,
+            club_vkz=None if p is None else p.club,
+        )
+        if p is None:
+            part.textual_name = guest
+            if rng.random() < 0.5:
+                part.rating_source, part.external_rating = "fide", int(rng.gauss(1900, 250))
+        elif p.fide_rating and rng.random() < 0.5:
+            part.rating_source, part.external_rating = "fide", p.fide_rating
+        t.participants.append(part)
+        return part.id
+
+    strength: dict[int, float] = {}
+
+    def play(t: SynthTournament, rnd: int, a: int, b: int) -> str:
+        if rng.random() < 0.02:
+            return rng.choice(("+-", "-+"))
+        d = strength[a] - strength[b]
+        p_win = 1 / (1 + 10 ** (-d / 400))
+        draw = 0.3 * math.exp(-abs(d) / 400)
+        x = rng.random()
+        result = "1-0" if x < p_win - draw / 2 else ("1/2-1/2" if x < p_win + draw / 2 else "0-1")
+        t.games.append((rnd, a, b, result))
+        return result
+
+    for year in range(start_year - years + 1, start_year + 1):
+        for vkz in club_list:  # club championship: a round robin
+            day = date(year, 1, 10) + timedelta(days=rng.randint(0, 30))
+            members = [p for p in by_club[vkz] if active(p, day)]
+            if len(members) < 4:
+                continue
+            field_ = rng.sample(members, min(len(members), rng.randint(6, 10)))
+            t = new_tournament(
+                f"Club championship {year} {clubs[vkz]}",
+                vkz,
+                "individual",
+                day,
+                rng.randint(60, 200),
+            )
+            pids = []
+            for p in field_:
+                pid = enter(t, p)
+                strength[pid] = p.strength
+                pids.append(pid)
+            for i, a in enumerate(pids):
+                for b in pids[i + 1 :]:
+                    play(t, 1 + (i % 9), a, b)
+        for k in range(max(1, len(club_list) // 4)):  # Swiss opens
+            day = date(year, 3, 1) + timedelta(days=rng.randint(0, 250))
+            pool = [p for p in roster if active(p, day)]
+            size = min(len(pool), rng.randint(20, 60))
+            region = club_list[k % len(club_list)][0]
+            t = new_tournament(
+                f"Open {region} {year}/{k + 1}", f"{region}00", "individual", day, rng.randint(2, 8)
+            )
+            pids = []
+            for p in rng.sample(pool, size):
+                pid = enter(t, p)
+                strength[pid] = p.strength
+                pids.append(pid)
+            for g in range(rng.randint(0, 4)):  # guests without membership
+                pid = enter(t, None, f"Guest {year}-{k}-{g}")
+                strength[pid] = rng.gauss(1800, 250)
+                pids.append(pid)
+            score = dict.fromkeys(pids, 0.0)
+            for rnd in range(1, rng.randint(5, 9) + 1):
+                order = sorted(pids, key=lambda x: (-score[x], -strength[x]))
+                for a, b in zip(order[0::2], order[1::2], strict=False):
+                    res = play(t, rnd, a, b)
+                    score[a] += {"1-0": 1, "+-": 1, "1/2-1/2": 0.5}.get(res, 0)
+                    score[b] += {"0-1": 1, "-+": 1, "1/2-1/2": 0.5}.get(res, 0)
+        for region in sorted({c[0] for c in club_list}):  # a team season per region
+            day = date(year, 9, 15)
+            regional = [c for c in club_list if c[0] == region]
+            if len(regional) < 2:
+                continue
+            t = new_tournament(
+                f"League {region} {year}/{year + 1}",
+                f"{region}00",
+                "team",
+                day,
+                rng.randint(150, 220),
+            )
+            teams = {}
+            for c in regional:
+                members = [p for p in by_club[c] if active(p, day)]
+                team = sorted(members, key=lambda p: -p.strength)[:6]
+                teams[c] = []
+                for p in team:
+                    pid = enter(t, p)
+                    strength[pid] = p.strength
+                    teams[c].append(pid)
+            names = list(teams)
+            for i, a in enumerate(names):
+                for rnd, b in enumerate(names[i + 1 :], start=1):
+                    for board in range(min(len(teams[a]), len(teams[b]))):
+                        play(t, rnd, teams[a][board], teams[b][board])
+        for _ in range(max(1, len(club_list) // 10)):  # matches
+            day = date(year, rng.randint(1, 11), rng.randint(1, 28))
+            pool = [p for p in roster if active(p, day)]
+            if len(pool) < 2:
+                continue
+            a_p, b_p = rng.sample(pool, 2)
+            t = new_tournament(
+                f"Match {a_p.surname}-{b_p.surname} {year}",
+                a_p.club[:3],
+                "match",
+                day,
+                rng.randint(1, 10),
+            )
+            a, b = enter(t, a_p), enter(t, b_p)
+            strength[a], strength[b] = a_p.strength, b_p.strength
+            for rnd in range(1, rng.randint(2, 6) + 1):
+                play(t, rnd, a, b) if rnd % 2 else play(t, rnd, b, a)
+    return Federation(clubs, roster, tournaments)
