@@ -17,6 +17,7 @@ from ratingdb.db.recalc import RecalcBusy, run_recalc
 from ratingdb.db.store import load_history
 from ratingdb.db.submissions import add_tournament, correct_tournament, delete_tournament
 from ratingdb.queries.export import evaluation_rows, residual_rows
+from ratingdb.queries.tournament import submission_document
 from ratingdb.synth import generate
 
 
@@ -53,59 +54,8 @@ def in_memory_full_replay(engine) -> dict:
 
 
 def submission_of(engine, code: str) -> dict[str, Any]:
-    """A tournament of the database as a submission document (players by player_id)."""
     with Session(engine) as session:
-        t = session.execute(
-            text(
-                "SELECT id, code, name, start_date, end_date, vkz, kind FROM tournaments "
-                "WHERE code = :c"
-            ),
-            {"c": code},
-        ).one()
-        parts = session.execute(
-            text(
-                "SELECT id, player_id, textual_name, rating_source, external_rating "
-                "FROM participants WHERE tournament_id = :t ORDER BY start_rank"
-            ),
-            {"t": t.id},
-        ).all()
-        games = session.execute(
-            text(
-                "SELECT round, white_id, black_id, result FROM games WHERE tournament_id = :t "
-                "ORDER BY id"
-            ),
-            {"t": t.id},
-        ).all()
-    players = []
-    for p in parts:
-        entry: dict[str, Any] = {"id": str(p.id)}
-        if p.player_id is not None:
-            entry["player_id"] = p.player_id
-        else:
-            entry.update(name=p.textual_name, member=False)
-        if p.external_rating is not None:
-            entry.update(rating=p.external_rating, rating_source=p.rating_source)
-        players.append(entry)
-    return {
-        "tournament": {
-            "id": t.code,
-            "name": t.name,
-            "start": t.start_date.isoformat(),
-            "end": t.end_date.isoformat(),
-            "vkz": t.vkz,
-            "kind": t.kind,
-        },
-        "players": players,
-        "games": [
-            {
-                "round": g.round,
-                "white": str(g.white_id),
-                "black": str(g.black_id),
-                "result": g.result,
-            }
-            for g in games
-        ],
-    }
+        return submission_document(session, code)
 
 
 def test_full_run_matches_the_in_memory_replay(fed_engine):

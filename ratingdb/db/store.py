@@ -64,15 +64,19 @@ def load_players(session: Session) -> dict[int, PlayerRecord]:
     }
 
 
-def load_tournaments(session: Session) -> list[EngineTournament]:
+def load_tournaments(session: Session, only: int | None = None) -> list[EngineTournament]:
+    """Rated tournaments with participants and games (``only``: just that tournament)."""
+    where = "" if only is None else f" AND t.id = {int(only)}"
+    part_where = "" if only is None else f" WHERE pa.tournament_id = {int(only)}"
+    game_where = "" if only is None else f" WHERE tournament_id = {int(only)}"
     parts: dict[int, list[EngineParticipant]] = defaultdict(list)
     for r in session.execute(
         text(
             "SELECT pa.id, pa.tournament_id, pa.player_id, "
             "coalesce(pa.textual_name, pl.surname || ', ' || pl.given_name) AS name, "
             "pa.club_vkz, pa.rating_source, pa.external_rating, pa.external_index, pa.computer "
-            "FROM participants pa LEFT JOIN players pl ON pl.id = pa.player_id "
-            "ORDER BY pa.tournament_id, pa.start_rank NULLS LAST, pa.id"
+            "FROM participants pa LEFT JOIN players pl ON pl.id = pa.player_id"
+            f"{part_where} ORDER BY pa.tournament_id, pa.start_rank NULLS LAST, pa.id"
         )
     ):
         parts[r.tournament_id].append(
@@ -90,7 +94,7 @@ def load_tournaments(session: Session) -> list[EngineTournament]:
     games: dict[int, list[GameInput]] = defaultdict(list)
     for r in session.execute(
         text(
-            "SELECT tournament_id, round, white_id, black_id, result FROM games "
+            f"SELECT tournament_id, round, white_id, black_id, result FROM games{game_where} "
             "ORDER BY tournament_id, round NULLS FIRST, board NULLS FIRST, id"
         )
     ):
@@ -113,7 +117,7 @@ def load_tournaments(session: Session) -> list[EngineTournament]:
         for r in session.execute(
             text(
                 "SELECT id, code, name, start_date, end_date, vkz, processed_at, kind "
-                "FROM tournaments WHERE rated"
+                f"FROM tournaments t WHERE rated{where}"
             )
         )
     ]
@@ -123,9 +127,12 @@ def _float(value: Decimal | None) -> float | None:
     return None if value is None else float(value)
 
 
-def load_snapshots(session: Session, modul_keys: dict[int, str]) -> dict[int, dict[int, Snapshot]]:
+def load_snapshots(
+    session: Session, modul_keys: dict[int, str], only: int | None = None
+) -> dict[int, dict[int, Snapshot]]:
+    where = "" if only is None else f" WHERE tournament_id = {int(only)}"
     out: dict[int, dict[int, Snapshot]] = defaultdict(dict)
-    for r in session.execute(text(f"SELECT {SNAPSHOT_COLUMNS} FROM rating_snapshots")):
+    for r in session.execute(text(f"SELECT {SNAPSHOT_COLUMNS} FROM rating_snapshots{where}")):
         inp = SnapshotInput(
             rating=r.rating_in,
             index=r.index_in,
@@ -171,6 +178,24 @@ def load_history(session: Session) -> tuple[History, dict[str, int]]:
         load_snapshots(session, keys),
     )
     return history, modul_ids
+
+
+def load_tournament(session: Session, ident: str) -> tuple[EngineTournament, RechenmodulVersion]:
+    """One tournament by code (or numeric id) and the Rechenmodul valid at its end."""
+    row = session.execute(
+        text("SELECT id FROM tournaments WHERE code = :c OR CAST(id AS text) = :c"), {"c": ident}
+    ).first()
+    if row is None:
+        raise LookupError(f"no tournament {ident!r}")
+    timeline, _ = load_timeline(session)
+    (t,) = load_tournaments(session, only=row.id)
+    return t, timeline.at(t.end)
+
+
+def load_snapshots_for(session: Session, tournament_id: int) -> dict[int, Snapshot]:
+    _, modul_ids = load_timeline(session)
+    keys = {v: k for k, v in modul_ids.items()}
+    return load_snapshots(session, keys, only=tournament_id).get(tournament_id, {})
 
 
 def _snapshot_row(s: Snapshot, modul_ids: dict[str, int]) -> tuple[Any, ...]:

@@ -97,6 +97,20 @@ def _new_player(session: Session, raw: dict[str, Any]) -> int:
     return player.id
 
 
+def _club_at(session: Session, player_id: int | None, day: date) -> str | None:
+    """The VKZ of the player's club at ``day`` (the display's VKZ column, WO 3.1.11)."""
+    if player_id is None:
+        return None
+    return session.scalar(
+        text(
+            "SELECT o.vkz FROM memberships m JOIN organisations o ON o.id = m.organisation_id "
+            "WHERE m.player_id = :p AND m.valid_from <= :d "
+            "AND (m.valid_to IS NULL OR m.valid_to >= :d) ORDER BY m.valid_from DESC LIMIT 1"
+        ),
+        {"p": player_id, "d": day},
+    )
+
+
 def _write_field(session: Session, t: Tournament, doc: dict[str, Any]) -> set[int]:
     """Participants and games of ``doc`` for tournament ``t``; returns the player ids."""
     parsed = parse_tournament(doc)
@@ -116,7 +130,7 @@ def _write_field(session: Session, t: Tournament, doc: dict[str, Any]) -> set[in
             start_rank=rank,
             player_id=player_id,
             textual_name=None if player_id is not None else (p.name or p.id),
-            club_vkz=raw.get("club") or p.club_vkz,
+            club_vkz=raw.get("club") or p.club_vkz or _club_at(session, player_id, t.end_date),
             rating_source=p.rating_source if p.rating is not None else None,
             external_rating=p.rating,
             external_index=p.index if p.rating is not None else None,

@@ -124,6 +124,39 @@ class PlayerResult:
     stored: bool = False
     new_residual_games: list[NewResidualGame] = field(default_factory=list)
 
+    @classmethod
+    def from_dict(cls, player_id: str, data: dict[str, Any]) -> PlayerResult:
+        """Inverse of :meth:`to_dict` (for stored snapshots)."""
+
+        def dec(value: Any) -> Decimal | None:
+            return None if value is None else Decimal(str(value))
+
+        return cls(
+            id=player_id,
+            group=data["group"],
+            age_class=data["age_class"],
+            rating_old=data["rating_old"],
+            index_old=data["index_old"],
+            k=dec(data["k"]),
+            opponents_avg=data["opponents_avg"],
+            score=Decimal(str(data["score"])),
+            games=data["games"],
+            expected=dec(data["expected"]),
+            performance=data["performance"],
+            exceptional=data["exceptional"],
+            start_value=data["start_value"],
+            iteration_value=data["iteration_value"],
+            rating_new=data["rating_new"],
+            index_new=data["index_new"],
+            stored=data["stored"],
+            new_residual_games=[
+                NewResidualGame(
+                    g["opponent_rating"], Decimal(str(g["score"])), date.fromisoformat(g["date"])
+                )
+                for g in data["new_residual_games"]
+            ],
+        )
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "id": self.id,

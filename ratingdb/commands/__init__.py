@@ -1,0 +1,1 @@
+"""Sub-commands of the ``ratingdb`` command line, one module per group."""

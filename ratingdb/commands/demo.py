@@ -1,0 +1,162 @@
+"""``ratingdb demo``: the main job on the embedded database, end to end in about a minute.
+
+1. a fresh database ``ratingdb_demo`` on the configured server (the embedded one by
+   default), migrated;
+2. a synthetic federation (clubs, players joining and leaving, club championships,
+   opens, team seasons, matches) loaded in bulk;
+3. the nightly job: a full recalculation run with a progress bar;
+4. a rating officer inserts a late tournament that ended a year ago; the next run replays
+   from that change point and reports what it changed;
+5. one player's Karteikarte and the worked example of WO Anhang 3.1.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import date, timedelta
+from importlib import resources
+from typing import Any
+
+import click
+from sqlalchemy import create_engine, text
+from sqlalchemy.orm import Session
+from sqlalchemy.pool import NullPool
+
+from ratingdb.commands.common import database_errors, database_url, fail, progress_bar
+
+DEMO_DB = "ratingdb_demo"
+
+
+def _fresh_database():  # type: ignore[no-untyped-def]
+    from ratingdb.db import migrate
+
+    server = database_url()
+    with database_errors():
+        admin = create_engine(server, isolation_level="AUTOCOMMIT", poolclass=NullPool)
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{DEMO_DB}" WITH (FORCE)'))
+            conn.execute(text(f'CREATE DATABASE "{DEMO_DB}"'))
+        admin.dispose()
+    url = server.set(database=DEMO_DB)
+    migrate.upgrade(url)
+    return url
+
+
+def _late_tournament(session: Session, end: date) -> dict[str, Any]:
+    """Eight members of a year ago (rated ones first) play a late-submitted round robin."""
+    rows = session.execute(
+        text(
+            "SELECT p.id, o.vkz FROM players p JOIN memberships m ON m.player_id = p.id "
+            "JOIN organisations o ON o.id = m.organisation_id "
+            "WHERE m.valid_from <= :d AND (m.valid_to IS NULL OR m.valid_to >= :d) "
+            "ORDER BY EXISTS (SELECT 1 FROM rating_snapshots s "
+            "  JOIN tournaments t ON t.id = s.tournament_id "
+            "  WHERE s.player_id = p.id AND s.stored AND t.end_date < :d) DESC, p.id LIMIT 8"
+        ),
+        {"d": end},
+    ).all()
+    ids = [f"p{r.id}" for r in rows]
+    games = []
+    for rnd in range(1, len(ids)):
+        for k in range(len(ids) // 2):
+            a, b = ids[(rnd + k) % len(ids)], ids[(rnd - k - 1) % len(ids)]
+            if a != b:
+                games.append(
+                    {
+                        "round": rnd,
+                        "white": a,
+                        "black": b,
+                        "result": ("1-0", "1/2-1/2", "0-1")[(rnd + k) % 3],
+                    }
+                )
+    return {
+        "tournament": {
+            "id": "DEMO-LATE",
+            "name": "Late open (submitted a year late)",
+            "start": (end - timedelta(days=2)).isoformat(),
+            "end": end.isoformat(),
+            "vkz": rows[0].vkz[:3] if rows else "000",
+            "kind": "individual",
+        },
+        "players": [{"id": f"p{r.id}", "player_id": r.id} for r in rows],
+        "games": games,
+    }
+
+
+@click.command()
+@click.option("--players", default=4000, show_default=True, help="Players of the federation.")
+@click.option("--years", default=6, show_default=True, help="Years of history.")
+@click.option("--seed", default=2026, show_default=True)
+def demo(players: int, years: int, seed: int) -> None:
+    """The main job on the embedded database: federation, nightly run, late insert, card."""
+    from ratingdb.db.bulk import load_federation
+    from ratingdb.db.recalc import run_recalc
+    from ratingdb.db.submissions import add_tournament
+    from ratingdb.io.evaluate_json import parse_tournament
+    from ratingdb.queries.card import rating_card, render_card
+    from ratingdb.queries.evaluation_display import render_text
+    from ratingdb.queries.tournament import show
+    from ratingdb.rules.dwz2026 import evaluate
+    from ratingdb.synth import generate
+
+    click.echo(f"1. fresh database {DEMO_DB!r} on {database_url().render_as_string()}")
+    eng = create_engine(_fresh_database(), poolclass=NullPool)
+
+    fed = generate(players, years, seed)
+    with Session(eng) as session, session.begin():
+        counts = load_federation(session, fed)
+    click.echo("2. synthetic federation: " + ", ".join(f"{v} {k}" for k, v in counts.items()))
+
+    click.echo("3. nightly job (full replay):")
+    with progress_bar("recalculating") as update:
+        first = run_recalc(eng, progress=update)
+    click.echo(
+        f"   run {first.run_id}: {first.tournaments_evaluated} tournaments evaluated, "
+        f"{first.snapshots_written} snapshots, {first.seconds:.2f} s"
+    )
+
+    end = date(fed.tournaments[-1].end.year - 1, 6, 20)
+    with Session(eng) as session, session.begin():
+        doc = _late_tournament(session, end)
+        if len(doc["players"]) < 2:
+            fail("the demo federation has too few active players; use more --players")
+        add_tournament(session, doc, actor="demo officer")
+    click.echo(
+        f"4. an officer inserts a late tournament that ended {end} "
+        f"({len(doc['players'])} players); the next run replays from there:"
+    )
+    with progress_bar("recalculating") as update:
+        late = run_recalc(eng, progress=update)
+    with Session(eng) as session:
+        suffix = session.execute(
+            text("SELECT count(*) FROM tournaments WHERE end_date >= :d"), {"d": end}
+        ).scalar_one()
+    click.echo(
+        f"   run {late.run_id}: re-evaluated {late.tournaments_evaluated} of the {suffix} "
+        f"tournaments after the change point; {len(late.ratings_changed)} ratings changed "
+        f"({late.seconds:.2f} s)"
+    )
+    for change in late.ratings_changed[:10]:
+        delta = (
+            ""
+            if change.before is None or change.after is None
+            else (f" ({change.after - change.before:+d})")
+        )
+        click.echo(f"     {change.name:28} {change.before} -> {change.after}{delta}")
+    with Session(eng) as session:
+        click.echo("")
+        click.echo(show(session, "DEMO-LATE"))
+        click.echo("")
+        click.echo("5. Karteikarte of the first player of the late tournament:")
+        click.echo(render_card(rating_card(session, doc["players"][0]["player_id"])))
+    eng.dispose()
+
+    click.echo("")
+    click.echo("6. the worked example of WO Anhang 3.1:")
+    example = json.loads(
+        resources.files("ratingdb")
+        .joinpath("data/wo-2026-example.json")
+        .read_text(encoding="utf-8")
+    )
+    t_in = parse_tournament(example)
+    click.echo(render_text(t_in, evaluate(t_in)))

@@ -1,0 +1,240 @@
+"""Commands on the stored history: tournaments, recalculation runs, Karteikarte, export."""
+
+from __future__ import annotations
+
+import csv
+import sys
+
+import click
+from sqlalchemy.orm import Session
+
+from ratingdb.commands.common import echo_json, engine, fail, progress_bar, read_json
+from ratingdb.io.errors import InputError
+
+
+# -- tournaments --
+@click.group()
+def tournament() -> None:
+    """Officer workflows: add, correct, delete, show and export tournaments."""
+
+
+def _edit(action, source: str | None, ident: str | None, now: bool) -> None:  # type: ignore[no-untyped-def]
+    from ratingdb.db import submissions
+
+    name = "<stdin>" if source == "-" else source
+    doc = read_json(source) if source is not None else None
+    eng = engine()
+    try:
+        with Session(eng) as session, session.begin():
+            if action == "add":
+                t = submissions.add_tournament(session, doc)
+            elif action == "correct":
+                t = submissions.correct_tournament(session, ident, doc)
+            else:
+                t = submissions.delete_tournament(session, ident)
+            code, end = t.code, t.end_date
+    except InputError as err:
+        fail(f"{name}: {err}" if name else str(err))
+    click.echo(f"{action}: tournament {code} (ends {end}); change point recorded")
+    if now:
+        _recalc(eng, full=False, dry_run=False, quiet=False)
+
+
+@tournament.command("add")
+@click.argument("source", metavar="FILE")
+@click.option("--now", is_flag=True, help="Recalculate immediately.")
+def tournament_add(source: str, now: bool) -> None:
+    """Add a tournament from FILE (DESIGN.md JSON; players by player_id or new members)."""
+    _edit("add", source, None, now)
+
+
+@tournament.command("correct")
+@click.argument("ident", metavar="ID")
+@click.argument("source", metavar="FILE")
+@click.option("--now", is_flag=True, help="Recalculate immediately.")
+def tournament_correct(ident: str, source: str, now: bool) -> None:
+    """Replace tournament ID's data with FILE."""
+    _edit("correct", source, ident, now)
+
+
+@tournament.command("delete")
+@click.argument("ident", metavar="ID")
+@click.option("--now", is_flag=True, help="Recalculate immediately.")
+def tournament_delete(ident: str, now: bool) -> None:
+    """Delete tournament ID (code or number)."""
+    _edit("delete", None, ident, now)
+
+
+@tournament.command("show")
+@click.argument("ident", metavar="ID")
+@click.option("--json", "as_json", is_flag=True, help="The evaluate JSON instead of the table.")
+def tournament_show(ident: str, as_json: bool) -> None:
+    """The stored evaluation of tournament ID (WO Anhang 3.1.11)."""
+    from ratingdb.queries.evaluation_display import render_text
+    from ratingdb.queries.tournament import stored_evaluation
+
+    with Session(engine()) as session:
+        try:
+            tin, result = stored_evaluation(session, ident)
+        except LookupError as err:
+            fail(str(err))
+    if as_json:
+        echo_json(result.to_dict())
+    else:
+        click.echo(render_text(tin, result))
+
+
+@tournament.command("export")
+@click.argument("ident", metavar="ID")
+def tournament_export(ident: str) -> None:
+    """Tournament ID as a submission document (the JSON it can be added with)."""
+    from ratingdb.queries.tournament import submission_document
+
+    with Session(engine()) as session:
+        try:
+            echo_json(submission_document(session, ident))
+        except LookupError as err:
+            fail(str(err))
+
+
+@tournament.command("list")
+@click.option("--limit", default=30, show_default=True)
+def tournament_list(limit: int) -> None:
+    """The latest tournaments in evaluation order (WO 6.5.2.1 item 4)."""
+    from ratingdb.queries.tournament import tournament_list as rows
+
+    with Session(engine()) as session:
+        for r in rows(session, limit):
+            click.echo(
+                f"{r['end_date']}  {r['code']:14} {r['vkz']:6} {r['kind']:10} "
+                f"{r['players']:4} players  {r['status']:9}  {r['name']}"
+            )
+
+
+# -- recalculation --
+def _recalc(eng, *, full: bool, dry_run: bool, quiet: bool) -> None:  # type: ignore[no-untyped-def]
+    from ratingdb.db.recalc import RecalcBusy, run_recalc
+
+    try:
+        with progress_bar("recalculating", enabled=not quiet) as update:
+            report = run_recalc(eng, full=full, dry_run=dry_run, progress=update)
+    except RecalcBusy as err:
+        fail(str(err), code=3)
+    if report.change_point is None and not report.full:
+        click.echo("nothing to recalculate: no pending changes")
+        return
+    head = "dry run: would re-evaluate" if dry_run else f"run {report.run_id}: re-evaluated"
+    where = "full replay" if report.full else f"from {report.change_point}"
+    click.echo(
+        f"{head} {report.tournaments_evaluated} of {report.tournaments_total} tournaments "
+        f"({where}), {report.snapshots_written} snapshots, "
+        f"{len(report.ratings_changed)} ratings changed, {report.seconds:.2f} s"
+    )
+    if dry_run:
+        for c in report.ratings_changed[:50]:
+            delta = "" if c.before is None or c.after is None else f" ({c.after - c.before:+d})"
+            click.echo(f"  {c.player_id:>8}  {c.name:30} {c.before} -> {c.after}{delta}")
+
+
+@click.command()
+@click.option("--full", is_flag=True, help="Replay the whole history from the beginning.")
+@click.option("--dry-run", is_flag=True, help="Report what would change; write nothing.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def recalc(full: bool, dry_run: bool, quiet: bool) -> None:
+    """The nightly job: one recalculation run for all pending change points (WO 3.7)."""
+    _recalc(engine(), full=full, dry_run=dry_run, quiet=quiet)
+
+
+@click.command()
+@click.option("--json", "as_json", is_flag=True)
+@click.option("--limit", default=20, show_default=True)
+def runs(as_json: bool, limit: int) -> None:
+    """Recorded recalculation runs, newest first."""
+    from sqlalchemy import text
+
+    with Session(engine()) as session:
+        rows = [
+            dict(r)
+            for r in session.execute(
+                text(
+                    'SELECT id, started_at, finished_at, change_point, "full", status, '
+                    "tournaments_evaluated, ratings_changed, message FROM recalc_runs "
+                    "ORDER BY id DESC LIMIT :n"
+                ),
+                {"n": limit},
+            ).mappings()
+        ]
+    if as_json:
+        echo_json(rows)
+        return
+    for r in rows:
+        seconds = (r["finished_at"] - r["started_at"]).total_seconds() if r["finished_at"] else 0
+        where = "full" if r["full"] else f"from {r['change_point']}"
+        click.echo(
+            f"run {r['id']:>4}  {r['started_at']:%Y-%m-%d %H:%M:%S}  {r['status']:9} {where:16} "
+            f"{r['tournaments_evaluated']:>6} tournaments  {r['ratings_changed']:>6} ratings  "
+            f"{seconds:.2f} s"
+        )
+
+
+# -- players --
+@click.group()
+def player() -> None:
+    """Players: the Karteikarte."""
+
+
+@player.command("card")
+@click.argument("player_id", type=int)
+@click.option("--json", "as_json", is_flag=True)
+def player_card(player_id: int, as_json: bool) -> None:
+    """A player's Karteikarte: every evaluation in order, memberships, residual games."""
+    from ratingdb.queries.card import rating_card, render_card
+
+    with Session(engine()) as session:
+        try:
+            card = rating_card(session, player_id)
+        except LookupError as err:
+            fail(str(err))
+    if as_json:
+        echo_json(card.to_dict())
+    else:
+        click.echo(render_card(card))
+
+
+# -- export --
+@click.group()
+def export() -> None:
+    """Exports for checking and exchange."""
+
+
+@export.command("evaluations")
+@click.option("--format", "fmt", type=click.Choice(["csv", "json"]), default="csv")
+def export_evaluations(fmt: str) -> None:
+    """Every snapshot in a stable order (tournament order, then player), for diffing."""
+    from ratingdb.queries.export import COLUMNS, evaluation_rows
+
+    with Session(engine()) as session:
+        rows = evaluation_rows(session)
+    if fmt == "json":
+        echo_json(rows)
+        return
+    writer = csv.DictWriter(sys.stdout, fieldnames=list(COLUMNS), lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow(row)
+
+
+# -- synthetic data --
+@click.command()
+@click.option("--players", default=1000, show_default=True)
+@click.option("--years", default=3, show_default=True)
+@click.option("--seed", default=1, show_default=True)
+def synth(players: int, years: int, seed: int) -> None:
+    """Load a synthetic federation (deterministic per seed); then run `ratingdb recalc`."""
+    from ratingdb.db.bulk import load_federation
+    from ratingdb.synth import generate
+
+    fed = generate(players, years, seed)
+    with Session(engine()) as session, session.begin():
+        counts = load_federation(session, fed)
+    click.echo(", ".join(f"{v} {k}" for k, v in counts.items()))

@@ -1,0 +1,138 @@
+"""The Karteikarte: a player's evaluations in order, memberships, residual games
+(WO 6.5.2.1 item 2)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from sqlalchemy import text
+from sqlalchemy.orm import Session
+
+
+@dataclass
+class RatingCard:
+    player: dict[str, Any]
+    current_rating: int | None
+    current_index: int | None
+    evaluations: list[dict[str, Any]] = field(default_factory=list)
+    memberships: list[dict[str, Any]] = field(default_factory=list)
+    residual_games: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "player": self.player,
+            "current_rating": self.current_rating,
+            "current_index": self.current_index,
+            "evaluations": self.evaluations,
+            "memberships": self.memberships,
+            "residual_games": self.residual_games,
+        }
+
+
+def rating_card(session: Session, player_id: int, today: date | None = None) -> RatingCard:
+    player = (
+        session.execute(
+            text(
+                "SELECT id, surname, given_name, sex, birth_year, dsb_id, fide_id, anonymised "
+                "FROM players WHERE id = :p"
+            ),
+            {"p": player_id},
+        )
+        .mappings()
+        .first()
+    )
+    if player is None:
+        raise LookupError(f"no player with id {player_id}")
+    evaluations = [
+        dict(r)
+        for r in session.execute(
+            text(
+                "SELECT t.code AS tournament, t.name, t.end_date, s.player_group AS group, "
+                "s.score, s.games, s.expected, s.k, s.opponents_avg, s.performance, "
+                "s.exceptional, s.rating_old, s.index_old, s.rating_new, s.index_new, s.stored, "
+                "jsonb_array_length(s.new_residual_games) AS new_residual "
+                "FROM rating_snapshots s JOIN tournaments t ON t.id = s.tournament_id "
+                "WHERE s.player_id = :p "
+                'ORDER BY t.end_date, t.start_date, t.vkz COLLATE "C", t.processed_at, t.id'
+            ),
+            {"p": player_id},
+        ).mappings()
+    ]
+    stored = [e for e in evaluations if e["stored"]]
+    memberships = [
+        dict(r)
+        for r in session.execute(
+            text(
+                "SELECT o.vkz, o.name AS club, m.member_number, m.valid_from, m.valid_to, "
+                "m.status FROM memberships m JOIN organisations o ON o.id = m.organisation_id "
+                "WHERE m.player_id = :p ORDER BY m.valid_from"
+            ),
+            {"p": player_id},
+        ).mappings()
+    ]
+    today = today or date.today()
+    residual = [
+        dict(r) | {"valid": r["expires_on"] > today}
+        for r in session.execute(
+            text(
+                "SELECT r.opponent_rating, r.score, r.played_on, r.expires_on, "
+                "t.code AS tournament FROM residual_games r "
+                "LEFT JOIN tournaments t ON t.id = r.created_by_id "
+                "WHERE r.owner_id = :p AND r.consumed_by_id IS NULL "
+                "ORDER BY r.played_on, r.seq"
+            ),
+            {"p": player_id},
+        ).mappings()
+    ]
+    last = stored[-1] if stored else None
+    return RatingCard(
+        dict(player),
+        None if last is None else last["rating_new"],
+        None if last is None else last["index_new"],
+        evaluations,
+        memberships,
+        residual,
+    )
+
+
+def render_card(card: RatingCard) -> str:
+    p = card.player
+    name = f"{p['surname']}, {p['given_name']}".strip(", ")
+    current = "-" if card.current_rating is None else f"{card.current_rating}-{card.current_index}"
+    lines = [
+        f"Karteikarte: {name} (id {p['id']}, born {p['birth_year'] or '-'})  DWZ {current}",
+        "",
+        f"{'end':10}  {'tournament':36} {'W/n':>8} {'W_e':>7} {'K':>5} {'R_c':>5} "
+        f"{'R_h':>5} {'DWZ':>9}",
+    ]
+    for e in card.evaluations:
+        new = (
+            f"{e['rating_new']}-{e['index_new']}"
+            if e["stored"]
+            else ("residual" if e["new_residual"] else "-")
+        )
+        perf = "" if e["performance"] is None else str(e["performance"])
+        lines.append(
+            f"{e['end_date'].isoformat():10}  {(e['name'] or e['tournament'])[:36]:36} "
+            f"{float(e['score']):4.1f}/{e['games']:<3} "
+            f"{'' if e['expected'] is None else format(e['expected'], '.3f'):>7} "
+            f"{'' if e['k'] is None else format(e['k'], '.1f'):>5} "
+            f"{'' if e['opponents_avg'] is None else e['opponents_avg']:>5} "
+            f"{perf + ('*' if e['exceptional'] else ''):>5} {new:>9}"
+        )
+    if card.memberships:
+        lines += ["", "Memberships:"]
+        for m in card.memberships:
+            until = m["valid_to"].isoformat() if m["valid_to"] else "today"
+            lines.append(f"  {m['vkz']} {m['club']}  {m['valid_from'].isoformat()} - {until}")
+    if card.residual_games:
+        lines += ["", "Residual games (Restpartien):"]
+        for r in card.residual_games:
+            state = "valid until" if r["valid"] else "expired"
+            lines.append(
+                f"  {r['opponent_rating']:>5} {float(r['score']):3.1f}  played "
+                f"{r['played_on'].isoformat()}  {state} {r['expires_on'].isoformat()}"
+            )
+    return "\n".join(lines)

@@ -1,0 +1,115 @@
+"""A stored tournament's evaluation (WO Anhang 3.1.11) and tournament lists."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import text
+from sqlalchemy.orm import Session
+
+from ratingdb.db.store import load_snapshots_for, load_tournament
+from ratingdb.engine.inputs import tournament_input
+from ratingdb.queries.evaluation_display import render_text
+from ratingdb.rules.model import PlayerResult, TournamentInput, TournamentResult
+
+
+def stored_evaluation(session: Session, ident: str) -> tuple[TournamentInput, TournamentResult]:
+    """The tournament and its stored evaluation, as ``ratingdb evaluate`` objects."""
+    t, modul = load_tournament(session, ident)
+    snaps = load_snapshots_for(session, t.id)
+    if not snaps:
+        raise LookupError(f"tournament {t.code} has not been evaluated yet (run ratingdb recalc)")
+    inputs = {pid: s.input for pid, s in snaps.items()}
+    tin = tournament_input(t, inputs)
+    result = TournamentResult(
+        tournament=tin.tournament,
+        rules=modul.family,
+        precision=getattr(modul.parameters, "precision", "table"),
+        parameters=modul.parameters.to_dict(),
+        iterations=0,
+        players=[PlayerResult.from_dict(str(p.id), snaps[p.id].output) for p in t.participants],
+    )
+    return tin, result
+
+
+def show(session: Session, ident: str) -> str:
+    tin, result = stored_evaluation(session, ident)
+    return render_text(tin, result)
+
+
+def tournament_list(session: Session, limit: int = 50) -> list[dict[str, Any]]:
+    """WO 6.5.2.1 item 4: name, end date, VKZ, id, evaluators, evaluation dates."""
+    rows = session.execute(
+        text(
+            "SELECT t.code, t.name, t.end_date, t.vkz, t.kind, t.status, t.evaluators, "
+            "t.processed_at, (SELECT count(*) FROM participants p WHERE p.tournament_id = t.id) "
+            "AS players FROM tournaments t "
+            'ORDER BY t.end_date DESC, t.start_date DESC, t.vkz COLLATE "C" DESC, '
+            "t.processed_at DESC LIMIT :n"
+        ),
+        {"n": limit},
+    ).mappings()
+    return [dict(r) for r in rows]
+
+
+def submission_document(session: Session, ident: str) -> dict[str, Any]:
+    """A stored tournament in the submission format of ``ratingdb tournament add``:
+    players by ``player_id`` (textual participants by name), external ratings kept."""
+    t = session.execute(
+        text(
+            "SELECT id, code, name, start_date, end_date, vkz, kind FROM tournaments "
+            "WHERE code = :c OR CAST(id AS text) = :c"
+        ),
+        {"c": ident},
+    ).first()
+    if t is None:
+        raise LookupError(f"no tournament {ident!r}")
+    parts = session.execute(
+        text(
+            "SELECT id, player_id, textual_name, club_vkz, rating_source, external_rating, "
+            "external_index, computer FROM participants WHERE tournament_id = :t "
+            "ORDER BY start_rank NULLS LAST, id"
+        ),
+        {"t": t.id},
+    ).all()
+    games = session.execute(
+        text(
+            "SELECT round, white_id, black_id, result FROM games WHERE tournament_id = :t "
+            "ORDER BY round NULLS FIRST, board NULLS FIRST, id"
+        ),
+        {"t": t.id},
+    ).all()
+    players: list[dict[str, Any]] = []
+    for p in parts:
+        entry: dict[str, Any] = {"id": str(p.id)}
+        if p.player_id is not None:
+            entry["player_id"] = p.player_id
+        else:
+            entry.update(name=p.textual_name, member=False)
+        if p.external_rating is not None:
+            entry.update(rating=p.external_rating, rating_source=p.rating_source)
+            if p.external_index is not None:
+                entry["index"] = p.external_index
+        if p.computer:
+            entry["computer"] = True
+        players.append(entry)
+    return {
+        "tournament": {
+            "id": t.code,
+            "name": t.name,
+            "start": t.start_date.isoformat(),
+            "end": t.end_date.isoformat(),
+            "vkz": t.vkz,
+            "kind": t.kind,
+        },
+        "players": players,
+        "games": [
+            {
+                "round": g.round,
+                "white": str(g.white_id),
+                "black": str(g.black_id),
+                "result": g.result,
+            }
+            for g in games
+        ],
+    }

@@ -1,0 +1,109 @@
+"""The history commands end to end, as a user runs them (subprocesses, real PostgreSQL)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ratingdb.db import migrate
+
+
+def run(args: list[str], url, **kw) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "DATABASE_URL": url.render_as_string(hide_password=False)}
+    return subprocess.run(
+        [sys.executable, "-m", "ratingdb.cli", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+        **kw,
+    )
+
+
+@pytest.fixture
+def loaded(scratch_db):
+    migrate.upgrade(scratch_db)
+    out = run(["synth", "--players", "120", "--years", "3", "--seed", "3"], scratch_db)
+    assert out.returncode == 0, out.stderr
+    return scratch_db
+
+
+def test_unmigrated_database_is_a_clear_error(scratch_db):
+    out = run(["recalc"], scratch_db)
+    assert out.returncode == 2 and "ratingdb db upgrade" in out.stderr and out.stdout == ""
+
+
+def test_nightly_job_runs_and_cards(loaded, tmp_path: Path):
+    first = run(["recalc"], loaded)
+    assert first.returncode == 0, first.stderr
+    assert "full replay" in first.stdout and "recalculating" in first.stderr  # progress bar
+    assert "nothing to recalculate" in run(["recalc", "--quiet"], loaded).stdout
+    runs = json.loads(run(["runs", "--json"], loaded).stdout)
+    # newest first: the empty nightly run is recorded too (the job ran, nothing was pending)
+    assert [r["full"] for r in runs] == [False, True]
+    assert runs[1]["status"] == "succeeded" and runs[1]["tournaments_evaluated"] > 0
+    assert runs[0]["tournaments_evaluated"] == 0
+
+    listing = run(["tournament", "list", "--limit", "5"], loaded).stdout.splitlines()
+    assert len(listing) == 5
+    code = listing[-1].split()[1]
+    shown = run(["tournament", "show", code], loaded)
+    assert shown.returncode == 0 and "R_n" in shown.stdout and code in shown.stdout
+
+    exported = run(["tournament", "export", code], loaded)
+    doc = json.loads(exported.stdout)
+    assert doc["tournament"]["id"] == code and doc["games"]
+    (tmp_path / "t.json").write_text(exported.stdout)
+
+    deleted = run(["tournament", "delete", code, "--now"], loaded)
+    assert deleted.returncode == 0, deleted.stderr
+    assert "change point recorded" in deleted.stdout and "re-evaluated" in deleted.stdout
+    added = run(["tournament", "add", str(tmp_path / "t.json")], loaded)
+    assert added.returncode == 0, added.stderr
+    dry = run(["recalc", "--dry-run", "--quiet"], loaded)
+    assert dry.stdout.startswith("dry run: would re-evaluate")
+    assert run(["recalc", "--quiet"], loaded).returncode == 0
+
+    rows = list(csv.DictReader(io.StringIO(run(["export", "evaluations"], loaded).stdout)))
+    assert rows and {"tournament", "player_id", "rating_new"} <= set(rows[0])
+    player_id = next(r["player_id"] for r in rows if r["stored"] == "True")
+    card = json.loads(run(["player", "card", player_id, "--json"], loaded).stdout)
+    assert card["evaluations"] and card["current_rating"] is not None
+    text_card = run(["player", "card", player_id], loaded).stdout
+    assert text_card.startswith("Karteikarte:")
+
+
+def test_bad_submission_names_the_place(loaded, tmp_path: Path):
+    bad = {
+        "tournament": {"id": "X1", "start": "2026-01-01", "end": "2026-01-02"},
+        "players": [
+            {"id": "a", "player_id": 1, "rating": 2000, "index": 5},
+            {"id": "b", "player_id": 2},
+        ],
+        "games": [{"white": "a", "black": "b", "result": "1-0"}],
+    }
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(bad))
+    out = run(["tournament", "add", str(path)], loaded)
+    assert out.returncode == 2 and out.stdout == ""
+    assert "$.players[0].rating" in out.stderr and "Traceback" not in out.stderr
+    bad["players"][0] = {"id": "a", "player_id": 10**9}
+    path.write_text(json.dumps(bad))
+    out = run(["tournament", "add", str(path)], loaded)
+    assert "$.players[0].player_id" in out.stderr
+    listing = run(["tournament", "list", "--limit", "1000"], loaded).stdout
+    assert "X1" not in listing  # nothing half-written
+
+
+def test_demo(scratch_db):
+    out = run(["demo", "--players", "200", "--years", "3"], scratch_db)
+    assert out.returncode == 0, out.stderr
+    for needle in ("nightly job", "late tournament", "Karteikarte", "2081-56", "1961*"):
+        assert needle in out.stdout
