@@ -21,6 +21,14 @@ depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
+    # WO 2.2.3: the VKZ is compared as a string: byte order, independent of the locale
+    op.alter_column(
+        "tournaments",
+        "vkz",
+        type_=sa.String(length=10, collation="C"),
+        existing_type=sa.String(length=10),
+        existing_nullable=False,
+    )
     op.create_table(
         "change_points",
         sa.Column("id", sa.BigInteger(), nullable=False),
@@ -94,6 +102,13 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    op.alter_column(
+        "tournaments",
+        "vkz",
+        type_=sa.String(length=10),
+        existing_type=sa.String(length=10, collation="C"),
+        existing_nullable=False,
+    )
     op.drop_constraint(op.f("ck_rating_snapshots_rating_source"), "rating_snapshots", type_="check")
     op.drop_constraint(op.f("ck_residual_games_seq_nonnegative"), "residual_games", type_="check")
     op.drop_constraint(

@@ -191,7 +191,8 @@ class Tournament(Base):
     id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
     code: Mapped[str] = mapped_column(String(30), unique=True)
     name: Mapped[str] = mapped_column(String(200))
-    vkz: Mapped[str] = mapped_column(String(10))
+    #: compared as a string (WO 2.2.3): byte order, whatever the database's locale
+    vkz: Mapped[str] = mapped_column(String(10, collation="C"))
     city: Mapped[str | None] = mapped_column(String(100))
     start_date: Mapped[date] = mapped_column(Date)
     end_date: Mapped[date] = mapped_column(Date)

@@ -17,9 +17,9 @@ from datetime import UTC, date, datetime
 from sqlalchemy import Engine, text
 from sqlalchemy.orm import Session
 
-from ratingdb.db.store import load_history, write_outcome
-from ratingdb.engine.changes import Change
-from ratingdb.engine.model import key_from_json
+from ratingdb.db.store import load_history, load_order, prior_states, write_outcome
+from ratingdb.engine.changes import Change, plan
+from ratingdb.engine.model import PlayerState, key_from_json
 
 #: advisory lock key of the recalculation ("ratingdb" in ASCII, as a bigint)
 LOCK_KEY = 0x7261_7469_6E67_6462 & 0x7FFF_FFFF_FFFF_FFFF
@@ -74,17 +74,23 @@ def pending_changes(session: Session) -> list[tuple[int, Change]]:
     ]
 
 
-def current_ratings(session: Session) -> dict[int, tuple[int | None, str]]:
-    """Every player's current stored rating (their last stored snapshot) and name."""
+def current_ratings(
+    session: Session, player_ids: set[int] | None = None
+) -> dict[int, tuple[int | None, str]]:
+    """Current stored rating (the last stored snapshot) and name, of the given players."""
+    if player_ids is not None and not player_ids:
+        return {}
+    only = "" if player_ids is None else " AND s.player_id = ANY(:ids)"
     rows = session.execute(
         text(
             "SELECT DISTINCT ON (s.player_id) s.player_id, s.rating_new, "
             "p.surname || ', ' || p.given_name AS name "
             "FROM rating_snapshots s JOIN tournaments t ON t.id = s.tournament_id "
-            "JOIN players p ON p.id = s.player_id WHERE s.stored "
-            'ORDER BY s.player_id, t.end_date DESC, t.start_date DESC, t.vkz COLLATE "C" DESC, '
+            f"JOIN players p ON p.id = s.player_id WHERE s.stored{only} "
+            "ORDER BY s.player_id, t.end_date DESC, t.start_date DESC, t.vkz DESC, "
             "t.processed_at DESC, t.id DESC"
-        )
+        ),
+        {"ids": sorted(player_ids or ())},
     ).all()
     return {r.player_id: (r.rating_new, r.name) for r in rows}
 
@@ -131,38 +137,63 @@ def _run(
     progress: Callable[[int, int], None] | None,
 ) -> RunReport:
     changes = pending_changes(session)
-    history, modul_ids = load_history(session)
-    before = current_ratings(session)
-    total = len(history.tournaments)
     plan_changes = [Change("full", date.min)] if full else [c for _, c in changes]
-    if not plan_changes:
+    stubs = load_order(session)
+    total = len(stubs)
+    replay_plan = plan(plan_changes, stubs)
+    change_ids = [cid for cid, _ in changes]
+    if replay_plan is None:
         return RunReport(None, None, False, total, 0, 0, dry_run=dry_run)
-    if progress is not None:
-        progress(0, total)
-    step = None if progress is None else (lambda pos: progress(pos, total))
+    if replay_plan.full:
+        history, modul_ids = load_history(session)
+        offset = 0
+    elif replay_plan.start >= total:  # e.g. the last tournament was deleted
+        return RunReport(
+            None,
+            min(c.from_date for c in plan_changes),
+            False,
+            total,
+            0,
+            0,
+            dry_run=dry_run,
+            change_ids=change_ids,
+        )
+    else:
+        start_key = stubs[replay_plan.start].order_key
+        history, modul_ids = load_history(session, from_key=start_key)
+        priors = prior_states(session, replay_plan.players, start_key)
+        history.prior = lambda pid: (
+            priors[pid] if pid in priors else _one_prior(session, pid, start_key)
+        )
+        offset = replay_plan.start
+    step = None if progress is None else (lambda pos: progress(offset + pos, total))
     outcome = history.apply(plan_changes, progress=step)
     if progress is not None:
         progress(total, total)
-    is_full = any(c.kind == "full" for c in plan_changes)
-    written = write_outcome(session, history, outcome, modul_ids, clear_all=is_full)
-    after = current_ratings(session)
+    touched = {s.player_id for snaps in outcome.written.values() for s in snaps if s.player_id}
+    before = current_ratings(session, touched)
+    written = write_outcome(session, history, outcome, modul_ids, clear_all=replay_plan.full)
+    after = current_ratings(session, touched)
     changed = []
     for pid in sorted(set(before) | set(after)):
         old, new = before.get(pid, (None, "")), after.get(pid, (None, ""))
         if old[0] != new[0]:
             changed.append(RatingChange(pid, new[1] or old[1], old[0], new[0]))
-    change_point = min((c.from_date for c in plan_changes), default=None)
     return RunReport(
         None,
-        None if is_full else change_point,
-        is_full,
+        None if replay_plan.full else min(c.from_date for c in plan_changes),
+        replay_plan.full,
         total,
         outcome.evaluated,
         written,
         changed,
         dry_run=dry_run,
-        change_ids=[cid for cid, _ in changes],
+        change_ids=change_ids,
     )
+
+
+def _one_prior(session: Session, player_id: int, before: tuple) -> PlayerState:  # type: ignore[type-arg]
+    return prior_states(session, [player_id], before).get(player_id, PlayerState())
 
 
 def _finish_run(session: Session, report: RunReport) -> None:

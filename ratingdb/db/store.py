@@ -18,11 +18,13 @@ from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from ratingdb.engine.history import History
+from ratingdb.engine.inputs import state_after
 from ratingdb.engine.model import (
     EngineParticipant,
     EngineTournament,
     Membership,
     PlayerRecord,
+    PlayerState,
     ResidualEntry,
     Snapshot,
     SnapshotInput,
@@ -38,6 +40,9 @@ SNAPSHOT_COLUMNS = (
     "index_old, k, opponents_avg, score, games, expected, performance, exceptional, "
     "start_value, iteration_value, rating_new, index_new, stored, new_residual_games"
 )
+
+
+SNAPSHOT_COLUMNS_S = ", ".join(f"s.{c.strip()}" for c in SNAPSHOT_COLUMNS.split(","))
 
 
 def load_timeline(session: Session) -> tuple[Timeline, dict[str, int]]:
@@ -64,11 +69,54 @@ def load_players(session: Session) -> dict[int, PlayerRecord]:
     }
 
 
-def load_tournaments(session: Session, only: int | None = None) -> list[EngineTournament]:
-    """Rated tournaments with participants and games (``only``: just that tournament)."""
-    where = "" if only is None else f" AND t.id = {int(only)}"
-    part_where = "" if only is None else f" WHERE pa.tournament_id = {int(only)}"
-    game_where = "" if only is None else f" WHERE tournament_id = {int(only)}"
+ORDER_COLUMNS = "t.end_date, t.start_date, t.vkz, t.processed_at, t.id"
+
+
+def _key_params(key: tuple[Any, ...]) -> dict[str, Any]:
+    end, _zero, start, vkz, processed, tid = key
+    return {"k_end": end, "k_start": start, "k_vkz": vkz, "k_proc": processed, "k_id": tid}
+
+
+KEY_AT_LEAST = f"({ORDER_COLUMNS}) >= (:k_end, :k_start, :k_vkz, :k_proc, :k_id)"
+KEY_BELOW = f"({ORDER_COLUMNS}) < (:k_end, :k_start, :k_vkz, :k_proc, :k_id)"
+
+
+def load_order(session: Session) -> list[EngineTournament]:
+    """Every rated tournament's order key only (no participants, no games), in order."""
+    return [
+        EngineTournament(
+            id=r.id,
+            code=r.code,
+            start=r.start_date,
+            end=r.end_date,
+            vkz=r.vkz,
+            processed_at=r.processed_at,
+            kind=r.kind,
+        )
+        for r in session.execute(
+            text(
+                "SELECT t.id, t.code, t.start_date, t.end_date, t.vkz, t.processed_at, t.kind "
+                f"FROM tournaments t WHERE rated ORDER BY {ORDER_COLUMNS}"
+            )
+        )
+    ]
+
+
+def load_tournaments(
+    session: Session, only: int | None = None, from_key: tuple[Any, ...] | None = None
+) -> list[EngineTournament]:
+    """Rated tournaments with participants and games (``only``: just that tournament;
+    ``from_key``: the tournaments from that order key on)."""
+    params: dict[str, Any] = {} if from_key is None else _key_params(from_key)
+    if only is not None:
+        where = f" AND t.id = {int(only)}"
+    elif from_key is not None:
+        where = f" AND {KEY_AT_LEAST}"
+    else:
+        where = ""
+    within = f"SELECT t.id FROM tournaments t WHERE rated{where}"
+    part_where = "" if not where else f" WHERE pa.tournament_id IN ({within})"
+    game_where = "" if not where else f" WHERE tournament_id IN ({within})"
     parts: dict[int, list[EngineParticipant]] = defaultdict(list)
     for r in session.execute(
         text(
@@ -77,7 +125,8 @@ def load_tournaments(session: Session, only: int | None = None) -> list[EngineTo
             "pa.club_vkz, pa.rating_source, pa.external_rating, pa.external_index, pa.computer "
             "FROM participants pa LEFT JOIN players pl ON pl.id = pa.player_id"
             f"{part_where} ORDER BY pa.tournament_id, pa.start_rank NULLS LAST, pa.id"
-        )
+        ),
+        params,
     ):
         parts[r.tournament_id].append(
             EngineParticipant(
@@ -96,7 +145,8 @@ def load_tournaments(session: Session, only: int | None = None) -> list[EngineTo
         text(
             f"SELECT tournament_id, round, white_id, black_id, result FROM games{game_where} "
             "ORDER BY tournament_id, round NULLS FIRST, board NULLS FIRST, id"
-        )
+        ),
+        params,
     ):
         games[r.tournament_id].append(
             GameInput(str(r.white_id), str(r.black_id), r.result, r.round)
@@ -118,7 +168,8 @@ def load_tournaments(session: Session, only: int | None = None) -> list[EngineTo
             text(
                 "SELECT id, code, name, start_date, end_date, vkz, processed_at, kind "
                 f"FROM tournaments t WHERE rated{where}"
-            )
+            ),
+            params,
         )
     ]
 
@@ -128,54 +179,99 @@ def _float(value: Decimal | None) -> float | None:
 
 
 def load_snapshots(
-    session: Session, modul_keys: dict[int, str], only: int | None = None
+    session: Session,
+    modul_keys: dict[int, str],
+    only: int | None = None,
+    from_key: tuple[Any, ...] | None = None,
 ) -> dict[int, dict[int, Snapshot]]:
-    where = "" if only is None else f" WHERE tournament_id = {int(only)}"
+    params: dict[str, Any] = {}
+    if only is not None:
+        where = f" WHERE tournament_id = {int(only)}"
+    elif from_key is not None:
+        params = _key_params(from_key)
+        where = f" WHERE tournament_id IN (SELECT t.id FROM tournaments t WHERE {KEY_AT_LEAST})"
+    else:
+        where = ""
     out: dict[int, dict[int, Snapshot]] = defaultdict(dict)
-    for r in session.execute(text(f"SELECT {SNAPSHOT_COLUMNS} FROM rating_snapshots{where}")):
-        inp = SnapshotInput(
-            rating=r.rating_in,
-            index=r.index_in,
-            rating_source=r.rating_source,
-            member=r.member,
-            birth_year=r.birth_year,
-            residual=tuple(ResidualEntry.from_json(x) for x in r.residual_in),
-            rechenmodul=modul_keys[r.rechenmodul_id],
-        )
-        output = {
-            "group": r.player_group,
-            "age_class": r.age_class,
-            "rating_old": r.rating_old,
-            "index_old": r.index_old,
-            "k": _float(r.k),
-            "opponents_avg": r.opponents_avg,
-            "score": float(r.score),
-            "games": r.games,
-            "expected": _float(r.expected),
-            "performance": r.performance,
-            "exceptional": r.exceptional,
-            "start_value": r.start_value,
-            "iteration_value": r.iteration_value,
-            "rating_new": r.rating_new,
-            "index_new": r.index_new,
-            "stored": r.stored,
-            "new_residual_games": r.new_residual_games,
-        }
-        out[r.tournament_id][r.participant_id] = Snapshot(
-            r.tournament_id, r.participant_id, r.player_id, inp, output
-        )
+    rows = session.execute(text(f"SELECT {SNAPSHOT_COLUMNS} FROM rating_snapshots{where}"), params)
+    for r in rows:
+        out[r.tournament_id][r.participant_id] = _snapshot_from_row(r, modul_keys)
     return dict(out)
 
 
-def load_history(session: Session) -> tuple[History, dict[str, int]]:
-    """The whole history in memory, and Rechenmodul ids by key."""
+def _output(r: Any) -> dict[str, Any]:
+    return {
+        "group": r.player_group,
+        "age_class": r.age_class,
+        "rating_old": r.rating_old,
+        "index_old": r.index_old,
+        "k": _float(r.k),
+        "opponents_avg": r.opponents_avg,
+        "score": float(r.score),
+        "games": r.games,
+        "expected": _float(r.expected),
+        "performance": r.performance,
+        "exceptional": r.exceptional,
+        "start_value": r.start_value,
+        "iteration_value": r.iteration_value,
+        "rating_new": r.rating_new,
+        "index_new": r.index_new,
+        "stored": r.stored,
+        "new_residual_games": r.new_residual_games,
+    }
+
+
+def _snapshot_from_row(r: Any, modul_keys: dict[int, str]) -> Snapshot:
+    inp = SnapshotInput(
+        rating=r.rating_in,
+        index=r.index_in,
+        rating_source=r.rating_source,
+        member=r.member,
+        birth_year=r.birth_year,
+        residual=tuple(ResidualEntry.from_json(x) for x in r.residual_in),
+        rechenmodul=modul_keys[r.rechenmodul_id],
+    )
+    return Snapshot(r.tournament_id, r.participant_id, r.player_id, inp, _output(r))
+
+
+def prior_states(
+    session: Session, player_ids: Iterable[int], before: tuple[Any, ...]
+) -> dict[int, PlayerState]:
+    """Each player's state after their last snapshot before the order key ``before``."""
+    ids = sorted(set(player_ids))
+    if not ids:
+        return {}
+    _, modul_ids = load_timeline(session)
+    keys = {v: k for k, v in modul_ids.items()}
+    rows = session.execute(
+        text(
+            f"SELECT DISTINCT ON (s.player_id) {SNAPSHOT_COLUMNS_S}, t.end_date AS t_end "
+            "FROM rating_snapshots s JOIN tournaments t ON t.id = s.tournament_id "
+            f"WHERE s.player_id = ANY(:ids) AND {KEY_BELOW} "
+            f"ORDER BY s.player_id, {ORDER_COLUMNS.replace(',', ' DESC,')} DESC"
+        ),
+        {"ids": ids, **_key_params(before)},
+    )
+    states: dict[int, PlayerState] = {}
+    for r in rows:
+        snap = _snapshot_from_row(r, keys)
+        stub = EngineTournament(r.tournament_id, "", r.t_end, r.t_end, "")
+        states[r.player_id] = state_after(snap.input, snap.output, stub)
+    return states
+
+
+def load_history(
+    session: Session, from_key: tuple[Any, ...] | None = None
+) -> tuple[History, dict[str, int]]:
+    """The history in memory (from the order key ``from_key`` on, if given; earlier
+    states then come from :func:`prior_states`), and Rechenmodul ids by key."""
     timeline, modul_ids = load_timeline(session)
     keys = {v: k for k, v in modul_ids.items()}
     history = History(
         timeline,
         load_players(session),
-        load_tournaments(session),
-        load_snapshots(session, keys),
+        load_tournaments(session, from_key=from_key),
+        load_snapshots(session, keys, from_key=from_key),
     )
     return history, modul_ids
 

@@ -23,6 +23,9 @@ class History:
     players: dict[int, PlayerRecord] = field(default_factory=dict)
     tournaments: list[EngineTournament] = field(default_factory=list)
     snapshots: dict[int, dict[int, Snapshot]] = field(default_factory=dict)
+    #: state of a player before the first loaded tournament (when only a suffix of the
+    #: history is loaded, as the database does for incremental runs)
+    prior: Callable[[int], PlayerState] | None = None
 
     def ordered(self) -> list[EngineTournament]:
         return sorted(self.tournaments, key=lambda t: t.order_key)
@@ -37,7 +40,7 @@ class History:
                 if part.player_id == player_id:
                     snap = self.snapshots[t.id][part.id]
                     return state_after(snap.input, snap.output, t)
-        return PlayerState()
+        return self.prior(player_id) if self.prior is not None else PlayerState()
 
     def _run(
         self,
