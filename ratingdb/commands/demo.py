@@ -13,9 +13,8 @@
 from __future__ import annotations
 
 import json
-from datetime import date, timedelta
+from datetime import date
 from importlib import resources
-from typing import Any
 
 import click
 from sqlalchemy import create_engine, text
@@ -23,6 +22,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.pool import NullPool
 
 from ratingdb.commands.common import database_errors, database_url, fail, progress_bar
+from ratingdb.db.samples import late_tournament
 
 DEMO_DB = "ratingdb_demo"
 
@@ -40,47 +40,6 @@ def _fresh_database():  # type: ignore[no-untyped-def]
     url = server.set(database=DEMO_DB)
     migrate.upgrade(url)
     return url
-
-
-def _late_tournament(session: Session, end: date) -> dict[str, Any]:
-    """Eight members of a year ago (rated ones first) play a late-submitted round robin."""
-    rows = session.execute(
-        text(
-            "SELECT p.id, o.vkz FROM players p JOIN memberships m ON m.player_id = p.id "
-            "JOIN organisations o ON o.id = m.organisation_id "
-            "WHERE m.valid_from <= :d AND (m.valid_to IS NULL OR m.valid_to >= :d) "
-            "ORDER BY EXISTS (SELECT 1 FROM rating_snapshots s "
-            "  JOIN tournaments t ON t.id = s.tournament_id "
-            "  WHERE s.player_id = p.id AND s.stored AND t.end_date < :d) DESC, p.id LIMIT 8"
-        ),
-        {"d": end},
-    ).all()
-    ids = [f"p{r.id}" for r in rows]
-    games = []
-    for rnd in range(1, len(ids)):
-        for k in range(len(ids) // 2):
-            a, b = ids[(rnd + k) % len(ids)], ids[(rnd - k - 1) % len(ids)]
-            if a != b:
-                games.append(
-                    {
-                        "round": rnd,
-                        "white": a,
-                        "black": b,
-                        "result": ("1-0", "1/2-1/2", "0-1")[(rnd + k) % 3],
-                    }
-                )
-    return {
-        "tournament": {
-            "id": "DEMO-LATE",
-            "name": "Late open (submitted a year late)",
-            "start": (end - timedelta(days=2)).isoformat(),
-            "end": end.isoformat(),
-            "vkz": rows[0].vkz[:3] if rows else "000",
-            "kind": "individual",
-        },
-        "players": [{"id": f"p{r.id}", "player_id": r.id} for r in rows],
-        "games": games,
-    }
 
 
 @click.command()
@@ -117,7 +76,7 @@ def demo(players: int, years: int, seed: int) -> None:
 
     end = date(fed.tournaments[-1].end.year - 1, 6, 20)
     with Session(eng) as session, session.begin():
-        doc = _late_tournament(session, end)
+        doc = late_tournament(session, end)
         if len(doc["players"]) < 2:
             fail("the demo federation has too few active players; use more --players")
         add_tournament(session, doc, actor="demo officer")

@@ -160,7 +160,10 @@ def _run(
         )
     else:
         start_key = stubs[replay_plan.start].order_key
-        history, modul_ids = load_history(session, from_key=start_key)
+        # forcing everything after the change point (a new Rechenmodul) reads it all
+        # anyway: load in bulk; otherwise load lazily what the ripple touches
+        everything = replay_plan.force >= {t.id for t in stubs[replay_plan.start :]}
+        history, modul_ids = load_history(session, from_key=start_key, lazy=not everything)
         priors = prior_states(session, replay_plan.players, start_key)
         history.prior = lambda pid: (
             priors[pid] if pid in priors else _one_prior(session, pid, start_key)

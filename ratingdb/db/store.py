@@ -9,7 +9,7 @@ consumed, expiring, WO 4.1.1) in step with the snapshots.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import date
 from decimal import Decimal
 from typing import Any
@@ -103,7 +103,11 @@ def load_order(session: Session) -> list[EngineTournament]:
 
 
 def load_tournaments(
-    session: Session, only: int | None = None, from_key: tuple[Any, ...] | None = None
+    session: Session,
+    only: int | None = None,
+    from_key: tuple[Any, ...] | None = None,
+    *,
+    with_games: bool = True,
 ) -> list[EngineTournament]:
     """Rated tournaments with participants and games (``only``: just that tournament;
     ``from_key``: the tournaments from that order key on)."""
@@ -141,13 +145,18 @@ def load_tournaments(
             )
         )
     games: dict[int, list[GameInput]] = defaultdict(list)
-    for r in session.execute(
-        text(
-            f"SELECT tournament_id, round, white_id, black_id, result FROM games{game_where} "
-            "ORDER BY tournament_id, round NULLS FIRST, board NULLS FIRST, id"
-        ),
-        params,
-    ):
+    game_rows = (
+        []
+        if not with_games
+        else session.execute(
+            text(
+                f"SELECT tournament_id, round, white_id, black_id, result FROM games{game_where} "
+                "ORDER BY tournament_id, round NULLS FIRST, board NULLS FIRST, id"
+            ),
+            params,
+        )
+    )
+    for r in game_rows:
         games[r.tournament_id].append(
             GameInput(str(r.white_id), str(r.black_id), r.result, r.round)
         )
@@ -260,19 +269,93 @@ def prior_states(
     return states
 
 
+class _Lazy(dict):  # type: ignore[type-arg]
+    """A dict that loads a missing key once, on ``get`` or ``[]``."""
+
+    def __init__(self, loader: Callable[[int], Any]) -> None:
+        super().__init__()
+        self._loader = loader
+        self._tried: set[int] = set()
+
+    def get(self, key: int, default: Any = None) -> Any:
+        if key not in self and key not in self._tried:
+            self._tried.add(key)
+            value = self._loader(key)
+            if value is not None:
+                self[key] = value
+        return super().get(key, default)
+
+    def __missing__(self, key: int) -> Any:
+        value = self.get(key)
+        if value is None:
+            raise KeyError(key)
+        return value
+
+
+def load_player(session: Session, player_id: int) -> PlayerRecord | None:
+    row = session.execute(
+        text("SELECT birth_year FROM players WHERE id = :p"), {"p": player_id}
+    ).first()
+    if row is None:
+        return None
+    spans = tuple(
+        Membership(r.valid_from, r.valid_to)
+        for r in session.execute(
+            text(
+                "SELECT valid_from, valid_to FROM memberships WHERE player_id = :p "
+                "ORDER BY valid_from"
+            ),
+            {"p": player_id},
+        )
+    )
+    return PlayerRecord(player_id, row.birth_year, spans)
+
+
+def load_games(session: Session, tournament_id: int) -> tuple[GameInput, ...]:
+    return tuple(
+        GameInput(str(r.white_id), str(r.black_id), r.result, r.round)
+        for r in session.execute(
+            text(
+                "SELECT round, white_id, black_id, result FROM games WHERE tournament_id = :t "
+                "ORDER BY round NULLS FIRST, board NULLS FIRST, id"
+            ),
+            {"t": tournament_id},
+        )
+    )
+
+
 def load_history(
-    session: Session, from_key: tuple[Any, ...] | None = None
+    session: Session, from_key: tuple[Any, ...] | None = None, *, lazy: bool = False
 ) -> tuple[History, dict[str, int]]:
-    """The history in memory (from the order key ``from_key`` on, if given; earlier
-    states then come from :func:`prior_states`), and Rechenmodul ids by key."""
+    """The history in memory, and Rechenmodul ids by key.
+
+    With ``from_key`` only the tournaments from that order key on are loaded (earlier
+    states come from :func:`prior_states`). With ``lazy`` the participants are loaded in
+    bulk but games, snapshots and player records only when the replay asks for them: an
+    incremental run touches few tournaments.
+    """
     timeline, modul_ids = load_timeline(session)
     keys = {v: k for k, v in modul_ids.items()}
-    history = History(
-        timeline,
-        load_players(session),
-        load_tournaments(session, from_key=from_key),
-        load_snapshots(session, keys, from_key=from_key),
-    )
+    if not lazy:
+        history = History(
+            timeline,
+            load_players(session),
+            load_tournaments(session, from_key=from_key),
+            load_snapshots(session, keys, from_key=from_key),
+        )
+        return history, modul_ids
+    tournaments = load_tournaments(session, from_key=from_key, with_games=False)
+    snapshots = _Lazy(lambda tid: load_snapshots(session, keys, only=tid).get(tid))
+    players = _Lazy(lambda pid: load_player(session, pid))
+    history = History(timeline, players, tournaments, snapshots)
+    games: dict[int, tuple[GameInput, ...]] = {}
+
+    def games_of(t: EngineTournament) -> tuple[GameInput, ...]:
+        if t.id not in games:
+            games[t.id] = load_games(session, t.id)
+        return games[t.id]
+
+    history.games_of = games_of
     return history, modul_ids
 
 

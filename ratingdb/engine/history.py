@@ -15,6 +15,7 @@ from ratingdb.engine.inputs import state_after
 from ratingdb.engine.model import EngineTournament, PlayerRecord, PlayerState, Snapshot
 from ratingdb.engine.replay import ReplayOutcome, replay
 from ratingdb.engine.timeline import Timeline
+from ratingdb.rules.model import GameInput
 
 
 @dataclass
@@ -26,6 +27,8 @@ class History:
     #: state of a player before the first loaded tournament (when only a suffix of the
     #: history is loaded, as the database does for incremental runs)
     prior: Callable[[int], PlayerState] | None = None
+    #: games of a tournament (the database loads them only for re-evaluated tournaments)
+    games_of: Callable[[EngineTournament], tuple[GameInput, ...]] = lambda t: t.games
 
     def ordered(self) -> list[EngineTournament]:
         return sorted(self.tournaments, key=lambda t: t.order_key)
@@ -60,7 +63,8 @@ class History:
             start=start,
             dirty=dirty,
             force=force,
-            state_of=lambda pid: self.state_before(pid, ordered, start),
+            state_of=lambda pid, pos: self.state_before(pid, ordered, pos),
+            games_of=self.games_of,
             changed_records=changed_records,
             progress=progress,
         )
@@ -95,7 +99,8 @@ class History:
             start=start,
             dirty=dirty,
             force=replay_plan.force,
-            state_of=lambda pid: self.state_before(pid, ordered, start),
+            state_of=lambda pid, pos: self.state_before(pid, ordered, pos),
+            games_of=self.games_of,
             changed_records=replay_plan.changed_records,
             hold_until=replay_plan.hold_until,
             progress=progress,
@@ -107,9 +112,24 @@ class History:
 
     # -- full replay -----------------------------------------------------------------------
     def full_replay(self, progress: Callable[[int], None] | None = None) -> ReplayOutcome:
+        """Evaluate everything from the beginning; every player starts without a rating
+        (or with ``prior``'s state), nothing stored is consulted."""
         self.snapshots = {}
         ordered = self.ordered()
-        return self._run(ordered, 0, (), {t.id for t in ordered}, progress=progress)
+        outcome = replay(
+            ordered,
+            self.players,
+            self.timeline,
+            {},
+            force={t.id for t in ordered},
+            state_of=lambda pid, _pos: self.prior(pid) if self.prior else PlayerState(),
+            games_of=self.games_of,
+            progress=progress,
+        )
+        for tid, snaps in outcome.written.items():
+            self.snapshots[tid] = {s.participant_id: s for s in snaps}
+        self.tournaments = ordered
+        return outcome
 
     # -- edits -------------------------------------------------------------------------------
     def insert(self, tournament: EngineTournament) -> ReplayOutcome:
@@ -133,7 +153,8 @@ class History:
             self.snapshots,
             start=pos,
             dirty=dirty,
-            state_of=lambda pid: self.state_before(pid, ordered, pos),
+            state_of=lambda pid, p: self.state_before(pid, ordered, p),
+            games_of=self.games_of,
             hold_until=dict.fromkeys(players, gone.order_key),
         )
         for tid, snaps in outcome.written.items():
@@ -166,7 +187,8 @@ class History:
             start=start,
             dirty=dirty,
             force={tournament.id},
-            state_of=lambda pid: self.state_before(pid, old, start),
+            state_of=lambda pid, pos: self.state_before(pid, ordered, pos),
+            games_of=self.games_of,
             hold_until={
                 p.player_id: previous.order_key
                 for p in previous.participants

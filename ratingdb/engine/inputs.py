@@ -22,7 +22,13 @@ from ratingdb.engine.model import (
 )
 from ratingdb.engine.timeline import RechenmodulVersion
 from ratingdb.rules.dwz2026.groups import residual_valid
-from ratingdb.rules.model import PlayerInput, ResidualGame, TournamentInfo, TournamentInput
+from ratingdb.rules.model import (
+    GameInput,
+    PlayerInput,
+    ResidualGame,
+    TournamentInfo,
+    TournamentInput,
+)
 
 
 def participant_input(
@@ -72,7 +78,9 @@ def participant_input(
 
 
 def tournament_input(
-    tournament: EngineTournament, inputs: Mapping[int, SnapshotInput]
+    tournament: EngineTournament,
+    inputs: Mapping[int, SnapshotInput],
+    games: tuple[GameInput, ...] | None = None,
 ) -> TournamentInput:
     """The rules' input: participants keyed by ``str(participant.id)``."""
     players = []
@@ -102,7 +110,7 @@ def tournament_input(
         vkz=tournament.vkz,
         kind=tournament.kind,
     )
-    return TournamentInput(info, tuple(players), tournament.games)
+    return TournamentInput(info, tuple(players), tournament.games if games is None else games)
 
 
 def state_after(inp: SnapshotInput, output: Mapping, tournament: EngineTournament) -> PlayerState:

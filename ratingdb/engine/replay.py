@@ -25,6 +25,7 @@ from ratingdb.engine.model import (
     SnapshotInput,
 )
 from ratingdb.engine.timeline import Timeline
+from ratingdb.rules.model import GameInput
 
 StoredSnapshots = Mapping[int, Mapping[int, Snapshot]]
 
@@ -49,20 +50,24 @@ def replay(
     start: int = 0,
     dirty: dict[int, PlayerState] | None = None,
     force: Iterable[int] = (),
-    state_of: Callable[[int], PlayerState] = lambda _pid: PlayerState(),
+    state_of: Callable[[int, int], PlayerState] = lambda _pid, _pos: PlayerState(),
     changed_records: Iterable[int] = (),
     hold_until: Mapping[int, tuple[Any, ...]] | None = None,
+    games_of: Callable[[EngineTournament], tuple[GameInput, ...]] = lambda t: t.games,
     progress: Callable[[int], None] | None = None,
 ) -> ReplayOutcome:
     """Replay ``tournaments[start:]`` (already in evaluation order).
 
     ``dirty`` holds the states, just before ``start``, of players whose history changed;
-    ``force`` the ids of tournaments that must be evaluated; ``state_of`` gives the state
-    of a clean player who appears in a tournament without a stored snapshot.
+    ``force`` the ids of tournaments that must be evaluated; ``state_of(player, pos)``
+    gives the stored state of a clean player before position ``pos`` (needed when a clean
+    player appears in a tournament without stored snapshots).
     ``changed_records`` are players whose memberships or birth year changed: their stored
     inputs are never trusted, so they stay dirty to the end of the walk. ``hold_until``
     keeps players dirty up to a stored order key: the participants of a deleted (or moved)
-    tournament, whose later stored inputs still contain its effect.
+    tournament, whose later stored inputs still contain its effect. ``stored`` and
+    ``games_of`` are only consulted for tournaments that have to be looked at, so callers
+    may load them lazily.
     """
     dirty = dict(dirty or {})
     pinned = set(changed_records)
@@ -74,8 +79,6 @@ def replay(
         until = held.get(pid)
         return until is not None and key <= until
 
-    #: state after the last tournament walked in this run, for players met on the way
-    latest: dict[int, PlayerState] = {}
     forced = set(force)
     remaining_forced = {t.id for t in tournaments[start:] if t.id in forced}
     outcome = ReplayOutcome()
@@ -88,11 +91,17 @@ def replay(
         if not dirty and not remaining_forced and not pinned:
             outcome.skipped += len(tournaments) - pos
             break
+        is_forced = t.id in forced
+        if not is_forced and not any(
+            p.player_id is not None and p.player_id in dirty for p in t.participants
+        ):
+            outcome.skipped += 1  # every participant's stored history is unchanged
+            continue
         remaining_forced.discard(t.id)
-        stored_t = stored.get(t.id, {})
+        stored_t = stored.get(t.id) or {}
         modul = timeline.at(t.end)
         inputs: dict[int, SnapshotInput] = {}
-        must_evaluate = t.id in forced
+        must_evaluate = is_forced
         for part in t.participants:
             pid = part.player_id
             old = stored_t.get(part.id)
@@ -102,7 +111,7 @@ def replay(
                 elif pid in dirty:
                     state = dirty[pid]
                 else:
-                    state = latest[pid] if pid in latest else state_of(pid)
+                    state = state_of(pid, pos)
                 inp = participant_input(part, players.get(pid) if pid else None, state, t, modul)
             else:
                 inp = old.input
@@ -115,17 +124,17 @@ def replay(
             outcome.skipped += 1
             for part in t.participants:
                 pid = part.player_id
-                if pid is not None:
+                if pid is not None and pid in dirty:
                     old = stored_t[part.id]
-                    latest[pid] = state_after(old.input, old.output, t)
                     if keep_dirty(pid, t.order_key):
-                        dirty[pid] = latest[pid]
+                        dirty[pid] = state_after(old.input, old.output, t)
                     else:
-                        dirty.pop(pid, None)
+                        del dirty[pid]
             continue
 
         outcome.evaluated += 1
-        result = modul.rules.evaluate(tournament_input(t, inputs), modul.parameters)
+        tin = tournament_input(t, inputs, games_of(t))
+        result = modul.rules.evaluate(tin, modul.parameters)
         new: list[Snapshot] = []
         differs = len(stored_t) != len(t.participants)
         for part, res in zip(t.participants, result.players, strict=True):
@@ -140,7 +149,6 @@ def replay(
             if pid is None:
                 continue
             after = state_after(snap.input, snap.output, t)
-            latest[pid] = after
             unchanged = old is not None and state_after(old.input, old.output, t) == after
             if unchanged and not keep_dirty(pid, t.order_key):
                 dirty.pop(pid, None)
