@@ -46,7 +46,7 @@ from ratingdb.rules.model import (
     TournamentInput,
     TournamentResult,
 )
-from ratingdb.rules.rounding import round_half_up, to_decimal
+from ratingdb.rules.rounding import div_half_up, round_half_up, to_decimal
 
 RULES_NAME = "dwz2026"
 
@@ -55,6 +55,8 @@ def rounded_mean(values: Sequence[Num]) -> int | None:
     """Average rounded half-up to an integer (None for no values)."""
     if not values:
         return None
+    if all(type(v) is int for v in values):
+        return div_half_up(sum(values), len(values))  # type: ignore[arg-type]
     return round_half_up(sum(Fraction(v) for v in values) / len(values))
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
-from fractions import Fraction
+from decimal import Decimal
 
 from ratingdb.rules.dwz2026.params import Dwz2026Parameters
 from ratingdb.rules.model import RESULTS, ResidualGame, TournamentInput
@@ -38,8 +38,9 @@ def residual_valid(created: date, tournament_end: date, years: int) -> bool:
     return tournament_end < add_years(created, years)
 
 
-def half_points(score: Fraction | float | object) -> int:
-    return int(Fraction(str(score)) * 2)
+def half_points(score: Decimal) -> int:
+    """A score 0 / 0.5 / 1 as half-points."""
+    return int(score * 2)
 
 
 def rated_adjacency(t: TournamentInput, position: dict[str, int]) -> Adjacency:

@@ -96,7 +96,18 @@ class Dwz2026Parameters:
         return replace(self, precision=precision)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form (Decimals as numbers, the K_0 table as lists)."""
+        """JSON-ready form (Decimals as numbers, the K_0 table as lists); a fresh copy of a
+        value computed once per parameter object (it is frozen)."""
+        cached = self.__dict__.get("_as_dict")
+        if cached is None:
+            cached = self._build_dict()
+            object.__setattr__(self, "_as_dict", cached)
+        return {
+            k: ({r: list(v) for r, v in cached[k].items()} if k == "k0" else cached[k])
+            for k in cached
+        }
+
+    def _build_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for key, value in asdict(self).items():
             if isinstance(value, Decimal):
