@@ -13,6 +13,7 @@ from ratingdb.commands.common import fail, read_json
 from ratingdb.commands.db import db
 from ratingdb.commands.demo import demo
 from ratingdb.commands.history import export, player, recalc, runs, synth, tournament
+from ratingdb.commands.rules_admin import adjustment, rechenmodul
 from ratingdb.io.errors import InputError
 from ratingdb.io.evaluate_json import dump_results, parse_document
 from ratingdb.queries.evaluation_display import render_text
@@ -79,7 +80,7 @@ def evaluate(
         click.echo(dump_results([r.to_dict(trace=trace) for r in results], was_array))
 
 
-for command in (db, tournament, recalc, runs, player, export, synth, demo):
+for command in (db, tournament, recalc, runs, player, export, rechenmodul, adjustment, synth, demo):
     main.add_command(command)
 
 

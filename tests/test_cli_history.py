@@ -107,3 +107,27 @@ def test_demo(scratch_db):
     assert out.returncode == 0, out.stderr
     for needle in ("nightly job", "late tournament", "Karteikarte", "2081-56", "1961*"):
         assert needle in out.stdout
+
+
+def test_rechenmodul_and_adjustment_replay_like_a_full_run(loaded):
+    assert run(["recalc", "--quiet"], loaded).returncode == 0
+    listed = run(["rechenmodul", "list"], loaded).stdout
+    assert "dwz2026" in listed and "2026.1" in listed
+    bad = run(["rechenmodul", "add", "--version", "x", "--valid-from", "2025-01-01",
+               "--set", "t=0"], loaded)
+    assert bad.returncode == 2 and "parameters" in bad.stderr
+    bad = run(["rechenmodul", "add", "--version", "x", "--valid-from", "2025-01-01",
+               "--set", "nonsense=1"], loaded)
+    assert bad.returncode == 2 and "nonsense" in bad.stderr
+    added = run(["rechenmodul", "add", "--version", "2025.2", "--valid-from", "2025-06-01",
+                 "--set", "t=40", "--description", "smaller youth bonus"], loaded)
+    assert added.returncode == 0, added.stderr
+    shown = json.loads(run(["rechenmodul", "show", "2025.2"], loaded).stdout)
+    assert shown["parameters"]["t"] == 40 and shown["parameters"]["r"] == 0.08
+    assert run(["adjustment", "add", "--date", "2025-03-31"], loaded).returncode == 0
+    assert "dwz-2026-umstufung" in run(["adjustment", "list"], loaded).stdout
+    incremental = run(["recalc", "--quiet"], loaded)
+    assert incremental.returncode == 0 and "re-evaluated" in incremental.stdout
+    after_incremental = run(["export", "evaluations"], loaded).stdout
+    assert run(["recalc", "--full", "--quiet"], loaded).returncode == 0
+    assert run(["export", "evaluations"], loaded).stdout == after_incremental

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from ratingdb.engine.changes import Change
 from ratingdb.engine.history import History
 from ratingdb.engine.model import (
+    Adjustment,
     EngineParticipant,
     EngineTournament,
     Membership,
@@ -96,12 +97,25 @@ def tournament(draw, tid: int, player_ids: list[int]) -> EngineTournament:
 
 
 @st.composite
+def adjustments(draw) -> tuple[Adjustment, ...]:
+    if not draw(st.booleans()):
+        return ()
+    day = BASE + timedelta(days=draw(st.integers(0, 3300)))
+    return (Adjustment(day, "dwz-2026-umstufung", draw(st.booleans())),)
+
+
+@st.composite
 def histories(draw):
     n_players = draw(st.integers(4, 12))
     player_ids = list(range(1, n_players + 1))
     players = {pid: draw(player(pid)) for pid in player_ids}
     ts = [draw(tournament(tid, player_ids)) for tid in range(1, draw(st.integers(2, 9)) + 1)]
+    ADJUSTMENTS[:] = draw(adjustments())
     return players, ts, player_ids
+
+
+#: the adjustments of the history under test (drawn with it)
+ADJUSTMENTS: list[Adjustment] = []
 
 
 def snapshot_state(h: History) -> dict:
@@ -113,7 +127,7 @@ def snapshot_state(h: History) -> dict:
 
 
 def full(players, tournaments) -> History:
-    h = History(TIMELINE, dict(players), list(tournaments))
+    h = History(TIMELINE, dict(players), list(tournaments), adjustments=tuple(ADJUSTMENTS))
     h.full_replay()
     return h
 
@@ -202,3 +216,17 @@ def test_batched_changes_through_apply(history, data):
     h.tournaments = current
     h.apply(changes)
     assert snapshot_state(h) == snapshot_state(full(new_players, current))
+
+
+@SETTINGS
+@given(histories(), st.data())
+def test_adding_an_adjustment(history, data):
+    """A conversion added with a past date (WO Anhang 4) replays from its date."""
+    players, ts, _ = history
+    h = full(players, ts)
+    added = data.draw(adjustments().filter(bool))
+    ADJUSTMENTS[:] = [*ADJUSTMENTS, *added]
+    ADJUSTMENTS.sort(key=lambda a: a.effective_on)
+    h.adjustments = tuple(ADJUSTMENTS)
+    h.apply([Change("adjustment", added[0].effective_on)])
+    assert snapshot_state(h) == snapshot_state(full(players, ts))

@@ -404,7 +404,10 @@ class ChangePoint(Base):
     __tablename__ = "change_points"
     __table_args__ = (
         CheckConstraint(
-            _in("kind", ("insert", "correct", "delete", "player", "rechenmodul", "full")),
+            _in(
+                "kind",
+                ("insert", "correct", "delete", "player", "rechenmodul", "adjustment", "full"),
+            ),
             name="kind",
         ),
         Index("ix_change_points_pending", "run_id"),

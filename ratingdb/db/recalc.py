@@ -17,7 +17,13 @@ from datetime import UTC, date, datetime
 from sqlalchemy import Engine, text
 from sqlalchemy.orm import Session
 
-from ratingdb.db.store import load_history, load_order, prior_states, write_outcome
+from ratingdb.db.store import (
+    earlier_players,
+    load_history,
+    load_order,
+    prior_states,
+    write_outcome,
+)
 from ratingdb.engine.changes import Change, plan
 from ratingdb.engine.model import PlayerState, key_from_json
 
@@ -144,6 +150,7 @@ def _run(
     change_ids = [cid for cid, _ in changes]
     if replay_plan is None:
         return RunReport(None, None, False, total, 0, 0, dry_run=dry_run)
+    earlier: set[int] = set()
     if replay_plan.full:
         history, modul_ids = load_history(session)
         offset = 0
@@ -164,13 +171,16 @@ def _run(
         # anyway: load in bulk; otherwise load lazily what the ripple touches
         everything = replay_plan.force >= {t.id for t in stubs[replay_plan.start :]}
         history, modul_ids = load_history(session, from_key=start_key, lazy=not everything)
-        priors = prior_states(session, replay_plan.players, start_key)
+        earlier = earlier_players(session, start_key) if replay_plan.everyone_dirty else set()
+        priors = prior_states(session, replay_plan.players | earlier, start_key)
         history.prior = lambda pid: (
             priors[pid] if pid in priors else _one_prior(session, pid, start_key)
         )
         offset = replay_plan.start
     step = None if progress is None else (lambda pos: progress(offset + pos, total))
-    outcome = history.apply(plan_changes, progress=step)
+    outcome = history.apply(
+        plan_changes, progress=step, earlier_players=earlier if not replay_plan.full else ()
+    )
     if progress is not None:
         progress(total, total)
     touched = {s.player_id for snaps in outcome.written.values() for s in snaps if s.player_id}

@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session
 from ratingdb.engine.history import History
 from ratingdb.engine.inputs import state_after
 from ratingdb.engine.model import (
+    Adjustment,
     EngineParticipant,
     EngineTournament,
     Membership,
@@ -243,6 +244,20 @@ def _snapshot_from_row(r: Any, modul_keys: dict[int, str]) -> Snapshot:
     return Snapshot(r.tournament_id, r.participant_id, r.player_id, inp, _output(r))
 
 
+def earlier_players(session: Session, before: tuple[Any, ...]) -> set[int]:
+    """Every player with a snapshot before the order key ``before``."""
+    return set(
+        session.scalars(
+            text(
+                "SELECT DISTINCT s.player_id FROM rating_snapshots s "
+                f"JOIN tournaments t ON t.id = s.tournament_id WHERE {KEY_BELOW} "
+                "AND s.player_id IS NOT NULL"
+            ),
+            _key_params(before),
+        )
+    )
+
+
 def prior_states(
     session: Session, player_ids: Iterable[int], before: tuple[Any, ...]
 ) -> dict[int, PlayerState]:
@@ -290,6 +305,18 @@ class _Lazy(dict):  # type: ignore[type-arg]
         if value is None:
             raise KeyError(key)
         return value
+
+
+def load_adjustments(session: Session) -> tuple[Adjustment, ...]:
+    return tuple(
+        Adjustment(r.effective_on, r.formula, r.raises_index)
+        for r in session.execute(
+            text(
+                "SELECT effective_on, formula, raises_index FROM rating_adjustments "
+                "ORDER BY effective_on, id"
+            )
+        )
+    )
 
 
 def load_player(session: Session, player_id: int) -> PlayerRecord | None:
@@ -342,12 +369,15 @@ def load_history(
             load_players(session),
             load_tournaments(session, from_key=from_key),
             load_snapshots(session, keys, from_key=from_key),
+            adjustments=load_adjustments(session),
         )
         return history, modul_ids
     tournaments = load_tournaments(session, from_key=from_key, with_games=False)
     snapshots = _Lazy(lambda tid: load_snapshots(session, keys, only=tid).get(tid))
     players = _Lazy(lambda pid: load_player(session, pid))
-    history = History(timeline, players, tournaments, snapshots)
+    history = History(
+        timeline, players, tournaments, snapshots, adjustments=load_adjustments(session)
+    )
     games: dict[int, tuple[GameInput, ...]] = {}
 
     def games_of(t: EngineTournament) -> tuple[GameInput, ...]:

@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from ratingdb.engine.model import EngineTournament
 
-ChangeKind = Literal["insert", "correct", "delete", "player", "rechenmodul", "full"]
+ChangeKind = Literal["insert", "correct", "delete", "player", "rechenmodul", "adjustment", "full"]
 
 
 @dataclass(frozen=True)
@@ -38,6 +38,9 @@ class ReplayPlan:
     hold_until: dict[int, tuple[Any, ...]]
     changed_records: set[int]
     full: bool = False
+    #: an adjustment changes the state of every player who played before it: all of them
+    #: start dirty (with their state before ``start``)
+    everyone_dirty: bool = False
 
 
 def plan(changes: Iterable[Change], ordered: Sequence[EngineTournament]) -> ReplayPlan | None:
@@ -65,9 +68,13 @@ def plan(changes: Iterable[Change], ordered: Sequence[EngineTournament]) -> Repl
         if change.kind == "player":
             result.changed_records |= change.player_ids
             starts.append(bisect.bisect_left(first_on, change.from_date))
-        if change.kind == "rechenmodul":
-            begin = bisect.bisect_left(first_on, change.from_date)
+        if change.kind in ("rechenmodul", "adjustment"):
+            # a Rechenmodul applies to tournaments ending on or after its valid-from date;
+            # an adjustment runs after every tournament ending on its date
+            find = bisect.bisect_left if change.kind == "rechenmodul" else bisect.bisect_right
+            begin = find(first_on, change.from_date)
             starts.append(begin)
             result.force |= {t.id for t in ordered[begin:]}
+            result.everyone_dirty |= change.kind == "adjustment"
     result.start = min(starts, default=len(ordered))
     return result

@@ -12,7 +12,13 @@ from dataclasses import dataclass, field, replace
 
 from ratingdb.engine.changes import Change, plan
 from ratingdb.engine.inputs import state_after
-from ratingdb.engine.model import EngineTournament, PlayerRecord, PlayerState, Snapshot
+from ratingdb.engine.model import (
+    Adjustment,
+    EngineTournament,
+    PlayerRecord,
+    PlayerState,
+    Snapshot,
+)
 from ratingdb.engine.replay import ReplayOutcome, replay
 from ratingdb.engine.timeline import Timeline
 from ratingdb.rules.model import GameInput
@@ -29,6 +35,8 @@ class History:
     prior: Callable[[int], PlayerState] | None = None
     #: games of a tournament (the database loads them only for re-evaluated tournaments)
     games_of: Callable[[EngineTournament], tuple[GameInput, ...]] = lambda t: t.games
+    #: rating adjustments (WO Anhang 4), in date order
+    adjustments: tuple[Adjustment, ...] = ()
 
     def ordered(self) -> list[EngineTournament]:
         return sorted(self.tournaments, key=lambda t: t.order_key)
@@ -65,6 +73,7 @@ class History:
             force=force,
             state_of=lambda pid, pos: self.state_before(pid, ordered, pos),
             games_of=self.games_of,
+            adjustments=self.adjustments,
             changed_records=changed_records,
             progress=progress,
         )
@@ -75,12 +84,17 @@ class History:
 
     # -- pending changes (the database path) -------------------------------------------
     def apply(
-        self, changes: Iterable[Change], progress: Callable[[int], None] | None = None
+        self,
+        changes: Iterable[Change],
+        progress: Callable[[int], None] | None = None,
+        earlier_players: Iterable[int] = (),
     ) -> ReplayOutcome:
         """Replay for changes already reflected in ``tournaments`` and ``players``.
 
         Inserted and corrected tournaments are present without snapshots, deleted ones
         are gone; this is how the database holds them between recalculation runs.
+        ``earlier_players`` lists the players of tournaments before the loaded ones (needed
+        when an adjustment makes every earlier player's state change).
         """
         ordered = self.ordered()
         replay_plan = plan(changes, ordered)
@@ -90,7 +104,18 @@ class History:
             self.tournaments = ordered
             return self.full_replay(progress)
         start = replay_plan.start
-        dirty = {pid: self.state_before(pid, ordered, start) for pid in replay_plan.players}
+        players = set(replay_plan.players)
+        if replay_plan.everyone_dirty:
+            # everyone who played before the change point (``earlier_players``: those
+            # before the loaded part of the history)
+            players |= set(earlier_players)
+            players |= {
+                p.player_id
+                for t in ordered[:start]
+                for p in t.participants
+                if p.player_id is not None
+            }
+        dirty = {pid: self.state_before(pid, ordered, start) for pid in players}
         outcome = replay(
             ordered,
             self.players,
@@ -101,6 +126,7 @@ class History:
             force=replay_plan.force,
             state_of=lambda pid, pos: self.state_before(pid, ordered, pos),
             games_of=self.games_of,
+            adjustments=self.adjustments,
             changed_records=replay_plan.changed_records,
             hold_until=replay_plan.hold_until,
             progress=progress,
@@ -124,6 +150,7 @@ class History:
             force={t.id for t in ordered},
             state_of=lambda pid, _pos: self.prior(pid) if self.prior else PlayerState(),
             games_of=self.games_of,
+            adjustments=self.adjustments,
             progress=progress,
         )
         for tid, snaps in outcome.written.items():
@@ -155,6 +182,7 @@ class History:
             dirty=dirty,
             state_of=lambda pid, p: self.state_before(pid, ordered, p),
             games_of=self.games_of,
+            adjustments=self.adjustments,
             hold_until=dict.fromkeys(players, gone.order_key),
         )
         for tid, snaps in outcome.written.items():
@@ -189,6 +217,7 @@ class History:
             force={tournament.id},
             state_of=lambda pid, pos: self.state_before(pid, ordered, pos),
             games_of=self.games_of,
+            adjustments=self.adjustments,
             hold_until={
                 p.player_id: previous.order_key
                 for p in previous.participants

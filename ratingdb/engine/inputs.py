@@ -7,12 +7,13 @@ residual games count; WO 3.4.3 / 4.1.1: membership at the end date decides what 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
 
 from ratingdb.engine.lifecycle import membership_status, textual_between
 from ratingdb.engine.model import (
     EMPTY_STATE,
+    Adjustment,
     EngineParticipant,
     EngineTournament,
     PlayerRecord,
@@ -37,8 +38,18 @@ def participant_input(
     state: PlayerState,
     tournament: EngineTournament,
     modul: RechenmodulVersion,
+    adjustments: Sequence[Adjustment] = (),
 ) -> SnapshotInput:
-    """The input of one participant, from the player's state before the tournament."""
+    """The input of one participant, from the player's state before the tournament.
+
+    Rating adjustments dated between the player's last evaluation and this tournament's
+    end (an adjustment on day d runs after every tournament ending on d) are applied to the
+    state first: the same function in a full and in an incremental replay.
+    """
+    if state.as_of is not None:
+        for adj in adjustments:
+            if state.as_of <= adj.effective_on < tournament.end:
+                state = adj.apply(state)
     params = modul.parameters
     retention = getattr(params, "retention_years", 5)
     late = getattr(params, "late_member_years", 1)

@@ -115,6 +115,31 @@ EMPTY_STATE = PlayerState()
 
 
 @dataclass(frozen=True, slots=True)
+class Adjustment:
+    """A dated rating conversion (WO Anhang 4): it runs after every tournament ending on
+    ``effective_on`` and maps the rating of every stored state, the opponent ratings of
+    held residual games, and (``raises_index``) raises the index by one."""
+
+    effective_on: date
+    formula: str
+    raises_index: bool = True
+
+    def apply(self, state: PlayerState) -> PlayerState:
+        from ratingdb.rules.adjustments import formula
+
+        convert = formula(self.formula)
+        rating = None if state.rating is None else convert(state.rating)
+        index = state.index
+        if rating is not None and index is not None and self.raises_index:
+            index += 1
+        residual = tuple(
+            ResidualEntry(r.created_by, r.seq, convert(r.opponent_rating), r.score, r.played_on)
+            for r in state.residual
+        )
+        return PlayerState(rating, index, residual, state.as_of)
+
+
+@dataclass(frozen=True, slots=True)
 class SnapshotInput:
     """What went into one participant's evaluation (compared to detect changes)."""
 

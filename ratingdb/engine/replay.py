@@ -18,6 +18,7 @@ from typing import Any
 
 from ratingdb.engine.inputs import participant_input, state_after, tournament_input
 from ratingdb.engine.model import (
+    Adjustment,
     EngineTournament,
     PlayerRecord,
     PlayerState,
@@ -54,6 +55,7 @@ def replay(
     changed_records: Iterable[int] = (),
     hold_until: Mapping[int, tuple[Any, ...]] | None = None,
     games_of: Callable[[EngineTournament], tuple[GameInput, ...]] = lambda t: t.games,
+    adjustments: Sequence[Adjustment] = (),
     progress: Callable[[int], None] | None = None,
 ) -> ReplayOutcome:
     """Replay ``tournaments[start:]`` (already in evaluation order).
@@ -112,7 +114,8 @@ def replay(
                     state = dirty[pid]
                 else:
                     state = state_of(pid, pos)
-                inp = participant_input(part, players.get(pid) if pid else None, state, t, modul)
+                record = players.get(pid) if pid else None
+                inp = participant_input(part, record, state, t, modul, adjustments)
             else:
                 inp = old.input
                 if inp.rechenmodul != modul.key:

@@ -89,8 +89,32 @@ class Dwz2026Parameters:
         for row, values in self.k0.items():
             if len(values) != 11:
                 raise ValueError(f"k0 row {row!r} needs 11 values (index 1..10, >10)")
-        if self.max_iterations < 1:
-            raise ValueError("max_iterations must be at least 1")
+        positive = {
+            "t": self.t, "k_max": self.k_max, "min_games": self.min_games,
+            "min_games_performance": self.min_games_performance,
+            "rating_floor": self.rating_floor, "first_rating_pivot": self.first_rating_pivot,
+            "max_iterations": self.max_iterations, "float_tolerance": self.float_tolerance,
+            "d_limit": self.d_limit,
+        }  # fmt: skip
+        for name, value in positive.items():
+            if value <= 0:
+                raise ValueError(f"{name} must be positive, got {value}")
+        non_negative = {
+            "u": self.u, "a1": self.a1, "a2": self.a2, "min_score": self.min_score,
+            "exceptional_margin": self.exceptional_margin,
+            "residual_validity_years": self.residual_validity_years,
+            "retention_years": self.retention_years, "late_member_years": self.late_member_years,
+            "foreign_rating_index": self.foreign_rating_index,
+        }  # fmt: skip
+        for name, value in non_negative.items():
+            if value < 0:
+                raise ValueError(f"{name} cannot be negative, got {value}")
+        if not 0 <= self.r <= 1:
+            raise ValueError(f"r must be between 0 and 1, got {self.r}")
+        if not 0 < self.p_limit < Decimal("0.5"):
+            raise ValueError(f"p_limit must be between 0 and 0.5, got {self.p_limit}")
+        if self.first_rating_pivot <= self.rating_floor:
+            raise ValueError("first_rating_pivot must be above rating_floor")
 
     def with_precision(self, precision: Precision) -> Dwz2026Parameters:
         return replace(self, precision=precision)
