@@ -2,7 +2,7 @@
 
 Clubs with a VKZ hierarchy (region letter, district, club: ``C0327``), players of all ages
 who join and leave clubs, and per year: club championships (round robins in about 40 % of
-the clubs), Swiss opens with guests and unrated newcomers (one per 8 clubs), team seasons
+the clubs), Swiss opens with guests and unrated newcomers (one per 10 clubs), team seasons
 (one tournament per league of 8 clubs, 4 boards), and a few matches. At 250,000 players
 and 17 years this gives about 80,000 tournaments and 4 million games. Results follow
 the players' hidden strength; some games are forfeits; some tournaments are submitted
@@ -95,9 +95,11 @@ def generate(players: int, years: int, seed: int = 1, start_year: int = 2026) ->
     n_clubs = max(4, players // 40)
     regions = "ABCDE"
     clubs: dict[str, str] = {}
-    for k in range(n_clubs):
-        vkz = f"{regions[k % len(regions)]}{(k // 25) % 100:02d}{k % 25 + 1:02d}"
+    for k in range(n_clubs):  # region letter, district 00-99, club 01-40: unique VKZ
+        region, index = regions[k % len(regions)], k // len(regions)
+        vkz = f"{region}{index // 40:02d}{index % 40 + 1:02d}"
         clubs[vkz] = f"SK {SURNAMES[k % len(SURNAMES)]} {k + 1}"
+    assert len(clubs) == n_clubs, "too many clubs for the VKZ scheme"
     club_list = sorted(clubs)
     first = date(start_year - years, 1, 1)
     last = date(start_year, 12, 31)
@@ -215,7 +217,7 @@ def generate(players: int, years: int, seed: int = 1, start_year: int = 2026) ->
             for i, a in enumerate(pids):
                 for b in pids[i + 1 :]:
                     play(t, 1 + (i % 9), a, b)
-        for k in range(max(1, len(club_list) // 8)):  # Swiss opens with guests
+        for k in range(max(1, len(club_list) // 10)):  # Swiss opens with guests
             day = date(year, 3, 1) + timedelta(days=rng.randint(0, 250))
             region = club_list[k % len(club_list)][0]
             t = new_tournament(

@@ -8,12 +8,14 @@ consumed, expiring, WO 4.1.1) in step with the snapshots.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from datetime import date
 from decimal import Decimal
 from typing import Any
 
+from psycopg.rows import namedtuple_row, tuple_row
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
@@ -82,23 +84,26 @@ KEY_AT_LEAST = f"({ORDER_COLUMNS}) >= (:k_end, :k_start, :k_vkz, :k_proc, :k_id)
 KEY_BELOW = f"({ORDER_COLUMNS}) < (:k_end, :k_start, :k_vkz, :k_proc, :k_id)"
 
 
+def _fetch(
+    session: Session, sql: str, params: dict[str, Any] | None = None, *, named: bool = False
+) -> list[Any]:
+    """Rows straight from the driver (tuples, or named tuples): bulk reads skip
+    SQLAlchemy's row objects. ``sql`` uses ``:name`` placeholders like the rest of the
+    module."""
+    raw = session.connection().connection.driver_connection
+    driver_sql = re.sub(r"(?<![:\w]):(\w+)", r"%(\1)s", sql)
+    with raw.cursor(row_factory=namedtuple_row if named else tuple_row) as cur:
+        return cur.execute(driver_sql, params or {}).fetchall()
+
+
 def load_order(session: Session) -> list[EngineTournament]:
     """Every rated tournament's order key only (no participants, no games), in order."""
     return [
-        EngineTournament(
-            id=r.id,
-            code=r.code,
-            start=r.start_date,
-            end=r.end_date,
-            vkz=r.vkz,
-            processed_at=r.processed_at,
-            kind=r.kind,
-        )
-        for r in session.execute(
-            text(
-                "SELECT t.id, t.code, t.start_date, t.end_date, t.vkz, t.processed_at, t.kind "
-                f"FROM tournaments t WHERE rated ORDER BY {ORDER_COLUMNS}"
-            )
+        EngineTournament(tid, code, start, end, vkz, processed, kind)
+        for tid, code, start, end, vkz, processed, kind in _fetch(
+            session,
+            "SELECT t.id, t.code, t.start_date, t.end_date, t.vkz, t.processed_at, t.kind "
+            f"FROM tournaments t WHERE rated ORDER BY {ORDER_COLUMNS}",
         )
     ]
 
@@ -123,44 +128,33 @@ def load_tournaments(
     part_where = "" if not where else f" WHERE pa.tournament_id IN ({within})"
     game_where = "" if not where else f" WHERE tournament_id IN ({within})"
     parts: dict[int, list[EngineParticipant]] = defaultdict(list)
-    for r in session.execute(
-        text(
-            "SELECT pa.id, pa.tournament_id, pa.player_id, "
-            "coalesce(pa.textual_name, pl.surname || ', ' || pl.given_name) AS name, "
-            "pa.club_vkz, pa.rating_source, pa.external_rating, pa.external_index, pa.computer "
-            "FROM participants pa LEFT JOIN players pl ON pl.id = pa.player_id"
-            f"{part_where} ORDER BY pa.tournament_id, pa.start_rank NULLS LAST, pa.id"
-        ),
+    # names only when the games are loaded too (displays); the replay never needs them
+    name = (
+        "coalesce(pa.textual_name, pl.surname || ', ' || pl.given_name)"
+        if with_games
+        else "pa.textual_name"
+    )
+    join = " LEFT JOIN players pl ON pl.id = pa.player_id" if with_games else ""
+    for pid, tid, player, pname, club, source, rating, index, computer in _fetch(
+        session,
+        f"SELECT pa.id, pa.tournament_id, pa.player_id, {name}, pa.club_vkz, "
+        "pa.rating_source, pa.external_rating, pa.external_index, pa.computer "
+        f"FROM participants pa{join}{part_where} "
+        "ORDER BY pa.tournament_id, pa.start_rank NULLS LAST, pa.id",
         params,
     ):
-        parts[r.tournament_id].append(
-            EngineParticipant(
-                r.id,
-                r.player_id,
-                r.name,
-                r.club_vkz,
-                r.rating_source,
-                r.external_rating,
-                r.external_index,
-                r.computer,
-            )
+        parts[tid].append(
+            EngineParticipant(pid, player, pname, club, source, rating, index, computer)
         )
     games: dict[int, list[GameInput]] = defaultdict(list)
-    game_rows = (
-        []
-        if not with_games
-        else session.execute(
-            text(
-                f"SELECT tournament_id, round, white_id, black_id, result FROM games{game_where} "
-                "ORDER BY tournament_id, round NULLS FIRST, board NULLS FIRST, id"
-            ),
+    if with_games:
+        for tid, rnd, white, black, result in _fetch(
+            session,
+            f"SELECT tournament_id, round, white_id, black_id, result FROM games{game_where} "
+            "ORDER BY tournament_id, round NULLS FIRST, board NULLS FIRST, id",
             params,
-        )
-    )
-    for r in game_rows:
-        games[r.tournament_id].append(
-            GameInput(str(r.white_id), str(r.black_id), r.result, r.round)
-        )
+        ):
+            games[tid].append(GameInput(str(white), str(black), result, rnd))
     return [
         EngineTournament(
             id=r.id,
@@ -203,7 +197,9 @@ def load_snapshots(
     else:
         where = ""
     out: dict[int, dict[int, Snapshot]] = defaultdict(dict)
-    rows = session.execute(text(f"SELECT {SNAPSHOT_COLUMNS} FROM rating_snapshots{where}"), params)
+    rows = _fetch(
+        session, f"SELECT {SNAPSHOT_COLUMNS} FROM rating_snapshots{where}", params, named=True
+    )
     for r in rows:
         out[r.tournament_id][r.participant_id] = _snapshot_from_row(r, modul_keys)
     return dict(out)
