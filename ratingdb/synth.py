@@ -4,7 +4,9 @@ Clubs with a VKZ hierarchy (region letter, district, club: ``C0327``), players o
 who join and leave clubs, and per year: club championships (round robins in about 40 % of
 the clubs), Swiss opens with guests and unrated newcomers (one per 10 clubs), team seasons
 (one tournament per league of 8 clubs, 4 boards), and a few matches. At 250,000 players
-and 17 years this gives about 80,000 tournaments and 4 million games. Results follow
+and 17 years this gives about 80,000 tournaments and 4 million games. Members who joined
+before the history starts bring a listed rating (a stand-in for the takeover of the
+federation's current rating list), entered as a national rating with its index. Results follow
 the players' hidden strength; some games are forfeits; some tournaments are submitted
 late (processed long after they ended).
 """
@@ -31,6 +33,10 @@ class SynthPlayer:
     joined: date
     left: date | None = None
     fide_rating: int | None = None
+    #: the rating a member had before the synthetic history starts (a stand-in for the
+    #: takeover of the federation's current list): sent as a national rating with index
+    listed_rating: int | None = None
+    listed_index: int | None = None
 
 
 @dataclass
@@ -42,6 +48,7 @@ class SynthParticipant:
     external_rating: int | None = None
     start_rank: int = 0
     club_vkz: str | None = None
+    external_index: int | None = None
 
 
 @dataclass
@@ -129,6 +136,10 @@ def generate(players: int, years: int, seed: int = 1, start_year: int = 2026) ->
                 fide_rating=int(rng.gauss(1900, 200)) if rng.random() < 0.05 else None,
             )
         )
+        member = roster[-1]
+        if member.joined < first and rng.random() < 0.8:
+            member.listed_rating = max(1100, int(member.strength + rng.gauss(0, 80)))
+            member.listed_index = rng.randint(3, 60)
     by_club: dict[str, list[SynthPlayer]] = {c: [] for c in club_list}
     for p in roster:
         by_club[p.club].append(p)
@@ -166,6 +177,9 @@ def generate(players: int, years: int, seed: int = 1, start_year: int = 2026) ->
             part.textual_name = guest
             if rng.random() < 0.5:
                 part.rating_source, part.external_rating = "fide", int(rng.gauss(1900, 250))
+        elif p.listed_rating is not None:
+            part.rating_source, part.external_rating = "national", p.listed_rating
+            part.external_index = p.listed_index
         elif p.fide_rating and rng.random() < 0.5:
             part.rating_source, part.external_rating = "fide", p.fide_rating
         t.participants.append(part)

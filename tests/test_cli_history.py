@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from ratingdb.db import migrate
+from ratingdb.rules.adjustments import dwz_2026_conversion
 
 
 def run(args: list[str], url, **kw) -> subprocess.CompletedProcess[str]:
@@ -30,7 +31,7 @@ def run(args: list[str], url, **kw) -> subprocess.CompletedProcess[str]:
 @pytest.fixture
 def loaded(scratch_db):
     migrate.upgrade(scratch_db)
-    out = run(["synth", "--players", "120", "--years", "3", "--seed", "3"], scratch_db)
+    out = run(["synth", "--players", "300", "--years", "3", "--seed", "3"], scratch_db)
     assert out.returncode == 0, out.stderr
     return scratch_db
 
@@ -113,21 +114,68 @@ def test_rechenmodul_and_adjustment_replay_like_a_full_run(loaded):
     assert run(["recalc", "--quiet"], loaded).returncode == 0
     listed = run(["rechenmodul", "list"], loaded).stdout
     assert "dwz2026" in listed and "2026.1" in listed
-    bad = run(["rechenmodul", "add", "--version", "x", "--valid-from", "2025-01-01",
-               "--set", "t=0"], loaded)
+    bad = run(
+        ["rechenmodul", "add", "--version", "x", "--valid-from", "2025-01-01", "--set", "t=0"],
+        loaded,
+    )
     assert bad.returncode == 2 and "parameters" in bad.stderr
-    bad = run(["rechenmodul", "add", "--version", "x", "--valid-from", "2025-01-01",
-               "--set", "nonsense=1"], loaded)
+    bad = run(
+        [
+            "rechenmodul",
+            "add",
+            "--version",
+            "x",
+            "--valid-from",
+            "2025-01-01",
+            "--set",
+            "nonsense=1",
+        ],
+        loaded,
+    )
     assert bad.returncode == 2 and "nonsense" in bad.stderr
-    added = run(["rechenmodul", "add", "--version", "2025.2", "--valid-from", "2025-06-01",
-                 "--set", "t=40", "--description", "smaller youth bonus"], loaded)
+    added = run(
+        [
+            "rechenmodul",
+            "add",
+            "--version",
+            "2025.2",
+            "--valid-from",
+            "2025-06-01",
+            "--set",
+            "t=40",
+            "--description",
+            "smaller youth bonus",
+        ],
+        loaded,
+    )
     assert added.returncode == 0, added.stderr
     shown = json.loads(run(["rechenmodul", "show", "2025.2"], loaded).stdout)
     assert shown["parameters"]["t"] == 40 and shown["parameters"]["r"] == 0.08
-    assert run(["adjustment", "add", "--date", "2025-03-31"], loaded).returncode == 0
+    # a conversion on a day after which some player with a rating plays again
+    rows = list(csv.DictReader(io.StringIO(run(["export", "evaluations"], loaded).stdout)))
+    stored: dict[str, list[str]] = {}
+    for r in rows:
+        if r["stored"] == "True":
+            stored.setdefault(r["player_id"], []).append(r["end_date"])
+    player_id, dates = next((p, d) for p, d in sorted(stored.items()) if len(set(d)) > 1)
+    day = sorted(set(dates))[0]
+    assert run(["adjustment", "add", "--date", day], loaded).returncode == 0
     assert "dwz-2026-umstufung" in run(["adjustment", "list"], loaded).stdout
     incremental = run(["recalc", "--quiet"], loaded)
     assert incremental.returncode == 0 and "re-evaluated" in incremental.stdout
     after_incremental = run(["export", "evaluations"], loaded).stdout
     assert run(["recalc", "--full", "--quiet"], loaded).returncode == 0
     assert run(["export", "evaluations"], loaded).stdout == after_incremental
+    # the Karteikarte shows the conversion between two evaluations
+    rows = list(csv.DictReader(io.StringIO(after_incremental)))
+    before = {
+        r["player_id"] for r in rows if r["stored"] == "True" and r["end_date"] < "2025-03-31"
+    }
+    after = {r["player_id"] for r in rows if r["stored"] == "True" and r["end_date"] > "2025-03-31"}
+    player_id = sorted(before & after)[0]
+    card = json.loads(run(["player", "card", player_id, "--json"], loaded).stdout)
+    conversions = [e for e in card["evaluations"] if e["kind"] == "adjustment"]
+    assert len(conversions) == 1
+    old, new = conversions[0]["rating_old"], conversions[0]["rating_new"]
+    assert new == dwz_2026_conversion(old)
+    assert conversions[0]["index_new"] == conversions[0]["index_old"] + 1

@@ -152,6 +152,7 @@ def rechenmodul_add(
         ).first()
         if exists:
             fail(f"a Rechenmodul {family} {version} or one valid from {start} exists already")
+        first = session.execute(text("SELECT min(valid_from) FROM rechenmodule")).scalar()
         session.execute(
             text(
                 "INSERT INTO rechenmodule (family, version, valid_from, parameters, description) "
@@ -159,7 +160,10 @@ def rechenmodul_add(
             ),
             {"f": family, "v": version, "d": start, "p": json.dumps(checked), "desc": description},
         )
-        _record(session, "rechenmodul", start, f"{family}/{version}")
+        # tournaments before the first version are evaluated with the oldest one: a new
+        # oldest version therefore changes the rules for everything before it as well
+        since = date(1, 1, 1) if first is None or start < first else start
+        _record(session, "rechenmodul", since, f"{family}/{version}")
     click.echo(f"Rechenmodul {family} {version} valid from {start}; change point recorded")
 
 

@@ -144,6 +144,7 @@ def load_federation(
             "club_vkz",
             "rating_source",
             "external_rating",
+            "external_index",
         ),
         (
             (
@@ -155,6 +156,7 @@ def load_federation(
                 p.club_vkz,
                 p.rating_source,
                 p.external_rating,
+                p.external_index,
             )
             for t in fed.tournaments
             for p in t.participants

@@ -129,6 +129,7 @@ class History:
             adjustments=self.adjustments,
             changed_records=replay_plan.changed_records,
             hold_until=replay_plan.hold_until,
+            pin_all=replay_plan.everyone_dirty,
             progress=progress,
         )
         for tid, snaps in outcome.written.items():

@@ -56,6 +56,7 @@ def replay(
     hold_until: Mapping[int, tuple[Any, ...]] | None = None,
     games_of: Callable[[EngineTournament], tuple[GameInput, ...]] = lambda t: t.games,
     adjustments: Sequence[Adjustment] = (),
+    pin_all: bool = False,
     progress: Callable[[int], None] | None = None,
 ) -> ReplayOutcome:
     """Replay ``tournaments[start:]`` (already in evaluation order).
@@ -67,7 +68,8 @@ def replay(
     ``changed_records`` are players whose memberships or birth year changed: their stored
     inputs are never trusted, so they stay dirty to the end of the walk. ``hold_until``
     keeps players dirty up to a stored order key: the participants of a deleted (or moved)
-    tournament, whose later stored inputs still contain its effect. ``stored`` and
+    tournament, whose later stored inputs still contain its effect. ``pin_all`` trusts no
+    stored input at all (a new rating adjustment changes every later one). ``stored`` and
     ``games_of`` are only consulted for tournaments that have to be looked at, so callers
     may load them lazily.
     """
@@ -76,7 +78,7 @@ def replay(
     held = dict(hold_until or {})
 
     def keep_dirty(pid: int, key: tuple[Any, ...]) -> bool:
-        if pid in pinned:
+        if pin_all or pid in pinned:
             return True
         until = held.get(pid)
         return until is not None and key <= until

@@ -60,7 +60,9 @@ def rating_card(session: Session, player_id: int, today: date | None = None) -> 
             {"p": player_id},
         ).mappings()
     ]
-    stored = [e for e in evaluations if e["stored"]]
+    for e in evaluations:
+        e["kind"] = "evaluation"
+    evaluations, current = _with_adjustments(session, evaluations, today or date.today())
     memberships = [
         dict(r)
         for r in session.execute(
@@ -86,15 +88,60 @@ def rating_card(session: Session, player_id: int, today: date | None = None) -> 
             {"p": player_id},
         ).mappings()
     ]
-    last = stored[-1] if stored else None
-    return RatingCard(
-        dict(player),
-        None if last is None else last["rating_new"],
-        None if last is None else last["index_new"],
-        evaluations,
-        memberships,
-        residual,
-    )
+    return RatingCard(dict(player), current[0], current[1], evaluations, memberships, residual)
+
+
+def _with_adjustments(
+    session: Session, evaluations: list[dict[str, Any]], today: date
+) -> tuple[list[dict[str, Any]], tuple[int | None, int | None]]:
+    """Insert the rating adjustments (WO Anhang 4) that changed the player's rating between
+    two evaluations, and return the current rating and index (adjustments up to today)."""
+    from ratingdb.engine.model import Adjustment, PlayerState
+
+    adjustments = [
+        (r.name, Adjustment(r.effective_on, r.formula, r.raises_index))
+        for r in session.execute(
+            text(
+                "SELECT name, effective_on, formula, raises_index FROM rating_adjustments "
+                "WHERE effective_on <= :today ORDER BY effective_on, id"
+            ),
+            {"today": today},
+        )
+    ]
+    out: list[dict[str, Any]] = []
+    rating: int | None = None
+    index: int | None = None
+    last_end: date | None = None
+    pending = list(adjustments)
+
+    def convert_until(day: date | None) -> None:
+        nonlocal rating, index
+        while pending and (day is None or pending[0][1].effective_on < day):
+            name, adj = pending.pop(0)
+            if rating is None or last_end is None or adj.effective_on < last_end:
+                continue
+            state = adj.apply(PlayerState(rating, index))
+            out.append(
+                {
+                    "kind": "adjustment",
+                    "name": name,
+                    "end_date": adj.effective_on,
+                    "rating_old": rating,
+                    "index_old": index,
+                    "rating_new": state.rating,
+                    "index_new": state.index,
+                    "stored": True,
+                }
+            )
+            rating, index = state.rating, state.index
+
+    for e in evaluations:
+        convert_until(e["end_date"])
+        out.append(e)
+        if e["stored"]:
+            rating, index, last_end = e["rating_new"], e["index_new"], e["end_date"]
+    convert_until(None)
+    return out, (rating, index)
 
 
 def render_card(card: RatingCard) -> str:
@@ -108,6 +155,10 @@ def render_card(card: RatingCard) -> str:
         f"{'R_h':>5} {'DWZ':>9}",
     ]
     for e in card.evaluations:
+        if e["kind"] == "adjustment":
+            change = f"{e['rating_old']}-{e['index_old']} -> {e['rating_new']}-{e['index_new']}"
+            lines.append(f"{e['end_date'].isoformat():10}  {e['name'][:36]:36} {change:>46}")
+            continue
         new = (
             f"{e['rating_new']}-{e['index_new']}"
             if e["stored"]
