@@ -176,6 +176,8 @@ def load_federation(
     )
     step("games", counts["games"])
     _fix_sequences(session)
+    for table in TABLES_WITH_IDS:  # fresh statistics: the planner must know the sizes
+        session.execute(text(f"ANALYZE {table}"))
     session.execute(
         text("INSERT INTO change_points (kind, from_date) VALUES ('full', DATE '0001-01-01')")
     )

@@ -10,18 +10,30 @@ from sqlalchemy.orm import Session
 
 
 def late_tournament(session: Session, end: date) -> dict[str, Any]:
-    """Eight members of a year ago (rated ones first) play a late-submitted round robin."""
+    """Eight members of that day (those rated in the year before first) play a
+    late-submitted round robin."""
     rows = session.execute(
         text(
-            "SELECT p.id, o.vkz FROM players p JOIN memberships m ON m.player_id = p.id "
+            "SELECT s.player_id AS id, min(o.vkz) AS vkz FROM rating_snapshots s "
+            "JOIN tournaments t ON t.id = s.tournament_id "
+            "JOIN memberships m ON m.player_id = s.player_id AND m.valid_from <= :d "
+            "  AND (m.valid_to IS NULL OR m.valid_to >= :d) "
             "JOIN organisations o ON o.id = m.organisation_id "
-            "WHERE m.valid_from <= :d AND (m.valid_to IS NULL OR m.valid_to >= :d) "
-            "ORDER BY EXISTS (SELECT 1 FROM rating_snapshots s "
-            "  JOIN tournaments t ON t.id = s.tournament_id "
-            "  WHERE s.player_id = p.id AND s.stored AND t.end_date < :d) DESC, p.id LIMIT 8"
+            "WHERE s.stored AND t.end_date BETWEEN :d - 365 AND :d "
+            "GROUP BY s.player_id ORDER BY s.player_id LIMIT 8"
         ),
         {"d": end},
     ).all()
+    if len(rows) < 8:  # a young federation: any members of that day
+        rows += session.execute(
+            text(
+                "SELECT p.id, o.vkz FROM players p JOIN memberships m ON m.player_id = p.id "
+                "JOIN organisations o ON o.id = m.organisation_id "
+                "WHERE m.valid_from <= :d AND (m.valid_to IS NULL OR m.valid_to >= :d) "
+                "AND p.id <> ALL(:have) ORDER BY p.id LIMIT :n"
+            ),
+            {"d": end, "have": [r.id for r in rows], "n": 8 - len(rows)},
+        ).all()
     ids = [f"p{r.id}" for r in rows]
     games = []
     for rnd in range(1, len(ids)):

@@ -479,6 +479,9 @@ def write_outcome(
         for row in rows:
             copy.write_row(row)
     _write_residual(session, history, written, outcome)
+    if clear_all or len(rows) > 100_000:  # the table changed a lot: refresh statistics
+        conn.execute(text("ANALYZE rating_snapshots"))
+        conn.execute(text("ANALYZE residual_games"))
     return len(rows)
 
 
