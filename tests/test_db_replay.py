@@ -26,7 +26,7 @@ def fed_engine(scratch_db):
     migrate.upgrade(scratch_db)
     engine = create_engine(scratch_db, poolclass=NullPool)
     with Session(engine) as session, session.begin():
-        load_federation(session, generate(players=80, years=3, seed=7))
+        load_federation(session, generate(players=300, years=3, seed=7))
     yield engine
     engine.dispose()
 
