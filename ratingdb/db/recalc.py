@@ -86,19 +86,18 @@ def current_ratings(
     """Current stored rating (the last stored snapshot) and name, of the given players."""
     if player_ids is not None and not player_ids:
         return {}
-    only = "" if player_ids is None else " AND s.player_id = ANY(:ids)"
-    rows = session.execute(
-        text(
-            "SELECT DISTINCT ON (s.player_id) s.player_id, s.rating_new, "
-            "p.surname || ', ' || p.given_name AS name "
-            "FROM rating_snapshots s JOIN tournaments t ON t.id = s.tournament_id "
-            f"JOIN players p ON p.id = s.player_id WHERE s.stored{only} "
-            "ORDER BY s.player_id, t.end_date DESC, t.start_date DESC, t.vkz DESC, "
-            "t.processed_at DESC, t.id DESC"
-        ),
+    only = "" if player_ids is None else " AND s.player_id = ANY(%(ids)s)"
+    raw = session.connection().connection.driver_connection
+    rows = raw.execute(
+        "SELECT DISTINCT ON (s.player_id) s.player_id, s.rating_new, "
+        "p.surname || ', ' || p.given_name AS name "
+        "FROM rating_snapshots s JOIN tournaments t ON t.id = s.tournament_id "
+        f"JOIN players p ON p.id = s.player_id WHERE s.stored{only} "
+        "ORDER BY s.player_id, t.end_date DESC, t.start_date DESC, t.vkz DESC, "
+        "t.processed_at DESC, t.id DESC",
         {"ids": sorted(player_ids or ())},
-    ).all()
-    return {r.player_id: (r.rating_new, r.name) for r in rows}
+    ).fetchall()
+    return {pid: (rating, name) for pid, rating, name in rows}
 
 
 def run_recalc(
@@ -144,8 +143,10 @@ def _run(
 ) -> RunReport:
     changes = pending_changes(session)
     plan_changes = [Change("full", date.min)] if full else [c for _, c in changes]
-    stubs = load_order(session)
-    total = len(stubs)
+    # only tournaments ending on or after the earliest change can move
+    since = None if full or not plan_changes else min(c.from_date for c in plan_changes)
+    stubs = load_order(session, since=since)
+    total = session.execute(text("SELECT count(*) FROM tournaments WHERE rated")).scalar_one()
     replay_plan = plan(plan_changes, stubs)
     change_ids = [cid for cid, _ in changes]
     if replay_plan is None:
@@ -153,8 +154,8 @@ def _run(
     earlier: set[int] = set()
     if replay_plan.full:
         history, modul_ids = load_history(session)
-        offset = 0
-    elif replay_plan.start >= total:  # e.g. the last tournament was deleted
+        offset = len(stubs) - total  # a full replay walks every tournament
+    elif replay_plan.start >= len(stubs):  # e.g. the last tournament was deleted
         return RunReport(
             None,
             min(c.from_date for c in plan_changes),
@@ -177,6 +178,7 @@ def _run(
             priors[pid] if pid in priors else _one_prior(session, pid, start_key)
         )
         offset = replay_plan.start
+    offset += total - len(stubs)  # positions before ``since`` were not loaded
     step = None if progress is None else (lambda pos: progress(offset + pos, total))
     outcome = history.apply(
         plan_changes, progress=step, earlier_players=earlier if not replay_plan.full else ()

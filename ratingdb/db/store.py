@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from datetime import date
 from decimal import Decimal
 from typing import Any
@@ -96,16 +97,52 @@ def _fetch(
         return cur.execute(driver_sql, params or {}).fetchall()
 
 
-def load_order(session: Session) -> list[EngineTournament]:
-    """Every rated tournament's order key only (no participants, no games), in order."""
+def load_order(
+    session: Session, since: date | None = None, from_key: tuple[Any, ...] | None = None
+) -> list[EngineTournament]:
+    """Rated tournaments as order-key stubs (no participants, no games), in order: all, or
+    those ending on or after ``since``, or those from the order key ``from_key`` on."""
+    where, params = "", {}
+    if from_key is not None:
+        where, params = f" AND {KEY_AT_LEAST}", _key_params(from_key)
+    elif since is not None:
+        where, params = " AND t.end_date >= :since", {"since": since}
     return [
-        EngineTournament(tid, code, start, end, vkz, processed, kind)
-        for tid, code, start, end, vkz, processed, kind in _fetch(
+        EngineTournament(tid, code, start, end, vkz, processed, kind, name)
+        for tid, code, start, end, vkz, processed, kind, name in _fetch(
             session,
-            "SELECT t.id, t.code, t.start_date, t.end_date, t.vkz, t.processed_at, t.kind "
-            f"FROM tournaments t WHERE rated ORDER BY {ORDER_COLUMNS}",
+            "SELECT t.id, t.code, t.start_date, t.end_date, t.vkz, t.processed_at, t.kind, "
+            f"t.name FROM tournaments t WHERE rated{where} ORDER BY {ORDER_COLUMNS}",
+            params,
         )
     ]
+
+
+def player_index(session: Session, from_key: tuple[Any, ...]) -> dict[int, frozenset[int]]:
+    """The players of every tournament from the order key ``from_key`` on."""
+    players: dict[int, set[int]] = defaultdict(set)
+    for tid, pid in _fetch(
+        session,
+        "SELECT pa.tournament_id, pa.player_id FROM participants pa "
+        "JOIN tournaments t ON t.id = pa.tournament_id "
+        f"WHERE t.rated AND {KEY_AT_LEAST} AND pa.player_id IS NOT NULL",
+        _key_params(from_key),
+    ):
+        players[tid].add(pid)
+    return {tid: frozenset(ps) for tid, ps in players.items()}
+
+
+def load_participants(session: Session, tournament_id: int) -> tuple[EngineParticipant, ...]:
+    return tuple(
+        EngineParticipant(*row)
+        for row in _fetch(
+            session,
+            "SELECT id, player_id, textual_name, club_vkz, rating_source, external_rating, "
+            "external_index, computer FROM participants WHERE tournament_id = :t "
+            "ORDER BY start_rank NULLS LAST, id",
+            {"t": tournament_id},
+        )
+    )
 
 
 def load_tournaments(
@@ -263,14 +300,14 @@ def prior_states(
         return {}
     _, modul_ids = load_timeline(session)
     keys = {v: k for k, v in modul_ids.items()}
-    rows = session.execute(
-        text(
-            f"SELECT DISTINCT ON (s.player_id) {SNAPSHOT_COLUMNS_S}, t.end_date AS t_end "
-            "FROM rating_snapshots s JOIN tournaments t ON t.id = s.tournament_id "
-            f"WHERE s.player_id = ANY(:ids) AND {KEY_BELOW} "
-            f"ORDER BY s.player_id, {ORDER_COLUMNS.replace(',', ' DESC,')} DESC"
-        ),
+    rows = _fetch(
+        session,
+        f"SELECT DISTINCT ON (s.player_id) {SNAPSHOT_COLUMNS_S}, t.end_date AS t_end "
+        "FROM rating_snapshots s JOIN tournaments t ON t.id = s.tournament_id "
+        f"WHERE s.player_id = ANY(:ids) AND {KEY_BELOW} "
+        f"ORDER BY s.player_id, {ORDER_COLUMNS.replace(',', ' DESC,')} DESC",
         {"ids": ids, **_key_params(before)},
+        named=True,
     )
     states: dict[int, PlayerState] = {}
     for r in rows:
@@ -316,22 +353,16 @@ def load_adjustments(session: Session) -> tuple[Adjustment, ...]:
 
 
 def load_player(session: Session, player_id: int) -> PlayerRecord | None:
-    row = session.execute(
-        text("SELECT birth_year FROM players WHERE id = :p"), {"p": player_id}
-    ).first()
-    if row is None:
-        return None
-    spans = tuple(
-        Membership(r.valid_from, r.valid_to)
-        for r in session.execute(
-            text(
-                "SELECT valid_from, valid_to FROM memberships WHERE player_id = :p "
-                "ORDER BY valid_from"
-            ),
-            {"p": player_id},
-        )
+    rows = _fetch(
+        session,
+        "SELECT p.birth_year, m.valid_from, m.valid_to FROM players p "
+        "LEFT JOIN memberships m ON m.player_id = p.id WHERE p.id = :p ORDER BY m.valid_from",
+        {"p": player_id},
     )
-    return PlayerRecord(player_id, row.birth_year, spans)
+    if not rows:
+        return None
+    spans = tuple(Membership(start, end) for _, start, end in rows if start is not None)
+    return PlayerRecord(player_id, rows[0][0], spans)
 
 
 def load_games(session: Session, tournament_id: int) -> tuple[GameInput, ...]:
@@ -368,12 +399,21 @@ def load_history(
             adjustments=load_adjustments(session),
         )
         return history, modul_ids
-    tournaments = load_tournaments(session, from_key=from_key, with_games=False)
+    assert from_key is not None, "lazy loading needs a change point"
+    stubs = load_order(session, from_key=from_key)
+    index = player_index(session, from_key)
     snapshots = _Lazy(lambda tid: load_snapshots(session, keys, only=tid).get(tid))
     players = _Lazy(lambda pid: load_player(session, pid))
-    history = History(
-        timeline, players, tournaments, snapshots, adjustments=load_adjustments(session)
-    )
+    history = History(timeline, players, stubs, snapshots, adjustments=load_adjustments(session))
+    full: dict[int, EngineTournament] = {}
+
+    def expand(t: EngineTournament) -> EngineTournament:
+        if t.id not in full:
+            full[t.id] = replace(t, participants=load_participants(session, t.id))
+        return full[t.id]
+
+    history.players_in = lambda t: index.get(t.id, frozenset())
+    history.expand = expand
     games: dict[int, tuple[GameInput, ...]] = {}
 
     def games_of(t: EngineTournament) -> tuple[GameInput, ...]:

@@ -8,6 +8,7 @@ implementation the property tests compare with a full replay.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
 
 from ratingdb.engine.changes import Change, plan
@@ -37,6 +38,18 @@ class History:
     games_of: Callable[[EngineTournament], tuple[GameInput, ...]] = lambda t: t.games
     #: rating adjustments (WO Anhang 4), in date order
     adjustments: tuple[Adjustment, ...] = ()
+    #: the database keeps tournaments as order-key stubs: which players each one has, and
+    #: the tournament with its participants, loaded when needed (None: from the objects)
+    players_in: Callable[[EngineTournament], AbstractSet[int]] | None = None
+    expand: Callable[[EngineTournament], EngineTournament] | None = None
+
+    def _players(self, t: EngineTournament) -> AbstractSet[int]:
+        if self.players_in is not None:
+            return self.players_in(t)
+        return {p.player_id for p in t.participants if p.player_id is not None}
+
+    def _full(self, t: EngineTournament) -> EngineTournament:
+        return t if self.expand is None else self.expand(t)
 
     def ordered(self) -> list[EngineTournament]:
         return sorted(self.tournaments, key=lambda t: t.order_key)
@@ -47,7 +60,9 @@ class History:
     ) -> PlayerState:
         """The player's state after their last stored evaluation before position ``pos``."""
         for t in reversed(ordered[:pos]):
-            for part in t.participants:
+            if player_id not in self._players(t):
+                continue
+            for part in self._full(t).participants:
                 if part.player_id == player_id:
                     snap = self.snapshots[t.id][part.id]
                     return state_after(snap.input, snap.output, t)
@@ -74,6 +89,8 @@ class History:
             state_of=lambda pid, pos: self.state_before(pid, ordered, pos),
             games_of=self.games_of,
             adjustments=self.adjustments,
+            players_in=self.players_in,
+            expand=self.expand,
             changed_records=changed_records,
             progress=progress,
         )
@@ -109,12 +126,8 @@ class History:
             # everyone who played before the change point (``earlier_players``: those
             # before the loaded part of the history)
             players |= set(earlier_players)
-            players |= {
-                p.player_id
-                for t in ordered[:start]
-                for p in t.participants
-                if p.player_id is not None
-            }
+            for t in ordered[:start]:
+                players |= self._players(t)
         dirty = {pid: self.state_before(pid, ordered, start) for pid in players}
         outcome = replay(
             ordered,
@@ -127,6 +140,8 @@ class History:
             state_of=lambda pid, pos: self.state_before(pid, ordered, pos),
             games_of=self.games_of,
             adjustments=self.adjustments,
+            players_in=self.players_in,
+            expand=self.expand,
             changed_records=replay_plan.changed_records,
             hold_until=replay_plan.hold_until,
             pin_all=replay_plan.everyone_dirty,
@@ -152,6 +167,8 @@ class History:
             state_of=lambda pid, _pos: self.prior(pid) if self.prior else PlayerState(),
             games_of=self.games_of,
             adjustments=self.adjustments,
+            players_in=self.players_in,
+            expand=self.expand,
             progress=progress,
         )
         for tid, snaps in outcome.written.items():
@@ -184,6 +201,8 @@ class History:
             state_of=lambda pid, p: self.state_before(pid, ordered, p),
             games_of=self.games_of,
             adjustments=self.adjustments,
+            players_in=self.players_in,
+            expand=self.expand,
             hold_until=dict.fromkeys(players, gone.order_key),
         )
         for tid, snaps in outcome.written.items():
@@ -219,6 +238,8 @@ class History:
             state_of=lambda pid, pos: self.state_before(pid, ordered, pos),
             games_of=self.games_of,
             adjustments=self.adjustments,
+            players_in=self.players_in,
+            expand=self.expand,
             hold_until={
                 p.player_id: previous.order_key
                 for p in previous.participants

@@ -13,6 +13,7 @@ no stored snapshots at all this is the full replay from the beginning.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -57,6 +58,8 @@ def replay(
     games_of: Callable[[EngineTournament], tuple[GameInput, ...]] = lambda t: t.games,
     adjustments: Sequence[Adjustment] = (),
     pin_all: bool = False,
+    players_in: Callable[[EngineTournament], AbstractSet[int]] | None = None,
+    expand: Callable[[EngineTournament], EngineTournament] | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> ReplayOutcome:
     """Replay ``tournaments[start:]`` (already in evaluation order).
@@ -69,10 +72,15 @@ def replay(
     inputs are never trusted, so they stay dirty to the end of the walk. ``hold_until``
     keeps players dirty up to a stored order key: the participants of a deleted (or moved)
     tournament, whose later stored inputs still contain its effect. ``pin_all`` trusts no
-    stored input at all (a new rating adjustment changes every later one). ``stored`` and
-    ``games_of`` are only consulted for tournaments that have to be looked at, so callers
-    may load them lazily.
+    stored input at all (a new rating adjustment changes every later one). ``stored``,
+    ``games_of`` and ``expand`` (a tournament with its participants, from a stub that only
+    knows its order key) are only consulted for tournaments that have to be looked at, and
+    ``players_in`` answers which players a tournament has: callers may load lazily.
     """
+    if players_in is None:
+        players_in = _players_in
+    if expand is None:
+        expand = _same
     dirty = dict(dirty or {})
     pinned = set(changed_records)
     held = dict(hold_until or {})
@@ -96,11 +104,10 @@ def replay(
             outcome.skipped += len(tournaments) - pos
             break
         is_forced = t.id in forced
-        if not is_forced and not any(
-            p.player_id is not None and p.player_id in dirty for p in t.participants
-        ):
+        if not is_forced and dirty.keys().isdisjoint(players_in(t)):
             outcome.skipped += 1  # every participant's stored history is unchanged
             continue
+        t = expand(t)
         remaining_forced.discard(t.id)
         stored_t = stored.get(t.id) or {}
         modul = timeline.at(t.end)
@@ -164,6 +171,14 @@ def replay(
         if differs:
             outcome.written[t.id] = new
     return outcome
+
+
+def _players_in(t: EngineTournament) -> AbstractSet[int]:
+    return {p.player_id for p in t.participants if p.player_id is not None}
+
+
+def _same(t: EngineTournament) -> EngineTournament:
+    return t
 
 
 def _with_modul(inp: SnapshotInput, key: str) -> SnapshotInput:
