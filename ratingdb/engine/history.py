@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
 
 from ratingdb.engine.changes import Change, plan
 from ratingdb.engine.inputs import state_after
@@ -68,31 +70,25 @@ class History:
                     return state_after(snap.input, snap.output, t)
         return self.prior(player_id) if self.prior is not None else PlayerState()
 
-    def _run(
+    def _replay(
         self,
         ordered: list[EngineTournament],
-        start: int,
-        players: Iterable[int],
-        force: set[int],
-        changed_records: Iterable[int] = (),
-        progress: Callable[[int], None] | None = None,
+        stored: dict[int, dict[int, Snapshot]],
+        state_of: Callable[[int, int], PlayerState],
+        **options: Any,
     ) -> ReplayOutcome:
-        dirty = {pid: self.state_before(pid, ordered, start) for pid in players}
+        """Run the replay over ``ordered`` and keep what it wrote."""
         outcome = replay(
             ordered,
             self.players,
             self.timeline,
-            self.snapshots,
-            start=start,
-            dirty=dirty,
-            force=force,
-            state_of=lambda pid, pos: self.state_before(pid, ordered, pos),
+            stored,
+            state_of=state_of,
             games_of=self.games_of,
             adjustments=self.adjustments,
             players_in=self.players_in,
             expand=self.expand,
-            changed_records=changed_records,
-            progress=progress,
+            **options,
         )
         for tid, snaps in outcome.written.items():
             self.snapshots[tid] = {s.participant_id: s for s in snaps}
@@ -118,7 +114,6 @@ class History:
         if replay_plan is None:
             return ReplayOutcome()
         if replay_plan.full:
-            self.tournaments = ordered
             return self.full_replay(progress)
         start = replay_plan.start
         players = set(replay_plan.players)
@@ -128,29 +123,18 @@ class History:
             players |= set(earlier_players)
             for t in ordered[:start]:
                 players |= self._players(t)
-        dirty = {pid: self.state_before(pid, ordered, start) for pid in players}
-        outcome = replay(
+        return self._replay(
             ordered,
-            self.players,
-            self.timeline,
             self.snapshots,
+            lambda pid, pos: self.state_before(pid, ordered, pos),
             start=start,
-            dirty=dirty,
+            dirty={pid: self.state_before(pid, ordered, start) for pid in players},
             force=replay_plan.force,
-            state_of=lambda pid, pos: self.state_before(pid, ordered, pos),
-            games_of=self.games_of,
-            adjustments=self.adjustments,
-            players_in=self.players_in,
-            expand=self.expand,
             changed_records=replay_plan.changed_records,
             hold_until=replay_plan.hold_until,
             pin_all=replay_plan.everyone_dirty,
             progress=progress,
         )
-        for tid, snaps in outcome.written.items():
-            self.snapshots[tid] = {s.participant_id: s for s in snaps}
-        self.tournaments = ordered
-        return outcome
 
     # -- full replay -----------------------------------------------------------------------
     def full_replay(self, progress: Callable[[int], None] | None = None) -> ReplayOutcome:
@@ -158,113 +142,41 @@ class History:
         (or with ``prior``'s state), nothing stored is consulted."""
         self.snapshots = {}
         ordered = self.ordered()
-        outcome = replay(
+        return self._replay(
             ordered,
-            self.players,
-            self.timeline,
             {},
+            lambda pid, _pos: self.prior(pid) if self.prior else PlayerState(),
             force={t.id for t in ordered},
-            state_of=lambda pid, _pos: self.prior(pid) if self.prior else PlayerState(),
-            games_of=self.games_of,
-            adjustments=self.adjustments,
-            players_in=self.players_in,
-            expand=self.expand,
             progress=progress,
         )
-        for tid, snaps in outcome.written.items():
-            self.snapshots[tid] = {s.participant_id: s for s in snaps}
-        self.tournaments = ordered
-        return outcome
 
-    # -- edits -------------------------------------------------------------------------------
+    # -- edits, each recorded as a change point and replayed (as the database does) ------
     def insert(self, tournament: EngineTournament) -> ReplayOutcome:
-        ordered = sorted([*self.tournaments, tournament], key=lambda t: t.order_key)
-        pos = ordered.index(tournament)
-        players = {p.player_id for p in tournament.participants if p.player_id is not None}
-        return self._run(ordered, pos, players, {tournament.id})
+        self.tournaments = [*self.tournaments, tournament]
+        return self.apply(
+            [Change("insert", tournament.end, tournament.id, _player_ids(tournament))]
+        )
 
     def delete(self, tournament_id: int) -> ReplayOutcome:
-        old = self.ordered()
-        pos = next(k for k, t in enumerate(old) if t.id == tournament_id)
-        gone = old[pos]
-        players = {p.player_id for p in gone.participants if p.player_id is not None}
-        dirty = {pid: self.state_before(pid, old, pos) for pid in players}
-        ordered = old[:pos] + old[pos + 1 :]
+        gone = next(t for t in self.tournaments if t.id == tournament_id)
+        self.tournaments = [t for t in self.tournaments if t.id != tournament_id]
         self.snapshots.pop(tournament_id, None)
-        outcome = replay(
-            ordered,
-            self.players,
-            self.timeline,
-            self.snapshots,
-            start=pos,
-            dirty=dirty,
-            state_of=lambda pid, p: self.state_before(pid, ordered, p),
-            games_of=self.games_of,
-            adjustments=self.adjustments,
-            players_in=self.players_in,
-            expand=self.expand,
-            hold_until=dict.fromkeys(players, gone.order_key),
-        )
-        for tid, snaps in outcome.written.items():
-            self.snapshots[tid] = {s.participant_id: s for s in snaps}
-        self.tournaments = ordered
-        return outcome
+        return self.apply([Change("delete", gone.end, gone.id, _player_ids(gone), gone.order_key)])
 
     def correct(self, tournament: EngineTournament) -> ReplayOutcome:
         """Replace the tournament with the same id (games, participants, dates may change)."""
-        old = self.ordered()
-        old_pos = next(k for k, t in enumerate(old) if t.id == tournament.id)
-        previous = old[old_pos]
-        rest = old[:old_pos] + old[old_pos + 1 :]
-        ordered = sorted([*rest, tournament], key=lambda t: t.order_key)
-        new_pos = ordered.index(tournament)
-        start = min(old_pos, new_pos)
-        players = {
-            p.player_id
-            for p in (*previous.participants, *tournament.participants)
-            if p.player_id is not None
-        }
-        # states before ``start`` come from the unchanged stored history before it
-        dirty = {pid: self.state_before(pid, old, start) for pid in players}
+        previous = next(t for t in self.tournaments if t.id == tournament.id)
+        self.tournaments = [tournament if t.id == tournament.id else t for t in self.tournaments]
         self.snapshots.pop(tournament.id, None)
-        outcome = replay(
-            ordered,
-            self.players,
-            self.timeline,
-            self.snapshots,
-            start=start,
-            dirty=dirty,
-            force={tournament.id},
-            state_of=lambda pid, pos: self.state_before(pid, ordered, pos),
-            games_of=self.games_of,
-            adjustments=self.adjustments,
-            players_in=self.players_in,
-            expand=self.expand,
-            hold_until={
-                p.player_id: previous.order_key
-                for p in previous.participants
-                if p.player_id is not None
-            },
-        )
-        for tid, snaps in outcome.written.items():
-            self.snapshots[tid] = {s.participant_id: s for s in snaps}
-        self.tournaments = ordered
-        return outcome
+        players = _player_ids(previous) | _player_ids(tournament)
+        since = min(previous.end, tournament.end)
+        return self.apply([Change("correct", since, tournament.id, players, previous.order_key)])
 
     def change_player(self, record: PlayerRecord) -> ReplayOutcome:
         """New memberships or birth year of a player: replay from the player's first game."""
         self.players[record.id] = record
-        ordered = self.ordered()
-        pos = next(
-            (
-                k
-                for k, t in enumerate(ordered)
-                if any(p.player_id == record.id for p in t.participants)
-            ),
-            len(ordered),
-        )
-        return self._run(ordered, pos, {record.id}, set(), changed_records={record.id})
+        return self.apply([Change("player", date.min, None, frozenset({record.id}))])
 
 
-def with_memberships(record: PlayerRecord, memberships) -> PlayerRecord:  # type: ignore[no-untyped-def]
-    return replace(record, memberships=tuple(memberships))
+def _player_ids(t: EngineTournament) -> frozenset[int]:
+    return frozenset(p.player_id for p in t.participants if p.player_id is not None)
