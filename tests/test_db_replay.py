@@ -210,3 +210,105 @@ def test_runs_are_recorded(fed_engine):
         ).scalar_one()
     assert run.status == "succeeded" and run.full and run.tournaments_evaluated > 0
     assert run.ratings_changed > 0 and pending == 0
+
+
+# -- regressions found in review ------------------------------------------------------------
+@pytest.fixture
+def club_engine(scratch_db):
+    migrate.upgrade(scratch_db)
+    engine = create_engine(scratch_db, poolclass=NullPool)
+    with Session(engine) as session, session.begin():
+        session.execute(
+            text("INSERT INTO organisations (vkz, name, kind) VALUES ('A0001', 'SK A', 'club')")
+        )
+    yield engine
+    engine.dispose()
+
+
+def _doc(code: str, day: str, players: list[dict[str, Any]], games: list[tuple]) -> dict:
+    return {
+        "tournament": {"id": code, "name": code, "start": day, "end": day, "vkz": "A00"},
+        "players": players,
+        "games": [
+            {"round": k + 1, "white": w, "black": b, "result": r}
+            for k, (w, b, r) in enumerate(games)
+        ],
+    }
+
+
+def _add(engine, doc: dict) -> None:
+    with Session(engine) as session, session.begin():
+        add_tournament(session, doc)
+
+
+def test_consumed_residual_games_stay_consumed_when_their_creator_is_rewritten(club_engine):
+    """A tournament that created a residual game is re-evaluated, the one that consumed it
+    (by a first rating) is not: the game must stay consumed."""
+    member = {"birth_year": 1980, "sex": "m", "club": "A0001", "member_since": "2000-01-01"}
+    _add(
+        club_engine,
+        _doc(
+            "SEED",
+            "2024-01-01",
+            [{"id": k, "name": f"{k.upper()}, {k}", **member} for k in "pqrs"],
+            [],
+        ),
+    )
+    with Session(club_engine) as session:
+        ids = {r.surname: r.id for r in session.execute(text("SELECT id, surname FROM players"))}
+
+    def ref(key: str, rating: int | None = None) -> dict[str, Any]:
+        entry: dict[str, Any] = {"id": key, "player_id": ids[key.upper()]}
+        return entry | ({"rating": rating, "rating_source": "fide"} if rating else {})
+
+    _add(
+        club_engine,
+        _doc(
+            "C",
+            "2024-03-01",
+            [ref("p"), ref("q", 1800), ref("r", 1700), ref("s", 1600)],
+            [
+                ("p", "q", "1/2-1/2"),
+                ("r", "s", "1-0"),
+                ("s", "r", "1-0"),
+                ("r", "s", "1/2-1/2"),
+                ("s", "r", "1-0"),
+                ("r", "s", "1-0"),
+            ],
+        ),
+    )
+    guests = [
+        {
+            "id": f"o{k}",
+            "name": f"Guest {k}",
+            "member": False,
+            "rating": 1500 + 50 * k,
+            "rating_source": "fide",
+        }
+        for k in range(5)
+    ]
+    _add(
+        club_engine,
+        _doc(
+            "X",
+            "2024-06-01",
+            [ref("p"), *guests],
+            [("p", f"o{k}", "1-0" if k % 2 else "1/2-1/2") for k in range(5)],
+        ),
+    )
+    run_recalc(club_engine, full=True)
+    _add(
+        club_engine,
+        _doc(
+            "E",
+            "2024-02-01",
+            [ref("r", 1700), ref("s", 1600)],
+            [("r", "s", "1-0"), ("s", "r", "1-0"), ("r", "s", "1-0")],
+        ),
+    )
+    run_recalc(club_engine)
+    incremental = export(club_engine)
+    consumed = [r for r in incremental[1] if r["created_by"] == "C"]
+    assert consumed and all(r["consumed_by"] == "X" for r in consumed)
+    run_recalc(club_engine, full=True)
+    assert export(club_engine) == incremental

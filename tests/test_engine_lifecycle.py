@@ -203,3 +203,79 @@ def test_full_replay_applies_the_adjustment_once():
     assert first["stored"] and first["rating_new"] is not None
     assert second.rating == dwz_2026_conversion(first["rating_new"]) != first["rating_new"]
     assert second.index == first["index_new"] + 1
+
+
+# -- regressions found in review: every input after a new Rechenmodul or adjustment --------
+ALWAYS = (Membership(D(2000, 1, 1)),)
+
+
+def _pair(tid: int, end: date, a: int, b: int, ext: dict[int, int] | None = None):
+    parts = tuple(
+        EngineParticipant(
+            tid * 10 + k,
+            p,
+            rating_source="fide" if (ext or {}).get(p) else None,
+            external_rating=(ext or {}).get(p),
+        )
+        for k, p in enumerate((a, b))
+    )
+    w, bl = str(tid * 10), str(tid * 10 + 1)
+    games = tuple(
+        GameInput(x, y, r)
+        for x, y, r in [(w, bl, "1-0"), (bl, w, "1/2-1/2"), (w, bl, "0-1"), (bl, w, "1-0")]
+    )
+    return EngineTournament(
+        tid,
+        f"T{tid}",
+        end,
+        end,
+        "000",
+        datetime(2030, 1, 1, 0, 0, tid),
+        participants=parts,
+        games=games,
+    )
+
+
+def _snaps(h: History) -> dict:
+    return {(t, p): (s.input, s.output) for t, ss in h.snapshots.items() for p, s in ss.items()}
+
+
+def _full(timeline, players, ts, adjustments=()) -> History:
+    h = History(timeline, dict(players), list(ts), adjustments=tuple(adjustments))
+    h.full_replay()
+    return h
+
+
+def test_new_rechenmodul_with_shorter_retention_reaches_every_player():
+    players = {
+        1: PlayerRecord(1, 1980, (Membership(D(2000, 1, 1), D(2020, 6, 30)),)),
+        2: PlayerRecord(2, 1980, ALWAYS),
+        3: PlayerRecord(3, 1980, ALWAYS),
+    }
+    t1 = _pair(1, D(2020, 3, 1), 1, 2, ext={1: 1800, 2: 1700})
+    t2 = _pair(2, D(2023, 3, 1), 1, 2)
+    t3 = _pair(3, D(2020, 4, 1), 2, 3, ext={3: 1600})
+    h = _full(Timeline([V1]), players, [t1, t2, t3])
+    shorter = RechenmodulVersion(
+        "dwz2026", "v2", D(2022, 1, 1), Dwz2026Parameters(retention_years=1)
+    )
+    h.timeline = Timeline([V1, shorter])
+    h.apply([Change("rechenmodul", D(2022, 1, 1))])
+    assert _snaps(h) == _snaps(_full(h.timeline, players, [t1, t2, t3]))
+    assert h.snapshots[2][20].input.member is False  # retention over: textual
+
+
+def test_insert_and_adjustment_in_one_run_reach_players_in_between():
+    players = {p: PlayerRecord(p, 1980, ALWAYS) for p in range(1, 5)}
+    ts = [
+        _pair(1, D(2020, 3, 1), 1, 2, ext={1: 1800, 2: 1700}),
+        _pair(2, D(2022, 3, 1), 3, 4, ext={3: 1800, 4: 1700}),
+        _pair(3, D(2024, 3, 1), 3, 4),
+    ]
+    h = _full(Timeline([V1]), players, ts)
+    late = _pair(9, D(2021, 3, 1), 1, 2)
+    adjustments = (Adjustment(D(2023, 1, 1), "dwz-2026-umstufung"),)
+    h.tournaments = [*ts, late]
+    h.adjustments = adjustments
+    h.apply([Change("insert", late.end, 9, frozenset({1, 2})), Change("adjustment", D(2023, 1, 1))])
+    assert _snaps(h) == _snaps(_full(Timeline([V1]), players, [*ts, late], adjustments))

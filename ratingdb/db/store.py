@@ -528,35 +528,21 @@ def write_outcome(
 def _write_residual(
     session: Session, history: History, written: Iterable[int], outcome: ReplayOutcome
 ) -> None:
-    """Residual games created by, and consumed by, the re-evaluated tournaments."""
+    """Residual games created by the re-evaluated tournaments, and who consumed them."""
     ends = {t.id: t.end for t in history.tournaments}
+    written = list(written)
     created: list[tuple[Any, ...]] = []
-    consumed: list[dict[str, Any]] = []
     for tid in written:
         years = _validity_years(history, ends[tid])
         for s in outcome.written[tid]:
-            if s.player_id is None:
+            if s.player_id is None or not s.input.member or s.output["group"] != "remaining":
                 continue
-            o = s.output
-            if s.input.member and o["group"] == "remaining":
-                for seq, g in enumerate(o["new_residual_games"]):
-                    played = date.fromisoformat(g["date"])
-                    created.append(
-                        (
-                            s.player_id,
-                            g["opponent_rating"],
-                            g["score"],
-                            played,
-                            add_years(played, years),
-                            tid,
-                            seq,
-                        )
-                    )
-            if o["stored"] and o["group"] in ("first_stage", "second_stage"):
-                consumed += [
-                    {"owner": s.player_id, "by": r.created_by, "seq": r.seq, "tid": tid}
-                    for r in s.input.residual
-                ]
+            for seq, g in enumerate(s.output["new_residual_games"]):
+                played = date.fromisoformat(g["date"])
+                created.append(
+                    (s.player_id, g["opponent_rating"], g["score"], played,
+                     add_years(played, years), tid, seq)
+                )  # fmt: skip
     raw = session.connection().connection.driver_connection
     with (
         raw.cursor() as cur,
@@ -567,13 +553,20 @@ def _write_residual(
     ):
         for row in created:
             copy.write_row(row)
-    if consumed:
+    # consumed by a first rating (stored first/second-stage snapshots list the residual games
+    # they used): re-link the games created or consumed by a re-evaluated tournament, also
+    # when the consuming tournament itself was not re-evaluated
+    if written:
         session.connection().execute(
             text(
-                "UPDATE residual_games SET consumed_by_id = :tid "
-                "WHERE owner_id = :owner AND created_by_id = :by AND seq = :seq"
+                "UPDATE residual_games r SET consumed_by_id = s.tournament_id "
+                "FROM rating_snapshots s CROSS JOIN LATERAL jsonb_array_elements(s.residual_in) e "
+                "WHERE s.stored AND s.player_group IN ('first_stage', 'second_stage') "
+                "AND s.player_id = r.owner_id "
+                "AND (e ->> 'created_by')::bigint = r.created_by_id AND (e ->> 'seq')::int = r.seq "
+                "AND (r.created_by_id = ANY(:ids) OR s.tournament_id = ANY(:ids))"
             ),
-            consumed,
+            {"ids": written},
         )
 
 

@@ -38,8 +38,8 @@ class ReplayPlan:
     hold_until: dict[int, tuple[Any, ...]]
     changed_records: set[int]
     full: bool = False
-    #: an adjustment changes the state of every player who played before it: all of them
-    #: start dirty (with their state before ``start``)
+    #: an adjustment or a new Rechenmodul changes the input of every player after it: every
+    #: input is rebuilt from the players' states, none is taken from a stored snapshot
     everyone_dirty: bool = False
 
 
@@ -75,6 +75,8 @@ def plan(changes: Iterable[Change], ordered: Sequence[EngineTournament]) -> Repl
             begin = find(first_on, change.from_date)
             starts.append(begin)
             result.force |= {t.id for t in ordered[begin:]}
-            result.everyone_dirty |= change.kind == "adjustment"
+            # both change every later input (a Rechenmodul also its life-cycle periods):
+            # no stored input after the change point can be trusted
+            result.everyone_dirty = True
     result.start = min(starts, default=len(ordered))
     return result

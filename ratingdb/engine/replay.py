@@ -116,7 +116,7 @@ def replay(
         for part in t.participants:
             pid = part.player_id
             old = stored_t.get(part.id)
-            if (pid is not None and pid in dirty) or old is None:
+            if pin_all or (pid is not None and pid in dirty) or old is None:
                 if pid is None:
                     state = PlayerState()
                 elif pid in dirty:
