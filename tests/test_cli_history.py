@@ -179,3 +179,62 @@ def test_rechenmodul_and_adjustment_replay_like_a_full_run(loaded):
     old, new = conversions[0]["rating_old"], conversions[0]["rating_new"]
     assert new == dwz_2026_conversion(old)
     assert conversions[0]["index_new"] == conversions[0]["index_old"] + 1
+
+
+def test_a_tournament_the_rules_reject_fails_the_run_cleanly(scratch_db, tmp_path: Path):
+    """Float precision has no finite first rating for a group that beat everybody else:
+    the run fails with the tournament named, changes nothing and is recorded."""
+    migrate.upgrade(scratch_db)
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.pool import NullPool
+
+    engine = create_engine(scratch_db, poolclass=NullPool)
+    with engine.begin() as conn:
+        conn.execute(
+            text("INSERT INTO organisations (vkz, name, kind) VALUES ('A0001', 'A', 'club')")
+        )
+    engine.dispose()
+    assert (
+        run(
+            [
+                "rechenmodul",
+                "add",
+                "--version",
+                "float",
+                "--valid-from",
+                "2020-01-01",
+                "--set",
+                "precision=float",
+            ],
+            scratch_db,
+        ).returncode
+        == 0
+    )
+    member = {"club": "A0001", "member_since": "2000-01-01", "birth_year": 1980}
+    players = [
+        {
+            "id": f"e{k}",
+            "name": f"E{k}, x",
+            "rating": 1500 + 50 * k,
+            "rating_source": "fide",
+            **member,
+        }
+        for k in range(5)
+    ]
+    players += [{"id": u, "name": f"{u.upper()}, y", **member} for u in ("u", "v")]
+    games = [{"white": u, "black": f"e{k}", "result": "1-0"} for u in "uv" for k in range(5)]
+    games.append({"white": "u", "black": "v", "result": "1/2-1/2"})
+    doc = {
+        "tournament": {"id": "GROUP", "start": "2026-01-01", "end": "2026-01-02"},
+        "players": players,
+        "games": games,
+    }
+    (tmp_path / "g.json").write_text(json.dumps(doc))
+    assert run(["tournament", "add", str(tmp_path / "g.json")], scratch_db).returncode == 0
+    out = run(["recalc", "--quiet"], scratch_db)
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert "GROUP" in out.stderr and "finite" in out.stderr
+    runs = json.loads(run(["runs", "--json"], scratch_db).stdout)
+    assert runs[0]["status"] == "failed"
+    rows = run(["export", "evaluations"], scratch_db).stdout.splitlines()
+    assert len(rows) == 1  # the header only: nothing was written

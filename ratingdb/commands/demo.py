@@ -28,15 +28,21 @@ DEMO_DB = "ratingdb_demo"
 
 
 def _fresh_database():  # type: ignore[no-untyped-def]
+    from sqlalchemy.exc import ProgrammingError
+
     from ratingdb.db import migrate
 
     server = database_url()
     with database_errors():
         admin = create_engine(server, isolation_level="AUTOCOMMIT", poolclass=NullPool)
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{DEMO_DB}" WITH (FORCE)'))
-            conn.execute(text(f'CREATE DATABASE "{DEMO_DB}"'))
-        admin.dispose()
+        try:
+            with admin.connect() as conn:
+                conn.execute(text(f'DROP DATABASE IF EXISTS "{DEMO_DB}" WITH (FORCE)'))
+                conn.execute(text(f'CREATE DATABASE "{DEMO_DB}"'))
+        except ProgrammingError as err:
+            fail(f"cannot create the demo database {DEMO_DB!r}: {str(err.orig).strip()}")
+        finally:
+            admin.dispose()
     url = server.set(database=DEMO_DB)
     migrate.upgrade(url)
     return url

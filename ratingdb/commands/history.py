@@ -114,12 +114,15 @@ def tournament_list(limit: int) -> None:
 # -- recalculation --
 def _recalc(eng, *, full: bool, dry_run: bool, quiet: bool) -> None:  # type: ignore[no-untyped-def]
     from ratingdb.db.recalc import RecalcBusy, run_recalc
+    from ratingdb.rules.errors import RulesError
 
     try:
         with progress_bar("recalculating", enabled=not quiet) as update:
             report = run_recalc(eng, full=full, dry_run=dry_run, progress=update)
     except RecalcBusy as err:
         fail(str(err), code=3)
+    except RulesError as err:
+        fail(f"the run failed and changed nothing (recorded in `ratingdb runs`): {err}")
     if report.change_point is None and not report.full:
         click.echo("nothing to recalculate: no pending changes")
         return

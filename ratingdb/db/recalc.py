@@ -26,6 +26,7 @@ from ratingdb.db.store import (
 )
 from ratingdb.engine.changes import Change, plan
 from ratingdb.engine.model import PlayerState, key_from_json
+from ratingdb.rules.errors import RulesError
 
 #: advisory lock key of the recalculation ("ratingdb" in ASCII, as a bigint)
 LOCK_KEY = 0x7261_7469_6E67_6462 & 0x7FFF_FFFF_FFFF_FFFF
@@ -126,6 +127,11 @@ def run_recalc(
                 _finish_run(session, report)
                 tx.commit()
             return report
+        except RulesError as err:
+            if tx.is_active:
+                tx.rollback()
+            _record_failure(engine, started_at, str(err))
+            raise
         except BaseException:
             if tx.is_active:
                 tx.rollback()
@@ -209,6 +215,18 @@ def _run(
 
 def _one_prior(session: Session, player_id: int, before: tuple) -> PlayerState:  # type: ignore[type-arg]
     return prior_states(session, [player_id], before).get(player_id, PlayerState())
+
+
+def _record_failure(engine: Engine, started_at: datetime, message: str) -> None:
+    """A failed run changes nothing but is recorded (its change points stay pending)."""
+    with engine.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO recalc_runs (started_at, finished_at, status, message) "
+                "VALUES (:s, now(), 'failed', :m)"
+            ),
+            {"s": started_at, "m": message[:2000]},
+        )
 
 
 def _finish_run(session: Session, report: RunReport) -> None:

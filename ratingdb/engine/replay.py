@@ -27,6 +27,7 @@ from ratingdb.engine.model import (
     SnapshotInput,
 )
 from ratingdb.engine.timeline import Timeline
+from ratingdb.rules.errors import RulesError
 from ratingdb.rules.model import GameInput
 
 StoredSnapshots = Mapping[int, Mapping[int, Snapshot]]
@@ -146,7 +147,10 @@ def replay(
 
         outcome.evaluated += 1
         tin = tournament_input(t, inputs, games_of(t))
-        result = modul.rules.evaluate(tin, modul.parameters)
+        try:
+            result = modul.rules.evaluate(tin, modul.parameters)
+        except RulesError as err:
+            raise RulesError(f"tournament {t.code} (ends {t.end}): {err}") from err
         new: list[Snapshot] = []
         differs = len(stored_t) != len(t.participants)
         for part, res in zip(t.participants, result.players, strict=True):
