@@ -50,7 +50,7 @@ def main() -> None:
     type=click.Choice(["json", "table"]),
     default="json",
     show_default=True,
-    help="json: the DESIGN.md contract; table: the evaluation display of WO Anhang 3.1.11.",
+    help="json: the docs/evaluate.md contract; table: the evaluation display of WO Anhang 3.1.11.",
 )
 def evaluate(
     source: str, precision: str | None, rules_name: str, trace: bool, output_format: str

@@ -18,8 +18,6 @@ import random
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
-RESULT_CODES = ("1-0", "1/2-1/2", "0-1")
-
 
 @dataclass
 class SynthPlayer:
@@ -186,8 +184,10 @@ def generate(players: int, years: int, seed: int = 1, start_year: int = 2026) ->
         return part.id
 
     def play(t: SynthTournament, rnd: int, a: int, b: int) -> str:
-        if rng.random() < 0.02:
-            return rng.choice(("+-", "-+"))
+        if rng.random() < 0.02:  # a forfeit: recorded, never rated (WO 2.2.5.2)
+            forfeit = rng.choice(("+-", "-+"))
+            t.games.append((rnd, a, b, forfeit))
+            return forfeit
         d = strength[a] - strength[b]
         p_win = 1 / (1 + 10 ** (-d / 400))
         draw = 0.3 * math.exp(-abs(d) / 400)

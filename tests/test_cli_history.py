@@ -238,3 +238,53 @@ def test_a_tournament_the_rules_reject_fails_the_run_cleanly(scratch_db, tmp_pat
     assert runs[0]["status"] == "failed"
     rows = run(["export", "evaluations"], scratch_db).stdout.splitlines()
     assert len(rows) == 1  # the header only: nothing was written
+
+
+@pytest.mark.parametrize(
+    ("change", "needle"),
+    [
+        (lambda d: d["players"].append({"id": "c", "player_id": 1}), "$.players[2].player_id"),
+        (
+            lambda d: d["players"].append(
+                {
+                    "id": "c",
+                    "name": "New, N",
+                    "sex": "x",
+                    "club": "A0001",
+                    "member_since": "2020-01-01",
+                }
+            ),
+            "$.players[2].sex",
+        ),
+        (lambda d: d["tournament"].update(vkz="C-03"), "$.tournament.vkz"),
+        (lambda d: d["tournament"].update(name="x" * 300), "refused by the database"),
+    ],
+)
+def test_submission_rules_end_in_one_line(loaded, tmp_path: Path, change, needle):
+    doc = {
+        "tournament": {"id": "Y1", "start": "2026-01-01", "end": "2026-01-02"},
+        "players": [{"id": "a", "player_id": 1}, {"id": "b", "player_id": 2}],
+        "games": [{"white": "a", "black": "b", "result": "1-0"}],
+    }
+    change(doc)
+    (tmp_path / "y.json").write_text(json.dumps(doc))
+    out = run(["tournament", "add", str(tmp_path / "y.json")], loaded)
+    assert out.returncode == 2 and out.stdout == "" and "Traceback" not in out.stderr
+    assert needle in out.stderr and len(out.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["rechenmodul", "add", "--version", "v9", "--valid-from", "2030-01-01", "--base", "no"],
+        ["rechenmodul", "add", "--version", "v9", "--valid-from", "2030-01-01", "--set", "r=abc"],
+        ["rechenmodul", "add", "--version", "v9", "--valid-from", "2030-01-01", "--set", "k0=5"],
+        ["db", "upgrade", "nonsense"],
+        ["synth", "--players", "300", "--years", "3", "--seed", "3"],  # loaded already
+        ["runs", "--limit", "-1"],
+        ["tournament", "show", "no-such-code"],
+    ],
+)
+def test_admin_errors_end_in_one_line(loaded, args):
+    out = run(args, loaded)
+    assert out.returncode == 2 and "Traceback" not in out.stderr, out.stderr

@@ -34,6 +34,7 @@ def database_url():  # type: ignore[no-untyped-def]
 @contextmanager
 def database_errors() -> Iterator[None]:
     """Connection problems end as one clear line, not a traceback."""
+    from alembic.util import CommandError
     from sqlalchemy.exc import OperationalError
 
     try:
@@ -41,6 +42,8 @@ def database_errors() -> Iterator[None]:
     except OperationalError as err:
         reason = str(err.orig).strip().splitlines()[0] if err.orig else str(err)
         fail(f"cannot connect to the database: {reason}")
+    except CommandError as err:
+        fail(f"migrations: {err}")
 
 
 def engine() -> Engine:

@@ -49,8 +49,16 @@ def _fresh_database():  # type: ignore[no-untyped-def]
 
 
 @click.command()
-@click.option("--players", default=4000, show_default=True, help="Players of the federation.")
-@click.option("--years", default=6, show_default=True, help="Years of history.")
+@click.option(
+    "--players",
+    default=4000,
+    show_default=True,
+    type=click.IntRange(min=50),
+    help="Players of the federation.",
+)
+@click.option(
+    "--years", default=6, show_default=True, type=click.IntRange(min=2), help="Years of history."
+)
 @click.option("--seed", default=2026, show_default=True)
 def demo(players: int, years: int, seed: int) -> None:
     """The main job on the embedded database: federation, nightly run, late insert, card."""

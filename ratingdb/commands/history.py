@@ -6,6 +6,7 @@ import csv
 import sys
 
 import click
+from sqlalchemy.exc import DataError, IntegrityError
 from sqlalchemy.orm import Session
 
 from ratingdb.commands.common import echo_json, engine, fail, progress_bar, read_json
@@ -35,6 +36,9 @@ def _edit(action, source: str | None, ident: str | None, now: bool) -> None:  # 
             code, end = t.code, t.end_date
     except InputError as err:
         fail(f"{name}: {err}" if name else str(err))
+    except (IntegrityError, DataError) as err:  # a rule only the database checks
+        reason = str(err.orig).strip().splitlines()[0] if err.orig else str(err)
+        fail(f"{name or ident}: refused by the database, nothing written: {reason}")
     click.echo(f"{action}: tournament {code} (ends {end}); change point recorded")
     if now:
         _recalc(eng, full=False, dry_run=False, quiet=False)
@@ -44,7 +48,7 @@ def _edit(action, source: str | None, ident: str | None, now: bool) -> None:  # 
 @click.argument("source", metavar="FILE")
 @click.option("--now", is_flag=True, help="Recalculate immediately.")
 def tournament_add(source: str, now: bool) -> None:
-    """Add a tournament from FILE (DESIGN.md JSON; players by player_id or new members)."""
+    """Add a tournament from FILE (format: docs/engine.md, "Submissions")."""
     _edit("add", source, None, now)
 
 
@@ -98,7 +102,7 @@ def tournament_export(ident: str) -> None:
 
 
 @tournament.command("list")
-@click.option("--limit", default=30, show_default=True)
+@click.option("--limit", default=30, show_default=True, type=click.IntRange(min=0))
 def tournament_list(limit: int) -> None:
     """The latest tournaments in evaluation order (WO 6.5.2.1 item 4)."""
     from ratingdb.queries.tournament import tournament_list as rows
@@ -150,7 +154,7 @@ def recalc(full: bool, dry_run: bool, quiet: bool) -> None:
 
 @click.command()
 @click.option("--json", "as_json", is_flag=True)
-@click.option("--limit", default=20, show_default=True)
+@click.option("--limit", default=20, show_default=True, type=click.IntRange(min=0))
 def runs(as_json: bool, limit: int) -> None:
     """Recorded recalculation runs, newest first."""
     from sqlalchemy import text
@@ -229,15 +233,23 @@ def export_evaluations(fmt: str) -> None:
 
 # -- synthetic data --
 @click.command()
-@click.option("--players", default=1000, show_default=True)
-@click.option("--years", default=3, show_default=True)
+@click.option("--players", default=1000, show_default=True, type=click.IntRange(min=1))
+@click.option("--years", default=3, show_default=True, type=click.IntRange(min=1))
 @click.option("--seed", default=1, show_default=True)
 def synth(players: int, years: int, seed: int) -> None:
     """Load a synthetic federation (deterministic per seed); then run `ratingdb recalc`."""
+    from sqlalchemy import text
+
     from ratingdb.db.bulk import load_federation
     from ratingdb.synth import generate
 
     fed = generate(players, years, seed)
     with Session(engine()) as session, session.begin():
+        clash = session.execute(
+            text("SELECT code FROM tournaments WHERE code = ANY(:codes) LIMIT 1"),
+            {"codes": [t.code for t in fed.tournaments]},
+        ).first()
+        if clash:
+            fail(f"tournament {clash.code} exists already: load another --seed")
         counts = load_federation(session, fed)
     click.echo(", ".join(f"{v} {k}" for k, v in counts.items()))

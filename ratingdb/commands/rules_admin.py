@@ -128,6 +128,8 @@ def rechenmodul_add(
     with Session(engine()) as session, session.begin():
         if params_file:
             params: dict[str, Any] = read_json(params_file)
+            if not isinstance(params, dict):
+                fail(f"{params_file}: expected a JSON object of parameters")
         else:
             row = session.execute(
                 text("SELECT parameters FROM rechenmodule WHERE version = :v")
@@ -138,11 +140,13 @@ def rechenmodul_add(
                 ),
                 {"v": base, "d": start},
             ).first()
+            if row is None and base:
+                fail(f"--base: no Rechenmodul version {base!r}")
             params = dict(row.parameters) if row else {}
         params.update(_parse_settings(settings))
         try:
             checked = rules.parameters.from_dict(params).to_dict()
-        except (TypeError, ValueError) as err:
+        except ValueError as err:
             fail(f"parameters: {err}")
         exists = session.execute(
             text(

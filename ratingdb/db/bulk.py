@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from sqlalchemy import text
@@ -49,13 +49,10 @@ def _fix_sequences(session: Session) -> None:
         )
 
 
-def load_federation(
-    session: Session, fed: Federation, progress: Callable[[str, int], None] | None = None
-) -> dict[str, int]:
+def load_federation(session: Session, fed: Federation) -> dict[str, int]:
     """Insert clubs, players, memberships, tournaments, participants and games; mark a full
     replay as pending. Returns row counts."""
     base = _next_ids(session)
-    step = progress or (lambda _what, _n: None)
     # organisations: federation, regions, districts, clubs (VKZ hierarchy, WO 6.3)
     orgs: dict[str, tuple[int, str, str, int | None]] = {}
     existing = {r.vkz: r.id for r in session.execute(text("SELECT id, vkz FROM organisations"))}
@@ -90,7 +87,6 @@ def load_federation(
         ("id", "surname", "given_name", "sex", "birth_year"),
         ((pid[p.id], p.surname, p.given_name, p.sex, p.birth_year) for p in fed.players),
     )
-    step("players", counts["players"])
     counts["memberships"] = _copy(
         session,
         "memberships",
@@ -130,7 +126,6 @@ def load_federation(
             for t in fed.tournaments
         ),
     )
-    step("tournaments", counts["tournaments"])
     part = base["participants"]
     counts["participants"] = _copy(
         session,
@@ -174,7 +169,6 @@ def load_federation(
         ("id", "tournament_id", "round", "white_id", "black_id", "result"),
         game_rows,
     )
-    step("games", counts["games"])
     _fix_sequences(session)
     for table in TABLES_WITH_IDS:  # fresh statistics: the planner must know the sizes
         session.execute(text(f"ANALYZE {table}"))

@@ -7,12 +7,8 @@ wins; without it ratingdb starts the embedded server (:mod:`ratingdb.db.embedded
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
-from contextlib import contextmanager
 
-from sqlalchemy import Engine, create_engine
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.orm import Session, sessionmaker
 
 DRIVER = "postgresql+psycopg"
 
@@ -35,15 +31,3 @@ def database_url() -> URL:
     from ratingdb.db.embedded import embedded_uri
 
     return normalise_url(embedded_uri())
-
-
-def make_engine(url: URL | str | None = None, **kwargs: object) -> Engine:
-    return create_engine(normalise_url(url) if url is not None else database_url(), **kwargs)
-
-
-@contextmanager
-def session_scope(engine: Engine) -> Iterator[Session]:
-    """A session in one transaction: committed on success, rolled back on any error."""
-    factory = sessionmaker(engine, expire_on_commit=False)
-    with factory() as session, session.begin():
-        yield session

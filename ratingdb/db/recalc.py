@@ -223,7 +223,7 @@ def _record_failure(engine: Engine, started_at: datetime, message: str) -> None:
         conn.execute(
             text(
                 "INSERT INTO recalc_runs (started_at, finished_at, status, message) "
-                "VALUES (:s, now(), 'failed', :m)"
+                "VALUES (:s, clock_timestamp(), 'failed', :m)"
             ),
             {"s": started_at, "m": message[:2000]},
         )
@@ -235,7 +235,8 @@ def _finish_run(session: Session, report: RunReport) -> None:
         text(
             'INSERT INTO recalc_runs (started_at, finished_at, change_point, "full", '
             "status, tournaments_evaluated, ratings_changed, message) "
-            "VALUES (:started, now(), :cp, :full, 'succeeded', :te, :rc, :msg) RETURNING id"
+            "VALUES (:started, clock_timestamp(), :cp, :full, 'succeeded', :te, :rc, :msg) "
+            "RETURNING id"
         ),
         {
             "started": report.started_at,

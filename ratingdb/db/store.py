@@ -425,15 +425,24 @@ def load_history(
     return history, modul_ids
 
 
-def load_tournament(session: Session, ident: str) -> tuple[EngineTournament, RechenmodulVersion]:
-    """One tournament by code (or numeric id) and the Rechenmodul valid at its end."""
-    row = session.execute(
-        text("SELECT id FROM tournaments WHERE code = :c OR CAST(id AS text) = :c"), {"c": ident}
+def find_tournament(session: Session, ident: str) -> int:
+    """A tournament's id from its code, or else from its number; LookupError if none."""
+    found = session.execute(
+        text("SELECT id FROM tournaments WHERE code = :c"), {"c": ident}
     ).first()
-    if row is None:
+    if found is None and ident.isdigit():
+        found = session.execute(
+            text("SELECT id FROM tournaments WHERE id = :i"), {"i": int(ident)}
+        ).first()
+    if found is None:
         raise LookupError(f"no tournament {ident!r}")
+    return int(found.id)
+
+
+def load_tournament(session: Session, ident: str) -> tuple[EngineTournament, RechenmodulVersion]:
+    """One tournament by code (or number) and the Rechenmodul valid at its end."""
     timeline, _ = load_timeline(session)
-    (t,) = load_tournaments(session, only=row.id)
+    (t,) = load_tournaments(session, only=find_tournament(session, ident))
     return t, timeline.at(t.end)
 
 
@@ -571,5 +580,4 @@ def _write_residual(
 
 
 def _validity_years(history: History, end: date) -> int:
-    params = history.timeline.at(end).parameters
-    return int(getattr(params, "residual_validity_years", 2))
+    return int(history.timeline.at(end).parameters.residual_validity_years)

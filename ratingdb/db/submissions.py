@@ -1,6 +1,6 @@
 """Officer workflows: add, correct and delete a tournament (WO 3.7, 6.2, 6.4).
 
-The submission format is the ``ratingdb evaluate`` JSON (DESIGN.md) with database players:
+The submission format is the ``ratingdb evaluate`` JSON (docs/DESIGN.md) with database players:
 a player entry names an existing player by ``player_id``, or describes a new member by
 ``name`` ("Surname, Given name"), ``birth_year``, ``sex``, ``club`` (VKZ) and
 ``member_since``, or a textual participant (``"member": false`` and a ``name``). Ratings,
@@ -11,6 +11,7 @@ change point for the next recalculation run and an audit-log entry.
 
 from __future__ import annotations
 
+import re
 from datetime import date, datetime
 from typing import Any
 
@@ -28,6 +29,7 @@ from ratingdb.db.models import (
     RatingSnapshot,
     Tournament,
 )
+from ratingdb.db.store import find_tournament
 from ratingdb.engine.model import key_to_json
 from ratingdb.io.errors import InputError
 from ratingdb.io.evaluate_json import parse_tournament
@@ -38,10 +40,25 @@ def _order_key(t: Tournament) -> tuple[Any, ...]:
 
 
 def _check_players(session: Session, doc: dict[str, Any]) -> None:
+    vkz = doc["tournament"].get("vkz")
+    if vkz is not None and not re.fullmatch(r"[0-9A-Za-z]{1,10}", str(vkz)):
+        raise InputError("$.tournament.vkz", f"a VKZ has 1 to 10 letters or digits: {vkz!r}")
+    seen: dict[int, int] = {}
     for k, raw in enumerate(doc.get("players", [])):
         path = f"$.players[{k}]"
         if not isinstance(raw, dict):
             continue
+        if raw.get("sex") not in (None, "m", "f", "d"):
+            raise InputError(f"{path}.sex", f"expected m, f or d, got {raw['sex']!r}")
+        if isinstance(raw.get("birth_year"), int) and raw["birth_year"] < 1850:
+            raise InputError(f"{path}.birth_year", "a birth year before 1850 is not plausible")
+        if isinstance(raw.get("player_id"), int) and not isinstance(raw["player_id"], bool):
+            if raw["player_id"] in seen:
+                raise InputError(
+                    f"{path}.player_id",
+                    f"player {raw['player_id']} is also players[{seen[raw['player_id']]}]",
+                )
+            seen[raw["player_id"]] = k
         if raw.get("rating") is not None and raw.get("rating_source") in (None, "dwz"):
             raise InputError(
                 f"{path}.rating",
@@ -197,11 +214,11 @@ def add_tournament(session: Session, doc: dict[str, Any], actor: str = "cli") ->
 
 
 def _find(session: Session, ident: str) -> Tournament:
-    t = session.scalar(select(Tournament).where(Tournament.code == ident))
-    if t is None and ident.isdigit():
-        t = session.get(Tournament, int(ident))
-    if t is None:
-        raise InputError("tournament", f"no tournament {ident!r}")
+    try:
+        t = session.get(Tournament, find_tournament(session, ident))
+    except LookupError as err:
+        raise InputError("tournament", str(err)) from None
+    assert t is not None
     return t
 
 

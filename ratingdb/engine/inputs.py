@@ -51,8 +51,7 @@ def participant_input(
             if state.as_of <= adj.effective_on < tournament.end:
                 state = adj.apply(state)
     params = modul.parameters
-    retention = getattr(params, "retention_years", 5)
-    late = getattr(params, "late_member_years", 1)
+    retention, late = params.retention_years, params.late_member_years
     member = False
     if player is not None and not part.computer:
         status = membership_status(player.memberships, tournament.end, retention, late)
@@ -71,11 +70,9 @@ def participant_input(
         rating, index, source = part.external_rating, part.external_index, part.rating_source
     else:
         rating, index, source = None, None, None
-    years = getattr(params, "residual_validity_years", None)
+    years = params.residual_validity_years
     residual = tuple(
-        r
-        for r in state.residual
-        if years is not None and residual_valid(r.played_on, tournament.end, years)
+        r for r in state.residual if residual_valid(r.played_on, tournament.end, years)
     )
     return SnapshotInput(
         rating=rating,

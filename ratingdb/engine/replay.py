@@ -40,8 +40,6 @@ class ReplayOutcome:
     written: dict[int, list[Snapshot]] = field(default_factory=dict)
     evaluated: int = 0
     skipped: int = 0
-    #: player ids whose stored rating changed somewhere
-    changed_players: set[int] = field(default_factory=set)
 
 
 def replay(
@@ -170,8 +168,6 @@ def replay(
                 dirty.pop(pid, None)
             else:
                 dirty[pid] = after
-                if old is None or old.output.get("rating_new") != output.get("rating_new"):
-                    outcome.changed_players.add(pid)
         if differs:
             outcome.written[t.id] = new
     return outcome

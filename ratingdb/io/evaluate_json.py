@@ -1,4 +1,4 @@
-"""The ``ratingdb evaluate`` JSON contract (DESIGN.md): parsing with validation, and output.
+"""The ``ratingdb evaluate`` JSON contract (docs/DESIGN.md): parsing with validation, and output.
 
 Every problem is reported as an :class:`InputError` naming the JSON path (``$`` is the
 document root, ``$[2]`` the third tournament of an array) and what is wrong. Checks:

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 
 from ratingdb.rules.model import PlayerInput, TournamentInput, TournamentResult
 
-AGE_LABEL = {"youth": "youth", "junior": "junior", "adult": "adult"}
 HEADERS = ("#", "Player", "Age", "VKZ", "R_o", "K", "R_c", "W", "n", "W_e", "R_h", "R_n", "+/-")
 
 
@@ -54,7 +53,7 @@ def evaluation_rows(t: TournamentInput, result: TournamentResult) -> list[Displa
                 (
                     str(number),
                     player.name or res.id,
-                    AGE_LABEL[res.age_class],
+                    res.age_class,
                     player.club_vkz or "-",
                     _rating_index(res.rating_old, res.index_old),
                     "" if res.k is None else _paren(f"{res.k:.1f}", member),

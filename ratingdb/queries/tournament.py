@@ -7,7 +7,7 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-from ratingdb.db.store import load_snapshots_for, load_tournament
+from ratingdb.db.store import find_tournament, load_snapshots_for, load_tournament
 from ratingdb.engine.inputs import tournament_input
 from ratingdb.queries.evaluation_display import render_text
 from ratingdb.rules.model import PlayerResult, TournamentInput, TournamentResult
@@ -38,7 +38,8 @@ def show(session: Session, ident: str) -> str:
 
 
 def tournament_list(session: Session, limit: int = 50) -> list[dict[str, Any]]:
-    """WO 6.5.2.1 item 4: name, end date, VKZ, id, evaluators, evaluation dates."""
+    """The latest tournaments (WO 6.5.2.1 item 4): code, name, end date, VKZ, kind,
+    players, status."""
     rows = session.execute(
         text(
             "SELECT t.code, t.name, t.end_date, t.vkz, t.kind, t.status, t.evaluators, "
@@ -57,13 +58,10 @@ def submission_document(session: Session, ident: str) -> dict[str, Any]:
     players by ``player_id`` (textual participants by name), external ratings kept."""
     t = session.execute(
         text(
-            "SELECT id, code, name, start_date, end_date, vkz, kind FROM tournaments "
-            "WHERE code = :c OR CAST(id AS text) = :c"
+            "SELECT id, code, name, start_date, end_date, vkz, kind FROM tournaments WHERE id = :i"
         ),
-        {"c": ident},
-    ).first()
-    if t is None:
-        raise LookupError(f"no tournament {ident!r}")
+        {"i": find_tournament(session, ident)},
+    ).one()
     parts = session.execute(
         text(
             "SELECT id, player_id, textual_name, club_vkz, rating_source, external_rating, "

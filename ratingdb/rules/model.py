@@ -1,6 +1,6 @@
 """Input and output of a single-tournament evaluation, shared by every rule family.
 
-These are the in-memory forms of the ``ratingdb evaluate`` JSON contract (DESIGN.md):
+These are the in-memory forms of the ``ratingdb evaluate`` JSON contract (docs/DESIGN.md):
 the io layer parses JSON into :class:`TournamentInput`, a rules module turns it into a
 :class:`TournamentResult`, and the engine builds the same objects from the database.
 """
@@ -103,7 +103,7 @@ class NewResidualGame:
 
 @dataclass(slots=True)
 class PlayerResult:
-    """One player's evaluation; field names and meaning as in DESIGN.md."""
+    """One player's evaluation; field names and meaning as in docs/DESIGN.md."""
 
     id: str
     group: Group

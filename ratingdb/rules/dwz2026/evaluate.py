@@ -17,7 +17,7 @@ Order of the work, as in the worked example WO Anhang 3.1:
 
 Non-members (3.4.3) are computed like everybody else but nothing is stored for them and
 they never receive residual games. A match (4.2.4.5) is evaluated only when every player
-has a rating before it. Choices where the WO is silent are listed in DESIGN.md and
+has a rating before it. Choices where the WO is silent are listed in docs/DESIGN.md and
 docs/rules-dwz2026.md.
 """
 

@@ -44,7 +44,7 @@ class Iterant:
 
 
 def unbounded_group(iterants: Sequence[Iterant]) -> list[str]:
-    """Iterating players whose ratings have no finite solution (DESIGN.md, last rule).
+    """Iterating players whose ratings have no finite solution (docs/DESIGN.md, last rule).
 
     If a group of iterating players won every game against everybody outside the group,
     the group's summed W - W_e stays positive for any finite ratings: the equations

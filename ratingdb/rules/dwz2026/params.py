@@ -48,7 +48,7 @@ class Dwz2026Parameters:
     exceptional_margin: int = 300
     # WO 3.4.4.2 / 3.5.2: floor of a first rating and of every new rating
     rating_floor: int = 1100
-    # WO 3.5.2: False rounds R_0 + K*(W - W_e) half-up (DESIGN.md rule 8); True rounds the
+    # WO 3.5.2: False rounds R_0 + K*(W - W_e) half-up (docs/DESIGN.md rule 8); True rounds the
     # change K*(W - W_e) half away from zero first and adds it, as the columns of WO
     # Anhang 3.1.10 do. They differ only for a loss of exactly x.5 points (-12.5: 1988 vs 1987).
     round_change_first: bool = False
@@ -153,10 +153,24 @@ class Dwz2026Parameters:
         defaults = cls()
         for key, value in data.items():
             default = getattr(defaults, key)
-            if isinstance(default, Decimal):
-                kwargs[key] = Decimal(str(value))
-            elif key == "k0":
-                kwargs[key] = {row: tuple(int(v) for v in vals) for row, vals in value.items()}
-            else:
-                kwargs[key] = value
-        return cls(**kwargs)
+            try:
+                if isinstance(default, Decimal):
+                    kwargs[key] = Decimal(str(value))
+                elif key == "k0":
+                    kwargs[key] = {row: tuple(int(v) for v in vals) for row, vals in value.items()}
+                elif isinstance(default, bool | str):
+                    if not isinstance(value, type(default)):
+                        raise TypeError
+                    kwargs[key] = value
+                elif isinstance(default, int):
+                    if isinstance(value, bool) or int(value) != value:
+                        raise TypeError
+                    kwargs[key] = int(value)
+                else:
+                    kwargs[key] = value
+            except (TypeError, ValueError, ArithmeticError, AttributeError):
+                raise ValueError(f"parameter {key}: invalid value {value!r}") from None
+        try:
+            return cls(**kwargs)
+        except TypeError as err:
+            raise ValueError(str(err)) from None
