@@ -288,3 +288,55 @@ def test_submission_rules_end_in_one_line(loaded, tmp_path: Path, change, needle
 def test_admin_errors_end_in_one_line(loaded, args):
     out = run(args, loaded)
     assert out.returncode == 2 and "Traceback" not in out.stderr, out.stderr
+
+
+def test_membership_change_replays_like_a_full_run(loaded):
+    """A player leaves his club; with no retention period (a Rechenmodul parameter) his
+    later tournaments count him as a textual participant."""
+    assert run(["recalc", "--quiet"], loaded).returncode == 0
+    assert (
+        run(
+            [
+                "rechenmodul",
+                "add",
+                "--version",
+                "r0",
+                "--valid-from",
+                "2000-01-01",
+                "--set",
+                "retention_years=0",
+            ],
+            loaded,
+        ).returncode
+        == 0
+    )
+    assert run(["recalc", "--quiet"], loaded).returncode == 0
+    rows = list(csv.DictReader(io.StringIO(run(["export", "evaluations"], loaded).stdout)))
+    stored: dict[str, list[str]] = {}
+    for r in rows:
+        if r["stored"] == "True":
+            stored.setdefault(r["player_id"], []).append(r["end_date"])
+    player_id, dates = next((p, d) for p, d in sorted(stored.items()) if len(set(d)) > 1)
+    first = sorted(set(dates))[0]
+    card = json.loads(run(["player", "card", player_id, "--json"], loaded).stdout)
+    club = card["memberships"][0]["vkz"]
+    left = run(["player", "leave", player_id, "--club", club, "--on", first], loaded)
+    assert left.returncode == 0, left.stderr
+    assert run(["recalc", "--quiet"], loaded).returncode == 0
+    after = run(["export", "evaluations"], loaded).stdout
+    later = [
+        r
+        for r in csv.DictReader(io.StringIO(after))
+        if r["player_id"] == player_id and r["end_date"] > first
+    ]
+    assert later and all(r["member"] == "False" and r["stored"] == "False" for r in later)
+    assert run(["recalc", "--full", "--quiet"], loaded).returncode == 0
+    assert run(["export", "evaluations"], loaded).stdout == after
+    bad = run(["player", "leave", player_id, "--club", club, "--on", first], loaded)
+    assert bad.returncode == 2 and "no open membership" in bad.stderr
+    rejoined = run(["player", "join", player_id, "--club", club, "--from", "2026-12-01"], loaded)
+    assert rejoined.returncode == 0, rejoined.stderr
+    card = json.loads(run(["player", "card", player_id, "--json"], loaded).stdout)
+    assert [m["valid_to"] for m in card["memberships"]] == [first, None]
+    overlap = run(["player", "join", player_id, "--club", club, "--from", "2026-12-05"], loaded)
+    assert overlap.returncode == 2 and "refused by the database" in overlap.stderr

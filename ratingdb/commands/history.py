@@ -187,7 +187,39 @@ def runs(as_json: bool, limit: int) -> None:
 # -- players --
 @click.group()
 def player() -> None:
-    """Players: the Karteikarte."""
+    """Players: the Karteikarte and memberships."""
+
+
+def _membership(player_id: int, vkz: str, **change) -> None:  # type: ignore[no-untyped-def]
+    from ratingdb.db.submissions import change_membership
+
+    try:
+        with Session(engine()) as session, session.begin():
+            change_membership(session, player_id, vkz, **change)
+    except InputError as err:
+        fail(str(err))
+    except (IntegrityError, DataError) as err:
+        reason = str(err.orig).strip().splitlines()[0] if err.orig else str(err)
+        fail(f"refused by the database, nothing written: {reason}")
+    click.echo(f"player {player_id}: membership in {vkz} changed; change point recorded")
+
+
+@player.command("join")
+@click.argument("player_id", type=int)
+@click.option("--club", "vkz", required=True, help="The club's VKZ.")
+@click.option("--from", "day", required=True, type=click.DateTime(["%Y-%m-%d"]))
+def player_join(player_id: int, vkz: str, day) -> None:  # type: ignore[no-untyped-def]
+    """PLAYER_ID becomes a member of a club (earlier tournaments within a year count)."""
+    _membership(player_id, vkz, joined=day.date())
+
+
+@player.command("leave")
+@click.argument("player_id", type=int)
+@click.option("--club", "vkz", required=True, help="The club's VKZ.")
+@click.option("--on", "day", required=True, type=click.DateTime(["%Y-%m-%d"]))
+def player_leave(player_id: int, vkz: str, day) -> None:  # type: ignore[no-untyped-def]
+    """PLAYER_ID's membership in a club ends (the rating is kept for 5 more years)."""
+    _membership(player_id, vkz, left=day.date())
 
 
 @player.command("card")

@@ -290,3 +290,60 @@ def correct_tournament(
     _audit(session, actor, "correct", t, min(old_key[0], t.end_date))
     session.flush()
     return t
+
+
+def change_membership(
+    session: Session,
+    player_id: int,
+    vkz: str,
+    *,
+    joined: date | None = None,
+    left: date | None = None,
+    actor: str = "cli",
+) -> None:
+    """A player joins a club (``joined``) or leaves it (``left``): membership decides what
+    is stored (WO 3.4.3, 4.1.1), so the player's history is replayed from their first
+    tournament on the next run."""
+    if session.get(Player, player_id) is None:
+        raise InputError("player", f"no player with id {player_id}")
+    club = session.scalar(select(Organisation.id).where(Organisation.vkz == vkz))
+    if club is None:
+        raise InputError("club", f"unknown club VKZ {vkz!r}")
+    if joined is not None:
+        session.add(Membership(player_id=player_id, organisation_id=club, valid_from=joined))
+        when = joined
+    else:
+        assert left is not None
+        open_membership = session.scalar(
+            select(Membership).where(
+                Membership.player_id == player_id,
+                Membership.organisation_id == club,
+                Membership.valid_to.is_(None),
+            )
+        )
+        if open_membership is None:
+            raise InputError("club", f"player {player_id} has no open membership in {vkz}")
+        if left < open_membership.valid_from:
+            raise InputError("date", f"{left} is before the membership began")
+        open_membership.valid_to = left
+        when = left
+    session.flush()
+    first = session.execute(
+        text(
+            "SELECT min(t.end_date) FROM tournaments t JOIN participants p "
+            "ON p.tournament_id = t.id WHERE p.player_id = :p"
+        ),
+        {"p": player_id},
+    ).scalar()
+    session.add(ChangePoint(kind="player", from_date=first or when, player_ids=[player_id]))
+    session.add(
+        AuditEntry(
+            actor=actor,
+            action="join" if joined else "leave",
+            entity="membership",
+            entity_id=str(player_id),
+            change_point=first or when,
+            details={"club": vkz, "date": when.isoformat()},
+        )
+    )
+    session.flush()
