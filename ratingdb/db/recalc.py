@@ -18,6 +18,7 @@ from sqlalchemy import Engine, text
 from sqlalchemy.orm import Session
 
 from ratingdb.db.store import (
+    ORDER_DESC,
     earlier_players,
     load_history,
     load_order,
@@ -94,8 +95,7 @@ def current_ratings(
         "p.surname || ', ' || p.given_name AS name "
         "FROM rating_snapshots s JOIN tournaments t ON t.id = s.tournament_id "
         f"JOIN players p ON p.id = s.player_id WHERE s.stored{only} "
-        "ORDER BY s.player_id, t.end_date DESC, t.start_date DESC, t.vkz DESC, "
-        "t.processed_at DESC, t.id DESC",
+        f"ORDER BY s.player_id, {ORDER_DESC}",
         {"ids": sorted(player_ids or ())},
     ).fetchall()
     return {pid: (rating, name) for pid, rating, name in rows}
@@ -160,7 +160,7 @@ def _run(
     earlier: set[int] = set()
     if replay_plan.full:
         history, modul_ids = load_history(session)
-        offset = len(stubs) - total  # a full replay walks every tournament
+        offset = 0  # a full replay walks every tournament
     elif replay_plan.start >= len(stubs):  # e.g. the last tournament was deleted
         return RunReport(
             None,
@@ -183,12 +183,11 @@ def _run(
         history.prior = lambda pid: (
             priors[pid] if pid in priors else _one_prior(session, pid, start_key)
         )
-        offset = replay_plan.start
-    offset += total - len(stubs)  # positions before ``since`` were not loaded
+        # the walk counts from the change point; before it: the tournaments not loaded
+        # (ending before ``since``) and those loaded but before the start
+        offset = total - len(stubs) + replay_plan.start
     step = None if progress is None else (lambda pos: progress(offset + pos, total))
-    outcome = history.apply(
-        plan_changes, progress=step, earlier_players=earlier if not replay_plan.full else ()
-    )
+    outcome = history.apply(plan_changes, progress=step, earlier_players=earlier)
     if progress is not None:
         progress(total, total)
     touched = {s.player_id for snaps in outcome.written.values() for s in snaps if s.player_id}

@@ -61,6 +61,12 @@ def load_timeline(session: Session) -> tuple[Timeline, dict[str, int]]:
     return Timeline(versions), ids
 
 
+def modul_keys(session: Session) -> dict[int, str]:
+    """Rechenmodul keys ("family/version") by row id."""
+    _, ids = load_timeline(session)
+    return {row_id: key for key, row_id in ids.items()}
+
+
 def load_players(session: Session) -> dict[int, PlayerRecord]:
     spans: dict[int, list[Membership]] = defaultdict(list)
     for row in session.execute(
@@ -73,7 +79,9 @@ def load_players(session: Session) -> dict[int, PlayerRecord]:
     }
 
 
+#: WO 2.2.3: the evaluation order (the VKZ column sorts in the "C" collation)
 ORDER_COLUMNS = "t.end_date, t.start_date, t.vkz, t.processed_at, t.id"
+ORDER_DESC = "t.end_date DESC, t.start_date DESC, t.vkz DESC, t.processed_at DESC, t.id DESC"
 
 
 def _key_params(key: tuple[Any, ...]) -> dict[str, Any]:
@@ -132,25 +140,55 @@ def player_index(session: Session, from_key: tuple[Any, ...]) -> dict[int, froze
     return {tid: frozenset(ps) for tid, ps in players.items()}
 
 
-def load_participants(session: Session, tournament_id: int) -> tuple[EngineParticipant, ...]:
-    return tuple(
-        EngineParticipant(*row)
-        for row in _fetch(
-            session,
-            "SELECT id, player_id, textual_name, club_vkz, rating_source, external_rating, "
-            "external_index, computer FROM participants WHERE tournament_id = :t "
-            "ORDER BY start_rank NULLS LAST, id",
-            {"t": tournament_id},
-        )
+def _participants(
+    session: Session, where: str, params: dict[str, Any], *, names: bool
+) -> dict[int, list[EngineParticipant]]:
+    """Participants by tournament, in start-rank order (``names``: players' names too,
+    for displays; the replay never needs them)."""
+    name = (
+        "coalesce(pa.textual_name, pl.surname || ', ' || pl.given_name)"
+        if names
+        else ("pa.textual_name")
     )
+    join = " LEFT JOIN players pl ON pl.id = pa.player_id" if names else ""
+    parts: dict[int, list[EngineParticipant]] = defaultdict(list)
+    for pid, tid, player, pname, club, source, rating, index, computer in _fetch(
+        session,
+        f"SELECT pa.id, pa.tournament_id, pa.player_id, {name}, pa.club_vkz, "
+        "pa.rating_source, pa.external_rating, pa.external_index, pa.computer "
+        f"FROM participants pa{join}{where} "
+        "ORDER BY pa.tournament_id, pa.start_rank NULLS LAST, pa.id",
+        params,
+    ):
+        parts[tid].append(
+            EngineParticipant(pid, player, pname, club, source, rating, index, computer)
+        )
+    return parts
+
+
+def _games(session: Session, where: str, params: dict[str, Any]) -> dict[int, list[GameInput]]:
+    games: dict[int, list[GameInput]] = defaultdict(list)
+    for tid, rnd, white, black, result in _fetch(
+        session,
+        f"SELECT tournament_id, round, white_id, black_id, result FROM games{where} "
+        "ORDER BY tournament_id, round NULLS FIRST, board NULLS FIRST, id",
+        params,
+    ):
+        games[tid].append(GameInput(str(white), str(black), result, rnd))
+    return games
+
+
+def load_participants(session: Session, tournament_id: int) -> tuple[EngineParticipant, ...]:
+    where = " WHERE pa.tournament_id = :t"
+    return tuple(_participants(session, where, {"t": tournament_id}, names=False)[tournament_id])
+
+
+def load_games(session: Session, tournament_id: int) -> tuple[GameInput, ...]:
+    return tuple(_games(session, " WHERE tournament_id = :t", {"t": tournament_id})[tournament_id])
 
 
 def load_tournaments(
-    session: Session,
-    only: int | None = None,
-    from_key: tuple[Any, ...] | None = None,
-    *,
-    with_games: bool = True,
+    session: Session, only: int | None = None, from_key: tuple[Any, ...] | None = None
 ) -> list[EngineTournament]:
     """Rated tournaments with participants and games (``only``: just that tournament;
     ``from_key``: the tournaments from that order key on)."""
@@ -162,36 +200,10 @@ def load_tournaments(
     else:
         where = ""
     within = f"SELECT t.id FROM tournaments t WHERE rated{where}"
-    part_where = "" if not where else f" WHERE pa.tournament_id IN ({within})"
-    game_where = "" if not where else f" WHERE tournament_id IN ({within})"
-    parts: dict[int, list[EngineParticipant]] = defaultdict(list)
-    # names only when the games are loaded too (displays); the replay never needs them
-    name = (
-        "coalesce(pa.textual_name, pl.surname || ', ' || pl.given_name)"
-        if with_games
-        else "pa.textual_name"
+    parts = _participants(
+        session, f" WHERE pa.tournament_id IN ({within})" if where else "", params, names=True
     )
-    join = " LEFT JOIN players pl ON pl.id = pa.player_id" if with_games else ""
-    for pid, tid, player, pname, club, source, rating, index, computer in _fetch(
-        session,
-        f"SELECT pa.id, pa.tournament_id, pa.player_id, {name}, pa.club_vkz, "
-        "pa.rating_source, pa.external_rating, pa.external_index, pa.computer "
-        f"FROM participants pa{join}{part_where} "
-        "ORDER BY pa.tournament_id, pa.start_rank NULLS LAST, pa.id",
-        params,
-    ):
-        parts[tid].append(
-            EngineParticipant(pid, player, pname, club, source, rating, index, computer)
-        )
-    games: dict[int, list[GameInput]] = defaultdict(list)
-    if with_games:
-        for tid, rnd, white, black, result in _fetch(
-            session,
-            f"SELECT tournament_id, round, white_id, black_id, result FROM games{game_where} "
-            "ORDER BY tournament_id, round NULLS FIRST, board NULLS FIRST, id",
-            params,
-        ):
-            games[tid].append(GameInput(str(white), str(black), result, rnd))
+    games = _games(session, f" WHERE tournament_id IN ({within})" if where else "", params)
     return [
         EngineTournament(
             id=r.id,
@@ -298,14 +310,13 @@ def prior_states(
     ids = sorted(set(player_ids))
     if not ids:
         return {}
-    _, modul_ids = load_timeline(session)
-    keys = {v: k for k, v in modul_ids.items()}
+    keys = modul_keys(session)
     rows = _fetch(
         session,
         f"SELECT DISTINCT ON (s.player_id) {SNAPSHOT_COLUMNS_S}, t.end_date AS t_end "
         "FROM rating_snapshots s JOIN tournaments t ON t.id = s.tournament_id "
         f"WHERE s.player_id = ANY(:ids) AND {KEY_BELOW} "
-        f"ORDER BY s.player_id, {ORDER_COLUMNS.replace(',', ' DESC,')} DESC",
+        f"ORDER BY s.player_id, {ORDER_DESC}",
         {"ids": ids, **_key_params(before)},
         named=True,
     )
@@ -363,19 +374,6 @@ def load_player(session: Session, player_id: int) -> PlayerRecord | None:
         return None
     spans = tuple(Membership(start, end) for _, start, end in rows if start is not None)
     return PlayerRecord(player_id, rows[0][0], spans)
-
-
-def load_games(session: Session, tournament_id: int) -> tuple[GameInput, ...]:
-    return tuple(
-        GameInput(str(r.white_id), str(r.black_id), r.result, r.round)
-        for r in session.execute(
-            text(
-                "SELECT round, white_id, black_id, result FROM games WHERE tournament_id = :t "
-                "ORDER BY round NULLS FIRST, board NULLS FIRST, id"
-            ),
-            {"t": tournament_id},
-        )
-    )
 
 
 def load_history(
@@ -447,9 +445,7 @@ def load_tournament(session: Session, ident: str) -> tuple[EngineTournament, Rec
 
 
 def load_snapshots_for(session: Session, tournament_id: int) -> dict[int, Snapshot]:
-    _, modul_ids = load_timeline(session)
-    keys = {v: k for k, v in modul_ids.items()}
-    return load_snapshots(session, keys, only=tournament_id).get(tournament_id, {})
+    return load_snapshots(session, modul_keys(session), only=tournament_id).get(tournament_id, {})
 
 
 def _snapshot_row(s: Snapshot, modul_ids: dict[str, int]) -> tuple[Any, ...]:

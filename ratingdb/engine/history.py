@@ -46,9 +46,7 @@ class History:
     expand: Callable[[EngineTournament], EngineTournament] | None = None
 
     def _players(self, t: EngineTournament) -> AbstractSet[int]:
-        if self.players_in is not None:
-            return self.players_in(t)
-        return {p.player_id for p in t.participants if p.player_id is not None}
+        return t.player_ids if self.players_in is None else self.players_in(t)
 
     def _full(self, t: EngineTournament) -> EngineTournament:
         return t if self.expand is None else self.expand(t)
@@ -153,22 +151,20 @@ class History:
     # -- edits, each recorded as a change point and replayed (as the database does) ------
     def insert(self, tournament: EngineTournament) -> ReplayOutcome:
         self.tournaments = [*self.tournaments, tournament]
-        return self.apply(
-            [Change("insert", tournament.end, tournament.id, _player_ids(tournament))]
-        )
+        return self.apply([Change("insert", tournament.end, tournament.id, tournament.player_ids)])
 
     def delete(self, tournament_id: int) -> ReplayOutcome:
         gone = next(t for t in self.tournaments if t.id == tournament_id)
         self.tournaments = [t for t in self.tournaments if t.id != tournament_id]
         self.snapshots.pop(tournament_id, None)
-        return self.apply([Change("delete", gone.end, gone.id, _player_ids(gone), gone.order_key)])
+        return self.apply([Change("delete", gone.end, gone.id, gone.player_ids, gone.order_key)])
 
     def correct(self, tournament: EngineTournament) -> ReplayOutcome:
         """Replace the tournament with the same id (games, participants, dates may change)."""
         previous = next(t for t in self.tournaments if t.id == tournament.id)
         self.tournaments = [tournament if t.id == tournament.id else t for t in self.tournaments]
         self.snapshots.pop(tournament.id, None)
-        players = _player_ids(previous) | _player_ids(tournament)
+        players = previous.player_ids | tournament.player_ids
         since = min(previous.end, tournament.end)
         return self.apply([Change("correct", since, tournament.id, players, previous.order_key)])
 
@@ -176,7 +172,3 @@ class History:
         """New memberships or birth year of a player: replay from the player's first game."""
         self.players[record.id] = record
         return self.apply([Change("player", date.min, None, frozenset({record.id}))])
-
-
-def _player_ids(t: EngineTournament) -> frozenset[int]:
-    return frozenset(p.player_id for p in t.participants if p.player_id is not None)

@@ -62,6 +62,11 @@ class EngineTournament:
     games: tuple[GameInput, ...] = ()
 
     @property
+    def player_ids(self) -> frozenset[int]:
+        """The database players among the participants."""
+        return frozenset(p.player_id for p in self.participants if p.player_id is not None)
+
+    @property
     def order_key(self) -> tuple[Any, ...]:
         """WO 2.2.3: end date, start date, VKZ as a string, processing time (then id)."""
         return (self.end, 0, self.start, self.vkz, self.processed_at, self.id)

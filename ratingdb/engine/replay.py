@@ -77,7 +77,7 @@ def replay(
     ``players_in`` answers which players a tournament has: callers may load lazily.
     """
     if players_in is None:
-        players_in = _players_in
+        players_in = _player_ids
     if expand is None:
         expand = _same
     dirty = dict(dirty or {})
@@ -173,8 +173,8 @@ def replay(
     return outcome
 
 
-def _players_in(t: EngineTournament) -> AbstractSet[int]:
-    return {p.player_id for p in t.participants if p.player_id is not None}
+def _player_ids(t: EngineTournament) -> AbstractSet[int]:
+    return t.player_ids
 
 
 def _same(t: EngineTournament) -> EngineTournament:

@@ -10,6 +10,8 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
+from ratingdb.db.store import ORDER_COLUMNS
+
 
 @dataclass
 class RatingCard:
@@ -55,7 +57,7 @@ def rating_card(session: Session, player_id: int, today: date | None = None) -> 
                 "jsonb_array_length(s.new_residual_games) AS new_residual "
                 "FROM rating_snapshots s JOIN tournaments t ON t.id = s.tournament_id "
                 "WHERE s.player_id = :p "
-                'ORDER BY t.end_date, t.start_date, t.vkz COLLATE "C", t.processed_at, t.id'
+                f"ORDER BY {ORDER_COLUMNS}"
             ),
             {"p": player_id},
         ).mappings()

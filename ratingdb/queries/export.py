@@ -36,7 +36,7 @@ def evaluation_rows(session: Session) -> list[dict[str, Any]]:
             "FROM rating_snapshots s JOIN tournaments t ON t.id = s.tournament_id "
             "JOIN participants pa ON pa.id = s.participant_id "
             "LEFT JOIN players pl ON pl.id = s.player_id "
-            'ORDER BY t.end_date, t.start_date, t.vkz COLLATE "C", t.processed_at, t.code, '
+            "ORDER BY t.end_date, t.start_date, t.vkz, t.processed_at, t.code, "
             "s.player_id NULLS LAST, pa.start_rank, name"
         )
     ).mappings()

@@ -7,7 +7,14 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-from ratingdb.db.store import find_tournament, load_snapshots_for, load_tournament
+from ratingdb.db.store import (
+    ORDER_DESC,
+    find_tournament,
+    load_games,
+    load_participants,
+    load_snapshots_for,
+    load_tournament,
+)
 from ratingdb.engine.inputs import tournament_input
 from ratingdb.queries.evaluation_display import render_text
 from ratingdb.rules.model import PlayerResult, TournamentInput, TournamentResult
@@ -44,9 +51,7 @@ def tournament_list(session: Session, limit: int = 50) -> list[dict[str, Any]]:
         text(
             "SELECT t.code, t.name, t.end_date, t.vkz, t.kind, t.status, t.evaluators, "
             "t.processed_at, (SELECT count(*) FROM participants p WHERE p.tournament_id = t.id) "
-            "AS players FROM tournaments t "
-            'ORDER BY t.end_date DESC, t.start_date DESC, t.vkz COLLATE "C" DESC, '
-            "t.processed_at DESC LIMIT :n"
+            f"AS players FROM tournaments t ORDER BY {ORDER_DESC} LIMIT :n"
         ),
         {"n": limit},
     ).mappings()
@@ -62,28 +67,15 @@ def submission_document(session: Session, ident: str) -> dict[str, Any]:
         ),
         {"i": find_tournament(session, ident)},
     ).one()
-    parts = session.execute(
-        text(
-            "SELECT id, player_id, textual_name, club_vkz, rating_source, external_rating, "
-            "external_index, computer FROM participants WHERE tournament_id = :t "
-            "ORDER BY start_rank NULLS LAST, id"
-        ),
-        {"t": t.id},
-    ).all()
-    games = session.execute(
-        text(
-            "SELECT round, white_id, black_id, result FROM games WHERE tournament_id = :t "
-            "ORDER BY round NULLS FIRST, board NULLS FIRST, id"
-        ),
-        {"t": t.id},
-    ).all()
+    parts = load_participants(session, t.id)
+    games = load_games(session, t.id)
     players: list[dict[str, Any]] = []
     for p in parts:
         entry: dict[str, Any] = {"id": str(p.id)}
         if p.player_id is not None:
             entry["player_id"] = p.player_id
         else:
-            entry.update(name=p.textual_name, member=False)
+            entry.update(name=p.name, member=False)
         if p.external_rating is not None:
             entry.update(rating=p.external_rating, rating_source=p.rating_source)
             if p.external_index is not None:
@@ -102,12 +94,7 @@ def submission_document(session: Session, ident: str) -> dict[str, Any]:
         },
         "players": players,
         "games": [
-            {
-                "round": g.round,
-                "white": str(g.white_id),
-                "black": str(g.black_id),
-                "result": g.result,
-            }
+            {"round": g.round, "white": g.white, "black": g.black, "result": g.result}
             for g in games
         ],
     }
