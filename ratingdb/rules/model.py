@@ -157,14 +157,15 @@ class PlayerResult:
             ],
         )
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, coefficient: str = "k") -> dict[str, Any]:
+        """``coefficient`` names the development coefficient's key (``e`` in classic DWZ)."""
         return {
             "id": self.id,
             "group": self.group,
             "age_class": self.age_class,
             "rating_old": self.rating_old,
             "index_old": self.index_old,
-            "k": None if self.k is None else float(self.k),
+            coefficient: None if self.k is None else float(self.k),
             "opponents_avg": self.opponents_avg,
             "score": float(self.score),
             "games": self.games,
@@ -189,6 +190,8 @@ class TournamentResult:
     iterations: int
     players: list[PlayerResult]
     trace: dict[str, Any] | None = None
+    #: JSON key of ``PlayerResult.k``: "k" (DWZ 2026) or "e" (classic DWZ's coefficient E)
+    coefficient: str = "k"
 
     def player(self, player_id: str) -> PlayerResult:
         for p in self.players:
@@ -203,7 +206,7 @@ class TournamentResult:
             "precision": self.precision,
             "parameters": self.parameters,
             "iterations": self.iterations,
-            "players": [p.to_dict() for p in self.players],
+            "players": [p.to_dict(self.coefficient) for p in self.players],
         }
         if trace:
             out["trace"] = self.trace
