@@ -12,6 +12,7 @@ from ratingdb import __version__
 from ratingdb.commands.common import fail, read_json
 from ratingdb.commands.db import db
 from ratingdb.commands.demo import demo
+from ratingdb.commands.exchange import players
 from ratingdb.commands.history import export, player, recalc, runs, synth, tournament
 from ratingdb.commands.rules_admin import adjustment, rechenmodul
 from ratingdb.io.errors import InputError
@@ -80,7 +81,19 @@ def evaluate(
         click.echo(dump_results([r.to_dict(trace=trace) for r in results], was_array))
 
 
-for command in (db, tournament, recalc, runs, player, export, rechenmodul, adjustment, synth, demo):
+for command in (
+    db,
+    tournament,
+    recalc,
+    runs,
+    player,
+    players,
+    export,
+    rechenmodul,
+    adjustment,
+    synth,
+    demo,
+):
     main.add_command(command)
 
 

@@ -88,12 +88,42 @@ def tournament_show(ident: str, as_json: bool) -> None:
         click.echo(render_text(tin, result))
 
 
+@tournament.command("import")
+@click.argument("source", metavar="FILE.trf")
+@click.option("--id", "code", help="Tournament id (default: the file's '### ratingdb id:').")
+@click.option("--vkz", help="VKZ of the playing level (default: '### ratingdb vkz:').")
+@click.option("--kind", type=click.Choice(["individual", "team", "match"]), default=None)
+@click.option("--encoding", default="utf-8", show_default=True, help="e.g. cp1252, latin-1")
+@click.option("--now", is_flag=True, help="Recalculate immediately.")
+def tournament_import(
+    source: str, code: str | None, vkz: str | None, kind: str | None, encoding: str, now: bool
+) -> None:
+    """Import a TRF16/TRF26 tournament; players are matched by DSB id, FIDE id, then
+    name + birth year (docs/data-exchange.md). All or nothing."""
+    from ratingdb.commands.exchange import trf_import
+
+    trf_import(source, code, vkz, kind, encoding, now)
+
+
 @tournament.command("export")
 @click.argument("ident", metavar="ID")
-def tournament_export(ident: str) -> None:
-    """Tournament ID as a submission document (the JSON it can be added with)."""
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["json", "trf"]),
+    default="json",
+    show_default=True,
+    help="json: the submission document; trf: FIDE TRF26 with GER (DWZ) records.",
+)
+def tournament_export(ident: str, fmt: str) -> None:
+    """Tournament ID as a submission document (the JSON it can be added with) or TRF."""
     from ratingdb.queries.tournament import submission_document
 
+    if fmt == "trf":
+        from ratingdb.commands.exchange import trf_export
+
+        click.echo(trf_export(ident), nl=False)
+        return
     with Session(engine()) as session:
         try:
             echo_json(submission_document(session, ident))
@@ -225,9 +255,24 @@ def player_leave(player_id: int, vkz: str, day) -> None:  # type: ignore[no-unty
 @player.command("card")
 @click.argument("player_id", type=int)
 @click.option("--json", "as_json", is_flag=True)
-def player_card(player_id: int, as_json: bool) -> None:
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "csv", "pdf"]),
+    default="text",
+    show_default=True,
+)
+@click.option("-o", "--output", help="Write to this file (default: stdout).")
+def player_card(player_id: int, as_json: bool, fmt: str, output: str | None) -> None:
     """A player's Karteikarte: every evaluation in order, memberships, residual games."""
     from ratingdb.queries.card import rating_card, render_card
+
+    if fmt in ("csv", "pdf"):
+        from ratingdb.commands.exchange import card_export
+
+        card_export(player_id, fmt, output)
+        return
+    as_json = as_json or fmt == "json"
 
     with Session(engine()) as session:
         try:
@@ -261,6 +306,38 @@ def export_evaluations(fmt: str) -> None:
     writer.writeheader()
     for row in rows:
         writer.writerow(row)
+
+
+@export.command("evaluation")
+@click.argument("ident", metavar="ID")
+@click.option("--format", "fmt", type=click.Choice(["csv", "pdf"]), default="csv")
+@click.option("-o", "--output", help="Write to this file (default: stdout).")
+def export_evaluation(ident: str, fmt: str, output: str | None) -> None:
+    """The evaluation display (WO Anhang 3.1.11) of tournament ID as CSV or PDF."""
+    from ratingdb.commands.exchange import evaluation_export
+
+    evaluation_export(ident, fmt, output)
+
+
+@export.command("list")
+@click.option("--club", help="A club's VKZ.")
+@click.option("--federation", help="A VKZ prefix: every club under it.")
+@click.option("--age-class", help="youth, junior, adult or U<n> (e.g. U18).")
+@click.option("--date", "day", type=click.DateTime(["%Y-%m-%d"]), help="Default: today.")
+@click.option("--format", "fmt", type=click.Choice(["csv", "pdf"]), default="csv")
+@click.option("-o", "--output", help="Write to this file (default: stdout).")
+def export_list(
+    club: str | None,
+    federation: str | None,
+    age_class: str | None,
+    day,  # type: ignore[no-untyped-def]
+    fmt: str,
+    output: str | None,
+) -> None:
+    """A rating list (WO 6.5.2.1 item 3) of a club or a federation, sorted by DWZ."""
+    from ratingdb.commands.exchange import list_export
+
+    list_export(club, federation, age_class, day.date() if day else None, fmt, output)
 
 
 # -- synthetic data --

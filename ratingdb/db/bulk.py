@@ -20,7 +20,7 @@ TABLES_WITH_IDS = (
 )
 
 
-def _copy(
+def copy_rows(
     session: Session, table: str, columns: Sequence[str], rows: Iterable[tuple[Any, ...]]
 ) -> int:
     raw = session.connection().connection.driver_connection
@@ -32,14 +32,14 @@ def _copy(
     return count
 
 
-def _next_ids(session: Session) -> dict[str, int]:
+def next_ids(session: Session) -> dict[str, int]:
     return {
         table: session.execute(text(f"SELECT coalesce(max(id), 0) FROM {table}")).scalar_one()
         for table in TABLES_WITH_IDS
     }
 
 
-def _fix_sequences(session: Session) -> None:
+def fix_sequences(session: Session) -> None:
     for table in TABLES_WITH_IDS:
         session.execute(
             text(
@@ -52,7 +52,7 @@ def _fix_sequences(session: Session) -> None:
 def load_federation(session: Session, fed: Federation) -> dict[str, int]:
     """Insert clubs, players, memberships, tournaments, participants and games; mark a full
     replay as pending. Returns row counts."""
-    base = _next_ids(session)
+    base = next_ids(session)
     # organisations: federation, regions, districts, clubs (VKZ hierarchy, WO 6.3)
     orgs: dict[str, tuple[int, str, str, int | None]] = {}
     existing = {r.vkz: r.id for r in session.execute(text("SELECT id, vkz FROM organisations"))}
@@ -72,7 +72,7 @@ def load_federation(session: Session, fed: Federation) -> dict[str, int]:
         org(vkz[:3], f"District {vkz[:3]}", "district", vkz[0])
         org(vkz, name, "club", vkz[:3])
     counts = {
-        "organisations": _copy(
+        "organisations": copy_rows(
             session,
             "organisations",
             ("id", "vkz", "name", "kind", "parent_id"),
@@ -81,13 +81,13 @@ def load_federation(session: Session, fed: Federation) -> dict[str, int]:
     }
     org_id = {**existing, **{vkz: v[0] for vkz, v in orgs.items()}}
     pid = {p.id: base["players"] + p.id for p in fed.players}
-    counts["players"] = _copy(
+    counts["players"] = copy_rows(
         session,
         "players",
         ("id", "surname", "given_name", "sex", "birth_year"),
         ((pid[p.id], p.surname, p.given_name, p.sex, p.birth_year) for p in fed.players),
     )
-    counts["memberships"] = _copy(
+    counts["memberships"] = copy_rows(
         session,
         "memberships",
         ("id", "player_id", "organisation_id", "member_number", "valid_from", "valid_to"),
@@ -97,7 +97,7 @@ def load_federation(session: Session, fed: Federation) -> dict[str, int]:
         ),
     )
     tid = {t.id: base["tournaments"] + t.id for t in fed.tournaments}
-    counts["tournaments"] = _copy(
+    counts["tournaments"] = copy_rows(
         session,
         "tournaments",
         (
@@ -127,7 +127,7 @@ def load_federation(session: Session, fed: Federation) -> dict[str, int]:
         ),
     )
     part = base["participants"]
-    counts["participants"] = _copy(
+    counts["participants"] = copy_rows(
         session,
         "participants",
         (
@@ -163,13 +163,13 @@ def load_federation(session: Session, fed: Federation) -> dict[str, int]:
             ((t, g) for t in fed.tournaments for g in t.games), start=1
         )
     )
-    counts["games"] = _copy(
+    counts["games"] = copy_rows(
         session,
         "games",
         ("id", "tournament_id", "round", "white_id", "black_id", "result"),
         game_rows,
     )
-    _fix_sequences(session)
+    fix_sequences(session)
     for table in TABLES_WITH_IDS:  # fresh statistics: the planner must know the sizes
         session.execute(text(f"ANALYZE {table}"))
     session.execute(

@@ -55,7 +55,7 @@ NAMING = {
     "pk": "pk_%(table_name)s",
 }
 
-RESULT_CODES = ("1-0", "0-1", "1/2-1/2", "+-", "-+", "--")
+RESULT_CODES = ("1-0", "0-1", "1/2-1/2", "+-", "-+", "--", "W-L", "L-W", "D-D")
 KINDS = ("individual", "team", "match")
 GROUPS = ("established", "first_stage", "second_stage", "remaining")
 AGE_CLASSES = ("youth", "junior", "adult")
@@ -353,6 +353,27 @@ class RatingSnapshot(Base):
     index_new: Mapped[int | None] = mapped_column(Integer)
     stored: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
     new_residual_games: Mapped[list[dict[str, Any]]] = mapped_column(JSONB, server_default="[]")
+
+
+class RatingTakeover(Base):
+    """A rating taken over from a federation list (the official "Datenübernahme"): on
+    ``taken_on`` the player's rating and index become these values. Only for players
+    without history at import time; later tournaments build on it (docs/data-exchange.md)."""
+
+    __tablename__ = "rating_takeovers"
+    __table_args__ = (
+        CheckConstraint("rating > 0", name="rating_positive"),
+        CheckConstraint("rating_index >= 1", name="index_positive"),
+    )
+
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    taken_on: Mapped[date] = mapped_column(Date)
+    rating: Mapped[int] = mapped_column(Integer)
+    rating_index: Mapped[int] = mapped_column(Integer)
+    source: Mapped[str] = mapped_column(String(200), server_default="")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
 
 
 class RatingAdjustment(Base):

@@ -32,6 +32,7 @@ from ratingdb.engine.model import (
     ResidualEntry,
     Snapshot,
     SnapshotInput,
+    Takeover,
 )
 from ratingdb.engine.replay import ReplayOutcome
 from ratingdb.engine.timeline import RechenmodulVersion, Timeline
@@ -73,8 +74,16 @@ def load_players(session: Session) -> dict[int, PlayerRecord]:
         text("SELECT player_id, valid_from, valid_to FROM memberships ORDER BY valid_from")
     ):
         spans[row.player_id].append(Membership(row.valid_from, row.valid_to))
+    takeovers = {
+        row.player_id: Takeover(row.taken_on, row.rating, row.rating_index)
+        for row in session.execute(
+            text("SELECT player_id, taken_on, rating, rating_index FROM rating_takeovers")
+        )
+    }
     return {
-        row.id: PlayerRecord(row.id, row.birth_year, tuple(spans.get(row.id, ())))
+        row.id: PlayerRecord(
+            row.id, row.birth_year, tuple(spans.get(row.id, ())), takeovers.get(row.id)
+        )
         for row in session.execute(text("SELECT id, birth_year FROM players"))
     }
 
@@ -366,14 +375,18 @@ def load_adjustments(session: Session) -> tuple[Adjustment, ...]:
 def load_player(session: Session, player_id: int) -> PlayerRecord | None:
     rows = _fetch(
         session,
-        "SELECT p.birth_year, m.valid_from, m.valid_to FROM players p "
-        "LEFT JOIN memberships m ON m.player_id = p.id WHERE p.id = :p ORDER BY m.valid_from",
+        "SELECT p.birth_year, m.valid_from, m.valid_to, k.taken_on, k.rating, k.rating_index "
+        "FROM players p LEFT JOIN memberships m ON m.player_id = p.id "
+        "LEFT JOIN rating_takeovers k ON k.player_id = p.id "
+        "WHERE p.id = :p ORDER BY m.valid_from",
         {"p": player_id},
     )
     if not rows:
         return None
-    spans = tuple(Membership(start, end) for _, start, end in rows if start is not None)
-    return PlayerRecord(player_id, rows[0][0], spans)
+    spans = tuple(Membership(r[1], r[2]) for r in rows if r[1] is not None)
+    taken_on, rating, index = rows[0][3:6]
+    takeover = None if taken_on is None else Takeover(taken_on, rating, index)
+    return PlayerRecord(player_id, rows[0][0], spans, takeover)
 
 
 def load_history(

@@ -8,6 +8,7 @@ residual games count; WO 3.4.3 / 4.1.1: membership at the end date decides what 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import date
 from decimal import Decimal
 
 from ratingdb.engine.lifecycle import membership_status, textual_between
@@ -20,6 +21,7 @@ from ratingdb.engine.model import (
     PlayerState,
     ResidualEntry,
     SnapshotInput,
+    Takeover,
 )
 from ratingdb.engine.timeline import RechenmodulVersion
 from ratingdb.rules.dwz2026.groups import residual_valid
@@ -46,10 +48,7 @@ def participant_input(
     end (an adjustment on day d runs after every tournament ending on d) are applied to the
     state first: the same function in a full and in an incremental replay.
     """
-    if state.as_of is not None:
-        for adj in adjustments:
-            if state.as_of <= adj.effective_on < tournament.end:
-                state = adj.apply(state)
+    state = state_at(state, player, tournament.end, adjustments)
     params = modul.parameters
     retention, late = params.retention_years, params.late_member_years
     member = False
@@ -83,6 +82,39 @@ def participant_input(
         residual=residual if rating is None else (),
         rechenmodul=modul.key,
     )
+
+
+def state_at(
+    state: PlayerState,
+    player: PlayerRecord | None,
+    day: date,
+    adjustments: Sequence[Adjustment] = (),
+) -> PlayerState:
+    """``state`` carried forward to the evaluations ending on ``day``: the rating
+    adjustments and a list takeover dated from the state's date up to the day before
+    (both run after the tournaments ending on their own date; an adjustment before a
+    takeover of the same day, since the list shows converted ratings)."""
+    takeover = None if player is None else player.takeover
+    if takeover is None:  # the common case, kept cheap for full replays
+        if state.as_of is not None:
+            for adj in adjustments:
+                if state.as_of <= adj.effective_on < day:
+                    state = adj.apply(state)
+        return state
+    events: list[tuple[date, int, Adjustment | Takeover]] = [
+        (adj.effective_on, 0, adj) for adj in adjustments
+    ]
+    events.append((takeover.taken_on, 1, takeover))
+    events.sort(key=lambda e: (e[0], e[1]))
+    for when, _, event in events:
+        if when >= day:
+            break
+        if isinstance(event, Takeover):
+            if state.as_of is None or state.as_of <= when:
+                state = event.apply(state)
+        elif state.as_of is not None and state.as_of <= when:
+            state = event.apply(state)
+    return state
 
 
 def tournament_input(

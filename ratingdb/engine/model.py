@@ -27,6 +27,20 @@ class PlayerRecord:
     id: int
     birth_year: int | None = None
     memberships: tuple[Membership, ...] = ()
+    takeover: Takeover | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Takeover:
+    """A rating taken over from a federation list (the "Datenübernahme"): after every
+    tournament ending on ``taken_on`` the player's rating and index are these values."""
+
+    taken_on: date
+    rating: int
+    index: int
+
+    def apply(self, state: PlayerState) -> PlayerState:
+        return PlayerState(self.rating, self.index, (), self.taken_on)
 
 
 @dataclass(frozen=True, slots=True)

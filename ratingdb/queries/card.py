@@ -64,6 +64,7 @@ def rating_card(session: Session, player_id: int, today: date | None = None) -> 
     ]
     for e in evaluations:
         e["kind"] = "evaluation"
+    evaluations = _with_takeover(session, player_id, evaluations)
     evaluations, current = _with_adjustments(session, evaluations, today or date.today())
     memberships = [
         dict(r)
@@ -91,6 +92,33 @@ def rating_card(session: Session, player_id: int, today: date | None = None) -> 
         ).mappings()
     ]
     return RatingCard(dict(player), current[0], current[1], evaluations, memberships, residual)
+
+
+def _with_takeover(
+    session: Session, player_id: int, evaluations: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The list takeover ("Datenübernahme") as a row after the tournaments of its day."""
+    row = session.execute(
+        text(
+            "SELECT taken_on, rating, rating_index, source FROM rating_takeovers "
+            "WHERE player_id = :p"
+        ),
+        {"p": player_id},
+    ).first()
+    if row is None:
+        return evaluations
+    entry = {
+        "kind": "takeover",
+        "name": f"Datenübernahme ({row.source})" if row.source else "Datenübernahme",
+        "end_date": row.taken_on,
+        "rating_old": None,
+        "index_old": None,
+        "rating_new": row.rating,
+        "index_new": row.rating_index,
+        "stored": True,
+    }
+    at = sum(1 for e in evaluations if e["end_date"] <= row.taken_on)
+    return [*evaluations[:at], entry, *evaluations[at:]]
 
 
 def _with_adjustments(
@@ -157,8 +185,9 @@ def render_card(card: RatingCard) -> str:
         f"{'R_h':>5} {'DWZ':>9}",
     ]
     for e in card.evaluations:
-        if e["kind"] == "adjustment":
-            change = f"{e['rating_old']}-{e['index_old']} -> {e['rating_new']}-{e['index_new']}"
+        if e["kind"] in ("adjustment", "takeover"):
+            before = "" if e["rating_old"] is None else f"{e['rating_old']}-{e['index_old']} -> "
+            change = f"{before}{e['rating_new']}-{e['index_new']}"
             lines.append(f"{e['end_date'].isoformat():10}  {e['name'][:36]:36} {change:>46}")
             continue
         new = (

@@ -26,6 +26,10 @@ RESULTS: dict[str, tuple[int, int] | None] = {
     "+-": None,
     "-+": None,
     "--": None,
+    # games of less than one move (TRF codes W/L/D): never rated
+    "W-L": None,
+    "L-W": None,
+    "D-D": None,
 }
 
 

@@ -1,0 +1,297 @@
+"""Importing the DSB member list: players, clubs, memberships and rating takeovers.
+
+* Players are found by DSB id (the list's ``ID``), else by their membership (club VKZ and
+  member number), else by FIDE id; the rest are new. Name, sex, birth year and FIDE id are
+  updated from the list.
+* Clubs missing from the database are created (named by their VKZ until a club list names
+  them). A listed member without an open membership in that club gets one from the list
+  date; passive members (Status P) stay members (WO 4.1.1 knows no passive exception).
+* Members who vanished from the list get their open membership ended on the list date; with
+  ``partial`` only in the clubs the list contains (a regional list), otherwise everywhere.
+* A federation starts from its current list: a player with no history in the database (no
+  evaluation, no earlier takeover) whose row has a DWZ gets a *takeover* dated on the list
+  date (the official "Datenübernahme"), which later tournaments build on.
+* Lists are imported in date order: a list dated before the last imported one is refused.
+
+Everything runs in the caller's transaction and is written in bulk (COPY / executemany); one
+change point of kind ``player`` (from the list date) makes the next run replay the changed
+players. Players with history whose listed DWZ differs from ours are reported, not changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+
+from sqlalchemy import text
+from sqlalchemy.orm import Session
+
+from ratingdb.db.bulk import copy_rows, fix_sequences, next_ids
+from ratingdb.db.models import AuditEntry, ChangePoint
+from ratingdb.io.dsb_list import ListRow
+from ratingdb.io.errors import InputError
+
+ACTION = "players-import"
+
+
+@dataclass
+class ListImport:
+    rows: int = 0
+    players_new: int = 0
+    players_updated: int = 0
+    clubs_new: int = 0
+    memberships_new: int = 0
+    memberships_ended: int = 0
+    takeovers: int = 0
+    differences: list[tuple[int, str, int | None, int]] = field(default_factory=list)
+
+    def summary(self) -> str:
+        return (
+            f"{self.rows} rows: {self.players_new} new players, {self.players_updated} updated, "
+            f"{self.clubs_new} new clubs, {self.memberships_new} memberships begun, "
+            f"{self.memberships_ended} ended, {self.takeovers} ratings taken over, "
+            f"{len(self.differences)} listed DWZ differ from the database"
+        )
+
+
+def _last_list(session: Session) -> date | None:
+    return session.scalar(
+        text("SELECT max(change_point) FROM audit_log WHERE action = :a"), {"a": ACTION}
+    )
+
+
+def import_list(
+    session: Session,
+    rows: Sequence[ListRow],
+    list_date: date,
+    source: str,
+    *,
+    partial: bool = False,
+    actor: str = "cli",
+    progress: Callable[[int, int], None] | None = None,
+) -> ListImport:
+    last = _last_list(session)
+    if last is not None and list_date < last:
+        raise InputError(source, f"list date {list_date} is before the last imported list ({last})")
+    session.execute(text("LOCK TABLE players, memberships, organisations IN EXCLUSIVE MODE"))
+    report = ListImport(rows=len(rows))
+    ids = next_ids(session)
+    db = _Existing(session)
+    changed: set[int] = set()
+    step = max(1, len(rows) // 100)
+
+    # clubs
+    new_clubs = sorted({r.vkz for r in rows} - db.clubs.keys())
+    for vkz in new_clubs:
+        ids["organisations"] += 1
+        db.clubs[vkz] = ids["organisations"]
+    copy_rows(
+        session,
+        "organisations",
+        ("id", "vkz", "name", "kind"),
+        ((db.clubs[v], v, f"Verein {v}", "club") for v in new_clubs),
+    )
+    report.clubs_new = len(new_clubs)
+
+    # players
+    new_players: list[tuple] = []
+    updates: list[dict] = []
+    row_player: list[int] = []
+    for k, r in enumerate(rows):
+        pid = db.find(r)
+        values = (r.surname, r.given_name, r.sex, r.birth_year, r.fide_id, r.dsb_id)
+        if pid is None:
+            ids["players"] += 1
+            pid = ids["players"]
+            new_players.append((pid, *values))
+            db.remember(pid, r)
+            changed.add(pid)
+        elif db.players[pid] != values:
+            old = db.players[pid]
+            merged = tuple(
+                new if new is not None else prev for new, prev in zip(values, old, strict=False)
+            )
+            if merged != old:
+                updates.append(
+                    dict(zip(("s", "g", "x", "b", "f", "d"), merged, strict=False)) | {"id": pid}
+                )
+                if merged[3] != old[3]:
+                    changed.add(pid)  # the birth year decides the age class
+                db.players[pid] = merged
+        row_player.append(pid)
+        if progress is not None and k % step == 0:
+            progress(k, len(rows) * 2)
+    copy_rows(
+        session,
+        "players",
+        ("id", "surname", "given_name", "sex", "birth_year", "fide_id", "dsb_id"),
+        new_players,
+    )
+    if updates:
+        session.execute(
+            text(
+                "UPDATE players SET surname = :s, given_name = :g, sex = :x, birth_year = :b, "
+                "fide_id = :f, dsb_id = :d WHERE id = :id"
+            ),
+            updates,
+        )
+    report.players_new, report.players_updated = len(new_players), len(updates)
+
+    # memberships
+    listed: set[tuple[int, int]] = set()
+    new_members: list[tuple] = []
+    status_updates: list[dict] = []
+    for k, (r, pid) in enumerate(zip(rows, row_player, strict=True)):
+        club = db.clubs[r.vkz]
+        listed.add((pid, club))
+        status = "passive" if r.passive else "active"
+        open_one = db.open.get((pid, club))
+        if open_one is None:
+            ids["memberships"] += 1
+            new_members.append((ids["memberships"], pid, club, r.member_number, list_date, status))
+            db.open[(pid, club)] = (ids["memberships"], status, r.member_number)
+            changed.add(pid)
+        elif open_one[1:] != (status, r.member_number):
+            status_updates.append({"i": open_one[0], "s": status, "n": r.member_number})
+        if progress is not None and k % step == 0:
+            progress(len(rows) + k, len(rows) * 2)
+    copy_rows(
+        session,
+        "memberships",
+        ("id", "player_id", "organisation_id", "member_number", "valid_from", "status"),
+        new_members,
+    )
+    if status_updates:
+        session.execute(
+            text("UPDATE memberships SET status = :s, member_number = :n WHERE id = :i"),
+            status_updates,
+        )
+    report.memberships_new = len(new_members)
+    in_list = set(db.clubs[r.vkz] for r in rows)
+    ended = [
+        (pid, mid)
+        for (pid, club), (mid, _, _) in db.open.items()
+        if (pid, club) not in listed and (not partial or club in in_list)
+    ]
+    if ended:
+        session.execute(
+            text("UPDATE memberships SET valid_to = :d WHERE id = :i"),
+            [{"i": mid, "d": list_date} for _, mid in ended],
+        )
+        changed |= {pid for pid, _ in ended}
+    report.memberships_ended = len(ended)
+
+    # takeovers (players without history) and differences (players with history)
+    with_history = db.with_history()
+    takeovers = []
+    seen: set[int] = set()
+    for r, pid in zip(rows, row_player, strict=True):
+        if r.dwz is None or pid in seen:
+            continue
+        seen.add(pid)
+        if pid in with_history:
+            current = with_history[pid]
+            if current != r.dwz:
+                report.differences.append((pid, f"{r.surname}, {r.given_name}", current, r.dwz))
+            continue
+        takeovers.append((pid, list_date, r.dwz, r.index or 1, source[:200]))
+        changed.add(pid)
+    copy_rows(
+        session,
+        "rating_takeovers",
+        ("player_id", "taken_on", "rating", "rating_index", "source"),
+        takeovers,
+    )
+    report.takeovers = len(takeovers)
+    fix_sequences(session)
+
+    if changed:
+        session.add(ChangePoint(kind="player", from_date=list_date, player_ids=sorted(changed)))
+    session.add(
+        AuditEntry(
+            actor=actor,
+            action=ACTION,
+            entity="player-list",
+            entity_id=source[-50:],
+            change_point=list_date,
+            details={k: v for k, v in vars(report).items() if k != "differences"}
+            | {"differences": len(report.differences)},
+        )
+    )
+    session.flush()
+    if progress is not None:
+        progress(len(rows) * 2, len(rows) * 2)
+    return report
+
+
+class _Existing:
+    """What the database already holds, loaded once."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.clubs = {
+            r.vkz: r.id for r in session.execute(text("SELECT id, vkz FROM organisations"))
+        }
+        self.players: dict[int, tuple] = {}
+        self.by_dsb: dict[str, int] = {}
+        self.by_fide: dict[int, int] = {}
+        for r in session.execute(
+            text("SELECT id, surname, given_name, sex, birth_year, fide_id, dsb_id FROM players")
+        ):
+            self.players[r.id] = (r.surname, r.given_name, r.sex, r.birth_year, r.fide_id, r.dsb_id)
+            if r.dsb_id:
+                self.by_dsb[r.dsb_id] = r.id
+            if r.fide_id:
+                self.by_fide[r.fide_id] = r.id
+        self.by_member: dict[tuple[int, str], int] = {}
+        self.open: dict[tuple[int, int], tuple[int, str, str | None]] = {}
+        for r in session.execute(
+            text(
+                "SELECT id, player_id, organisation_id, member_number, valid_to, status "
+                "FROM memberships ORDER BY valid_from"
+            )
+        ):
+            if r.member_number:
+                self.by_member[(r.organisation_id, r.member_number)] = r.player_id
+            if r.valid_to is None:
+                self.open[(r.player_id, r.organisation_id)] = (r.id, r.status, r.member_number)
+
+    def find(self, r: ListRow) -> int | None:
+        if r.dsb_id and r.dsb_id in self.by_dsb:
+            return self.by_dsb[r.dsb_id]
+        club = self.clubs.get(r.vkz)
+        if club is not None and (club, r.member_number) in self.by_member:
+            return self.by_member[(club, r.member_number)]
+        if r.fide_id and r.fide_id in self.by_fide:
+            return self.by_fide[r.fide_id]
+        return None
+
+    def remember(self, pid: int, r: ListRow) -> None:
+        self.players[pid] = (r.surname, r.given_name, r.sex, r.birth_year, r.fide_id, r.dsb_id)
+        if r.dsb_id:
+            self.by_dsb[r.dsb_id] = pid
+        if r.fide_id:
+            self.by_fide[r.fide_id] = pid
+        self.by_member[(self.clubs[r.vkz], r.member_number)] = pid
+
+    def with_history(self) -> dict[int, int | None]:
+        """Players with an evaluation or a takeover -> their last stored rating (or None)."""
+        out: dict[int, int | None] = {
+            r.player_id: None
+            for r in self.session.execute(
+                text("SELECT DISTINCT player_id FROM participants WHERE player_id IS NOT NULL")
+            )
+        }
+        for r in self.session.execute(text("SELECT player_id, rating FROM rating_takeovers")):
+            out[r.player_id] = r.rating
+        for r in self.session.execute(
+            text(
+                "SELECT DISTINCT ON (s.player_id) s.player_id, s.rating_new "
+                "FROM rating_snapshots s JOIN tournaments t ON t.id = s.tournament_id "
+                "WHERE s.player_id IS NOT NULL "
+                "ORDER BY s.player_id, s.stored DESC, t.end_date DESC, t.start_date DESC"
+            )
+        ):
+            out[r.player_id] = r.rating_new
+        return out

@@ -1,0 +1,300 @@
+"""A TRF tournament into the database, and a stored tournament back to TRF (WO 6.5.2.2).
+
+Import: every player of the file is matched to a database player by DSB id (the national
+number of the ``GER`` record: a DSB id, or a ZPS-member number ``VKZ-nnn``), then FIDE id,
+then name + birth year (exactly one match); a player with none of these is a textual
+participant (a non-member: WO 4.1.1 keeps no data on them) whose FIDE rating, if any, serves
+as R_0 (WO 4.1.2). Ratings of members always come from the database history. The
+tournament goes through the same submission path as ``ratingdb tournament add``, in the
+caller's transaction: all or nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from sqlalchemy import text
+from sqlalchemy.orm import Session
+
+from ratingdb.db.models import Player, Tournament
+from ratingdb.db.store import find_tournament, load_games, load_participants
+from ratingdb.db.submissions import add_tournament
+from ratingdb.io.errors import InputError
+from ratingdb.io.trf import NationalRecord, TrfGame, TrfPlayer, TrfTournament
+
+FEDERATION = "GER"
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    start_rank: int
+    name: str
+    player_id: int | None
+    how: str  # DSB id, member number, FIDE id, name + birth year, new player, textual
+
+
+def _split_name(name: str) -> tuple[str, str]:
+    surname, _, given = name.partition(",")
+    return surname.strip(), given.strip()
+
+
+def match_players(session: Session, t: TrfTournament) -> list[Match]:
+    """Who is who: one database lookup per kind of key, not one per player."""
+    nrs = {p.start_rank: p.national.get(FEDERATION) for p in t.players}
+    dsb_ids = [r.number for r in nrs.values() if r and r.number and "-" not in r.number]
+    member_keys = [r.number for r in nrs.values() if r and r.number and "-" in r.number]
+    fide_ids = [p.fide_id for p in t.players if p.fide_id]
+    by_dsb = dict(
+        session.execute(
+            text("SELECT dsb_id, id FROM players WHERE dsb_id = ANY(:k)"), {"k": dsb_ids}
+        ).all()
+    )
+    by_member = dict(
+        session.execute(
+            text(
+                "SELECT o.vkz || '-' || m.member_number, m.player_id FROM memberships m "
+                "JOIN organisations o ON o.id = m.organisation_id "
+                "WHERE o.vkz || '-' || m.member_number = ANY(:k)"
+            ),
+            {"k": member_keys},
+        ).all()
+    )
+    by_fide = dict(
+        session.execute(
+            text("SELECT fide_id, id FROM players WHERE fide_id = ANY(:k)"), {"k": fide_ids}
+        ).all()
+    )
+    names = [(*(s.lower() for s in _split_name(p.name)), p.birth_year) for p in t.players]
+    by_name: dict[tuple[str, str, int], list[int]] = {}
+    for row in session.execute(
+        text(
+            "SELECT lower(surname) AS s, lower(given_name) AS g, birth_year AS b, id FROM players "
+            "WHERE lower(surname) = ANY(:s) AND birth_year IS NOT NULL"
+        ),
+        {"s": [n[0] for n in names]},
+    ):
+        by_name.setdefault((row.s, row.g, row.b), []).append(row.id)
+
+    out = []
+    taken: dict[int, int] = {}
+    for p, key in zip(t.players, names, strict=True):
+        rec = nrs[p.start_rank]
+        pid: int | None = None
+        how = "textual"
+        if rec is not None and rec.number in by_dsb:
+            pid, how = by_dsb[rec.number], "DSB id"
+        elif rec is not None and rec.number in by_member:
+            pid, how = by_member[rec.number], "member number"
+        elif p.fide_id in by_fide:
+            pid, how = by_fide[p.fide_id], "FIDE id"
+        elif key[2] is not None and len(by_name.get(key, [])) == 1:  # type: ignore[arg-type]
+            pid, how = by_name[key][0], "name + birth year"  # type: ignore[index]
+        if pid is not None and pid in taken:
+            raise InputError(
+                f"{t.source}:{p.line}",
+                f"start rank {p.start_rank} is the same database player ({pid}) as start "
+                f"rank {taken[pid]}",
+            )
+        if pid is not None:
+            taken[pid] = p.start_rank
+        out.append(Match(p.start_rank, p.name, pid, how))
+    return out
+
+
+def _register_new(session: Session, t: TrfTournament, matches: list[Match]) -> list[Match]:
+    """Unmatched players with a FIDE id or a DSB id become player records without a
+    membership (the federation's file of non-members who played in rated tournaments), so
+    that their birth year counts (age class, WO 3.5.2.2) and the next file finds them. The
+    others stay textual participants."""
+    out = []
+    for p, m in zip(t.players, matches, strict=True):
+        rec = p.national.get(FEDERATION)
+        dsb_id = rec.number if rec is not None and rec.number and "-" not in rec.number else None
+        if m.player_id is not None or not (p.fide_id or dsb_id):
+            out.append(m)
+            continue
+        surname, given = _split_name(p.name)
+        player = Player(
+            surname=surname[:100] or p.name[:100],
+            given_name=given[:100],
+            sex=p.sex or None,
+            birth_year=p.birth_year,
+            birth_date=p.birth if isinstance(p.birth, date) else None,
+            fide_id=p.fide_id,
+            dsb_id=dsb_id,
+        )
+        session.add(player)
+        session.flush()
+        out.append(Match(m.start_rank, m.name, player.id, "new player"))
+    return out
+
+
+def submission(
+    t: TrfTournament, matches: list[Match], code: str, vkz: str, kind: str
+) -> dict[str, Any]:
+    """The submission document (docs/engine.md, "Submissions") of a parsed TRF file."""
+    players: list[dict[str, Any]] = []
+    for p, m in zip(t.players, matches, strict=True):
+        entry: dict[str, Any] = {"id": str(p.start_rank)}
+        if m.player_id is not None:
+            entry["player_id"] = m.player_id
+        else:
+            entry.update(name=p.name, member=False)
+        if p.rating:  # R_0 only for a player without DWZ (WO 4.1.2)
+            entry.update(rating=p.rating, rating_source="fide")
+        players.append(entry)
+    return {
+        "tournament": {
+            "id": code,
+            "name": t.name,
+            "start": t.start.isoformat(),
+            "end": t.end.isoformat(),
+            "vkz": vkz,
+            "kind": kind,
+        },
+        "players": players,
+        "games": [
+            {"round": g.round, "white": str(g.white), "black": str(g.black), "result": g.result}
+            for g in t.games
+        ],
+    }
+
+
+def import_trf(
+    session: Session,
+    t: TrfTournament,
+    *,
+    code: str | None = None,
+    vkz: str | None = None,
+    kind: str | None = None,
+    actor: str = "cli",
+) -> tuple[Tournament, list[Match]]:
+    """Store the tournament (a change point for the next run); returns it and the matches."""
+    code = code or t.meta.get("id")
+    vkz = vkz or t.meta.get("vkz")
+    if not code:
+        raise InputError(t.source, "no tournament id: give --id (or a '### ratingdb id:' line)")
+    if not vkz:
+        raise InputError(t.source, "no VKZ: give --vkz (or a '### ratingdb vkz:' line)")
+    kind = kind or t.meta.get("kind") or ("team" if t.team else "individual")
+    matches = _register_new(session, t, match_players(session, t))
+    try:
+        stored = add_tournament(session, submission(t, matches, code, vkz, kind), actor)
+    except InputError as err:
+        raise InputError(f"{t.source}: {err.location}", err.message) from None
+    stored.city = t.city[:100] or None
+    stored.time_control = t.time_control[:100] or None
+    if t.arbiter:
+        stored.evaluators = [t.arbiter[:100]]
+    session.flush()
+    return stored, matches
+
+
+def export_trf(session: Session, ident: str) -> TrfTournament:
+    """A stored tournament as TRF: 001 lines with FIDE data, GER lines with the DWZ the
+    player brought into the tournament and the DSB id (or ZPS-member number)."""
+    tid = find_tournament(session, ident)
+    row = session.execute(
+        text(
+            "SELECT code, name, vkz, kind, city, time_control, evaluators, start_date, end_date "
+            "FROM tournaments WHERE id = :i"
+        ),
+        {"i": tid},
+    ).one()
+    parts = load_participants(session, tid)
+    info = {
+        r.id: r
+        for r in session.execute(
+            text(
+                "SELECT pa.id, p.surname, p.given_name, p.sex, p.birth_year, p.fide_id, p.dsb_id, "
+                "s.rating_in, s.index_in, s.rating_source, "
+                "(SELECT o.vkz || '-' || m.member_number FROM memberships m "
+                " JOIN organisations o ON o.id = m.organisation_id WHERE m.player_id = p.id "
+                " AND m.member_number IS NOT NULL AND m.valid_from <= :end "
+                " ORDER BY m.valid_from DESC LIMIT 1) AS member_key "
+                "FROM participants pa LEFT JOIN players p ON p.id = pa.player_id "
+                "LEFT JOIN rating_snapshots s ON s.participant_id = pa.id "
+                "WHERE pa.tournament_id = :i"
+            ),
+            {"i": tid, "end": row.end_date},
+        )
+    }
+    rank = {p.id: k for k, p in enumerate(parts, start=1)}
+    players = []
+    for p in parts:
+        r = info[p.id]
+        if p.player_id is not None:
+            name = f"{r.surname}, {r.given_name}".strip(", ")
+        else:
+            name = p.name or str(p.id)
+        player = TrfPlayer(
+            start_rank=rank[p.id],
+            sex=r.sex or "",
+            title="",
+            name=name,
+            rating=p.external_rating if p.rating_source == "fide" else None,
+            federation="",
+            fide_id=r.fide_id,
+            birth=r.birth_year,
+            points=None,
+            rank=None,
+            rounds=[],
+            line=0,
+        )
+        number = r.dsb_id or r.member_key
+        if p.player_id is not None and (number or r.rating_source == "dwz"):
+            player.national[FEDERATION] = NationalRecord(
+                FEDERATION,
+                rank[p.id],
+                r.rating_in if r.rating_source == "dwz" else None,
+                "",
+                number or "",
+                "",
+                None,
+                0,
+            )
+        players.append(player)
+    games = load_games(session, tid)
+    rounds = _assign_rounds([(g.round, g.white, g.black) for g in games])
+    trf_games = [
+        TrfGame(rnd, rank[int(g.white)], rank[int(g.black)], g.result)
+        for rnd, g in zip(rounds, games, strict=True)
+    ]
+    return TrfTournament(
+        source=row.code,
+        name=row.name,
+        start=row.start_date,
+        end=row.end_date,
+        city=row.city or "",
+        type=row.kind,
+        arbiter=(row.evaluators or [""])[0],
+        time_control=row.time_control or "",
+        players=players,
+        games=trf_games,
+        meta={"id": row.code, "vkz": row.vkz, "kind": row.kind},
+    )
+
+
+def _assign_rounds(games: list[tuple[int | None, str, str]]) -> list[int]:
+    """Keep stored round numbers; put games without one into the first round in which
+    neither player has a game yet (a TRF needs a round for every game)."""
+    busy: dict[int, set[str]] = {}
+    kept: list[int | None] = []
+    for rnd, white, black in games:
+        taken = busy.setdefault(rnd, set()) if rnd is not None else set()
+        if rnd is not None and not {white, black} & taken:
+            taken.update((white, black))
+            kept.append(rnd)
+        else:
+            kept.append(None)  # no round, or a second game of a player in the same round
+    out = []
+    for rnd, (_, white, black) in zip(kept, games, strict=True):
+        if rnd is None:
+            rnd = 1
+            while white in busy.get(rnd, ()) or black in busy.get(rnd, ()):
+                rnd += 1
+            busy.setdefault(rnd, set()).update((white, black))
+        out.append(rnd)
+    return out

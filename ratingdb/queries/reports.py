@@ -1,0 +1,235 @@
+"""Printable reports (WO 6.5.2.1/6.5.2.2): a tournament's evaluation, rating lists and a
+player's Karteikarte as :class:`~ratingdb.queries.documents.Document` (CSV or PDF).
+
+Rating lists (WO 6.5.2.1 item 3) hold the members of a club (``club``: a VKZ) or of every
+club under a federation prefix (``federation``: the VKZ starts with it) on ``day``, with
+their current DWZ and index: the last stored evaluation or list takeover, carried through
+the rating adjustments up to ``day`` (the same rule as the replay's). ``age_class`` filters
+by the WO age classes (``youth`` up to 20, ``junior`` 21-25, ``adult``; age = year of ``day``
+minus birth year, WO 3.5.2.2) or by ``U<n>`` (younger than n in that year).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from typing import Any
+
+from sqlalchemy import text
+from sqlalchemy.orm import Session
+
+from ratingdb.engine.model import Adjustment, PlayerState
+from ratingdb.queries.card import rating_card
+from ratingdb.queries.documents import Document, cells
+from ratingdb.queries.evaluation_display import HEADERS, evaluation_rows
+from ratingdb.queries.tournament import stored_evaluation
+
+LIST_COLUMNS = ("#", "Name", "VKZ", "Mgl-Nr", "Born", "Sex", "DWZ", "Index", "FIDE-ID")
+CARD_COLUMNS = ("End", "Tournament", "W", "n", "W_e", "K", "R_c", "R_h", "DWZ")
+AGE_CLASSES = ("youth", "junior", "adult")
+
+
+def evaluation_document(session: Session, ident: str) -> Document:
+    tin, result = stored_evaluation(session, ident)
+    info = tin.tournament
+    return Document(
+        title=f"DWZ-Auswertung: {info.name or info.id}",
+        header=[
+            ("Turnier-ID", info.id),
+            ("Beginn", info.start.isoformat()),
+            ("Ende", info.end.isoformat()),
+            ("VKZ", info.vkz or "-"),
+            ("Art", info.kind),
+            ("Rechenmodul", f"{result.rules} ({result.precision})"),
+        ],
+        columns=HEADERS,
+        rows=[row.cells for row in evaluation_rows(tin, result)],
+        notes=[
+            "(...) non-member: computed, not stored;  * exceptional (Sonderwertung, WO 3.6.3); "
+            "residual: residual games stored (WO 3.4.2)"
+        ],
+        left=frozenset({1, 2, 3}),
+    )
+
+
+def _age_filter(age_class: str | None, year: int) -> str:
+    if age_class is None:
+        return ""
+    if age_class == "youth":
+        return f" AND p.birth_year >= {year - 20}"
+    if age_class == "junior":
+        return f" AND p.birth_year BETWEEN {year - 25} AND {year - 21}"
+    if age_class == "adult":
+        return f" AND (p.birth_year IS NULL OR p.birth_year < {year - 25})"
+    m = re.fullmatch(r"[Uu](\d{1,2})", age_class)
+    if m is None:
+        raise ValueError(f"unknown age class {age_class!r} (youth, junior, adult or U<n>)")
+    return f" AND p.birth_year > {year - int(m.group(1))}"
+
+
+def current_ratings(
+    session: Session, player_ids: list[int], day: date
+) -> dict[int, tuple[int, int | None]]:
+    """Current DWZ and index on ``day`` of the given players (those who have one)."""
+    latest: dict[int, tuple[date, int, int | None]] = {}
+    for r in session.execute(
+        text(
+            "SELECT DISTINCT ON (s.player_id) s.player_id, t.end_date, s.rating_new, s.index_new "
+            "FROM rating_snapshots s JOIN tournaments t ON t.id = s.tournament_id "
+            "WHERE s.stored AND s.player_id = ANY(:ids) AND t.end_date <= :d "
+            "ORDER BY s.player_id, t.end_date DESC, t.start_date DESC, t.vkz DESC, "
+            "t.processed_at DESC, t.id DESC"
+        ),
+        {"ids": player_ids, "d": day},
+    ):
+        latest[r.player_id] = (r.end_date, r.rating_new, r.index_new)
+    for r in session.execute(
+        text(
+            "SELECT player_id, taken_on, rating, rating_index FROM rating_takeovers "
+            "WHERE player_id = ANY(:ids) AND taken_on <= :d"
+        ),
+        {"ids": player_ids, "d": day},
+    ):
+        known = latest.get(r.player_id)
+        if known is None or known[0] <= r.taken_on:
+            latest[r.player_id] = (r.taken_on, r.rating, r.rating_index)
+    adjustments = [
+        Adjustment(r.effective_on, r.formula, r.raises_index)
+        for r in session.execute(
+            text(
+                "SELECT effective_on, formula, raises_index FROM rating_adjustments "
+                "WHERE effective_on <= :d ORDER BY effective_on, id"
+            ),
+            {"d": day},
+        )
+    ]
+    out = {}
+    for pid, (since, rating, index) in latest.items():
+        state = PlayerState(rating, index, (), since)
+        for adj in adjustments:
+            if since <= adj.effective_on:
+                state = adj.apply(state)
+        out[pid] = (state.rating, state.index)
+    return out  # type: ignore[return-value]
+
+
+def rating_list(
+    session: Session,
+    *,
+    club: str | None = None,
+    federation: str | None = None,
+    age_class: str | None = None,
+    day: date | None = None,
+) -> Document:
+    if (club is None) == (federation is None):
+        raise ValueError("give either a club VKZ or a federation prefix")
+    day = day or date.today()
+    where = "o.vkz = :v" if club is not None else "o.vkz LIKE :v"
+    value = club if club is not None else f"{federation}%"
+    members = session.execute(
+        text(
+            "SELECT p.id, p.surname, p.given_name, p.birth_year, p.sex, p.fide_id, o.vkz, "
+            "m.member_number FROM memberships m JOIN players p ON p.id = m.player_id "
+            "JOIN organisations o ON o.id = m.organisation_id "
+            f"WHERE {where} AND m.valid_from <= :d AND (m.valid_to IS NULL OR m.valid_to >= :d)"
+            f"{_age_filter(age_class, day.year)} ORDER BY p.surname, p.given_name, p.id"
+        ),
+        {"v": value, "d": day},
+    ).all()
+    if not members:
+        raise LookupError(f"no members in {club or federation + '*'} on {day}")
+    ratings = current_ratings(session, sorted({m.id for m in members}), day)
+
+    def key(m: Any) -> tuple[Any, ...]:
+        rating = ratings.get(m.id, (None, None))[0]
+        return (rating is None, -(rating or 0), m.surname, m.given_name, m.id)
+
+    rows = []
+    for k, m in enumerate(sorted(members, key=key), start=1):
+        rating, index = ratings.get(m.id, (None, None))
+        rows.append(
+            cells(
+                (
+                    k,
+                    f"{m.surname}, {m.given_name}".strip(", "),
+                    m.vkz,
+                    m.member_number,
+                    m.birth_year,
+                    m.sex,
+                    rating,
+                    index,
+                    m.fide_id,
+                )
+            )
+        )
+    scope = f"Verein {club}" if club is not None else f"Verband {federation}"
+    header = [("Stand", day.isoformat()), ("Auswahl", scope)]
+    if age_class:
+        header.append(("Altersklasse", age_class))
+    return Document(
+        title=f"DWZ-Liste {scope}",
+        header=header,
+        columns=LIST_COLUMNS,
+        rows=rows,
+        left=frozenset({1, 2, 5}),
+    )
+
+
+def card_document(session: Session, player_id: int, today: date | None = None) -> Document:
+    card = rating_card(session, player_id, today)
+    p = card.player
+    rows = []
+    for e in card.evaluations:
+        if e["kind"] != "evaluation":
+            rows.append(
+                cells(
+                    (
+                        e["end_date"],
+                        e["name"],
+                        "",
+                        "",
+                        "",
+                        "",
+                        "",
+                        "",
+                        f"{e['rating_new']}-{e['index_new']}",
+                    )
+                )
+            )
+            continue
+        new = (
+            f"{e['rating_new']}-{e['index_new']}"
+            if e["stored"]
+            else ("residual" if e["new_residual"] else "-")
+        )
+        rows.append(
+            cells(
+                (
+                    e["end_date"],
+                    e["name"] or e["tournament"],
+                    f"{float(e['score']):.1f}",
+                    e["games"],
+                    None if e["expected"] is None else f"{e['expected']:.3f}",
+                    None if e["k"] is None else f"{e['k']:.1f}",
+                    e["opponents_avg"],
+                    None
+                    if e["performance"] is None
+                    else f"{e['performance']}{'*' if e['exceptional'] else ''}",
+                    new,
+                )
+            )
+        )
+    current = "-" if card.current_rating is None else f"{card.current_rating}-{card.current_index}"
+    name = f"{p['surname']}, {p['given_name']}".strip(", ")
+    return Document(
+        title=f"Karteikarte {name}",
+        header=[
+            ("Spieler-ID", str(p["id"])),
+            ("DSB-ID", p["dsb_id"] or "-"),
+            ("Geburtsjahr", str(p["birth_year"] or "-")),
+            ("DWZ", current),
+        ],
+        columns=CARD_COLUMNS,
+        rows=rows,
+        left=frozenset({0, 1}),
+    )
