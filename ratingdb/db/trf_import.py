@@ -43,6 +43,7 @@ def _split_name(name: str) -> tuple[str, str]:
 def match_players(session: Session, t: TrfTournament) -> list[Match]:
     """Who is who: one database lookup per kind of key, not one per player."""
     nrs = {p.start_rank: p.national.get(FEDERATION) for p in t.players}
+    _unique_ids(t, nrs)
     dsb_ids = [r.number for r in nrs.values() if r and r.number and "-" not in r.number]
     member_keys = [r.number for r in nrs.values() if r and r.number and "-" in r.number]
     fide_ids = [p.fide_id for p in t.players if p.fide_id]
@@ -101,6 +102,24 @@ def match_players(session: Session, t: TrfTournament) -> list[Match]:
             taken[pid] = p.start_rank
         out.append(Match(p.start_rank, p.name, pid, how))
     return out
+
+
+def _unique_ids(t: TrfTournament, nrs: dict[int, NationalRecord | None]) -> None:
+    """One person, one start rank: a DSB id or FIDE id given twice is a file error."""
+    seen: dict[tuple[str, object], int] = {}
+    for p in t.players:
+        rec = nrs[p.start_rank]
+        keys = [("FIDE id", p.fide_id, p.line)] if p.fide_id else []
+        if rec is not None and rec.number:
+            keys.append((f"{FEDERATION} number", rec.number, rec.line))
+        for kind, value, line in keys:
+            if (kind, value) in seen:
+                raise InputError(
+                    f"{t.source}:{line}",
+                    f"{kind} {value} of start rank {p.start_rank} is also start rank "
+                    f"{seen[(kind, value)]}'s",
+                )
+            seen[(kind, value)] = p.start_rank
 
 
 def _register_new(session: Session, t: TrfTournament, matches: list[Match]) -> list[Match]:

@@ -1,0 +1,281 @@
+"""The TRF reader and writer (ratingdb/io/trf.py) without a database: every record type and
+result code of a hand-written file, one test per kind of error (with its line and column),
+a write/parse round-trip property and a fuzz test on mutated files."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ratingdb.io.trf import (
+    NationalRecord,
+    TrfError,
+    TrfGame,
+    TrfPlayer,
+    TrfTournament,
+    decode,
+    parse,
+    write,
+)
+
+DATA = Path(__file__).parent / "data"
+ALL = (DATA / "trf" / "all-records.trf").read_text()
+
+
+@pytest.fixture(scope="module")
+def trf() -> TrfTournament:
+    return parse(ALL, "all-records.trf")
+
+
+def test_tournament_records(trf):
+    assert trf.name == "Offene Stadtmeisterschaft Musterstadt 2026"
+    assert (trf.city, trf.federation, trf.type) == ("Musterstadt", "GER", "Swiss System")
+    assert (trf.start, trf.end) == (date(2026, 9, 5), date(2026, 9, 7))
+    assert trf.arbiter == "Arbiter, Anna (DE 12345)"
+    assert trf.time_control == "90'/40+30'+30\""
+    assert trf.other == {"112": "Deputy, Dora"}
+    assert trf.round_dates == [
+        date(2026, 9, 5),
+        date(2026, 9, 6),
+        date(2026, 9, 6),
+        date(2026, 9, 7),
+    ]
+    assert trf.warnings == [] and not trf.team
+
+
+def test_player_fixed_columns(trf):
+    adler = trf.player(1)
+    assert (adler.sex, adler.title, adler.name) == ("m", "GM", "Adler, Anton")
+    assert (adler.rating, adler.federation, adler.fide_id) == (2450, "GER", 4600001)
+    assert adler.birth == date(1990, 5, 17) and adler.birth_year == 1990
+    assert (adler.points, adler.rank) == (Decimal("3.5"), 1)
+    bauer = trf.player(2)
+    assert (bauer.sex, bauer.title, bauer.birth) == ("f", "WIM", 2004)  # 'w' is female
+    claus = trf.player(3)
+    assert (claus.rating, claus.fide_id, claus.birth) == (None, None, None)
+
+
+def test_national_records(trf):
+    ger = trf.player(1).national["GER"]
+    assert (ger.rating, ger.origin, ger.number) == (2390, "C03", "10012345")
+    claus = trf.player(3).national["GER"]
+    assert (claus.rating, claus.number, claus.birth) == (1720, "C0327-0012", 1968)
+    assert trf.player(2).national == {}
+
+
+def test_every_result_code_becomes_the_right_game(trf):
+    games = {(g.round, g.white, g.black): g.result for g in trf.games}
+    assert games == {
+        (1, 1, 4): "1-0",  # 1 / 0
+        (1, 5, 2): "0-1",
+        (1, 3, 6): "0-1",
+        (2, 2, 1): "1/2-1/2",  # = / =
+        (3, 1, 3): "+-",  # forfeit
+        (3, 4, 5): "--",  # double forfeit: both '-'
+        (3, 6, 2): "D-D",  # unrated short draw
+        (4, 5, 1): "L-W",  # unrated short games
+        (4, 3, 4): "L-W",
+    }
+
+
+def test_byes_are_not_games(trf):
+    codes = {(e.round, e.code) for p in trf.players for e in p.rounds if not e.opponent}
+    assert codes == {(4, "H"), (2, "F"), (2, "U"), (2, "Z"), (2, " "), (4, "F")}
+
+
+def _replace(text: str, line_no: int, column: int, new: str) -> str:
+    lines = text.splitlines()
+    row = lines[line_no - 1].ljust(column - 1 + len(new))
+    lines[line_no - 1] = row[: column - 1] + new + row[column - 1 + len(new) :]
+    return "\n".join(lines) + "\n"
+
+
+def _line_of(prefix: str) -> int:
+    return next(k for k, line in enumerate(ALL.splitlines(), start=1) if line.startswith(prefix))
+
+
+ADLER = _line_of("001    1")
+DIETZ = _line_of("001    4")
+
+
+@pytest.mark.parametrize(
+    ("line", "column", "new", "where", "message"),
+    [
+        (ADLER, 99, "X", f"{ADLER}:99", "unknown result code 'X'"),
+        (ADLER, 92, "  17", f"{ADLER}:92", "opponent 17 is out of range"),
+        (
+            ADLER,
+            97,
+            "b",
+            f"{ADLER}:92",
+            "asymmetric pairing in round 1: 1 says he played 4 as black",
+        ),
+        (
+            DIETZ,
+            99,
+            "=",
+            f"{_line_of('001    1')}:92",
+            "line 18 of 4 says opponent 1, colour b, result '='",
+        ),
+        (_line_of("042"), 5, "2026/13/05", f"{_line_of('042')}:5", "not a date"),
+        (_line_of("052"), 5, "2026/09/01", f"{_line_of('052')}:5", "end date 2026-09-01 is before"),
+        (DIETZ, 5, "   1", f"{DIETZ}:5", "duplicate start rank 1 (also line"),
+        (
+            _line_of("GER    3"),
+            5,
+            "   9",
+            f"{_line_of('GER    3')}:5",
+            "start rank 9, which has no 001",
+        ),
+        (_line_of("132"), 102, "26/02/30", f"{_line_of('132')}:102", "round date is not a date"),
+        (ADLER, 81, " x.5", f"{ADLER}:81", "points are not a number"),
+        (ADLER, 97, "-", f"{ADLER}:97", "a played game needs colour w or b"),
+        (ADLER, 10, "q", f"{ADLER}:10", "sex is m or w"),
+        (ADLER, 70, "1990-5-17 ", f"{ADLER}:70", "not a date"),
+    ],
+)
+def test_errors_name_line_and_column(line, column, new, where, message):
+    with pytest.raises(TrfError) as info:
+        parse(_replace(ALL, line, column, new), "t.trf")
+    assert info.value.location == f"t.trf:{where}"
+    assert message in info.value.message
+
+
+def test_missing_end_date_and_unknown_records():
+    without_end = "\n".join(x for x in ALL.splitlines() if not x.startswith("052"))
+    with pytest.raises(TrfError, match=r"record 052 .end date. is missing"):
+        parse(without_end, "t.trf")
+    with pytest.raises(TrfError, match=r"t.trf:2:1: unknown record type 'abc'"):
+        parse("012 x\nabc what\n", "t.trf")
+
+
+def test_encoding_problems_are_reported_not_guessed():
+    data = ALL.replace("Bauer", "Bäuer").encode("cp1252")
+    with pytest.raises(TrfError) as info:
+        decode(data, "t.trf")
+    line = _line_of("001    2")
+    assert info.value.location == f"t.trf:{line}:16"  # B at 15, ä at 16
+    assert "byte 0xe4 is not valid utf-8" in info.value.message
+    assert parse(decode(data, "t.trf", "cp1252")).player(2).name == "Bäuer, Berta"
+    assert parse(decode(b"\xef\xbb\xbf" + ALL.encode(), "t.trf")).name.startswith("Offene")
+
+
+def test_write_then_parse_keeps_everything(trf):
+    again = parse(write(trf), "again.trf")
+    assert again.games == trf.games
+    assert [(p.start_rank, p.name, p.sex, p.rating, p.fide_id, p.birth) for p in again.players] == [
+        (p.start_rank, p.name, p.sex, p.rating, p.fide_id, p.birth) for p in trf.players
+    ]
+    assert {p.start_rank: p.national for p in again.players}.keys() == {1, 2, 3, 4, 5, 6}
+    assert again.player(3).national["GER"].number == "C0327-0012"
+    # points are recomputed from the games; byes (not stored) count as zero-point byes
+    assert again.player(1).points == trf.player(1).points == Decimal("3.5")  # 1 + ½ + 1 + 1
+    assert trf.player(2).points == Decimal("2.5")  # 1 + ½ + ½ (D) + ½ (H bye) as filed
+    assert again.player(2).points == Decimal("2.0")  # the H bye is not stored
+
+
+# -- properties ----------------------------------------------------------------------------
+
+CODES = ["1-0", "0-1", "1/2-1/2", "+-", "-+", "--", "W-L", "L-W", "D-D"]
+names = st.text(
+    alphabet=st.characters(whitelist_categories=("Lu", "Ll"), whitelist_characters=" -,"),
+    min_size=1,
+    max_size=33,
+).filter(lambda s: s.strip() == s and s.strip())
+
+
+@st.composite
+def tournaments(draw) -> TrfTournament:
+    n = draw(st.integers(min_value=2, max_value=12))
+    players = []
+    for rank in range(1, n + 1):
+        p = TrfPlayer(
+            start_rank=rank,
+            sex=draw(st.sampled_from(["", "m", "f"])),
+            title=draw(st.sampled_from(["", "GM", "WFM"])),
+            name=draw(names),
+            rating=draw(st.one_of(st.none(), st.integers(1000, 2900))),
+            federation=draw(st.sampled_from(["", "GER", "AUT"])),
+            fide_id=draw(st.one_of(st.none(), st.integers(1, 10**10))),
+            birth=draw(
+                st.one_of(
+                    st.none(),
+                    st.integers(1920, 2020),
+                    st.dates(date(1920, 1, 1), date(2020, 12, 31)),
+                )
+            ),
+            points=None,
+            rank=None,
+            rounds=[],
+            line=0,
+        )
+        if draw(st.booleans()):
+            p.national["GER"] = NationalRecord(
+                "GER", rank, draw(st.one_of(st.none(), st.integers(800, 2800))), "",
+                str(draw(st.integers(1, 10**8))), "", None, 0,
+            )  # fmt: skip
+        players.append(p)
+    games = []
+    for rnd in range(1, draw(st.integers(1, 9)) + 1):
+        free = list(range(1, n + 1))
+        order = draw(st.permutations(free))
+        for k in range(0, len(order) - 1, 2):
+            if draw(st.integers(0, 4)):
+                games.append(TrfGame(rnd, order[k], order[k + 1], draw(st.sampled_from(CODES))))
+    games.sort(key=lambda g: (g.round, g.white))
+    start = draw(st.dates(date(2000, 1, 1), date(2030, 1, 1)))
+    return TrfTournament("gen", draw(names), start, start, players=players, games=games)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tournaments())
+def test_generated_tournaments_survive_write_and_parse(t):
+    again = parse(write(t), "gen.trf")
+    assert (again.name, again.start, again.end) == (t.name, t.start, t.end)
+    assert again.games == t.games
+    assert [(p.start_rank, p.name, p.sex, p.title, p.rating, p.federation, p.fide_id, p.birth)
+            for p in again.players] == [
+        (p.start_rank, p.name, p.sex, p.title, p.rating, p.federation, p.fide_id, p.birth)
+        for p in t.players
+    ]  # fmt: skip
+    for p in t.players:
+        if "GER" in p.national:
+            got = again.player(p.start_rank).national["GER"]
+            assert (got.rating, got.number) == (p.national["GER"].rating, p.national["GER"].number)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(0, len(ALL) - 1),
+            st.sampled_from(["delete", "insert", "replace"]),
+            st.text(alphabet="0123456789 -+=wbWDLHFUZ/.\nx\t", min_size=1, max_size=3),
+        ),
+        min_size=1,
+        max_size=4,
+    )
+)
+def test_mutated_files_parse_or_fail_with_a_location(mutations):
+    text = ALL
+    for pos, kind, chunk in mutations:
+        pos = min(pos, len(text))
+        if kind == "delete":
+            text = text[:pos] + text[pos + len(chunk) :]
+        elif kind == "insert":
+            text = text[:pos] + chunk + text[pos:]
+        else:
+            text = text[:pos] + chunk + text[pos + len(chunk) :]
+    try:
+        t = parse(text, "m.trf")
+    except TrfError as err:
+        assert err.location.startswith("m.trf")
+        assert err.message
+    else:
+        starts = {p.start_rank for p in t.players}
+        assert all(g.white in starts and g.black in starts for g in t.games)
