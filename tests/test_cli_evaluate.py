@@ -179,6 +179,10 @@ def _unknown_result(d: dict[str, Any]) -> None:
     d["games"][3]["result"] = "2-0"
 
 
+def _result_not_a_string(d: dict[str, Any]) -> None:
+    d["games"][3]["result"] = ["1-0"]
+
+
 def _end_before_start(d: dict[str, Any]) -> None:
     d["tournament"]["end"] = "2026-08-09"
 
@@ -258,6 +262,7 @@ BAD_JSON_CASES: list[tuple[str, bytes, str]] = [
     ("duplicate-id", _as_json(_duplicate_id), "$.players[1].id"),
     ("against-himself", _as_json(_against_himself), "$.games[3]: "),
     ("unknown-result", _as_json(_unknown_result), "$.games[3].result"),
+    ("result-not-a-string", _as_json(_result_not_a_string), "$.games[3].result"),
     ("end-before-start", _as_json(_end_before_start), "$.tournament.end"),
     ("rating-zero", _as_json(_rating_zero), "$.players[0].rating"),
     ("rating-negative", _as_json(_rating_negative), "$.players[0].rating"),

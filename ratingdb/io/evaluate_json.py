@@ -161,7 +161,7 @@ def _game(data: Any, path: str, ids: dict[str, int]) -> GameInput:
     if white == black:
         raise InputError(path, f"player {white!r} cannot play against himself")
     result = _required(obj, "result", path)
-    if result not in RESULTS:
+    if not isinstance(result, str) or result not in RESULTS:
         raise InputError(
             f"{path}.result",
             f"unknown result {result!r} (expected {', '.join(RESULTS)})",

@@ -1,0 +1,165 @@
+"""JSON input of the KBSB Elo rules (one rating period; docs/rules-elo.md).
+
+Every problem is an :class:`InputError` naming the JSON path (``$`` the document root,
+``$[2]`` the third period of an array). Checks: types and required fields; ISO dates
+(YYYY-MM-DD) with end >= start and game dates inside the period; ratings null or integers
+1..4000; ``games_before`` an integer >= 0; unique player ids; ``history`` consistent with
+``games_before`` (opponents_sum between 1 and 4000 per game, score a multiple of 0.5 not
+above games_before) and present for a player without rating who has games before; games
+between two different known players with a known result string. Unknown keys are ignored.
+Checks that depend on the parameters (a player with 20 or more games before needs a
+rating) are the rules' (RulesError).
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from ratingdb.io.errors import InputError
+from ratingdb.io.evaluate_json import (
+    MAX_RATING,
+    _array,
+    _check_rating,
+    _date,
+    _identifier,
+    _int,
+    _kind,
+    _object,
+    _optional_int,
+    _optional_string,
+    _required,
+)
+from ratingdb.rules.elo_kbsb.model import (
+    KbsbGameInput,
+    KbsbHistory,
+    KbsbPeriodInput,
+    KbsbPlayerInput,
+    PeriodInfo,
+)
+from ratingdb.rules.model import RESULTS
+
+
+def parse_document(data: Any) -> tuple[list[KbsbPeriodInput], bool]:
+    """A period object or an array of them; returns (periods, was_array)."""
+    if isinstance(data, list):
+        if not data:
+            raise InputError("$", "the array holds no rating period")
+        return [parse_period(item, f"$[{k}]") for k, item in enumerate(data)], True
+    return [parse_period(data, "$")], False
+
+
+def parse_period(data: Any, path: str = "$") -> KbsbPeriodInput:
+    obj = _object(data, path)
+    info = _period_info(_required(obj, "period", path), f"{path}.period")
+    players_raw = _array(_required(obj, "players", path), f"{path}.players")
+    games_raw = _array(obj.get("games", []), f"{path}.games")
+
+    players: list[KbsbPlayerInput] = []
+    seen: dict[str, int] = {}
+    for k, raw in enumerate(players_raw):
+        p_path = f"{path}.players[{k}]"
+        player = _player(raw, p_path, info.end)
+        if player.id in seen:
+            raise InputError(
+                f"{p_path}.id",
+                f"duplicate player id {player.id!r} (also players[{seen[player.id]}])",
+            )
+        seen[player.id] = k
+        players.append(player)
+    games = [_game(raw, f"{path}.games[{k}]", seen, info) for k, raw in enumerate(games_raw)]
+    return KbsbPeriodInput(info, tuple(players), tuple(games))
+
+
+def _period_info(data: Any, path: str) -> PeriodInfo:
+    obj = _object(data, path)
+    start = _date(_required(obj, "start", path), f"{path}.start")
+    end = _date(_required(obj, "end", path), f"{path}.end")
+    if end < start:
+        raise InputError(f"{path}.end", f"end {end} is before start {start}")
+    return PeriodInfo(
+        id=_identifier(_required(obj, "id", path), f"{path}.id"),
+        name=_optional_string(obj.get("name"), f"{path}.name"),
+        start=start,
+        end=end,
+    )
+
+
+def _player(data: Any, path: str, end: date) -> KbsbPlayerInput:
+    obj = _object(data, path)
+    player_id = _identifier(_required(obj, "id", path), f"{path}.id")
+    rating = _optional_int(obj.get("rating"), f"{path}.rating")
+    if rating is not None:
+        _check_rating(rating, f"{path}.rating")
+    games_before = _int(_required(obj, "games_before", path), f"{path}.games_before")
+    if games_before < 0:
+        raise InputError(f"{path}.games_before", f"cannot be negative, got {games_before}")
+    birth_year = _optional_int(obj.get("birth_year"), f"{path}.birth_year")
+    if birth_year is not None and not 1800 <= birth_year <= end.year:
+        raise InputError(
+            f"{path}.birth_year", f"birth year {birth_year} is not between 1800 and {end.year}"
+        )
+    history_raw = obj.get("history")
+    history = (
+        None if history_raw is None else _history(history_raw, f"{path}.history", games_before)
+    )
+    if rating is None and games_before > 0 and history is None:
+        raise InputError(
+            f"{path}.history",
+            "missing: a player without rating who has played games before needs the "
+            "formula-1 history (opponents_sum, score)",
+        )
+    return KbsbPlayerInput(
+        id=player_id,
+        games_before=games_before,
+        rating=rating,
+        name=_optional_string(obj.get("name"), f"{path}.name"),
+        birth_year=birth_year,
+        history=history,
+    )
+
+
+def _history(data: Any, path: str, games_before: int) -> KbsbHistory:
+    obj = _object(data, path)
+    total = _int(_required(obj, "opponents_sum", path), f"{path}.opponents_sum")
+    if not games_before <= total <= MAX_RATING * games_before:
+        raise InputError(
+            f"{path}.opponents_sum",
+            f"{total} is not a sum of {games_before} ratings 1..{MAX_RATING}",
+        )
+    raw_score = _required(obj, "score", path)
+    if isinstance(raw_score, bool) or not isinstance(raw_score, int | float):
+        raise InputError(f"{path}.score", f"expected a number, got {_kind(raw_score)}")
+    if not float(raw_score * 2).is_integer():
+        raise InputError(f"{path}.score", f"a score must be a multiple of 0.5, got {raw_score}")
+    score = Decimal(int(raw_score * 2)) / 2
+    if not 0 <= score <= games_before:
+        raise InputError(
+            f"{path}.score", f"a score must be between 0 and games_before, got {raw_score}"
+        )
+    return KbsbHistory(total, score)
+
+
+def _game(data: Any, path: str, ids: dict[str, int], period: PeriodInfo) -> KbsbGameInput:
+    obj = _object(data, path)
+    white = _identifier(_required(obj, "white", path), f"{path}.white")
+    black = _identifier(_required(obj, "black", path), f"{path}.black")
+    for side, pid in (("white", white), ("black", black)):
+        if pid not in ids:
+            raise InputError(f"{path}.{side}", f"unknown player {pid!r}")
+    if white == black:
+        raise InputError(path, f"player {white!r} cannot play against himself")
+    result = _required(obj, "result", path)
+    if not isinstance(result, str) or result not in RESULTS:
+        raise InputError(
+            f"{path}.result", f"unknown result {result!r} (expected {', '.join(RESULTS)})"
+        )
+    played = obj.get("date")
+    played_on = None if played is None else _date(played, f"{path}.date")
+    if played_on is not None and not period.start <= played_on <= period.end:
+        raise InputError(
+            f"{path}.date",
+            f"game dated {played_on} outside the period {period.start} .. {period.end}",
+        )
+    return KbsbGameInput(white=white, black=black, result=result, date=played_on)

@@ -1,0 +1,130 @@
+"""JSON input of the online Elo rules (players' ratings and timed games; docs/rules-elo.md).
+
+Every problem is an :class:`InputError` naming the JSON path (``$`` the document root,
+``$[2]`` the third element of an array). Checks: types and required fields; ratings
+integers 1..4000; ``games_before`` an integer >= 0; unique player ids and game ids;
+games between two different known players with a known result string and an ``end``
+that is an ISO date-time ``YYYY-MM-DDTHH:MM[:SS[.ffffff]]`` with an optional ``Z`` or
+``+HH:MM`` offset (no offset = UTC). Unknown keys are ignored.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Any
+
+from ratingdb.io.errors import InputError
+from ratingdb.io.evaluate_json import (
+    _array,
+    _check_rating,
+    _identifier,
+    _int,
+    _kind,
+    _object,
+    _optional_string,
+    _required,
+)
+from ratingdb.rules.elo_online.model import OnlineGameInput, OnlineInput, OnlinePlayerInput
+from ratingdb.rules.model import RESULTS
+
+_ISO_DATETIME = re.compile(
+    r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})?$"
+)
+
+
+def parse_document(data: Any) -> tuple[list[OnlineInput], bool]:
+    """An input object or an array of them; returns (inputs, was_array)."""
+    if isinstance(data, list):
+        if not data:
+            raise InputError("$", "the array holds no input")
+        return [parse_input(item, f"$[{k}]") for k, item in enumerate(data)], True
+    return [parse_input(data, "$")], False
+
+
+def parse_input(data: Any, path: str = "$") -> OnlineInput:
+    obj = _object(data, path)
+    raw_id = obj.get("id")
+    input_id = None if raw_id is None else _identifier(raw_id, f"{path}.id")
+    players_raw = _array(_required(obj, "players", path), f"{path}.players")
+    games_raw = _array(obj.get("games", []), f"{path}.games")
+
+    players: list[OnlinePlayerInput] = []
+    seen: dict[str, int] = {}
+    for k, raw in enumerate(players_raw):
+        p_path = f"{path}.players[{k}]"
+        player = _player(raw, p_path)
+        if player.id in seen:
+            raise InputError(
+                f"{p_path}.id",
+                f"duplicate player id {player.id!r} (also players[{seen[player.id]}])",
+            )
+        seen[player.id] = k
+        players.append(player)
+
+    games: list[OnlineGameInput] = []
+    game_ids: dict[str, int] = {}
+    for k, raw in enumerate(games_raw):
+        g_path = f"{path}.games[{k}]"
+        game = _game(raw, g_path, seen)
+        if game.id is not None:
+            if game.id in game_ids:
+                raise InputError(
+                    f"{g_path}.id",
+                    f"duplicate game id {game.id!r} (also games[{game_ids[game.id]}])",
+                )
+            game_ids[game.id] = k
+        games.append(game)
+    return OnlineInput(
+        players=tuple(players),
+        games=tuple(games),
+        id=input_id,
+        name=_optional_string(obj.get("name"), f"{path}.name"),
+    )
+
+
+def _player(data: Any, path: str) -> OnlinePlayerInput:
+    obj = _object(data, path)
+    player_id = _identifier(_required(obj, "id", path), f"{path}.id")
+    rating = _int(_required(obj, "rating", path), f"{path}.rating")
+    _check_rating(rating, f"{path}.rating")
+    games_before = _int(obj.get("games_before", 0), f"{path}.games_before")
+    if games_before < 0:
+        raise InputError(f"{path}.games_before", f"cannot be negative, got {games_before}")
+    return OnlinePlayerInput(
+        id=player_id,
+        rating=rating,
+        games_before=games_before,
+        name=_optional_string(obj.get("name"), f"{path}.name"),
+    )
+
+
+def _game(data: Any, path: str, ids: dict[str, int]) -> OnlineGameInput:
+    obj = _object(data, path)
+    raw_id = obj.get("id")
+    game_id = None if raw_id is None else _identifier(raw_id, f"{path}.id")
+    white = _identifier(_required(obj, "white", path), f"{path}.white")
+    black = _identifier(_required(obj, "black", path), f"{path}.black")
+    for side, pid in (("white", white), ("black", black)):
+        if pid not in ids:
+            raise InputError(f"{path}.{side}", f"unknown player {pid!r}")
+    if white == black:
+        raise InputError(path, f"player {white!r} cannot play against himself")
+    result = _required(obj, "result", path)
+    if not isinstance(result, str) or result not in RESULTS:
+        raise InputError(
+            f"{path}.result", f"unknown result {result!r} (expected {', '.join(RESULTS)})"
+        )
+    end = _datetime(_required(obj, "end", path), f"{path}.end")
+    return OnlineGameInput(white=white, black=black, result=result, end=end, id=game_id)
+
+
+def _datetime(value: Any, path: str) -> datetime:
+    if not isinstance(value, str):
+        raise InputError(path, f"expected a date-time YYYY-MM-DDTHH:MM:SS, got {_kind(value)}")
+    if not _ISO_DATETIME.match(value):
+        raise InputError(path, f"not a date-time (YYYY-MM-DDTHH:MM[:SS][Z|+HH:MM]): {value!r}")
+    try:
+        return datetime.fromisoformat(value)
+    except ValueError:
+        raise InputError(path, f"not a date-time: {value!r}") from None

@@ -1,0 +1,55 @@
+"""The parameters of the online Elo rules (spec online-elo.txt, the site's FAQ formula).
+
+"New Rating = Old Rating + K * (Score - Win Expectancy)", "K is a constant (32 for
+0-2099, 24 for 2100-2399, 16 for 2400 and above)", "Win Expectancy = 1 /
+(10^((OpponentRating-YourRating)/400)+1)". Every one of these numbers is a parameter.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, replace
+from typing import Any, Literal
+
+from ratingdb.rules.elo_kbsb.params import parameters_from_dict
+
+Precision = Literal["table", "float"]
+
+
+@dataclass(frozen=True)
+class OnlineEloParameters:
+    """``k_low`` below ``k_mid_from``, ``k_mid`` below ``k_high_from``, ``k_high`` from it
+    on (the player's own rating before the game); ``scale`` the logistic 400.
+
+    ``precision``: ``table`` (default) holds every rating as an integer, rounded half-up
+    after each game, as the site displays them and as the spec's SciLab code computes
+    (``round(my + K*(score - WE))``); ``float`` carries the unrounded ratings from game to
+    game within one evaluation and rounds only what it reports. Both compute W_e unrounded.
+    """
+
+    k_low: int = 32
+    k_mid: int = 24
+    k_high: int = 16
+    k_mid_from: int = 2100
+    k_high_from: int = 2400
+    scale: int = 400
+    precision: Precision = "table"
+
+    def __post_init__(self) -> None:
+        if self.precision not in ("table", "float"):
+            raise ValueError(f"precision must be 'table' or 'float', got {self.precision!r}")
+        for name in ("k_low", "k_mid", "k_high", "scale", "k_mid_from"):
+            if getattr(self, name) <= 0:
+                raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
+        if self.k_high_from < self.k_mid_from:
+            raise ValueError("k_high_from cannot be below k_mid_from")
+
+    def with_precision(self, precision: Precision) -> OnlineEloParameters:
+        return replace(self, precision=precision)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> OnlineEloParameters:
+        """Build from a (partial) dict such as a stored Rechenmodul's JSONB parameters."""
+        return parameters_from_dict(cls, data, "online Elo")
