@@ -16,7 +16,8 @@ from ratingdb.commands.exchange import players
 from ratingdb.commands.history import export, player, recalc, runs, synth, tournament
 from ratingdb.commands.rules_admin import adjustment, rechenmodul
 from ratingdb.io.errors import InputError
-from ratingdb.io.evaluate_json import dump_results, parse_document
+from ratingdb.io.evaluate_json import dump_results
+from ratingdb.io.families import PARSERS, input_label
 from ratingdb.queries.evaluation_display import render_text
 from ratingdb.rules import FAMILIES, get_family
 from ratingdb.rules.errors import RulesError
@@ -58,12 +59,14 @@ def evaluate(
 ) -> None:
     """Evaluate tournaments from FILE (a JSON object or array; '-' reads stdin)."""
     name = "<stdin>" if source == "-" else source
+    family = get_family(rules_name)
+    if output_format == "table" and not family.engine:
+        fail(f"--format table shows DWZ evaluations; use json for {family.name}")
     data = read_json(source)
     try:
-        tournaments, was_array = parse_document(data)
+        tournaments, was_array = PARSERS[family.shape](data)
     except InputError as err:
         fail(f"{name}: {err}")
-    family = get_family(rules_name)
     params = family.default_parameters()
     if precision is not None:
         params = params.with_precision(precision)
@@ -73,7 +76,7 @@ def evaluate(
             results.append(family.evaluate(tournament_in, params))
         except RulesError as err:
             where = f"$[{k}]" if was_array else "$"
-            fail(f"{name}: {where}: tournament {tournament_in.tournament.id}: {err}")
+            fail(f"{name}: {where}: {input_label(tournament_in)}: {err}")
     if output_format == "table":
         pages = [render_text(t, r) for t, r in zip(tournaments, results, strict=True)]
         click.echo("\n\n".join(pages))

@@ -125,6 +125,12 @@ def rechenmodul_add(
         rules = get_family(family)
     except KeyError as err:
         fail(str(err.args[0]))
+    if not rules.engine:
+        fail(
+            f"the {family} family rates {rules.shape}s with its own state; the replay engine "
+            "runs only tournament families with DWZ snapshots (docs/engine.md) - use "
+            "`ratingdb evaluate --rules` for it"
+        )
     with Session(engine()) as session, session.begin():
         if params_file:
             params: dict[str, Any] = read_json(params_file)

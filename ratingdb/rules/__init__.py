@@ -1,19 +1,30 @@
 """Pure rating mathematics, one module per rule family, no I/O.
 
-Every family offers the same interface: ``evaluate(TournamentInput, parameters) ->
-TournamentResult`` with a frozen parameter object (the Rechenmodul's numbers) that has
-``to_dict``/``from_dict`` and ``with_precision``. :func:`get_family` looks one up by the
-name used on the command line and in stored Rechenmodule.
+Every family offers the same interface: ``evaluate(input, parameters) -> result`` with a
+frozen parameter object (the Rechenmodul's numbers) that has ``to_dict``/``from_dict`` and
+``with_precision``, and a result with ``to_dict(trace=...)``. The input has one of three
+shapes (``RuleFamily.shape``):
+
+* ``tournament``: one tournament (:class:`~ratingdb.rules.model.TournamentInput`), rated as a
+  whole with first-rating iterations: dwz2026, dwz-classic, ingo;
+* ``period``: every game between two rating lists, rated from the list before: elo-kbsb;
+* ``games``: games in the order they ended, each rated at once: elo-online.
+
+``engine`` marks the families whose result is a
+:class:`~ratingdb.rules.model.TournamentResult` that the replay engine stores as snapshots
+(a Rechenmodul version in the database may only use those). :func:`get_family` looks a
+family up by the name used on the command line and in stored Rechenmodule.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
-from ratingdb.rules import dwz2026
-from ratingdb.rules.model import TournamentInput, TournamentResult
+from ratingdb.rules import dwz2026, elo_kbsb, elo_online, ingo
+
+Shape = Literal["tournament", "period", "games"]
 
 
 @dataclass(frozen=True)
@@ -21,19 +32,45 @@ class RuleFamily:
     name: str
     description: str
     parameters: type
-    evaluate: Callable[[TournamentInput, Any], TournamentResult]
+    evaluate: Callable[[Any, Any], Any]
+    shape: Shape = "tournament"
+    engine: bool = False
 
     def default_parameters(self) -> Any:
         return self.parameters()
 
 
 FAMILIES: dict[str, RuleFamily] = {
-    dwz2026.RULES_NAME: RuleFamily(
-        name=dwz2026.RULES_NAME,
-        description="DWZ, DSB Wertungsordnung valid from the 2nd half of 2026",
-        parameters=dwz2026.Dwz2026Parameters,
-        evaluate=dwz2026.evaluate,
-    ),
+    f.name: f
+    for f in (
+        RuleFamily(
+            dwz2026.RULES_NAME,
+            "DWZ, DSB Wertungsordnung valid from the 2nd half of 2026",
+            dwz2026.Dwz2026Parameters,
+            dwz2026.evaluate,
+            engine=True,
+        ),
+        RuleFamily(
+            ingo.RULES_NAME,
+            "Ingo system (the DSB's rating before DWZ; lower is stronger)",
+            ingo.IngoParameters,
+            ingo.evaluate,
+        ),
+        RuleFamily(
+            elo_kbsb.RULES_NAME,
+            "Elo of the Belgian federation KBSB (two lists a year)",
+            elo_kbsb.KbsbParameters,
+            elo_kbsb.evaluate,
+            shape="period",
+        ),
+        RuleFamily(
+            elo_online.RULES_NAME,
+            "Logistic Elo of an online server (rated game by game)",
+            elo_online.OnlineEloParameters,
+            elo_online.evaluate,
+            shape="games",
+        ),
+    )
 }
 
 
