@@ -279,3 +279,32 @@ def test_insert_and_adjustment_in_one_run_reach_players_in_between():
     h.adjustments = adjustments
     h.apply([Change("insert", late.end, 9, frozenset({1, 2})), Change("adjustment", D(2023, 1, 1))])
     assert _snaps(h) == _snaps(_full(Timeline([V1]), players, [*ts, late], adjustments))
+
+
+# -- list takeovers ("Datenübernahme") ------------------------------------------------------
+
+
+def test_takeover_runs_after_the_tournaments_of_its_day_and_after_an_adjustment():
+    from ratingdb.engine.inputs import state_at
+    from ratingdb.engine.model import Takeover
+
+    record = PlayerRecord(1, 1990, (Membership(D(2000, 1, 1)),), Takeover(D(2026, 6, 7), 1700, 9))
+    before = PlayerState(1500, 20, (), D(2026, 1, 1))
+    umstufung = Adjustment(D(2026, 6, 7), "dwz-2026-umstufung")
+    # a tournament ending on the takeover day sees the old rating: the list and the
+    # conversion of that day both run after it
+    assert state_at(before, record, D(2026, 6, 7), [umstufung]) == before
+    # the next day: conversion first (1500 -> 1720-21), then the list value replaces it
+    assert state_at(before, record, D(2026, 6, 8), [umstufung]) == PlayerState(
+        1700, 9, (), D(2026, 6, 7)
+    )
+    # a player evaluated after the list date keeps his own later state
+    later = PlayerState(1810, 11, (), D(2026, 9, 1))
+    assert state_at(later, record, D(2026, 10, 1), [umstufung]) == later
+    # a player without any history gets the list value (residual games are dropped)
+    assert state_at(PlayerState(), record, D(2026, 6, 8)) == PlayerState(1700, 9, (), D(2026, 6, 7))
+    # and an adjustment after the takeover converts it
+    late = Adjustment(D(2026, 7, 1), "dwz-2026-umstufung")
+    assert state_at(PlayerState(), record, D(2026, 8, 1), [late]).rating == dwz_2026_conversion(
+        1700
+    )

@@ -1,5 +1,5 @@
 """Incremental replay equals full replay (WO 3.7), over random histories and random edits:
-inserts in the past, corrections, deletions and membership changes."""
+inserts in the past, corrections, deletions, membership changes and list takeovers."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from ratingdb.engine.model import (
     EngineTournament,
     Membership,
     PlayerRecord,
+    Takeover,
 )
 from ratingdb.engine.timeline import RechenmodulVersion, Timeline
 from ratingdb.rules.dwz2026 import Dwz2026Parameters
@@ -57,7 +58,11 @@ def memberships(draw) -> tuple[Membership, ...]:
 @st.composite
 def player(draw, pid: int) -> PlayerRecord:
     birth = draw(st.one_of(st.none(), st.integers(1950, 2015)))
-    return PlayerRecord(pid, birth, draw(memberships()))
+    takeover = None
+    if draw(st.integers(0, 3)) == 0:  # a rating taken over from a member list
+        day = BASE + timedelta(days=draw(st.integers(-30, 3300)))
+        takeover = Takeover(day, draw(st.integers(900, 2400)), draw(st.integers(1, 40)))
+    return PlayerRecord(pid, birth, draw(memberships()), takeover)
 
 
 @st.composite
