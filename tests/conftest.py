@@ -114,3 +114,14 @@ def db(migrated_engine: Engine) -> Iterator[Session]:
         finally:
             session.close()
             outer.rollback()
+
+
+@pytest.fixture
+def loaded(scratch_db):
+    """A scratch database with a small synthetic federation (300 players, 3 years)."""
+    from tests.cli import run
+
+    migrate.upgrade(scratch_db)
+    out = run(["synth", "--players", "300", "--years", "3", "--seed", "3"], scratch_db)
+    assert out.returncode == 0, out.stderr
+    return scratch_db

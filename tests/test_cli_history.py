@@ -5,35 +5,13 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from ratingdb.db import migrate
 from ratingdb.rules.adjustments import dwz_2026_conversion
-
-
-def run(args: list[str], url, **kw) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "DATABASE_URL": url.render_as_string(hide_password=False)}
-    return subprocess.run(
-        [sys.executable, "-m", "ratingdb.cli", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-        **kw,
-    )
-
-
-@pytest.fixture
-def loaded(scratch_db):
-    migrate.upgrade(scratch_db)
-    out = run(["synth", "--players", "300", "--years", "3", "--seed", "3"], scratch_db)
-    assert out.returncode == 0, out.stderr
-    return scratch_db
+from tests.cli import run
 
 
 def test_unmigrated_database_is_a_clear_error(scratch_db):

@@ -20,7 +20,7 @@ from ratingdb.db import migrate
 from ratingdb.db.trf_import import import_trf
 from ratingdb.io.errors import InputError
 from ratingdb.io.trf import TrfError, parse
-from tests.test_cli_history import run
+from tests.cli import run
 
 DATA = Path(__file__).parent / "data"
 EXAMPLE = DATA / "exchange"

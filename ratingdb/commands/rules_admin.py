@@ -138,16 +138,16 @@ def rechenmodul_add(
                 fail(f"{params_file}: expected a JSON object of parameters")
         else:
             row = session.execute(
-                text("SELECT parameters FROM rechenmodule WHERE version = :v")
+                text("SELECT parameters FROM rechenmodule WHERE version = :v AND family = :f")
                 if base
                 else text(
-                    "SELECT parameters FROM rechenmodule WHERE valid_from < :d "
+                    "SELECT parameters FROM rechenmodule WHERE valid_from < :d AND family = :f "
                     "ORDER BY valid_from DESC LIMIT 1"
                 ),
-                {"v": base, "d": start},
+                {"v": base, "d": start, "f": family},
             ).first()
             if row is None and base:
-                fail(f"--base: no Rechenmodul version {base!r}")
+                fail(f"--base: no {family} Rechenmodul version {base!r}")
             params = dict(row.parameters) if row else {}
         params.update(_parse_settings(settings))
         try:

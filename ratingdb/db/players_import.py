@@ -110,7 +110,8 @@ def import_list(
         elif db.players[pid] != values:
             old = db.players[pid]
             merged = tuple(
-                new if new is not None else prev for new, prev in zip(values, old, strict=False)
+                new if new not in (None, "") else prev
+                for new, prev in zip(values, old, strict=True)
             )
             if merged != old:
                 updates.append(

@@ -33,6 +33,7 @@ def _paren(text: str, member: bool) -> str:
 
 def evaluation_rows(t: TournamentInput, result: TournamentResult) -> list[DisplayRow]:
     by_id: dict[str, PlayerInput] = {p.id: p for p in t.players}
+    decimals = 0 if result.coefficient == "e" else 1  # classic DWZ's E is an integer
     rows: list[DisplayRow] = []
     for number, res in enumerate(result.players, start=1):
         player = by_id[res.id]
@@ -56,7 +57,7 @@ def evaluation_rows(t: TournamentInput, result: TournamentResult) -> list[Displa
                     res.age_class,
                     player.club_vkz or "-",
                     _rating_index(res.rating_old, res.index_old),
-                    "" if res.k is None else _paren(f"{res.k:.1f}", member),
+                    "" if res.k is None else _paren(f"{res.k:.{decimals}f}", member),
                     "-" if res.opponents_avg is None else str(res.opponents_avg),
                     f"{res.score:.1f}",
                     str(res.games),
@@ -70,6 +71,11 @@ def evaluation_rows(t: TournamentInput, result: TournamentResult) -> list[Displa
     return rows
 
 
+def headers(result: TournamentResult) -> tuple[str, ...]:
+    """The column names; the coefficient column is K (DWZ 2026) or E (classic DWZ)."""
+    return tuple(result.coefficient.upper() if h == "K" else h for h in HEADERS)
+
+
 def render_text(t: TournamentInput, result: TournamentResult) -> str:
     """Plain-text table with a header as in WO Anhang 3.1.11."""
     info = t.tournament
@@ -78,7 +84,7 @@ def render_text(t: TournamentInput, result: TournamentResult) -> str:
         f"End: {info.end.isoformat()}  Level (VKZ): {info.vkz or '-'}  "
         f"Rules: {result.rules} ({result.precision})"
     )
-    rows = [HEADERS, *(row.cells for row in evaluation_rows(t, result))]
+    rows = [headers(result), *(row.cells for row in evaluation_rows(t, result))]
     widths = [max(len(r[c]) for r in rows) for c in range(len(HEADERS))]
     left = {1, 2, 3}
     lines = [header, ""]

@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 from ratingdb.engine.model import Adjustment, PlayerState
 from ratingdb.queries.card import rating_card
 from ratingdb.queries.documents import Document, cells
-from ratingdb.queries.evaluation_display import HEADERS, evaluation_rows
+from ratingdb.queries.evaluation_display import evaluation_rows, headers
 from ratingdb.queries.tournament import stored_evaluation
 
 LIST_COLUMNS = ("#", "Name", "VKZ", "Mgl-Nr", "Born", "Sex", "DWZ", "Index", "FIDE-ID")
@@ -42,7 +42,7 @@ def evaluation_document(session: Session, ident: str) -> Document:
             ("Art", info.kind),
             ("Rechenmodul", f"{result.rules} ({result.precision})"),
         ],
-        columns=HEADERS,
+        columns=headers(result),
         rows=[row.cells for row in evaluation_rows(tin, result)],
         notes=[
             "(...) non-member: computed, not stored;  * exceptional (Sonderwertung, WO 3.6.3); "

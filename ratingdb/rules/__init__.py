@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ratingdb.rules import dwz2026, elo_kbsb, elo_online, ingo
+from ratingdb.rules import dwz2026, dwz_classic, elo_kbsb, elo_online, ingo
 
 Shape = Literal["tournament", "period", "games"]
 
@@ -48,6 +48,13 @@ FAMILIES: dict[str, RuleFamily] = {
             "DWZ, DSB Wertungsordnung valid from the 2nd half of 2026",
             dwz2026.Dwz2026Parameters,
             dwz2026.evaluate,
+            engine=True,
+        ),
+        RuleFamily(
+            dwz_classic.RULES_NAME,
+            "classic DWZ (development coefficient E), the DSB's rules before 2026",
+            dwz_classic.DwzClassicParameters,
+            dwz_classic.evaluate,
             engine=True,
         ),
         RuleFamily(

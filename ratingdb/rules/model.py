@@ -141,7 +141,7 @@ class PlayerResult:
             age_class=data["age_class"],
             rating_old=data["rating_old"],
             index_old=data["index_old"],
-            k=dec(data["k"]),
+            k=dec(data["k"] if "k" in data else data.get("e")),
             opponents_avg=data["opponents_avg"],
             score=Decimal(str(data["score"])),
             games=data["games"],

@@ -1,0 +1,377 @@
+"""Single-tournament evaluation under the classic DWZ rules (chapter 4, 6.1, 6.2.3.5).
+
+Order of the work:
+
+1. groups (4.3, 4.7.3): players with a rating before the tournament are established
+   ("Etablierte"; a FIDE or national rating used as R_o counts, 6.1.2); an unrated player
+   with >= 5 games against established players, valid residual games included (4.4),
+   is in the 1st Zusatzstufe; one with >= 5 games against established or 1st-stage
+   players is in the 2nd Zusatzstufe; everybody else is remaining (4.7.7). No points are
+   needed (a 0 % result is rated, 4.7.2.1.2). The grouping is DWZ 2026's
+   :func:`ratingdb.rules.dwz2026.groups.classify`.
+2. Which games count (4.7.1.2, 4.7.3.2): every game between two players of Auswahl II
+   (established + both stages) except a game between two 2nd-stage players: a 2nd-stage
+   rating is used only by its "unmittelbaren DWZ-Gegnern" (established and 1st-stage
+   opponents), and a 2nd-stage player counts only its games against those.
+3. First ratings (4.7.2): for each 1st-stage player the start value R_c + D(W/n)
+   (4.7.2.1.1; R_c -+ 677 for 0 % / 100 %, 4.7.2.1.2) and its individual Teiliteration
+   against established opponents and residual games (4.7.2.1.3); then the same for each
+   2nd-stage player, its 1st-stage opponents at their Teiliteration values (4.7.3.2
+   allows non-iterated values; the iterated ones are used). Then the Gesamtiteration
+   (4.7.4) of all of them together over every counted game, starting from the
+   Teiliteration values (see :mod:`.iteration` for the stop and cycle rules). The end
+   value is the first rating R_n = R_h (4.8), index 1 (4.9.3); there is no correction.
+4. Established players with >= 1 counted game (4.3.1, 4.7.5): W_e against R_o of
+   established opponents and the first ratings, E (4.9.2), R_n (4.9.1), index + 1
+   (4.9.3). R_h (4.8): the formula after "Fuer Spieler mit vorher vorhandener DWZ gilt:"
+   is missing from the text; its next sentence ("entspricht dem Rn eines bisher
+   DWZ-losen Spielers") is followed: start value, extreme rule and iteration of a first
+   rating against the fixed opponents, and, like a first rating, only with >= 5 games.
+   First-rating players show R_h = R_n (4.8).
+5. Sonderwertung (4.7.6): R_p = R_o + 800 (W - W_e)/n, rounded, for established players
+   with >= 5 counted games; R_p >= R_o + 200 makes the player exceptional. If anybody is
+   exceptional the whole tournament (steps 3 and 4) is computed again with the
+   exceptional players' R_o replaced by R_p for their opponents - established and
+   first-rating players alike, for R_n and R_h; their own R_o is unchanged. Exceptional
+   results of the second pass are ignored.
+6. Remaining players (4.7.7): games against established and 1st-stage players become
+   residual games (opponent at R_o or first rating, never R_p: residual games are neither
+   R_n nor R_h), dated on the tournament's end; games against 2nd-stage players are
+   discarded.
+
+Where the classic rules are silent the project's DWZ 2026 choices apply (docs/DESIGN.md):
+forfeits are never rated; computers are struck (6.1.4) and listed as remaining; residual
+games count for a tournament ending before their date + 2 years; residual games of a
+rated player are ignored; "5 Gegner" counts games; non-members are computed but nothing
+is stored and they get no residual games; a match (6.2.3.5) with an unrated player
+changes nothing; age = end year - birth year (no birth year: adult); an established
+player without a counted game keeps rating and index. All choices are listed in
+docs/rules-dwz-classic.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from ratingdb.rules.dwz2026.development import age_class
+from ratingdb.rules.dwz2026.evaluate import rounded_mean
+from ratingdb.rules.dwz2026.groups import Groups, classify, half_points, rated_adjacency
+from ratingdb.rules.dwz_classic.arithmetic import Arithmetic, Num, arithmetic_for
+from ratingdb.rules.dwz_classic.coefficient import (
+    development_coefficient,
+    new_rating,
+    success_value,
+)
+from ratingdb.rules.dwz_classic.iteration import Outcome, Runner, iterate, unbounded
+from ratingdb.rules.dwz_classic.params import DwzClassicParameters
+from ratingdb.rules.errors import ConvergenceError
+from ratingdb.rules.model import (
+    NewResidualGame,
+    PlayerInput,
+    PlayerResult,
+    ResidualGame,
+    TournamentInput,
+    TournamentResult,
+)
+
+RULES_NAME = "dwz-classic"
+
+
+def evaluate(t: TournamentInput, params: DwzClassicParameters | None = None) -> TournamentResult:
+    """Evaluate one tournament; the input must already be validated."""
+    return _Evaluation(t, params or DwzClassicParameters()).run()
+
+
+@dataclass(slots=True)
+class _Rated:
+    """An established player's values in one pass."""
+
+    opponents: list[int]
+    w2: int
+    expected: Num | None = None
+    e: int | None = None
+    rating_new: int | None = None
+    performance: int | None = None
+    success: int | None = None
+
+
+@dataclass(slots=True)
+class _Pass:
+    """Everything one computation of the tournament (4.7.2-4.7.5) yields."""
+
+    first: dict[int, int] = field(default_factory=dict)
+    start: dict[int, Num] = field(default_factory=dict)
+    values: dict[int, Num] = field(default_factory=dict)
+    runners: dict[int, Runner] = field(default_factory=dict)
+    steps: int = 0
+    rated: dict[int, _Rated] = field(default_factory=dict)
+    trace: dict[str, Any] = field(default_factory=dict)
+
+
+def _score(w2: int) -> Decimal:
+    return Decimal(w2) / 2
+
+
+def _residual_part(games: Sequence[ResidualGame]) -> tuple[list[Num], list[int]]:
+    return [g.opponent_rating for g in games], [half_points(g.score) for g in games]
+
+
+class _Evaluation:
+    def __init__(self, t: TournamentInput, params: DwzClassicParameters) -> None:
+        self.t = t
+        self.params = params
+        self.arith: Arithmetic = arithmetic_for(params)
+        self.players: tuple[PlayerInput, ...] = t.players
+        position = {p.id: i for i, p in enumerate(t.players)}
+        end_year = t.tournament.end.year
+        self.ages = [age_class(p.birth_year, end_year, params) for p in t.players]  # type: ignore[arg-type]
+        self.results = [
+            PlayerResult(
+                id=p.id,
+                group="remaining",
+                age_class=self.ages[i],
+                rating_old=None if p.computer else p.rating,
+                index_old=self._index_of(p),
+            )
+            for i, p in enumerate(t.players)
+        ]
+        self.adjacency = rated_adjacency(t, position)
+        self.groups: Groups = classify(t, self.adjacency, params)  # type: ignore[arg-type]
+        selection_2, second = self.groups.selection_2, self.groups.second_stage
+        #: 4.7.1.2 / 4.7.3.2: the games that count, per player of Auswahl II
+        self.games: dict[int, list[tuple[int, int]]] = {
+            i: [
+                (j, points)
+                for j, points in self.adjacency[i]
+                if j in selection_2 and not (i in second and j in second)
+            ]
+            for i in sorted(selection_2)
+        }
+
+    # -- driver -----------------------------------------------------------------------
+    def run(self) -> TournamentResult:
+        unrated = any(p.rating is None and not p.computer for p in self.players)
+        is_match = self.t.tournament.kind == "match"
+        iterations = 0
+        trace: dict[str, Any] = {"first_rating": None, "performance": {}, "sonderwertung": {}}
+        if is_match and unrated:  # 6.2.3.5: nothing is evaluated
+            self._not_evaluated()
+        else:
+            computed = self._compute({})
+            exceptional: dict[int, int] = {}
+            if not is_match or self.params.exceptional_in_match:
+                exceptional = self._exceptional(computed)
+            if exceptional:  # 4.7.6: once more with R_p, new Sonderwertungen ignored
+                computed = self._compute(exceptional)
+            self._fill(computed, set(exceptional))
+            self._remaining(computed.first)
+            iterations = computed.steps
+            trace.update(computed.trace)
+            trace["sonderwertung"] = {self.players[i].id: rp for i, rp in exceptional.items()}
+        return TournamentResult(
+            tournament=self.t.tournament,
+            rules=RULES_NAME,
+            precision=self.params.precision,
+            parameters=self.params.to_dict(),
+            iterations=iterations,
+            players=self.results,
+            trace=trace,
+            coefficient="e",
+        )
+
+    def _index_of(self, p: PlayerInput) -> int | None:
+        """The index used; a rating without one (FIDE/national) reads as index 0 (4.9.3)."""
+        if p.computer or p.rating is None:
+            return None
+        return self.params.foreign_rating_index if p.index is None else p.index
+
+    def _rating(self, i: int) -> int:
+        rating = self.players[i].rating
+        assert rating is not None
+        return rating
+
+    def _iterate(self, runners: Sequence[Runner], start: Sequence[Num]) -> Outcome:
+        p = self.params
+        return iterate(runners, start, self.arith, p.max_iterations, p.max_cycle_span)
+
+    # -- one computation of 4.7.2-4.7.5 -------------------------------------------------
+    def _compute(self, replaced: dict[int, int]) -> _Pass:
+        """``replaced``: R_p of the exceptional players, seen by their opponents."""
+
+        def seen(j: int) -> int:
+            return replaced.get(j, self._rating(j))
+
+        computed = _Pass(trace={"performance": {}})
+        self._first_ratings(seen, computed)
+        for i in sorted(self.groups.established):
+            computed.rated[i] = self._established(i, seen, computed)
+        return computed
+
+    def _first_ratings(self, seen: Callable[[int], int], computed: _Pass) -> None:
+        groups, arith = self.groups, self.arith
+        order = sorted(groups.first_stage) + sorted(groups.second_stage)
+        if not order:
+            computed.trace["first_rating"] = None
+            return
+        # 4.7.2.1.1-4.7.2.1.3, 4.7.3: start values and individual Teiliterationen
+        partial: dict[int, Num] = {}
+        for i in order:
+            against = groups.established if i in groups.first_stage else groups.selection_1
+            fixed, fixed_w2 = _residual_part(groups.residual[i])
+            for j, points in self.adjacency[i]:
+                if j in against:
+                    fixed.append(partial[j] if j in partial else seen(j))
+                    fixed_w2.append(points)
+            alone = Runner(self.players[i].id, tuple(fixed), tuple(fixed_w2))
+            computed.start[i] = arith.start_value(fixed, alone.w2)
+            partial[i] = self._iterate([alone], [computed.start[i]]).values[0]
+        # 4.7.4: the Gesamtiteration over every counted game
+        slot = {i: k for k, i in enumerate(order)}
+        runners: list[Runner] = []
+        for i in order:
+            fixed, fixed_w2 = _residual_part(groups.residual[i])
+            linked: list[int] = []
+            linked_w2: list[int] = []
+            for j, points in self.games[i]:
+                if j in slot:
+                    linked.append(slot[j])
+                    linked_w2.append(points)
+                else:
+                    fixed.append(seen(j))
+                    fixed_w2.append(points)
+            runner = Runner(
+                self.players[i].id, tuple(fixed), tuple(fixed_w2), tuple(linked), tuple(linked_w2)
+            )
+            runners.append(runner)
+            computed.runners[i] = runner
+        begin = [partial[i] for i in order]
+        if arith.precision == "float" and (group := unbounded(runners, begin)):
+            raise ConvergenceError(
+                f"no finite first rating exists for {', '.join(group)}: they won every game "
+                "against players outside their group (only the table precision ends such an "
+                "iteration, where P(D) reaches 1.00)",
+                group,
+            )
+        outcome = self._iterate(runners, begin)
+        computed.steps = outcome.steps
+        for k, i in enumerate(order):
+            computed.values[i] = outcome.values[k]
+            computed.first[i] = max(arith.final(outcome.values[k]), self.params.rating_floor)
+        computed.trace["first_rating"] = {
+            "order": [self.players[i].id for i in order],
+            "start": [_plain(computed.start[i]) for i in order],
+            "partial": [_plain(partial[i]) for i in order],
+            "steps": [[_plain(v) for v in state] for state in outcome.trace],
+            "cycle": outcome.cycle,
+        }
+
+    def _established(self, i: int, seen: Callable[[int], int], computed: _Pass) -> _Rated:
+        params, arith = self.params, self.arith
+        first = computed.first
+        games = self.games[i]
+        rated = _Rated([first[j] if j in first else seen(j) for j, _ in games], 0)
+        rated.w2 = sum(points for _, points in games)
+        n = len(games)
+        if n == 0:  # 4.3.1: no opponent with a DWZ, no new DWZ
+            return rated
+        rating = self._rating(i)
+        index = self._index_of(self.players[i])
+        assert index is not None
+        rated.expected = arith.expected(rating, rated.opponents)
+        difference = arith.difference(rated.w2, rated.expected)
+        rated.e = development_coefficient(rating, index, self.ages[i], params)
+        rated.rating_new = new_rating(rating, rated.e, n, difference, params)
+        if n >= params.min_games_exceptional:
+            rated.success = success_value(rating, n, difference, params)
+        if n >= params.min_games_performance:  # 4.8: as the first rating of an unrated player
+            runner = Runner(self.players[i].id, tuple(rated.opponents), tuple(p for _, p in games))
+            outcome = self._iterate([runner], [arith.start_value(rated.opponents, rated.w2)])
+            rated.performance = max(arith.final(outcome.values[0]), params.rating_floor)
+            computed.trace["performance"][runner.id] = [_plain(s[0]) for s in outcome.trace]
+        return rated
+
+    def _exceptional(self, computed: _Pass) -> dict[int, int]:
+        """4.7.6: R_p of every player whose R_p is at least R_o + 200."""
+        margin = self.params.exceptional_margin
+        return {
+            i: rated.success
+            for i, rated in computed.rated.items()
+            if rated.success is not None and rated.success - self._rating(i) >= margin
+        }
+
+    # -- results ------------------------------------------------------------------------
+    def _fill(self, computed: _Pass, exceptional: set[int]) -> None:
+        arith = self.arith
+        order = list(computed.runners)  # the Gesamtiteration's positions
+        for i, runner in computed.runners.items():
+            res, p = self.results[i], self.players[i]
+            res.group = "first_stage" if i in self.groups.first_stage else "second_stage"
+            res.start_value = arith.final(computed.start[i])
+            res.iteration_value = arith.final(computed.values[i])
+            res.rating_new = res.performance = computed.first[i]
+            res.index_new = 1
+            res.stored = p.member
+            res.games, res.score = runner.n, _score(runner.w2)
+            linked = [computed.first[order[k]] for k in runner.linked]
+            res.opponents_avg = rounded_mean([*runner.fixed, *linked])
+        for i, rated in computed.rated.items():
+            res, p = self.results[i], self.players[i]
+            res.group = "established"
+            res.exceptional = i in exceptional
+            res.games, res.score = len(rated.opponents), _score(rated.w2)
+            if rated.rating_new is None:  # not evaluated: rating and index unchanged
+                res.rating_new, res.index_new = self._rating(i), res.index_old
+                continue
+            assert rated.expected is not None and rated.e is not None
+            assert res.index_old is not None
+            res.k = Decimal(rated.e)
+            res.expected = arith.expected_decimal(rated.expected)
+            res.opponents_avg = rounded_mean(rated.opponents)
+            res.performance = rated.performance
+            res.rating_new, res.index_new = rated.rating_new, res.index_old + 1
+            res.stored = p.member
+
+    def _remaining(self, first: dict[int, int]) -> None:
+        """4.7.7: games against Auswahl I become residual games of remaining members."""
+        selection_1 = self.groups.selection_1
+        end = self.t.tournament.end
+        for i in sorted(self.groups.remaining):
+            p = self.players[i]
+            if p.computer:
+                continue
+            new = [
+                NewResidualGame(first[j] if j in first else self._rating(j), _score(w2), end)
+                for j, w2 in self.adjacency[i]
+                if j in selection_1
+            ]
+            self._hold(i, new if p.member else [], new)
+
+    def _not_evaluated(self) -> None:
+        """6.2.3.5: a match with an unrated player changes nothing."""
+        for i, p in enumerate(self.players):
+            res = self.results[i]
+            if p.computer:
+                continue
+            if p.rating is not None:
+                res.group = "established"
+                res.rating_new, res.index_new = p.rating, res.index_old
+            else:
+                self._hold(i, [], [])
+
+    def _hold(self, i: int, stored: list[NewResidualGame], counted: list[NewResidualGame]) -> None:
+        """A remaining player: games/score/R_c over every residual game held afterwards
+        (old valid ones + new, as in DWZ 2026)."""
+        res = self.results[i]
+        held = [*self.groups.residual.get(i, []), *counted]
+        res.games = len(held)
+        res.score = _score(sum(half_points(g.score) for g in held))
+        res.opponents_avg = rounded_mean([g.opponent_rating for g in held])
+        res.new_residual_games = stored
+
+
+def _plain(value: Num) -> Num:
+    """Trace values: integers stay integers, floats keep 3 decimals."""
+    return value if isinstance(value, int) else float(f"{value:.3f}")

@@ -1,0 +1,148 @@
+"""The Rechenmodul parameters of the classic DWZ rules (rule family ``dwz-classic``).
+
+Every fixed number of the rules is a field, so a Rechenmodul version can change it without
+touching code; the defaults are the values of the rules text. The two probability tables
+(Anhang 2.1/2.2) are not parameters: they are the rules' tables (see :mod:`.tables`).
+
+Fields the rules do not name but the engine and the evaluation need, with the choice made:
+
+* ``min_score`` 0: unlike DWZ 2026 a first rating needs no points (4.7.2.1.2 rates a 0 %
+  result as R_c - 677);
+* ``rating_floor`` 1: the rules know no floor; ratings must stay positive (the input
+  contract accepts 1..4000), so R_n, first ratings and R_h below 1 become 1;
+* ``exceptional_in_match`` True: 6.2.3.5 evaluates a Zweikampf "in analoger Anwendung der
+  Regeln" and names no exception, so the Sonderwertung applies (DWZ 2026 excludes it);
+* ``late_member_years`` 1 and ``retention_years`` 5 (6.1.1: a DWZ is valid for 5 years)
+  are read by the engine; the late-member year is copied from DWZ 2026 (the classic text
+  is silent);
+* ``foreign_rating_index`` 0: 4.9.3 marks a foreign rating used as R_0 with index 0;
+* ``max_cycle_span``: the widest oscillation of the table iteration that is still settled
+  by its mean (see :mod:`.iteration`); wider cycles are an error.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, fields, replace
+from decimal import Decimal
+from typing import Any, Literal
+
+Precision = Literal["table", "float"]
+
+
+@dataclass(frozen=True)
+class DwzClassicParameters:
+    """All numbers of one classic-DWZ Rechenmodul version."""
+
+    # 4.9.2: E = (R_o / e_rating_scale) ** e_exponent + J, J by age class
+    e_rating_scale: int = 1000
+    e_exponent: int = 4
+    j_youth: int = 5
+    j_junior: int = 10
+    j_adult: int = 15
+    # 4.9.2: e_min <= E <= e_max and E <= e_index_factor * index (index 0 counts as 1)
+    e_min: int = 5
+    e_max: int = 30
+    e_index_factor: int = 5
+    # 4.9.1 / 4.7.6 / Anhang 1.2: the 800 of R_n = R_o + 800 (W - W_e) / (E + n) and of
+    # R_p = R_o + 800 (W - W_e) / n
+    change_factor: int = 800
+    # 4.7.6: Sonderwertung when R_p >= R_o + margin, for players with >= min games
+    exceptional_margin: int = 200
+    min_games_exceptional: int = 5
+    exceptional_in_match: bool = True
+    # 4.7.2.1.2: R_p = R_c -+ 677 for a 0 % / 100 % result; also D(P = 1.00)
+    extreme_difference: int = 677
+    # 4.3.2 / 4.7.3: games ("Gegner") needed for a first rating, and the points (none)
+    min_games: int = 5
+    min_score: Decimal = Decimal("0")
+    # 4.8: games needed for a performance R_h (as for a first rating, R_h "entspricht dem
+    # R_n eines bisher DWZ-losen Spielers")
+    min_games_performance: int = 5
+    rating_floor: int = 1
+    # 4.9.2 age classes (age = end year - birth year)
+    youth_max_age: int = 20
+    junior_max_age: int = 25
+    # 6.1.1: residual games are discarded after 2 years, a DWZ after 5 (engine)
+    residual_validity_years: int = 2
+    retention_years: int = 5
+    late_member_years: int = 1
+    # 4.9.3: a foreign rating used as R_o has index 0 before the evaluation
+    foreign_rating_index: int = 0
+    # Anhang 2.1: the printed tables ("table") or the logistic approximation ("float")
+    precision: Precision = "table"
+    # 4.7.4: step cap of every iteration (non-convergence is an error, never a loop)
+    max_iterations: int = 1000
+    # 4.7.4 in float precision: the iteration has settled when every step is below this
+    float_tolerance: Decimal = Decimal("0.01")
+    # 4.7.4 in table precision: widest cycle settled by its mean (else an error)
+    max_cycle_span: int = 14
+
+    def __post_init__(self) -> None:
+        if self.precision not in ("table", "float"):
+            raise ValueError(f"precision must be 'table' or 'float', got {self.precision!r}")
+        positive = (
+            "e_rating_scale", "e_exponent", "e_min", "e_index_factor", "change_factor",
+            "min_games", "min_games_exceptional", "min_games_performance", "max_iterations",
+            "float_tolerance", "extreme_difference",
+        )  # fmt: skip
+        non_negative = (
+            "j_youth", "j_junior", "j_adult", "exceptional_margin", "min_score",
+            "rating_floor", "youth_max_age", "junior_max_age", "residual_validity_years",
+            "retention_years", "late_member_years", "foreign_rating_index", "max_cycle_span",
+        )  # fmt: skip
+        for name in positive:
+            if getattr(self, name) <= 0:
+                raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
+        for name in non_negative:
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name} cannot be negative, got {getattr(self, name)}")
+        if self.e_max < self.e_min:
+            raise ValueError(f"e_max ({self.e_max}) is below e_min ({self.e_min})")
+        if self.junior_max_age < self.youth_max_age:
+            raise ValueError("junior_max_age is below youth_max_age")
+
+    def with_precision(self, precision: Precision) -> DwzClassicParameters:
+        return replace(self, precision=precision)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form: Decimals as int or float, everything else as is."""
+        out: dict[str, Any] = {}
+        for key, value in asdict(self).items():
+            if isinstance(value, Decimal):
+                value = int(value) if value == value.to_integral_value() else float(value)
+            out[key] = value
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> DwzClassicParameters:
+        """Build from a (partial) dict such as a stored Rechenmodul's JSON parameters;
+        unknown keys and values of the wrong type raise ValueError."""
+        defaults = {f.name: f.default for f in fields(cls)}
+        unknown = sorted(set(data) - set(defaults))
+        if unknown:
+            raise ValueError(f"unknown classic DWZ parameter(s): {', '.join(unknown)}")
+        kwargs = {key: _coerce(key, value, defaults[key]) for key, value in data.items()}
+        return cls(**kwargs)
+
+
+def _coerce(key: str, value: Any, default: Any) -> Any:
+    """``value`` converted to the type of the field's default, or ValueError."""
+    ok = True
+    if isinstance(default, Decimal):
+        ok = isinstance(value, int | float | str | Decimal) and not isinstance(value, bool)
+        if ok:
+            try:
+                value = Decimal(str(value))
+            except ArithmeticError:
+                ok = False
+            ok = ok and value.is_finite()
+    elif isinstance(default, bool | str):
+        ok = type(value) is type(default)
+    else:  # int
+        ok = isinstance(value, int | float) and not isinstance(value, bool)
+        ok = ok and math.isfinite(value) and value == int(value)
+        value = int(value) if ok else value
+    if not ok:
+        raise ValueError(f"parameter {key}: invalid value {value!r}")
+    return value
