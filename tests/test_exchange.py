@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import uuid
 from pathlib import Path
 
 import pytest
@@ -50,8 +51,7 @@ def example_db(pg_server):
     and the example tournament as TRF26 with GER records."""
     from tests.conftest import _create_database, _drop_database
 
-    name = "exchange_example"
-    _drop_database(pg_server, name)
+    name = f"exchange_example_{uuid.uuid4().hex[:8]}"
     url = _create_database(pg_server, name)
     migrate.upgrade(url)
     ok(["players", "import", str(EXAMPLE / "spieler-2025-01-01.csv"), "--date", "2025-01-01",

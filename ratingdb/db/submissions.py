@@ -44,6 +44,14 @@ def _check_players(session: Session, doc: dict[str, Any]) -> None:
     if vkz is not None and not re.fullmatch(r"[0-9A-Za-z]{1,10}", str(vkz)):
         raise InputError("$.tournament.vkz", f"a VKZ has 1 to 10 letters or digits: {vkz!r}")
     seen: dict[int, int] = {}
+    wanted = [
+        raw["player_id"]
+        for raw in doc.get("players", [])
+        if isinstance(raw, dict)
+        and isinstance(raw.get("player_id"), int)
+        and not isinstance(raw["player_id"], bool)
+    ]
+    known = set(session.scalars(select(Player.id).where(Player.id.in_(wanted))))
     for k, raw in enumerate(doc.get("players", [])):
         path = f"$.players[{k}]"
         if not isinstance(raw, dict):
@@ -71,7 +79,7 @@ def _check_players(session: Session, doc: dict[str, Any]) -> None:
             pid = raw["player_id"]
             if not isinstance(pid, int) or isinstance(pid, bool):
                 raise InputError(f"{path}.player_id", "expected an integer player id")
-            if session.get(Player, pid) is None:
+            if pid not in known:
                 raise InputError(f"{path}.player_id", f"no player with id {pid}")
         elif raw.get("member", True):
             name = raw.get("name")
@@ -114,17 +122,19 @@ def _new_player(session: Session, raw: dict[str, Any]) -> int:
     return player.id
 
 
-def _club_at(session: Session, player_id: int | None, day: date) -> str | None:
-    """The VKZ of the player's club at ``day`` (the display's VKZ column, WO 3.1.11)."""
-    if player_id is None:
-        return None
-    return session.scalar(
-        text(
-            "SELECT o.vkz FROM memberships m JOIN organisations o ON o.id = m.organisation_id "
-            "WHERE m.player_id = :p AND m.valid_from <= :d "
-            "AND (m.valid_to IS NULL OR m.valid_to >= :d) ORDER BY m.valid_from DESC LIMIT 1"
-        ),
-        {"p": player_id, "d": day},
+def _clubs_at(session: Session, player_ids: list[int], day: date) -> dict[int, str]:
+    """The VKZ of each player's club at ``day`` (the display's VKZ column, WO 3.1.11)."""
+    return dict(
+        session.execute(
+            text(
+                "SELECT DISTINCT ON (m.player_id) m.player_id, o.vkz FROM memberships m "
+                "JOIN organisations o ON o.id = m.organisation_id "
+                "WHERE m.player_id = ANY(:p) AND m.valid_from <= :d "
+                "AND (m.valid_to IS NULL OR m.valid_to >= :d) "
+                "ORDER BY m.player_id, m.valid_from DESC"
+            ),
+            {"p": player_ids, "d": day},
+        ).all()
     )
 
 
@@ -132,32 +142,38 @@ def _write_field(session: Session, t: Tournament, doc: dict[str, Any]) -> set[in
     """Participants and games of ``doc`` for tournament ``t``; returns the player ids."""
     parsed = parse_tournament(doc)
     raw_players = {str(p["id"]): p for p in doc["players"]}
-    by_key: dict[str, int] = {}
+    parts: dict[str, Participant] = {}
     players: set[int] = set()
-    for rank, p in enumerate(parsed.players, start=1):
+    chosen: dict[str, int | None] = {}
+    for p in parsed.players:
         raw = raw_players[p.id]
         if "player_id" in raw:
-            player_id: int | None = raw["player_id"]
+            chosen[p.id] = raw["player_id"]
         elif raw.get("member", True):
-            player_id = _new_player(session, raw)
+            chosen[p.id] = _new_player(session, raw)
         else:
-            player_id = None
+            chosen[p.id] = None
+    clubs = _clubs_at(session, [pid for pid in chosen.values() if pid is not None], t.end_date)
+    for rank, p in enumerate(parsed.players, start=1):
+        raw = raw_players[p.id]
+        player_id = chosen[p.id]
         part = Participant(
             tournament_id=t.id,
             start_rank=rank,
             player_id=player_id,
             textual_name=None if player_id is not None else (p.name or p.id),
-            club_vkz=raw.get("club") or p.club_vkz or _club_at(session, player_id, t.end_date),
+            club_vkz=raw.get("club") or p.club_vkz or clubs.get(player_id or 0),
             rating_source=p.rating_source if p.rating is not None else None,
             external_rating=p.rating,
             external_index=p.index if p.rating is not None else None,
             computer=p.computer,
         )
-        session.add(part)
-        session.flush()
-        by_key[p.id] = part.id
+        parts[p.id] = part
         if player_id is not None:
             players.add(player_id)
+    session.add_all(parts.values())
+    session.flush()  # one multi-row INSERT ... RETURNING for the ids
+    by_key = {key: part.id for key, part in parts.items()}
     session.add_all(
         Game(
             tournament_id=t.id,
