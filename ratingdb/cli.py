@@ -15,12 +15,14 @@ from ratingdb.commands.demo import demo
 from ratingdb.commands.exchange import players
 from ratingdb.commands.history import export, player, recalc, runs, synth, tournament
 from ratingdb.commands.rules_admin import adjustment, rechenmodul
+from ratingdb.commands.web import player_anonymise, serve, user
 from ratingdb.io.errors import InputError
 from ratingdb.io.evaluate_json import dump_results
 from ratingdb.io.families import PARSERS, input_label
 from ratingdb.queries.evaluation_display import render_text
 from ratingdb.rules import FAMILIES, get_family
 from ratingdb.rules.errors import RulesError
+from ratingdb.rules.model import TournamentResult
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -60,8 +62,6 @@ def evaluate(
     """Evaluate tournaments from FILE (a JSON object or array; '-' reads stdin)."""
     name = "<stdin>" if source == "-" else source
     family = get_family(rules_name)
-    if output_format == "table" and not family.engine:
-        fail(f"--format table shows DWZ evaluations; use json for {family.name}")
     data = read_json(source)
     try:
         tournaments, was_array = PARSERS[family.shape](data)
@@ -78,6 +78,8 @@ def evaluate(
             where = f"$[{k}]" if was_array else "$"
             fail(f"{name}: {where}: {input_label(tournament_in)}: {err}")
     if output_format == "table":
+        if not all(isinstance(r, TournamentResult) for r in results):
+            fail(f"--format table shows DWZ evaluations; use json for {family.name}")
         pages = [render_text(t, r) for t, r in zip(tournaments, results, strict=True)]
         click.echo("\n\n".join(pages))
     else:
@@ -96,8 +98,11 @@ for command in (
     adjustment,
     synth,
     demo,
+    serve,
+    user,
 ):
     main.add_command(command)
+player.add_command(player_anonymise)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -68,3 +68,27 @@ def test_classic_then_conversion_then_dwz2026(loaded):
     assert checked >= 5
     card = json.loads(ok(["player", "card", crossed, "--json"], loaded))
     assert [e["kind"] for e in card["evaluations"]].count("adjustment") == 1
+
+
+def test_online_elo_and_ingo_rechenmodule_round_trip_through_the_database(loaded):
+    """Snapshots of the non-DWZ families survive PostgreSQL: a second run finds nothing to
+    do, and a full replay reproduces the incremental one exactly."""
+    ok(["rechenmodul", "add", "--family", "ingo", "--version", "ingo",
+        "--valid-from", "2000-01-01"], loaded)  # fmt: skip
+    ok(["rechenmodul", "add", "--family", "elo-online", "--version", "online",
+        "--valid-from", "2025-01-01"], loaded)  # fmt: skip
+    kbsb = run(["rechenmodul", "add", "--family", "elo-kbsb", "--version", "k",
+                "--valid-from", "2025-06-01"], loaded)  # fmt: skip
+    assert kbsb.returncode == 2 and "replay engine runs only" in kbsb.stderr
+    ok(["recalc", "--quiet"], loaded)
+    assert "nothing to recalculate" in ok(["recalc", "--quiet"], loaded)
+    incremental = ok(["export", "evaluations"], loaded)
+    ok(["recalc", "--full", "--quiet"], loaded)
+    assert "re-evaluated 0 of" not in ok(["runs"], loaded)
+    assert ok(["export", "evaluations"], loaded) == incremental
+    rows = list(csv.DictReader(io.StringIO(incremental)))
+    online = [
+        r for r in rows if "2025-01-01" <= r["end_date"] < "2026-07-01" and r["stored"] == "True"
+    ]  # dwz2026 (seeded) from 2026-07-01
+    ks = {r["k"] for r in online}
+    assert online and ks <= {"32.0", "24.0", "16.0", ""}, ks

@@ -146,14 +146,12 @@ def replay(
         outcome.evaluated += 1
         tin = tournament_input(t, inputs, games_of(t))
         try:
-            result = modul.rules.evaluate(tin, modul.parameters)
+            outputs = modul.rules.outputs(tin, modul.parameters)
         except RulesError as err:
             raise RulesError(f"tournament {t.code} (ends {t.end}): {err}") from err
         new: list[Snapshot] = []
         differs = len(stored_t) != len(t.participants)
-        for part, res in zip(t.participants, result.players, strict=True):
-            output = res.to_dict()
-            del output["id"]
+        for part, output in zip(t.participants, outputs, strict=True):
             snap = Snapshot(t.id, part.id, part.player_id, inputs[part.id], output)
             new.append(snap)
             old = stored_t.get(part.id)

@@ -10,9 +10,11 @@ shapes (``RuleFamily.shape``):
 * ``period``: every game between two rating lists, rated from the list before: elo-kbsb;
 * ``games``: games in the order they ended, each rated at once: elo-online.
 
-``engine`` marks the families whose result is a
-:class:`~ratingdb.rules.model.TournamentResult` that the replay engine stores as snapshots
-(a Rechenmodul version in the database may only use those). :func:`get_family` looks a
+``outputs`` is how the replay engine runs a family on one tournament of the database
+(one snapshot output per participant, :mod:`ratingdb.rules.snapshots`): the DWZ families
+directly, Ingo through its snapshot mapping, online Elo rating the tournament's games one by
+one. The periodic KBSB Elo has none (a Rechenmodul version in the database may only use a
+family that has one; see docs/status.md). :func:`get_family` looks a
 family up by the name used on the command line and in stored Rechenmodule.
 """
 
@@ -23,6 +25,9 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ratingdb.rules import dwz2026, dwz_classic, elo_kbsb, elo_online, ingo
+from ratingdb.rules.elo_online import tournament as online_tournament
+from ratingdb.rules.ingo import snapshot as ingo_snapshot
+from ratingdb.rules.snapshots import Outputs, from_tournament_result
 
 Shape = Literal["tournament", "period", "games"]
 
@@ -34,7 +39,13 @@ class RuleFamily:
     parameters: type
     evaluate: Callable[[Any, Any], Any]
     shape: Shape = "tournament"
-    engine: bool = False
+    #: the replay engine's evaluation: a tournament -> one snapshot output per participant
+    #: (ratingdb.rules.snapshots); None for a family the engine cannot run
+    outputs: Outputs | None = None
+
+    @property
+    def engine(self) -> bool:
+        return self.outputs is not None
 
     def default_parameters(self) -> Any:
         return self.parameters()
@@ -48,20 +59,21 @@ FAMILIES: dict[str, RuleFamily] = {
             "DWZ, DSB Wertungsordnung valid from the 2nd half of 2026",
             dwz2026.Dwz2026Parameters,
             dwz2026.evaluate,
-            engine=True,
+            outputs=from_tournament_result(dwz2026.evaluate),
         ),
         RuleFamily(
             dwz_classic.RULES_NAME,
             "classic DWZ (development coefficient E), the DSB's rules before 2026",
             dwz_classic.DwzClassicParameters,
             dwz_classic.evaluate,
-            engine=True,
+            outputs=from_tournament_result(dwz_classic.evaluate),
         ),
         RuleFamily(
             ingo.RULES_NAME,
             "Ingo system (the DSB's rating before DWZ; lower is stronger)",
             ingo.IngoParameters,
             ingo.evaluate,
+            outputs=ingo_snapshot.outputs,
         ),
         RuleFamily(
             elo_kbsb.RULES_NAME,
@@ -76,6 +88,7 @@ FAMILIES: dict[str, RuleFamily] = {
             elo_online.OnlineEloParameters,
             elo_online.evaluate,
             shape="games",
+            outputs=online_tournament.outputs,
         ),
     )
 }

@@ -33,11 +33,18 @@ class OnlineEloParameters:
     k_high_from: int = 2400
     scale: int = 400
     precision: Precision = "table"
+    # as a Rechenmodul in the replay engine (ratingdb.rules.elo_online.tournament): the
+    # rating a player without one starts from (the spec names none; 1200 as on the site the
+    # spec describes), and the database's life cycles (the same meaning as in dwz2026)
+    initial_rating: int = 1200
+    retention_years: int = 5
+    residual_validity_years: int = 2
+    late_member_years: int = 1
 
     def __post_init__(self) -> None:
         if self.precision not in ("table", "float"):
             raise ValueError(f"precision must be 'table' or 'float', got {self.precision!r}")
-        for name in ("k_low", "k_mid", "k_high", "scale", "k_mid_from"):
+        for name in ("k_low", "k_mid", "k_high", "scale", "k_mid_from", "initial_rating"):
             if getattr(self, name) <= 0:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
         if self.k_high_from < self.k_mid_from:

@@ -1,0 +1,127 @@
+"""The replay engine running the other rule families as Rechenmodule (issue 5): online Elo
+game by game, Ingo through its snapshot mapping, and a timeline that switches families,
+where an incremental replay still equals a full one."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from fractions import Fraction
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ratingdb.engine.history import History
+from ratingdb.engine.model import (
+    EngineParticipant,
+    EngineTournament,
+    Membership,
+    PlayerRecord,
+    Takeover,
+)
+from ratingdb.engine.timeline import RechenmodulVersion, Timeline
+from ratingdb.rules import ingo
+from ratingdb.rules.dwz2026 import Dwz2026Parameters
+from ratingdb.rules.dwz_classic import DwzClassicParameters
+from ratingdb.rules.elo_online import OnlineEloParameters
+from ratingdb.rules.ingo import IngoParameters
+from ratingdb.rules.model import GameInput
+from ratingdb.rules.rounding import round_half_up, round_half_up_to
+from tests.test_engine_replay import SETTINGS, histories, snapshot_state, tournament
+
+ONLINE = Timeline([RechenmodulVersion("elo-online", "1", date(2000, 1, 1), OnlineEloParameters())])
+MEMBER = (Membership(date(1950, 1, 1)),)
+
+
+def match(tid: int, end: date, result: str, *pids: int) -> EngineTournament:
+    parts = tuple(EngineParticipant(tid * 10 + k, pid) for k, pid in enumerate(pids))
+    games = (GameInput(str(parts[0].id), str(parts[1].id), result, 1),)
+    return EngineTournament(tid, f"T{tid}", end, end, "000", datetime(2030, 1, 1),
+                            participants=parts, games=games)  # fmt: skip
+
+
+def test_online_elo_rates_each_tournament_from_the_ratings_after_the_last():
+    # the spec's example: 1200 beats 1600 -> 1229, the 1600 player loses 29
+    players = {
+        1: PlayerRecord(1, 1990, MEMBER, Takeover(date(2020, 1, 1), 1200, 10)),
+        2: PlayerRecord(2, 1990, MEMBER, Takeover(date(2020, 1, 1), 1600, 10)),
+    }
+    ts = [match(1, date(2021, 1, 1), "1-0", 1, 2), match(2, date(2021, 2, 1), "1/2-1/2", 1, 2)]
+    h = History(ONLINE, players, ts)
+    h.full_replay()
+    first = {s.player_id: s.output for s in h.snapshots[1].values()}
+    assert (first[1]["rating_new"], first[2]["rating_new"]) == (1229, 1571)
+    assert (first[1]["index_new"], first[1]["k"]) == (11, 32.0)
+    # the draw is rated from 1229 and 1571: W_e = 1 / (1 + 10^((1571 - 1229) / 400))
+    second = {s.player_id: s.output for s in h.snapshots[2].values()}
+    expectancy = 1 / (1 + 10 ** ((1571 - 1229) / 400))
+    assert second[1]["rating_old"] == 1229
+    assert second[1]["rating_new"] == round_half_up(
+        Fraction(1229) + 32 * Fraction(0.5 - expectancy)
+    )
+    assert second[1]["expected"] == float(round_half_up_to(Fraction(expectancy), 3))
+
+
+def test_online_elo_gives_a_newcomer_the_initial_rating():
+    players = {1: PlayerRecord(1, 1990, MEMBER), 2: PlayerRecord(2, 1990, MEMBER)}
+    h = History(ONLINE, players, [match(1, date(2021, 1, 1), "0-1", 1, 2)])
+    h.full_replay()
+    out = {s.player_id: s.output for s in h.snapshots[1].values()}
+    assert (out[1]["rating_new"], out[2]["rating_new"]) == (1184, 1216)  # 1200 -/+ 16
+    assert out[1]["group"] == "first_stage" and out[1]["index_new"] == 1
+
+
+def test_ingo_in_the_engine_stores_what_the_rules_compute():
+    timeline = Timeline([RechenmodulVersion("ingo", "1", date(1950, 1, 1), IngoParameters())])
+    players = {
+        k: PlayerRecord(k, 1960, MEMBER, Takeover(date(1980, 1, 1), 120 + 10 * k, 8))
+        for k in range(1, 6)
+    }
+    parts = tuple(EngineParticipant(100 + k, k) for k in range(1, 6))
+    results = ["1-0", "1/2-1/2", "0-1", "1-0", "1/2-1/2", "1-0", "0-1", "1/2-1/2", "1-0", "0-1"]
+    pairs = [(a, b) for a in range(5) for b in range(a + 1, 5)]
+    games = tuple(
+        GameInput(str(parts[a].id), str(parts[b].id), r, 1)
+        for (a, b), r in zip(pairs, results, strict=True)
+    )
+    t = EngineTournament(1, "RR", date(1985, 5, 1), date(1985, 5, 5), "000",
+                         datetime(2030, 1, 1), participants=parts, games=games)  # fmt: skip
+    h = History(timeline, players, [t])
+    h.full_replay()
+    from ratingdb.engine.inputs import tournament_input
+
+    snaps = h.snapshots[1]
+    tin = tournament_input(t, {pid: s.input for pid, s in snaps.items()})
+    direct = {p.id: p for p in ingo.evaluate(tin, IngoParameters()).players}
+    for pid, s in snaps.items():
+        assert s.input.rating == players[s.player_id].takeover.rating  # F before
+        assert s.output["rating_new"] == direct[str(pid)].rating_new
+        assert s.output["index_new"] == direct[str(pid)].index_new == 9
+    assert any(s.output["rating_new"] != s.input.rating for s in snaps.values())
+
+
+MIXED = Timeline(
+    [
+        RechenmodulVersion("elo-online", "a", date(2020, 1, 1), OnlineEloParameters()),
+        RechenmodulVersion("dwz-classic", "b", date(2022, 1, 1), DwzClassicParameters()),
+        RechenmodulVersion("dwz2026", "c", date(2026, 6, 8), Dwz2026Parameters()),
+    ]
+)
+
+
+@SETTINGS
+@given(histories(), st.data())
+def test_incremental_equals_full_across_family_switches(history, data):
+    players, ts, player_ids = history
+
+    def full(tournaments):  # type: ignore[no-untyped-def]
+        h = History(MIXED, dict(players), list(tournaments))
+        h.full_replay()
+        return h
+
+    h = full(ts)
+    late = data.draw(tournament(999, player_ids))
+    h.insert(late)
+    assert snapshot_state(h) == snapshot_state(full([*ts, late]))
+    gone = data.draw(st.sampled_from(ts))
+    h.delete(gone.id)
+    assert snapshot_state(h) == snapshot_state(full([t for t in [*ts, late] if t.id != gone.id]))
