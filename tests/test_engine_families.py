@@ -5,6 +5,7 @@ where an incremental replay still equals a full one."""
 from __future__ import annotations
 
 from datetime import date, datetime
+from decimal import Decimal
 from fractions import Fraction
 
 from hypothesis import given
@@ -22,6 +23,16 @@ from ratingdb.engine.timeline import RechenmodulVersion, Timeline
 from ratingdb.rules import ingo
 from ratingdb.rules.dwz2026 import Dwz2026Parameters
 from ratingdb.rules.dwz_classic import DwzClassicParameters
+from ratingdb.rules.elo_kbsb import KbsbParameters
+from ratingdb.rules.elo_kbsb import evaluate as kbsb_evaluate
+from ratingdb.rules.elo_kbsb.engine import list_after, list_before
+from ratingdb.rules.elo_kbsb.model import (
+    KbsbGameInput,
+    KbsbHistory,
+    KbsbPeriodInput,
+    KbsbPlayerInput,
+    PeriodInfo,
+)
 from ratingdb.rules.elo_online import OnlineEloParameters
 from ratingdb.rules.ingo import IngoParameters
 from ratingdb.rules.model import GameInput
@@ -102,6 +113,7 @@ def test_ingo_in_the_engine_stores_what_the_rules_compute():
 MIXED = Timeline(
     [
         RechenmodulVersion("elo-online", "a", date(2020, 1, 1), OnlineEloParameters()),
+        RechenmodulVersion("elo-kbsb", "k", date(2021, 1, 1), KbsbParameters()),
         RechenmodulVersion("dwz-classic", "b", date(2022, 1, 1), DwzClassicParameters()),
         RechenmodulVersion("dwz2026", "c", date(2026, 6, 8), Dwz2026Parameters()),
     ]
@@ -125,3 +137,103 @@ def test_incremental_equals_full_across_family_switches(history, data):
     gone = data.draw(st.sampled_from(ts))
     h.delete(gone.id)
     assert snapshot_state(h) == snapshot_state(full([t for t in [*ts, late] if t.id != gone.id]))
+
+
+# -- KBSB Elo: periods closed at the lists ---------------------------------------------------
+
+KBSB = Timeline([RechenmodulVersion("elo-kbsb", "k", date(2000, 1, 1), KbsbParameters())])
+
+
+def test_list_dates():
+    assert list_before(date(2026, 3, 15), 2) == date(2026, 1, 1)
+    assert list_after(date(2026, 3, 15), 2) == date(2026, 7, 1)
+    assert list_after(date(2026, 7, 1), 2) == date(2027, 1, 1)
+    assert list_after(date(2026, 12, 31), 4) == date(2027, 1, 1)
+    assert list_before(date(2026, 6, 30), 4) == date(2026, 4, 1)
+
+
+def round_robin(tid: int, end: date, pids: list[int], results: list[str]) -> EngineTournament:
+    parts = tuple(EngineParticipant(tid * 100 + k, pid) for k, pid in enumerate(pids))
+    pairs = [(a, b) for a in range(len(parts)) for b in range(a + 1, len(parts))]
+    games = tuple(
+        GameInput(str(parts[a].id), str(parts[b].id), r, 1)
+        for (a, b), r in zip(pairs, results, strict=True)
+    )
+    return EngineTournament(tid, f"T{tid}", end, end, "000", datetime(2030, 1, 1),
+                            participants=parts, games=games)  # fmt: skip
+
+
+def test_a_period_is_rated_at_the_next_list_from_the_list_ratings():
+    ratings = {1: (1760, 40), 2: (1800, 60), 3: (1700, 30), 4: (1900, 25)}
+    players = {
+        pid: PlayerRecord(pid, 1980, MEMBER, Takeover(date(2025, 12, 31), r, n))
+        for pid, (r, n) in ratings.items()
+    }
+    r1 = ["1-0", "1/2-1/2", "0-1", "1-0", "0-1", "1/2-1/2"]
+    r2 = ["1-0", "1-0", "1/2-1/2", "0-1", "1-0", "0-1"]
+    ts = [
+        round_robin(1, date(2026, 2, 1), [1, 2, 3, 4], r1),
+        round_robin(2, date(2026, 5, 1), [1, 2, 3, 4], r2),
+        round_robin(3, date(2026, 8, 1), [1, 2, 3, 4], r1),
+    ]
+    h = History(KBSB, players, ts)
+    h.full_replay()
+    snaps = {tid: {s.player_id: s for s in h.snapshots[tid].values()} for tid in (1, 2, 3)}
+    # inside the period nobody's rating moves: T2 is rated from the January list too
+    for pid, (rating, games) in ratings.items():
+        assert snaps[2][pid].input.rating == rating and snaps[2][pid].input.index == games
+        assert not snaps[1][pid].output["stored"] and snaps[1][pid].output["games"] == 3
+    # at the July list: the whole period at once, as the rules rate a period
+    period = KbsbPeriodInput(
+        PeriodInfo("2026-1", date(2026, 1, 1), date(2026, 7, 1)),
+        tuple(KbsbPlayerInput(str(pid), n, r) for pid, (r, n) in ratings.items()),
+        tuple(
+            KbsbGameInput(str(a), str(b), res)
+            for results in (r1, r2)
+            for (a, b), res in zip(
+                [(1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)], results, strict=True
+            )
+        ),
+    )
+    direct = {p.id: p for p in kbsb_evaluate(period, KbsbParameters()).players}
+    for pid in ratings:
+        after = snaps[3][pid].input
+        assert (after.rating, after.index) == (direct[str(pid)].rating_new, ratings[pid][1] + 6)
+    assert any(snaps[3][pid].input.rating != ratings[pid][0] for pid in ratings)
+
+
+def test_a_newcomer_is_rated_by_formula_1_over_both_periods():
+    """6 games in the first half-year (fewer than 10: no rating yet), 6 in the second: the
+    January list rates him by formula 1 over all 12 games (the spec's cumulative reading)."""
+    listed = {2: 1800, 3: 1700, 4: 1900, 5: 1600, 6: 1750, 7: 1850}
+    players = {1: PlayerRecord(1, 1990, MEMBER)} | {
+        pid: PlayerRecord(pid, 1980, MEMBER, Takeover(date(2025, 12, 31), r, 50))
+        for pid, r in listed.items()
+    }
+    a = [2, 3, 4, 5, 6, 7]
+
+    def matches(tid: int, end: date, results: list[str]) -> list[EngineTournament]:
+        pairs = enumerate(zip(a, results, strict=True))
+        return [match(tid * 10 + k, end, r, 1, pid) for k, (pid, r) in pairs]
+
+    first = ["1-0", "0-1", "1/2-1/2", "1-0", "0-1", "1-0"]
+    second = ["1/2-1/2", "1-0", "0-1", "1-0", "1-0", "0-1"]
+    ts = [*matches(1, date(2026, 3, 1), first), *matches(2, date(2026, 9, 1), second),
+          match(99, date(2027, 2, 1), "1-0", 1, 2)]  # fmt: skip
+    h = History(KBSB, players, ts)
+    h.full_replay()
+    before_second = next(s for s in h.snapshots[20].values() if s.player_id == 1).input
+    assert before_second.rating is None and len(before_second.residual) == 6  # kept history
+    final = next(s for s in h.snapshots[99].values() if s.player_id == 1).input
+    # direct: period 2 with the first period as history (opponents' sum, points)
+    points = {"1-0": Decimal(1), "0-1": Decimal(0), "1/2-1/2": Decimal("0.5")}
+    history = KbsbHistory(sum(listed.values()), sum(points[r] for r in first))
+    period = KbsbPeriodInput(
+        PeriodInfo("2026-2", date(2026, 7, 1), date(2027, 1, 1)),
+        (KbsbPlayerInput("1", 6, None, history=history),
+         *(KbsbPlayerInput(str(p), 50, listed[p]) for p in a)),
+        tuple(KbsbGameInput("1", str(p), r) for p, r in zip(a, second, strict=True)),
+    )  # fmt: skip
+    expected = kbsb_evaluate(period, KbsbParameters()).players[0]
+    assert expected.rating_new is not None and expected.formula == 1
+    assert (final.rating, final.index) == (expected.rating_new, 12)

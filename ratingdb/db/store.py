@@ -552,6 +552,8 @@ def _write_residual(
     created: list[tuple[Any, ...]] = []
     for tid in written:
         years = _validity_years(history, ends[tid])
+        if getattr(history.timeline.at(ends[tid]).parameters, "periodic", False):
+            continue  # a period's pending games are not Restpartien (ratingdb/engine/periods.py)
         for s in outcome.written[tid]:
             if s.player_id is None or not s.input.member or s.output["group"] != "remaining":
                 continue

@@ -23,7 +23,8 @@ from ratingdb.engine.model import (
     SnapshotInput,
     Takeover,
 )
-from ratingdb.engine.timeline import RechenmodulVersion
+from ratingdb.engine.periods import close_periods
+from ratingdb.engine.timeline import RechenmodulVersion, Timeline
 from ratingdb.rules.dwz2026.groups import residual_valid
 from ratingdb.rules.model import (
     GameInput,
@@ -41,6 +42,7 @@ def participant_input(
     tournament: EngineTournament,
     modul: RechenmodulVersion,
     adjustments: Sequence[Adjustment] = (),
+    timeline: Timeline | None = None,
 ) -> SnapshotInput:
     """The input of one participant, from the player's state before the tournament.
 
@@ -48,6 +50,8 @@ def participant_input(
     end (an adjustment on day d runs after every tournament ending on d) are applied to the
     state first: the same function in a full and in an incremental replay.
     """
+    if timeline is not None:
+        state = close_periods(state, tournament.end, timeline)
     state = state_at(state, player, tournament.end, adjustments)
     params = modul.parameters
     retention, late = params.retention_years, params.late_member_years
@@ -79,7 +83,9 @@ def participant_input(
         rating_source=source,
         member=member,
         birth_year=None if player is None else player.birth_year,
-        residual=residual if rating is None else (),
+        # residual games count only without a rating; a periodic family keeps its pending
+        # period games (and formula-1 history) whatever the rating
+        residual=residual if rating is None or getattr(params, "periodic", False) else (),
         rechenmodul=modul.key,
     )
 
@@ -170,7 +176,7 @@ def state_after(inp: SnapshotInput, output: Mapping, tournament: EngineTournamen
         rating, index = None, None
     if output["group"] in ("first_stage", "second_stage") and output["stored"]:
         residual: tuple[ResidualEntry, ...] = ()
-    elif rating is None:
+    elif rating is None or output["group"] == "remaining":  # remaining: no new rating yet
         new = tuple(
             ResidualEntry(
                 tournament.id,

@@ -123,7 +123,7 @@ def replay(
                 else:
                     state = state_of(pid, pos)
                 record = players.get(pid) if pid else None
-                inp = participant_input(part, record, state, t, modul, adjustments)
+                inp = participant_input(part, record, state, t, modul, adjustments, timeline)
             else:
                 inp = old.input
                 if inp.rechenmodul != modul.key:

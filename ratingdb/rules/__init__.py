@@ -13,8 +13,8 @@ shapes (``RuleFamily.shape``):
 ``outputs`` is how the replay engine runs a family on one tournament of the database
 (one snapshot output per participant, :mod:`ratingdb.rules.snapshots`): the DWZ families
 directly, Ingo through its snapshot mapping, online Elo rating the tournament's games one by
-one. The periodic KBSB Elo has none (a Rechenmodul version in the database may only use a
-family that has one; see docs/status.md). :func:`get_family` looks a
+one, and the periodic KBSB Elo collecting a period's games and rating them at the next
+list (``periodic``, see ratingdb/engine/periods.py). :func:`get_family` looks a
 family up by the name used on the command line and in stored Rechenmodule.
 """
 
@@ -22,14 +22,27 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import date
 from typing import Any, Literal
 
 from ratingdb.rules import dwz2026, dwz_classic, elo_kbsb, elo_online, ingo
+from ratingdb.rules.elo_kbsb import engine as kbsb_engine
 from ratingdb.rules.elo_online import tournament as online_tournament
 from ratingdb.rules.ingo import snapshot as ingo_snapshot
 from ratingdb.rules.snapshots import Outputs, from_tournament_result
 
 Shape = Literal["tournament", "period", "games"]
+
+
+@dataclass(frozen=True)
+class Periodic:
+    """How the engine closes a rating period of a periodic family (ratingdb/engine/periods.py):
+    ``period_of(day, params)`` -> (period start, next list date); ``close_period(rating,
+    games_before, history, period_games, list_date, params)`` -> (rating, games after, keep
+    the games)."""
+
+    period_of: Callable[[date, Any], tuple[date, date]]
+    close_period: Callable[..., tuple[int | None, int, bool]]
 
 
 @dataclass(frozen=True)
@@ -42,6 +55,8 @@ class RuleFamily:
     #: the replay engine's evaluation: a tournament -> one snapshot output per participant
     #: (ratingdb.rules.snapshots); None for a family the engine cannot run
     outputs: Outputs | None = None
+    #: set for a family rated per period (the engine closes periods at list dates)
+    periodic: Periodic | None = None
 
     @property
     def engine(self) -> bool:
@@ -81,6 +96,8 @@ FAMILIES: dict[str, RuleFamily] = {
             elo_kbsb.KbsbParameters,
             elo_kbsb.evaluate,
             shape="period",
+            outputs=kbsb_engine.outputs,
+            periodic=Periodic(kbsb_engine.period_of, kbsb_engine.close_period),
         ),
         RuleFamily(
             elo_online.RULES_NAME,

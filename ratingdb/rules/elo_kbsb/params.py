@@ -42,6 +42,9 @@ class KbsbParameters:
 
     #: parameters that may be null (JSON null)
     NULLABLE: ClassVar[tuple[str, ...]] = ("d_extreme",)
+    #: rated per period (the replay engine collects a period's games and rates them at the
+    #: next list, ratingdb/engine/periods.py)
+    periodic: ClassVar[bool] = True
 
     # "Formule van het prestatiecijfer"
     formula1_games: int = 20
@@ -65,6 +68,13 @@ class KbsbParameters:
     precision: Precision = "table"
     # float precision: per-player sigma of the normal model behind tables 1 and 2
     float_sigma: int = 200
+    # as a Rechenmodul in the replay engine: lists on the 1st of January and July ("two
+    # lists a year"; 1, 2, 3, 4, 6 or 12), and the database's life cycles (same meaning as
+    # in dwz2026; the games a formula-1 player has played are kept until his 20th game)
+    lists_per_year: int = 2
+    retention_years: int = 5
+    residual_validity_years: int = 100
+    late_member_years: int = 1
 
     def __post_init__(self) -> None:
         if self.precision not in ("table", "float"):
@@ -94,6 +104,8 @@ class KbsbParameters:
             raise ValueError("provisional_games cannot exceed formula1_games")
         if self.k_second_games < self.k_first_games:
             raise ValueError("k_second_games cannot be below k_first_games")
+        if self.lists_per_year not in (1, 2, 3, 4, 6, 12):
+            raise ValueError(f"lists_per_year must divide 12, got {self.lists_per_year}")
         if self.d_extreme is not None and self.d_extreme <= 0:
             raise ValueError(f"d_extreme must be positive or null, got {self.d_extreme}")
 
