@@ -15,18 +15,15 @@ from __future__ import annotations
 
 import argparse
 import random
-import shutil
-import tempfile
 import time
 from datetime import date
-from pathlib import Path
 
 from sqlalchemy import create_engine
 from sqlalchemy.orm import Session
 from sqlalchemy.pool import NullPool
 
 from ratingdb.db import migrate
-from ratingdb.db.connection import normalise_url
+from ratingdb.db.embedded import scratch_server
 from ratingdb.db.players_import import import_list
 from ratingdb.db.trf_import import export_trf, import_trf
 from ratingdb.io.dsb_list import parse_list
@@ -86,16 +83,7 @@ def main() -> None:
     parser.add_argument("--database-url", default=None, help="an empty PostgreSQL database")
     args = parser.parse_args()
     rng = random.Random(1)
-    tmp = None
-    if args.database_url:
-        url = normalise_url(args.database_url)
-    else:
-        from ratingdb.db import embedded
-
-        tmp = Path(tempfile.mkdtemp(prefix="ratingdb-bench-"))
-        server = embedded.server(tmp, cleanup_mode="delete")
-        url = normalise_url(server.get_uri())
-    try:
+    with scratch_server(args.database_url) as url:
         migrate.upgrade(url)
         engine = create_engine(url, poolclass=NullPool)
         ids = list(range(100001, 100001 + args.players))
@@ -134,9 +122,6 @@ def main() -> None:
         again = timed("export it as TRF26", export)
         assert parse(again, "again.trf").games == parsed.games
         engine.dispose()
-    finally:
-        if tmp is not None:
-            shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -14,12 +14,9 @@ from __future__ import annotations
 
 import argparse
 import resource
-import shutil
 import sys
-import tempfile
 import time
 from datetime import date
-from pathlib import Path
 
 from sqlalchemy import create_engine, text
 from sqlalchemy.orm import Session
@@ -27,7 +24,7 @@ from sqlalchemy.pool import NullPool
 
 from ratingdb.db import migrate
 from ratingdb.db.bulk import load_federation
-from ratingdb.db.connection import normalise_url
+from ratingdb.db.embedded import scratch_server
 from ratingdb.db.recalc import run_recalc
 from ratingdb.db.samples import late_tournament
 from ratingdb.db.submissions import add_tournament
@@ -48,16 +45,7 @@ def main() -> None:
     parser.add_argument("--database-url", default=None, help="an empty PostgreSQL database")
     args = parser.parse_args()
 
-    tmp = None
-    if args.database_url:
-        url = normalise_url(args.database_url)
-    else:
-        from ratingdb.db import embedded
-
-        tmp = Path(tempfile.mkdtemp(prefix="ratingdb-bench-"))
-        server = embedded.server(tmp, cleanup_mode="delete")
-        url = normalise_url(server.get_uri())
-    try:
+    with scratch_server(args.database_url) as url:
         migrate.upgrade(url)
         engine = create_engine(url, poolclass=NullPool)
 
@@ -112,10 +100,6 @@ def main() -> None:
         )
         print(f"peak memory {peak_mb():.0f} MB")
         engine.dispose()
-    finally:
-        if tmp is not None:
-            server.cleanup()
-            shutil.rmtree(tmp, ignore_errors=True)
     sys.stdout.flush()
 
 

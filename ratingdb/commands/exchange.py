@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 from sqlalchemy.exc import DataError, IntegrityError
@@ -11,6 +13,9 @@ from sqlalchemy.orm import Session
 
 from ratingdb.commands.common import engine, fail, progress_bar
 from ratingdb.io.errors import InputError
+
+if TYPE_CHECKING:
+    from ratingdb.queries.documents import Document
 
 FORMATS = click.Choice(["csv", "pdf"])
 
@@ -157,16 +162,23 @@ def players_import(
 # -- reports -------------------------------------------------------------------------------
 
 
-def evaluation_export(ident: str, fmt: str, output: str | None) -> None:
+def document_export(build: Callable[[Session], Document], fmt: str, output: str | None) -> None:
+    """Build a report on the configured database and write it as CSV or PDF; a missing
+    tournament or player, or a bad selection, is one error line."""
     from ratingdb.queries.documents import render
-    from ratingdb.queries.reports import evaluation_document
 
     with Session(engine()) as session:
         try:
-            doc = evaluation_document(session, ident)
-        except LookupError as err:
+            doc = build(session)
+        except (LookupError, ValueError) as err:
             fail(str(err))
     write_output(render(doc, fmt), output)
+
+
+def evaluation_export(ident: str, fmt: str, output: str | None) -> None:
+    from ratingdb.queries.reports import evaluation_document
+
+    document_export(lambda session: evaluation_document(session, ident), fmt, output)
 
 
 def list_export(
@@ -177,26 +189,18 @@ def list_export(
     fmt: str,
     output: str | None,
 ) -> None:
-    from ratingdb.queries.documents import render
     from ratingdb.queries.reports import rating_list
 
-    with Session(engine()) as session:
-        try:
-            doc = rating_list(
-                session, club=club, federation=federation, age_class=age_class, day=day
-            )
-        except (LookupError, ValueError) as err:
-            fail(str(err))
-    write_output(render(doc, fmt), output)
+    document_export(
+        lambda session: rating_list(
+            session, club=club, federation=federation, age_class=age_class, day=day
+        ),
+        fmt,
+        output,
+    )
 
 
 def card_export(player_id: int, fmt: str, output: str | None) -> None:
-    from ratingdb.queries.documents import render
     from ratingdb.queries.reports import card_document
 
-    with Session(engine()) as session:
-        try:
-            doc = card_document(session, player_id)
-        except LookupError as err:
-            fail(str(err))
-    write_output(render(doc, fmt), output)
+    document_export(lambda session: card_document(session, player_id), fmt, output)

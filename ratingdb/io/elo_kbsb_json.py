@@ -30,6 +30,8 @@ from ratingdb.io.evaluate_json import (
     _optional_int,
     _optional_string,
     _required,
+    parse_items,
+    unique_players,
 )
 from ratingdb.rules.elo_kbsb.model import (
     KbsbGameInput,
@@ -43,11 +45,7 @@ from ratingdb.rules.model import RESULTS
 
 def parse_document(data: Any) -> tuple[list[KbsbPeriodInput], bool]:
     """A period object or an array of them; returns (periods, was_array)."""
-    if isinstance(data, list):
-        if not data:
-            raise InputError("$", "the array holds no rating period")
-        return [parse_period(item, f"$[{k}]") for k, item in enumerate(data)], True
-    return [parse_period(data, "$")], False
+    return parse_items(data, parse_period, "rating period")
 
 
 def parse_period(data: Any, path: str = "$") -> KbsbPeriodInput:
@@ -56,18 +54,9 @@ def parse_period(data: Any, path: str = "$") -> KbsbPeriodInput:
     players_raw = _array(_required(obj, "players", path), f"{path}.players")
     games_raw = _array(obj.get("games", []), f"{path}.games")
 
-    players: list[KbsbPlayerInput] = []
-    seen: dict[str, int] = {}
-    for k, raw in enumerate(players_raw):
-        p_path = f"{path}.players[{k}]"
-        player = _player(raw, p_path, info.end)
-        if player.id in seen:
-            raise InputError(
-                f"{p_path}.id",
-                f"duplicate player id {player.id!r} (also players[{seen[player.id]}])",
-            )
-        seen[player.id] = k
-        players.append(player)
+    players, seen = unique_players(
+        players_raw, path, lambda raw, p_path: _player(raw, p_path, info.end)
+    )
     games = [_game(raw, f"{path}.games[{k}]", seen, info) for k, raw in enumerate(games_raw)]
     return KbsbPeriodInput(info, tuple(players), tuple(games))
 

@@ -24,6 +24,8 @@ from ratingdb.io.evaluate_json import (
     _object,
     _optional_string,
     _required,
+    parse_items,
+    unique_players,
 )
 from ratingdb.rules.elo_online.model import OnlineGameInput, OnlineInput, OnlinePlayerInput
 from ratingdb.rules.model import RESULTS
@@ -35,11 +37,7 @@ _ISO_DATETIME = re.compile(
 
 def parse_document(data: Any) -> tuple[list[OnlineInput], bool]:
     """An input object or an array of them; returns (inputs, was_array)."""
-    if isinstance(data, list):
-        if not data:
-            raise InputError("$", "the array holds no input")
-        return [parse_input(item, f"$[{k}]") for k, item in enumerate(data)], True
-    return [parse_input(data, "$")], False
+    return parse_items(data, parse_input, "input")
 
 
 def parse_input(data: Any, path: str = "$") -> OnlineInput:
@@ -49,18 +47,7 @@ def parse_input(data: Any, path: str = "$") -> OnlineInput:
     players_raw = _array(_required(obj, "players", path), f"{path}.players")
     games_raw = _array(obj.get("games", []), f"{path}.games")
 
-    players: list[OnlinePlayerInput] = []
-    seen: dict[str, int] = {}
-    for k, raw in enumerate(players_raw):
-        p_path = f"{path}.players[{k}]"
-        player = _player(raw, p_path)
-        if player.id in seen:
-            raise InputError(
-                f"{p_path}.id",
-                f"duplicate player id {player.id!r} (also players[{seen[player.id]}])",
-            )
-        seen[player.id] = k
-        players.append(player)
+    players, seen = unique_players(players_raw, path, _player)
 
     games: list[OnlineGameInput] = []
     game_ids: dict[str, int] = {}

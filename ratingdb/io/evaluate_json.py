@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from datetime import date
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypeVar
 
 from ratingdb.io.errors import InputError
 from ratingdb.rules.model import (
@@ -29,6 +30,8 @@ from ratingdb.rules.model import (
     TournamentInput,
 )
 
+T = TypeVar("T")
+P = TypeVar("P")
 _SCORES = {0: Decimal("0.0"), 0.5: Decimal("0.5"), 1: Decimal("1.0")}
 #: no chess rating system goes anywhere near this; larger numbers are typing errors
 MAX_RATING = 4000
@@ -45,13 +48,38 @@ def load_json_text(text: str) -> Any:
         ) from None
 
 
-def parse_document(data: Any) -> tuple[list[TournamentInput], bool]:
-    """A tournament object or an array of them; returns (tournaments, was_array)."""
+def parse_items(data: Any, parse_one: Callable[[Any, str], T], what: str) -> tuple[list[T], bool]:
+    """One object or a non-empty array of them (``what`` names one in the error)."""
     if isinstance(data, list):
         if not data:
-            raise InputError("$", "the array holds no tournament")
-        return [parse_tournament(item, f"$[{k}]") for k, item in enumerate(data)], True
-    return [parse_tournament(data, "$")], False
+            raise InputError("$", f"the array holds no {what}")
+        return [parse_one(item, f"$[{k}]") for k, item in enumerate(data)], True
+    return [parse_one(data, "$")], False
+
+
+def parse_document(data: Any) -> tuple[list[TournamentInput], bool]:
+    """A tournament object or an array of them; returns (tournaments, was_array)."""
+    return parse_items(data, parse_tournament, "tournament")
+
+
+def unique_players(
+    raw_players: list[Any], path: str, parse_one: Callable[[Any, str], P]
+) -> tuple[list[P], dict[str, int]]:
+    """Parse ``players[k]`` with ``parse_one``; a repeated ``id`` is an error. Returns the
+    players and their positions by id."""
+    players: list[P] = []
+    seen: dict[str, int] = {}
+    for k, raw in enumerate(raw_players):
+        p_path = f"{path}.players[{k}]"
+        player = parse_one(raw, p_path)
+        pid = player.id  # type: ignore[attr-defined]
+        if pid in seen:
+            raise InputError(
+                f"{p_path}.id", f"duplicate player id {pid!r} (also players[{seen[pid]}])"
+            )
+        seen[pid] = k
+        players.append(player)
+    return players, seen
 
 
 def parse_tournament(data: Any, path: str = "$") -> TournamentInput:
@@ -60,18 +88,9 @@ def parse_tournament(data: Any, path: str = "$") -> TournamentInput:
     players_raw = _array(_required(obj, "players", path), f"{path}.players")
     games_raw = _array(obj.get("games", []), f"{path}.games")
 
-    players: list[PlayerInput] = []
-    seen: dict[str, int] = {}
-    for k, raw in enumerate(players_raw):
-        p_path = f"{path}.players[{k}]"
-        player = _player(raw, p_path, info.end)
-        if player.id in seen:
-            raise InputError(
-                f"{p_path}.id",
-                f"duplicate player id {player.id!r} (also players[{seen[player.id]}])",
-            )
-        seen[player.id] = k
-        players.append(player)
+    players, seen = unique_players(
+        players_raw, path, lambda raw, p_path: _player(raw, p_path, info.end)
+    )
     if info.kind == "match" and len(players) != 2:
         raise InputError(
             f"{path}.players", f"a match (Zweikampf) has exactly 2 players, got {len(players)}"

@@ -21,37 +21,10 @@ clamped to +-``extreme_difference`` (the largest D either table knows).
 from __future__ import annotations
 
 import math
-from bisect import bisect_left
 
-#: Anhang 2.1: the upper end of the |D| range for P = 0.50, 0.51, ..., 0.99 (the better
-#: player's expectation in hundredths is 50 + position); |D| > 735 gives 1.00.
-P_UPPER: tuple[int, ...] = (
-    3, 10, 17, 25, 32, 39, 46, 53, 61, 68,
-    76, 83, 91, 98, 106, 113, 121, 129, 137, 145,
-    153, 162, 170, 179, 188, 197, 206, 215, 225, 235,
-    245, 256, 267, 278, 290, 302, 315, 328, 344, 357,
-    374, 391, 411, 432, 456, 484, 517, 559, 619, 735,
-)  # fmt: skip
+from ratingdb.rules.elo_tables import D_ABOVE_HALF, P_UPPER, p_hundredths
 
-#: Anhang 2.2: D for P = 0.50, 0.51, ..., 0.99 (position = hundredths - 50)
-D_ABOVE_HALF: tuple[int, ...] = (
-    0, 7, 14, 21, 29, 36, 43, 50, 57, 65,
-    72, 80, 87, 95, 102, 110, 117, 125, 133, 141,
-    149, 158, 166, 175, 184, 193, 202, 211, 220, 230,
-    240, 251, 262, 273, 284, 296, 309, 322, 336, 351,
-    366, 383, 401, 422, 444, 470, 501, 538, 589, 677,
-)  # fmt: skip
-
-
-#: the better player's P in hundredths for |D| = 0 .. 736 (P_UPPER read once)
-_BETTER: tuple[int, ...] = tuple(50 + bisect_left(P_UPPER, d) for d in range(P_UPPER[-1] + 2))
-
-
-def p_hundredths(d: int) -> int:
-    """Table P(D) in hundredths (Anhang 2.1): the better player's column for D >= 0, the
-    worse player's complement for D < 0."""
-    better = _BETTER[min(abs(d), len(_BETTER) - 1)]
-    return better if d >= 0 else 100 - better
+__all__ = ["D_ABOVE_HALF", "P_UPPER", "d_logistic", "d_of_hundredths", "p_hundredths", "p_logistic"]
 
 
 def d_of_hundredths(p: int, extreme: int) -> int:

@@ -20,23 +20,8 @@ import math
 
 from scipy.special import ndtr, ndtri
 
-#: D(P) for P = 0.50, 0.51, ..., 0.99 (table 1, upper half)
-D_UPPER: tuple[int, ...] = (
-    0, 7, 14, 21, 29, 36, 43, 50, 57, 65,
-    72, 80, 87, 95, 102, 110, 117, 125, 133, 141,
-    149, 158, 166, 175, 184, 193, 202, 211, 220, 230,
-    240, 251, 262, 273, 284, 296, 309, 322, 336, 351,
-    366, 383, 401, 422, 444, 470, 501, 538, 589, 677,
-)  # fmt: skip
-
-#: upper end of each difference band of table 2; band k has H = 0.50 + k/100
-BAND_UPPER: tuple[int, ...] = (
-    3, 10, 17, 25, 32, 39, 46, 53, 61, 68,
-    76, 83, 91, 98, 106, 113, 121, 129, 137, 145,
-    153, 162, 170, 179, 188, 197, 206, 215, 225, 235,
-    245, 256, 267, 278, 290, 302, 315, 328, 344, 357,
-    374, 391, 411, 432, 456, 484, 517, 559, 619, 735,
-)  # fmt: skip
+from ratingdb.rules.elo_tables import D_ABOVE_HALF as D_UPPER
+from ratingdb.rules.elo_tables import p_hundredths
 
 
 def d_hundredths(p: int) -> int | None:
@@ -53,13 +38,7 @@ def expected_hundredths(difference: int) -> int:
 
     A positive difference reads column H, a negative one column L (= 100 - H).
     """
-    gap = abs(difference)
-    high = 100
-    for k, upper in enumerate(BAND_UPPER):
-        if gap <= upper:
-            high = 50 + k
-            break
-    return high if difference >= 0 else 100 - high
+    return p_hundredths(difference)
 
 
 def expected_float(difference: float, sigma: int) -> float:
