@@ -121,7 +121,14 @@ def test_takeover_row_on_the_card_and_list_order(example_db):
     assert card_a[1][0] == "2026-08-01" and card_a[1][1].startswith("Datenübernahme")
     assert card_a[1][-1] == "2220-31"
     assert card_a[2][1] == "WO-Beispielturnier" and card_a[2][-1] == "2245-32"
+    evaluation = ok(["export", "evaluation", "12345678", "--format", "csv"], url)
+    assert next(csv.reader(io.StringIO(evaluation))) == [
+        "#", "Player", "Age", "VKZ", "R_o", "K", "R_c", "W", "n", "W_e", "R_h", "R_n", "+/-",
+    ]  # fmt: skip
     listing = ok(["export", "list", "--club", "aaaaa", "--date", "2027-01-01"], url)
+    assert next(csv.reader(io.StringIO(listing))) == [
+        "#", "Name", "VKZ", "Mgl-Nr", "Born", "Sex", "DWZ", "Index", "FIDE-ID",
+    ]  # fmt: skip
     assert list(csv.reader(io.StringIO(listing)))[1][6:8] == ["2245", "32"]
     youth = ok(["export", "list", "--federation", "", "--age-class", "youth", "--date",
                 "2027-01-01"], url)  # fmt: skip

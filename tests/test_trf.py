@@ -279,3 +279,21 @@ def test_mutated_files_parse_or_fail_with_a_location(mutations):
     else:
         starts = {p.start_rank for p in t.players}
         assert all(g.white in starts and g.black in starts for g in t.games)
+
+
+def test_team_records_mark_a_team_competition():
+    team = (
+        ALL
+        + "310   1 Musterstadt I                    MUS                                 1    2\n"
+    )
+    assert parse(team, "t.trf").team and not parse(ALL, "t.trf").team
+    old_style = ALL + "013 Musterstadt I                       1    2\n"
+    assert parse(old_style, "t.trf").team
+
+
+def test_a_bye_with_an_opponent_and_a_game_without_one_are_errors():
+    line = _line_of("001    2")
+    with pytest.raises(TrfError, match="result 'H' is a bye, but an opponent"):
+        parse(_replace(ALL, line, 122, "   3 - H"), "t.trf")
+    with pytest.raises(TrfError, match="result '1' needs an opponent"):
+        parse(_replace(ALL, line, 122, "0000 - 1"), "t.trf")
