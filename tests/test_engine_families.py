@@ -237,3 +237,33 @@ def test_a_newcomer_is_rated_by_formula_1_over_both_periods():
     expected = kbsb_evaluate(period, KbsbParameters()).players[0]
     assert expected.rating_new is not None and expected.formula == 1
     assert (final.rating, final.index) == (expected.rating_new, 12)
+
+
+def test_a_period_is_closed_once_even_when_the_next_tournament_adds_no_game():
+    """Review finding: a formula-1 player keeps his games after the list; a later
+    tournament of the same period without a counted game must not rate them again."""
+    listed = {2: 1800, 3: 1700, 4: 1900, 5: 1600, 6: 1750, 7: 1850}
+    players = {
+        1: PlayerRecord(1, 1990, MEMBER, Takeover(date(2025, 12, 31), 1700, 8)),
+        8: PlayerRecord(8, 1990, MEMBER),
+    } | {
+        pid: PlayerRecord(pid, 1980, MEMBER, Takeover(date(2025, 12, 31), r, 50))
+        for pid, r in listed.items()
+    }
+    results = ["1-0", "0-1", "1/2-1/2", "1-0", "1-0", "1-0"]
+    ts = [
+        match(10 + k, date(2026, 3, 1), r, 1, pid)
+        for k, (pid, r) in enumerate(zip(listed, results, strict=True))
+    ]
+    ts += [
+        match(20, date(2026, 9, 1), "1-0", 1, 8),  # opponent unrated: no counted game
+        match(30, date(2026, 10, 1), "1-0", 1, 2),  # same period, no list in between
+    ]
+    h = History(KBSB, players, ts)
+    h.full_replay()
+
+    def before(tid: int):  # type: ignore[no-untyped-def]
+        return next(s for s in h.snapshots[tid].values() if s.player_id == 1).input
+
+    assert before(20).index == 14  # 8 + the 6 games of the first half-year
+    assert (before(30).rating, before(30).index) == (before(20).rating, 14)

@@ -360,3 +360,53 @@ def test_fuzzed_trf_imports_cleanly_or_not_at_all(migrated_engine, mutations):
         finally:
             session.close()
             outer.rollback()
+
+
+def test_review_findings_in_the_member_list_import(empty_db, tmp_path):
+    url = empty_db
+    first = write_list(tmp_path / "a.csv", [
+        '1007,C1,7,A,"Old,Otto",M,D,1950,,1500,30,,,,',
+        '1001,C1,1,A,"Alpha,A",M,D,1980,,1800,20,,,,',
+        '1002,C1,2,A,"Beta,B",M,D,1981,,1700,20,,,,',
+    ])  # fmt: skip
+    ok(["players", "import", str(first), "--date", "2025-01-01", "--quiet"], url)
+    # a tournament with a FIDE-rated guest who is no member yet
+    trf = tmp_path / "t.trf"
+    lines = [
+        "012 Club evening", "042 2025/06/01", "052 2025/06/01",
+        "001    1 m    Alpha, A                                               1980/00/00"
+        "  1.0          2 w 1     3 w 1",
+        "GER    1                                                     1001",
+        "001    2 m    Beta, B                                                1981/00/00"
+        "  0.0          1 b 0  0000 - Z",
+        "GER    2                                                     1002",
+        "001    3 m    Xeno, X                           1900 AUT     4000333 1990/00/00"
+        "  0.0       0000 - Z     1 b 0",
+    ]  # fmt: skip
+    trf.write_text("\n".join(lines) + "\n")
+    ok(["tournament", "import", str(trf), "--id", "T1", "--vkz", "C1"], url)
+    ok(["recalc", "--quiet"], url)
+    # the next list: member number 7 given to someone else, Alpha's birth year corrected,
+    # the guest became a member (late member: his June tournament now counts)
+    second = write_list(tmp_path / "b.csv", [
+        '1008,C1,7,A,"New,Nina",W,D,2012,,,,,,,',
+        '1001,C1,1,A,"Alpha,A",M,D,2010,,1800,20,,,,',
+        '1002,C1,2,A,"Beta,B",M,D,1981,,1700,20,,,,',
+        '1009,C1,9,A,"Xeno,X",M,D,1990,,,,,,4000333,AUT',
+    ])  # fmt: skip
+    out = ok(["players", "import", str(second), "--date", "2025-09-01", "--quiet"], url)
+    assert "1 new players" in out and "1 ended" in out  # Nina is new; Otto's membership ends
+    incremental_run = ok(["recalc", "--quiet"], url)
+    assert "re-evaluated 1 of" in incremental_run
+    incremental = ok(["export", "evaluations"], url)
+    ok(["recalc", "--full", "--quiet"], url)
+    assert ok(["export", "evaluations"], url) == incremental
+    rows = {r["name"]: r for r in csv.DictReader(io.StringIO(incremental))}
+    assert rows["Alpha, A"]["age_class"] == "youth" and rows["Xeno, X"]["stored"] == "True"
+    eng = create_engine(url, poolclass=NullPool)
+    with eng.connect() as conn:
+        people = dict(conn.execute(text("SELECT dsb_id, surname FROM players")).all())
+    eng.dispose()
+    assert people["1007"] == "Old" and people["1008"] == "New"
+    # listed again on the day the membership ended: it goes on (no overlap error)
+    ok(["players", "import", str(first), "--date", "2025-09-01", "--quiet"], url)

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from ratingdb.io.errors import InputError
 from ratingdb.io.trf import (
     NationalRecord,
     TrfError,
@@ -297,3 +298,40 @@ def test_a_bye_with_an_opponent_and_a_game_without_one_are_errors():
         parse(_replace(ALL, line, 122, "   3 - H"), "t.trf")
     with pytest.raises(TrfError, match="result '1' needs an opponent"):
         parse(_replace(ALL, line, 122, "0000 - 1"), "t.trf")
+
+
+def test_review_findings_in_the_parser():
+    # superscript digits are digits to str.isdigit but not numbers: a located error
+    line = _line_of("001    1")
+    with pytest.raises(TrfError, match="FIDE rating is not a number"):
+        parse(_replace(ALL, line, 49, "245²"), "t.trf")
+    # birth year 0000 is unknown; an implausible one is an error with its place
+    assert parse(_replace(ALL, line, 70, "0000/00/00"), "t.trf").player(1).birth is None
+    with pytest.raises(TrfError, match=f"t.trf:{line}:70: birth year 1066"):
+        parse(_replace(ALL, line, 70, "1066/00/00"), "t.trf")
+    # sex d (diverse) has no TRF letter: written blank, read back as unknown
+    t = parse(ALL, "t.trf")
+    t.player(1).sex = "d"
+    assert parse(write(t), "again.trf").player(1).sex == ""
+
+
+def test_member_list_encoding_and_csv_errors():
+    from ratingdb.io.dsb_list import parse_list
+
+    header = (
+        "ID,VKZ,Mgl-Nr,Status,Spielername,Geschlecht,Spielberechtigung,Geburtsjahr,"
+        "Letzte-Auswertung,DWZ,Index,FIDE-Elo,FIDE-Titel,FIDE-ID,FIDE-Land\r\n"
+    )
+    row = '10,C0101,1,A,"Müller,Jörg",M,D,1980,,,,,,,\r\n'
+    utf8 = (header + row).encode("utf-8")
+    with pytest.raises(InputError, match=r"valid UTF-8 .* give --encoding utf-8"):
+        parse_list(utf8, "l.csv")  # read as windows-1252 it would be "MÃ¼ller"
+    with pytest.raises(InputError, match="byte order mark"):
+        parse_list(b"\xef\xbb\xbf" + utf8, "l.csv")
+    assert parse_list(utf8, "l.csv", "utf-8")[0].surname == "Müller"
+    assert parse_list((header + row).encode("cp1252"), "l.csv")[0].given_name == "Jörg"
+    with pytest.raises(InputError, match=r"l.csv:2: column DWZ"):
+        parse_list((header + row.replace(",,,,,,\r", ",18²0,3,,,,\r")).encode("cp1252"), "l.csv")
+    broken = header + '10,C0101,1,A,"Müller,Jörg,M,D,1980,,,,,,,\r\n' + row
+    with pytest.raises(InputError, match=r"l.csv:2: 16 fields.*runs to line 3"):
+        parse_list(broken.encode("cp1252"), "l.csv")

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
+import psycopg
 from sqlalchemy.exc import DataError, IntegrityError
 from sqlalchemy.orm import Session
 
@@ -40,8 +41,10 @@ def write_output(data: bytes, output: str | None) -> None:
     click.echo(f"wrote {output} ({len(data)} bytes)", err=True)
 
 
-def _refused(where: str, err: IntegrityError | DataError) -> None:
-    reason = str(err.orig).strip().splitlines()[0] if err.orig else str(err)
+def _refused(where: str, err: Exception) -> None:
+    """A rule only the database checks (a constraint; COPY raises psycopg's own errors)."""
+    orig = getattr(err, "orig", None) or err
+    reason = str(orig).strip().splitlines()[0] if str(orig).strip() else type(orig).__name__
     fail(f"{where}: refused by the database, nothing written: {reason}")
 
 
@@ -73,7 +76,7 @@ def trf_import(
             tcode, end = stored.code, stored.end_date
     except InputError as err:
         fail(str(err))
-    except (IntegrityError, DataError) as err:
+    except (IntegrityError, DataError, psycopg.IntegrityError, psycopg.DataError) as err:
         _refused(name, err)
     for m in matches:
         who = f"player {m.player_id}" if m.player_id is not None else "textual participant"
@@ -150,7 +153,7 @@ def players_import(
             )
     except InputError as err:
         fail(str(err))
-    except (IntegrityError, DataError) as err:
+    except (IntegrityError, DataError, psycopg.IntegrityError, psycopg.DataError) as err:
         _refused(name, err)
     click.echo(report.summary())
     for pid, who, ours, listed in report.differences[:10]:

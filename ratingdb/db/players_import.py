@@ -141,6 +141,7 @@ def import_list(
 
     # memberships
     listed: set[tuple[int, int]] = set()
+    reopened: list[dict] = []
     new_members: list[tuple] = []
     status_updates: list[dict] = []
     for k, (r, pid) in enumerate(zip(rows, row_player, strict=True)):
@@ -148,12 +149,17 @@ def import_list(
         listed.add((pid, club))
         status = "passive" if r.passive else "active"
         open_one = db.open.get((pid, club))
-        if open_one is None:
+        recent = db.recently_ended.get((pid, club))
+        if open_one is None and recent is not None and recent[1] >= list_date:
+            reopened.append({"i": recent[0]})  # listed again: the membership goes on
+            db.open[(pid, club)] = (recent[0], status, r.member_number, list_date)
+            changed.add(pid)
+        elif open_one is None:
             ids["memberships"] += 1
             new_members.append((ids["memberships"], pid, club, r.member_number, list_date, status))
-            db.open[(pid, club)] = (ids["memberships"], status, r.member_number)
+            db.open[(pid, club)] = (ids["memberships"], status, r.member_number, list_date)
             changed.add(pid)
-        elif open_one[1:] != (status, r.member_number):
+        elif open_one[1:3] != (status, r.member_number):
             status_updates.append({"i": open_one[0], "s": status, "n": r.member_number})
         if progress is not None and k % step == 0:
             progress(len(rows) + k, len(rows) * 2)
@@ -168,12 +174,14 @@ def import_list(
             text("UPDATE memberships SET status = :s, member_number = :n WHERE id = :i"),
             status_updates,
         )
+    if reopened:
+        session.execute(text("UPDATE memberships SET valid_to = NULL WHERE id = :i"), reopened)
     report.memberships_new = len(new_members)
     in_list = set(db.clubs[r.vkz] for r in rows)
     ended = [
         (pid, mid)
-        for (pid, club), (mid, _, _) in db.open.items()
-        if (pid, club) not in listed and (not partial or club in in_list)
+        for (pid, club), (mid, _, _, since) in db.open.items()
+        if (pid, club) not in listed and (not partial or club in in_list) and since <= list_date
     ]
     if ended:
         session.execute(
@@ -208,7 +216,17 @@ def import_list(
     fix_sequences(session)
 
     if changed:
-        session.add(ChangePoint(kind="player", from_date=list_date, player_ids=sorted(changed)))
+        # a new membership counts up to a year back (late members), a birth year for every
+        # evaluation: replay the changed players from their first tournament
+        first = session.execute(
+            text(
+                "SELECT min(t.end_date) FROM tournaments t JOIN participants p "
+                "ON p.tournament_id = t.id WHERE p.player_id = ANY(:ids)"
+            ),
+            {"ids": sorted(changed)},
+        ).scalar()
+        since = list_date if first is None else min(first, list_date)
+        session.add(ChangePoint(kind="player", from_date=since, player_ids=sorted(changed)))
     session.add(
         AuditEntry(
             actor=actor,
@@ -245,27 +263,43 @@ class _Existing:
                 self.by_dsb[r.dsb_id] = r.id
             if r.fide_id:
                 self.by_fide[r.fide_id] = r.id
+        #: open memberships by (club, member number): a number can be given again later
         self.by_member: dict[tuple[int, str], int] = {}
-        self.open: dict[tuple[int, int], tuple[int, str, str | None]] = {}
+        self.open: dict[tuple[int, int], tuple[int, str, str | None, date]] = {}
+        self.recently_ended: dict[tuple[int, int], tuple[int, date]] = {}
         for r in session.execute(
             text(
-                "SELECT id, player_id, organisation_id, member_number, valid_to, status "
-                "FROM memberships ORDER BY valid_from"
+                "SELECT id, player_id, organisation_id, member_number, valid_from, valid_to, "
+                "status FROM memberships ORDER BY valid_from"
             )
         ):
-            if r.member_number:
-                self.by_member[(r.organisation_id, r.member_number)] = r.player_id
+            key = (r.player_id, r.organisation_id)
             if r.valid_to is None:
-                self.open[(r.player_id, r.organisation_id)] = (r.id, r.status, r.member_number)
+                self.open[key] = (r.id, r.status, r.member_number, r.valid_from)
+                if r.member_number:
+                    self.by_member[(r.organisation_id, r.member_number)] = r.player_id
+            else:
+                self.recently_ended[key] = (r.id, r.valid_to)
 
     def find(self, r: ListRow) -> int | None:
+        """By DSB id, else by open membership, else by FIDE id; a candidate whose DSB id or
+        FIDE id contradicts the row's is another person."""
         if r.dsb_id and r.dsb_id in self.by_dsb:
             return self.by_dsb[r.dsb_id]
         club = self.clubs.get(r.vkz)
-        if club is not None and (club, r.member_number) in self.by_member:
-            return self.by_member[(club, r.member_number)]
-        if r.fide_id and r.fide_id in self.by_fide:
-            return self.by_fide[r.fide_id]
+        candidates = [
+            self.by_member.get((club, r.member_number)) if club is not None else None,
+            self.by_fide.get(r.fide_id) if r.fide_id else None,
+        ]
+        for pid in candidates:
+            if pid is None:
+                continue
+            _, _, _, _, fide_id, dsb_id = self.players[pid]
+            if (r.dsb_id and dsb_id and dsb_id != r.dsb_id) or (
+                r.fide_id and fide_id and fide_id != r.fide_id
+            ):
+                continue
+            return pid
         return None
 
     def remember(self, pid: int, r: ListRow) -> None:
@@ -277,21 +311,20 @@ class _Existing:
         self.by_member[(self.clubs[r.vkz], r.member_number)] = pid
 
     def with_history(self) -> dict[int, int | None]:
-        """Players with an evaluation or a takeover -> their last stored rating (or None)."""
-        out: dict[int, int | None] = {
-            r.player_id: None
-            for r in self.session.execute(
-                text("SELECT DISTINCT player_id FROM participants WHERE player_id IS NOT NULL")
-            )
-        }
+        """Players with a stored evaluation or a takeover -> their last stored rating.
+
+        Participations that stored nothing (as a non-member, residual games only) are no
+        history: the list's DWZ is taken over for them."""
+        out: dict[int, int | None] = {}
         for r in self.session.execute(text("SELECT player_id, rating FROM rating_takeovers")):
             out[r.player_id] = r.rating
         for r in self.session.execute(
             text(
                 "SELECT DISTINCT ON (s.player_id) s.player_id, s.rating_new "
                 "FROM rating_snapshots s JOIN tournaments t ON t.id = s.tournament_id "
-                "WHERE s.player_id IS NOT NULL "
-                "ORDER BY s.player_id, s.stored DESC, t.end_date DESC, t.start_date DESC"
+                "WHERE s.player_id IS NOT NULL AND s.stored "
+                "ORDER BY s.player_id, t.end_date DESC, t.start_date DESC, t.vkz DESC, "
+                "t.processed_at DESC, t.id DESC"
             )
         ):
             out[r.player_id] = r.rating_new

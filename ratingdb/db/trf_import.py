@@ -57,9 +57,10 @@ def match_players(session: Session, t: TrfTournament) -> list[Match]:
             text(
                 "SELECT o.vkz || '-' || m.member_number, m.player_id FROM memberships m "
                 "JOIN organisations o ON o.id = m.organisation_id "
-                "WHERE o.vkz || '-' || m.member_number = ANY(:k)"
+                "WHERE o.vkz || '-' || m.member_number = ANY(:k) AND m.valid_from <= :end "
+                "AND (m.valid_to IS NULL OR m.valid_to >= :end)"  # numbers are given again
             ),
-            {"k": member_keys},
+            {"k": member_keys, "end": t.end},
         ).all()
     )
     by_fide = dict(
@@ -68,15 +69,15 @@ def match_players(session: Session, t: TrfTournament) -> list[Match]:
         ).all()
     )
     names = [(*(s.lower() for s in _split_name(p.name)), p.birth_year) for p in t.players]
-    by_name: dict[tuple[str, str, int], list[int]] = {}
+    by_name: dict[tuple[str, str, int], list[tuple[int, int | None, str | None]]] = {}
     for row in session.execute(
         text(
-            "SELECT lower(surname) AS s, lower(given_name) AS g, birth_year AS b, id FROM players "
-            "WHERE lower(surname) = ANY(:s) AND birth_year IS NOT NULL"
+            "SELECT lower(surname) AS s, lower(given_name) AS g, birth_year AS b, id, fide_id, "
+            "dsb_id FROM players WHERE lower(surname) = ANY(:s) AND birth_year IS NOT NULL"
         ),
         {"s": [n[0] for n in names]},
     ):
-        by_name.setdefault((row.s, row.g, row.b), []).append(row.id)
+        by_name.setdefault((row.s, row.g, row.b), []).append((row.id, row.fide_id, row.dsb_id))
 
     out = []
     taken: dict[int, int] = {}
@@ -90,8 +91,17 @@ def match_players(session: Session, t: TrfTournament) -> list[Match]:
             pid, how = by_member[rec.number], "member number"
         elif p.fide_id in by_fide:
             pid, how = by_fide[p.fide_id], "FIDE id"
-        elif key[2] is not None and len(by_name.get(key, [])) == 1:  # type: ignore[arg-type]
-            pid, how = by_name[key][0], "name + birth year"  # type: ignore[index]
+        elif key[2] is not None:
+            # a namesake whose FIDE id or DSB id contradicts the file's is another person
+            dsb = rec.number if rec is not None and rec.number and "-" not in rec.number else None
+            fits = [
+                cand
+                for cand, fide_id, dsb_id in by_name.get(key, [])  # type: ignore[call-overload]
+                if not (p.fide_id and fide_id and fide_id != p.fide_id)
+                and not (dsb and dsb_id and dsb_id != dsb)
+            ]
+            if len(fits) == 1:
+                pid, how = fits[0], "name + birth year"
         if pid is not None and pid in taken:
             raise InputError(
                 f"{t.source}:{p.line}",
@@ -302,6 +312,8 @@ def _assign_rounds(games: list[tuple[int | None, str, str]]) -> list[int]:
     busy: dict[int, set[str]] = {}
     kept: list[int | None] = []
     for rnd, white, black in games:
+        if rnd is not None and rnd < 1:
+            rnd = None  # TRF rounds start at 1
         taken = busy.setdefault(rnd, set()) if rnd is not None else set()
         if rnd is not None and not {white, black} & taken:
             taken.update((white, black))

@@ -33,8 +33,8 @@ def close_periods(state: PlayerState, day: date, timeline: Timeline) -> PlayerSt
     if periodic is None or not getattr(params, "periodic", False):
         return state
     start, listed = periodic.period_of(last, params)
-    if listed > day:
-        return state
+    if listed > day or (state.as_of is not None and listed <= state.as_of):
+        return state  # the list is still to come, or was applied before the last tournament
     period = [r for r in state.residual if r.played_on >= start]
     history = [r for r in state.residual if r.played_on < start]
     rating, games_after, keep = periodic.close_period(

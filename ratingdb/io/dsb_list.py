@@ -71,12 +71,15 @@ class ListRow:
 
 def parse_list(data: bytes, source: str, encoding: str = "cp1252") -> list[ListRow]:
     """All rows of a member list; raises :class:`InputError` at the first bad one."""
+    _check_encoding(data, source, encoding)
     text = decode(data, source, encoding)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(text))
     try:
         header = next(reader)
     except StopIteration:
         raise InputError(source, "the file is empty") from None
+    except csv.Error as err:
+        raise InputError(f"{source}:1", f"not a CSV header: {err}") from None
     columns: dict[str, int] = {}
     for k, name in enumerate(header):
         key = _ALIASES.get(name.strip().lstrip("\ufeff").lower())
@@ -89,12 +92,26 @@ def parse_list(data: bytes, source: str, encoding: str = "cp1252") -> list[ListR
         )
     rows = []
     seen: dict[tuple[str, str], int] = {}
-    for raw in reader:
-        line = reader.line_num
+    while True:
+        start = reader.line_num + 1
+        try:
+            raw = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as err:  # e.g. a quote that is never closed
+            raise InputError(f"{source}:{start}", f"malformed CSV record: {err}") from None
+        line = start  # where the record begins (a quoted field may span lines)
         if not any(cell.strip() for cell in raw):
             continue
         if len(raw) != len(header):
-            raise InputError(f"{source}:{line}", f"{len(raw)} fields, the header has {len(header)}")
+            spans = (
+                f" (the record runs to line {reader.line_num}: a quote not closed?)"
+                if reader.line_num != start
+                else ""
+            )
+            raise InputError(
+                f"{source}:{line}", f"{len(raw)} fields, the header has {len(header)}{spans}"
+            )
         row = _row(raw, columns, f"{source}:{line}", line)
         key = (row.vkz, row.member_number)
         if key in seen:
@@ -105,6 +122,25 @@ def parse_list(data: bytes, source: str, encoding: str = "cp1252") -> list[ListR
         seen[key] = line
         rows.append(row)
     return rows
+
+
+def _check_encoding(data: bytes, source: str, encoding: str) -> None:
+    """UTF-8 read as windows-1252 decodes without error into wrong names: refuse it."""
+    if encoding.replace("-", "").lower() in ("utf8", "utf8sig") or data.isascii():
+        return
+    if data.startswith(b"\xef\xbb\xbf"):
+        raise InputError(
+            source,
+            "the file starts with a UTF-8 byte order mark: it is UTF-8, give --encoding utf-8",
+        )
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return  # not UTF-8: the declared single-byte encoding stands
+    raise InputError(
+        source,
+        f"the file is valid UTF-8 with non-ASCII letters, not {encoding}: give --encoding utf-8",
+    )
 
 
 def _delimiter(text: str) -> str:
@@ -121,7 +157,7 @@ def _row(raw: list[str], columns: dict[str, int], where: str, line: int) -> List
         value = get(key)
         if value in ("", "0"):
             return None
-        if not value.isdigit() or not low <= int(value) <= high:
+        if not (value.isascii() and value.isdigit()) or not low <= int(value) <= high:
             raise InputError(f"{where}", f"column {label}: expected {low}..{high}, got {value!r}")
         return int(value)
 
@@ -129,7 +165,7 @@ def _row(raw: list[str], columns: dict[str, int], where: str, line: int) -> List
     if not _VKZ.match(vkz):
         raise InputError(where, f"column ZPS: a VKZ has 1 to 10 letters or digits, got {vkz!r}")
     member_number = get("member_number")
-    if not member_number.isdigit() or len(member_number) > 10:
+    if not (member_number.isascii() and member_number.isdigit()) or len(member_number) > 10:
         raise InputError(where, f"column Mgl-Nr: expected a member number, got {member_number!r}")
     status = get("status").upper()
     if status not in ("", "A", "P"):

@@ -264,10 +264,15 @@ def parse(text: str, source: str = "<trf>") -> TrfTournament:
     for tag, what in (("062", "number of players"), ("072", "number of rated players")):
         if tag in header and header[tag][0]:
             value, line_no = header[tag]
-            if not value.isdigit():
+            if not (value.isascii() and value.isdigit()):
                 raise err(line_no, 5, f"{what} is not a number: {value!r}")
     warnings = []
-    if "062" in header and header["062"][0].isdigit() and int(header["062"][0]) != len(players):
+    if (
+        "062" in header
+        and header["062"][0].isascii()
+        and header["062"][0].isdigit()
+        and int(header["062"][0]) != len(players)
+    ):
         warnings.append(f"062 says {header['062'][0]} players, the file has {len(players)}")
     tournament = TrfTournament(
         source=source,
@@ -301,20 +306,27 @@ def _int_field(line: str, first: int, last: int, what: str, number: int, err) ->
     value = _field(line, first, last)
     if not value:
         return None
-    if not value.isdigit():
+    if not (value.isascii() and value.isdigit()):
         raise err(number, first, f"{what} is not a number: {value!r}")
     return int(value)
 
 
 def _birth(value: str, fail) -> date | int | None:  # type: ignore[no-untyped-def]
+    """A birth date, or only its year (``YYYY`` or ``YYYY/00/00``); year 0000 is unknown."""
     if not value:
         return None
-    if re.fullmatch(r"\d{4}", value):
-        return int(value)
     m = _DATE.match(value)
-    if m and m.group(2) == "00" and m.group(3) == "00":
-        return int(m.group(1))
-    return _date(value, fail)
+    if re.fullmatch(r"\d{4}", value) or (m and m.group(2) == "00" and m.group(3) == "00"):
+        year = int(value[:4])
+        if year == 0:
+            return None
+        if not 1850 <= year <= 2200:
+            raise fail(f"birth year {year} is not plausible (1850..2200)")
+        return year
+    born = _date(value, fail)
+    if not 1850 <= born.year <= 2200:
+        raise fail(f"birth year {born.year} is not plausible (1850..2200)")
+    return born
 
 
 def _date(value: str, fail) -> date:  # type: ignore[no-untyped-def]
@@ -351,7 +363,7 @@ def _player(line: str, number: int, err) -> TrfPlayer:  # type: ignore[no-untype
         colour = line[column + 4 : column + 5] or " "
         code = (line[column + 6 : column + 7] or " ").upper()
         opponent_text = opponent_text.strip()
-        if opponent_text and not opponent_text.isdigit():
+        if opponent_text and not (opponent_text.isascii() and opponent_text.isdigit()):
             raise err(number, column, f"opponent is not a start rank: {opponent_text!r}")
         opponent = int(opponent_text) if opponent_text else 0
         colour = colour.lower()
@@ -539,7 +551,7 @@ def write(t: TrfTournament) -> str:
                 [
                     (1, "001"),
                     (5, f"{p.start_rank:4d}"),
-                    (10, {"f": "w"}.get(p.sex, p.sex)[:1]),
+                    (10, {"f": "w", "m": "m"}.get(p.sex, "")),  # TRF knows m/w only
                     (11, p.title[:3].rjust(3) if p.title else ""),
                     (15, p.name[:33]),
                     (49, f"{p.rating:4d}" if p.rating else ""),

@@ -52,6 +52,7 @@ def rating_card(session: Session, player_id: int, today: date | None = None) -> 
         for r in session.execute(
             text(
                 "SELECT t.code AS tournament, t.name, t.end_date, s.player_group AS group, "
+                "s.participant_id, "
                 "s.score, s.games, s.expected, s.k, s.opponents_avg, s.performance, "
                 "s.exceptional, s.rating_old, s.index_old, s.rating_new, s.index_new, s.stored, "
                 "jsonb_array_length(s.new_residual_games) AS new_residual "
@@ -142,6 +143,7 @@ def _with_adjustments(
     rating: int | None = None
     index: int | None = None
     last_end: date | None = None
+    last_takeover = False
     pending = list(adjustments)
 
     def convert_until(day: date | None) -> None:
@@ -150,6 +152,8 @@ def _with_adjustments(
             name, adj = pending.pop(0)
             if rating is None or last_end is None or adj.effective_on < last_end:
                 continue
+            if adj.effective_on == last_end and last_takeover:
+                continue  # the list of that day already shows converted values
             state = adj.apply(PlayerState(rating, index))
             out.append(
                 {
@@ -170,6 +174,7 @@ def _with_adjustments(
         out.append(e)
         if e["stored"]:
             rating, index, last_end = e["rating_new"], e["index_new"], e["end_date"]
+            last_takeover = e["kind"] == "takeover"
     convert_until(None)
     return out, (rating, index)
 

@@ -72,6 +72,7 @@ def current_ratings(
 ) -> dict[int, tuple[int, int | None]]:
     """Current DWZ and index on ``day`` of the given players (those who have one)."""
     latest: dict[int, tuple[date, int, int | None]] = {}
+    taken: set[int] = set()  # players whose current value is a takeover
     for r in session.execute(
         text(
             "SELECT DISTINCT ON (s.player_id) s.player_id, t.end_date, s.rating_new, s.index_new "
@@ -93,6 +94,7 @@ def current_ratings(
         known = latest.get(r.player_id)
         if known is None or known[0] <= r.taken_on:
             latest[r.player_id] = (r.taken_on, r.rating, r.rating_index)
+            taken.add(r.player_id)
     adjustments = [
         Adjustment(r.effective_on, r.formula, r.raises_index)
         for r in session.execute(
@@ -107,7 +109,9 @@ def current_ratings(
     for pid, (since, rating, index) in latest.items():
         state = PlayerState(rating, index, (), since)
         for adj in adjustments:
-            if since <= adj.effective_on:
+            # an adjustment runs after the tournaments of its day but before a list
+            # takeover of that day (the list shows converted values): engine.inputs.state_at
+            if since < adj.effective_on or (since == adj.effective_on and pid not in taken):
                 state = adj.apply(state)
         out[pid] = (state.rating, state.index)
     return out  # type: ignore[return-value]

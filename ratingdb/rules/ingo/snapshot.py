@@ -5,12 +5,15 @@ index; the level (Niveau) and the tournament number H are stored rounded half-up
 integers in ``opponents_avg`` and ``performance`` (their one-decimal values are in the output
 of ``ratingdb evaluate --rules ingo``). Ingo has no age classes for the database: ``adult``.
 The "or better"/"or worse" flag of C II is not carried from one tournament to the next.
+A negative H is not stored (``performance`` stays empty); a new Ingo number below 1 is a
+:class:`~ratingdb.rules.errors.RulesError` (the run fails cleanly, naming the tournament).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from ratingdb.rules.errors import RulesError
 from ratingdb.rules.ingo.evaluate import evaluate
 from ratingdb.rules.model import TournamentInput
 from ratingdb.rules.rounding import round_half_up
@@ -27,6 +30,12 @@ def outputs(t: TournamentInput, params: Any) -> list[dict[str, Any]]:
     rows = []
     for player in t.players:
         p = by_id[player.id]
+        if p.stored and p.rating_new is not None and p.rating_new < 1:
+            raise RulesError(
+                f"player {p.id}: Ingo number {p.rating_new} below 1 cannot be stored "
+                "(the database keeps ratings of at least 1)"
+            )
+        performance = _whole(p.performance)
         rows.append(
             empty(
                 group=p.group,
@@ -36,7 +45,9 @@ def outputs(t: TournamentInput, params: Any) -> list[dict[str, Any]]:
                 opponents_avg=_whole(p.level),
                 score=float(p.score),
                 games=p.games,
-                performance=_whole(p.performance),
+                # an H below 0 (stronger than any Ingo number) is not a storable
+                # performance: shown only by `ratingdb evaluate --rules ingo`
+                performance=performance if performance is None or performance >= 0 else None,
                 rating_new=p.rating_new,
                 index_new=p.index_new,
                 stored=p.stored,
