@@ -239,7 +239,9 @@ def parse(text: str, source: str = "<trf>") -> TrfTournament:
             raise TrfError(source, f"record {tag} ({what}) is missing")
         return value
 
-    name, _ = required("012", "tournament name")
+    name, name_line = required("012", "tournament name")
+    if len(name) > 200:
+        raise err(name_line, 5, f"the tournament name has {len(name)} characters (at most 200)")
     start_text, start_line = required("042", "start date")
     end_text, end_line = required("052", "end date")
     start = _date(start_text, lambda m: err(start_line, 5, m))
