@@ -458,3 +458,75 @@ class AuditEntry(Base):
     entity_id: Mapped[str | None] = mapped_column(String(50))
     change_point: Mapped[date | None] = mapped_column(Date)
     details: Mapped[dict[str, Any]] = mapped_column(JSONB, server_default="{}")
+
+
+# -- the web service (docs/web.md) -------------------------------------------------------------
+ROLES = ("officer", "admin")
+
+
+class User(Base):
+    """A rating officer or an administrator of the web API.
+
+    Officers act for their organisation levels, named by VKZ prefixes (WO 6.3: the first
+    characters of the VKZ name the level and so the responsible officer); administrators
+    may act on everything, also after the one-year period of WO 6.2.
+    """
+
+    __tablename__ = "users"
+    __table_args__ = (
+        CheckConstraint(_in("role", ROLES), name="role"),
+        CheckConstraint("name ~ '^[A-Za-z0-9._@-]{1,100}$'", name="name_format"),
+        CheckConstraint("role = 'admin' OR cardinality(scopes) >= 1", name="officer_scoped"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(100), unique=True)
+    full_name: Mapped[str] = mapped_column(String(200), server_default="")
+    role: Mapped[str] = mapped_column(String(10))
+    #: VKZ prefixes the officer is responsible for (WO 6.3); empty for admins
+    scopes: Mapped[list[str]] = mapped_column(ARRAY(String(10)), server_default="{}")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class ApiToken(Base):
+    """An API token of a user, stored only as its SHA-256 hash (the token is shown once)."""
+
+    __tablename__ = "api_tokens"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    #: the first characters of the token, to tell tokens apart in listings
+    prefix: Mapped[str] = mapped_column(String(16))
+    label: Mapped[str] = mapped_column(String(100), server_default="")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    last_used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class TournamentCalculation(Base):
+    """When a tournament was first evaluated and last recalculated (WO 6.5.2.1 item 4:
+    "Auswertungsdatum, letztes Berechnungsdatum"). Stamped by a statement-level trigger on
+    ``rating_snapshots`` (migration 0006): every run that writes a tournament's snapshots
+    sets ``calculated_at``; the first one also ``evaluated_at``."""
+
+    __tablename__ = "tournament_calculations"
+
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
+    )
+    evaluated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    calculated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+# indexes of the web pages: player search by name prefix (case-insensitive; text_pattern_ops:
+# a prefix is an index range, read in byte order with ``ORDER BY ... USING ~<~``), members of a
+# club (rating lists, search by club), tournament lists by VKZ prefix
+Index(
+    "ix_players_search_name",
+    func.lower(Player.surname).label("surname_lower"),
+    func.lower(Player.given_name).label("given_lower"),
+    postgresql_ops={"surname_lower": "text_pattern_ops", "given_lower": "text_pattern_ops"},
+)
+Index("ix_memberships_organisation", Membership.organisation_id, Membership.valid_from)
+Index("ix_tournaments_vkz", Tournament.vkz, Tournament.end_date)

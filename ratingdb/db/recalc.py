@@ -140,6 +140,12 @@ def run_recalc(
             session.close()
 
 
+def dry_run(session: Session) -> RunReport:
+    """What the next run would change, computed inside the caller's transaction (for a
+    what-if: apply an edit, ask, roll back). Takes no lock and records nothing."""
+    return _run(session, full=False, dry_run=True, progress=None)
+
+
 def _run(
     session: Session,
     *,

@@ -11,6 +11,7 @@ caller's transaction: all or nothing.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -20,7 +21,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.db.models import Player, Tournament
 from ratingdb.db.store import find_tournament, load_games, load_participants
-from ratingdb.db.submissions import add_tournament
+from ratingdb.db.submissions import add_tournament, correct_tournament
 from ratingdb.io.errors import InputError
 from ratingdb.io.trf import NationalRecord, TrfGame, TrfPlayer, TrfTournament
 
@@ -191,6 +192,28 @@ def submission(
     }
 
 
+def _store(
+    session: Session,
+    t: TrfTournament,
+    write: Callable[[dict[str, Any]], Tournament],
+    code: str,
+    vkz: str,
+    kind: str,
+) -> tuple[Tournament, list[Match]]:
+    """Match the players, build the submission and hand it to ``write`` (add or correct)."""
+    matches = _register_new(session, t, match_players(session, t))
+    try:
+        stored = write(submission(t, matches, code, vkz, kind))
+    except InputError as err:
+        raise InputError(f"{t.source}: {err.location}", err.message) from None
+    stored.city = t.city[:100] or None
+    stored.time_control = t.time_control[:100] or None
+    if t.arbiter:
+        stored.evaluators = [t.arbiter[:100]]
+    session.flush()
+    return stored, matches
+
+
 def import_trf(
     session: Session,
     t: TrfTournament,
@@ -208,17 +231,27 @@ def import_trf(
     if not vkz:
         raise InputError(t.source, "no VKZ: give --vkz (or a '### ratingdb vkz:' line)")
     kind = kind or t.meta.get("kind") or ("team" if t.team else "individual")
-    matches = _register_new(session, t, match_players(session, t))
-    try:
-        stored = add_tournament(session, submission(t, matches, code, vkz, kind), actor)
-    except InputError as err:
-        raise InputError(f"{t.source}: {err.location}", err.message) from None
-    stored.city = t.city[:100] or None
-    stored.time_control = t.time_control[:100] or None
-    if t.arbiter:
-        stored.evaluators = [t.arbiter[:100]]
-    session.flush()
-    return stored, matches
+    return _store(session, t, lambda doc: add_tournament(session, doc, actor), code, vkz, kind)
+
+
+def correct_trf(
+    session: Session,
+    t: TrfTournament,
+    ident: str,
+    *,
+    vkz: str,
+    kind: str,
+    actor: str = "cli",
+) -> tuple[Tournament, list[Match]]:
+    """Replace stored tournament ``ident`` with the TRF's players and games (WO 3.7)."""
+    return _store(
+        session,
+        t,
+        lambda doc: correct_tournament(session, ident, doc, actor),
+        ident,
+        vkz,
+        kind,
+    )
 
 
 def export_trf(session: Session, ident: str) -> TrfTournament:

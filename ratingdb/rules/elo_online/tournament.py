@@ -39,8 +39,7 @@ def outputs(t: TournamentInput, params: OnlineEloParameters) -> list[dict[str, A
         if g.white not in computers and g.black not in computers
     )
     players = tuple(
-        OnlinePlayerInput(p.id, p.rating or params.initial_rating, p.index or 0)
-        for p in t.players
+        OnlinePlayerInput(p.id, p.rating or params.initial_rating, p.index or 0) for p in t.players
     )
     result = evaluate(OnlineInput(players, games, t.tournament.id), params)
     expected: dict[str, Decimal] = {}

@@ -1,0 +1,151 @@
+"""Users of the web API and their tokens (WO 6.2, 6.3).
+
+A user is a rating officer, responsible for the organisation levels named by VKZ prefixes
+(WO 6.3: the first characters of a tournament's VKZ decide which officer is responsible),
+or an administrator ("gesondert Berechtigte", WO 6.2). A user authenticates with API tokens:
+random strings shown once when issued and stored only as SHA-256 hashes, so a stolen
+database holds no usable token. Tokens are revoked, never deleted, so the audit trail keeps
+its meaning. Every change here is written to the audit log.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select, text, update
+from sqlalchemy.orm import Session
+
+from ratingdb.db.models import ROLES, ApiToken, AuditEntry, User
+from ratingdb.io.errors import InputError
+
+TOKEN_PREFIX = "rdb_"
+_NAME = re.compile(r"^[A-Za-z0-9._@-]{1,100}$")
+_SCOPE = re.compile(r"^[0-9A-Za-z]{1,10}$")
+
+
+@dataclass(frozen=True, slots=True)
+class Principal:
+    """An authenticated user: name, role and VKZ prefixes (officers only)."""
+
+    user_id: int
+    name: str
+    role: str
+    scopes: tuple[str, ...]
+    full_name: str = ""
+
+    @property
+    def is_admin(self) -> bool:
+        return self.role == "admin"
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def _audit(session: Session, actor: str, action: str, name: str, details: dict[str, Any]) -> None:
+    session.add(
+        AuditEntry(actor=actor, action=action, entity="user", entity_id=name, details=details)
+    )
+
+
+def _user(session: Session, name: str) -> User:
+    user = session.scalar(select(User).where(User.name == name))
+    if user is None:
+        raise InputError("user", f"no user {name!r}")
+    return user
+
+
+def add_user(
+    session: Session,
+    name: str,
+    role: str,
+    scopes: list[str] | tuple[str, ...] = (),
+    *,
+    full_name: str = "",
+    actor: str = "cli",
+) -> User:
+    """A new officer (with at least one VKZ prefix) or admin (no prefixes)."""
+    if not _NAME.match(name):
+        raise InputError("name", "a user name has 1-100 letters, digits or . _ @ -")
+    if role not in ROLES:
+        raise InputError("role", f"expected one of {', '.join(ROLES)}, got {role!r}")
+    for scope in scopes:
+        if not _SCOPE.match(scope):
+            raise InputError("scope", f"a VKZ prefix has 1 to 10 letters or digits: {scope!r}")
+    if role == "officer" and not scopes:
+        raise InputError("scope", "an officer needs at least one VKZ prefix (WO 6.3)")
+    if role == "admin" and scopes:
+        raise InputError("scope", "an admin acts on every VKZ: give no prefixes")
+    if session.scalar(select(User.id).where(User.name == name)) is not None:
+        raise InputError("name", f"a user {name!r} exists already")
+    user = User(name=name, role=role, scopes=sorted(set(scopes)), full_name=full_name)
+    session.add(user)
+    session.flush()
+    _audit(session, actor, "add", name, {"role": role, "scopes": list(user.scopes)})
+    return user
+
+
+def issue_token(session: Session, name: str, *, label: str = "", actor: str = "cli") -> str:
+    """A new token for user ``name``; the only time the token itself is seen."""
+    user = _user(session, name)
+    token = TOKEN_PREFIX + secrets.token_urlsafe(32)
+    prefix = token[:12]
+    session.add(
+        ApiToken(user_id=user.id, token_hash=hash_token(token), prefix=prefix, label=label[:100])
+    )
+    session.flush()
+    _audit(session, actor, "token", name, {"prefix": prefix, "label": label[:100]})
+    return token
+
+
+def revoke(session: Session, name: str, *, prefix: str | None = None, actor: str = "cli") -> int:
+    """Revoke the user's active tokens (or the one starting with ``prefix``); returns how
+    many were revoked."""
+    user = _user(session, name)
+    stmt = (
+        update(ApiToken)
+        .where(ApiToken.user_id == user.id, ApiToken.revoked_at.is_(None))
+        .values(revoked_at=text("now()"))
+    )
+    if prefix is not None:
+        stmt = stmt.where(ApiToken.prefix == prefix[:12])
+    count = session.execute(stmt).rowcount
+    if prefix is not None and count == 0:
+        raise InputError("token", f"user {name!r} has no active token {prefix!r}")
+    _audit(session, actor, "revoke", name, {"prefix": prefix, "tokens": count})
+    return count
+
+
+def list_users(session: Session) -> list[dict[str, Any]]:
+    rows = session.execute(
+        text(
+            "SELECT u.name, u.full_name, u.role, u.scopes, u.created_at, "
+            "count(t.id) FILTER (WHERE t.revoked_at IS NULL) AS active_tokens, "
+            "max(t.last_used_at) AS last_used_at "
+            "FROM users u LEFT JOIN api_tokens t ON t.user_id = u.id "
+            "GROUP BY u.id ORDER BY u.name"
+        )
+    ).mappings()
+    return [dict(r) for r in rows]
+
+
+def authenticate(session: Session, token: str, *, now: datetime | None = None) -> Principal | None:
+    """The user holding ``token`` (not revoked), or None; records the token's last use."""
+    if not token.startswith(TOKEN_PREFIX) or len(token) > 200:
+        return None
+    row = session.execute(
+        text(
+            "UPDATE api_tokens t SET last_used_at = coalesce(:now, now()) FROM users u "
+            "WHERE t.token_hash = :h AND t.revoked_at IS NULL AND u.id = t.user_id "
+            "RETURNING u.id, u.name, u.role, u.scopes, u.full_name"
+        ),
+        {"h": hash_token(token), "now": now},
+    ).first()
+    if row is None:
+        return None
+    return Principal(row.id, row.name, row.role, tuple(row.scopes or ()), row.full_name)

@@ -1,0 +1,211 @@
+"""A stored evaluation for the web (WO Anhang 3.1.11): the display rows of
+:mod:`ratingdb.queries.evaluation_display` with sortable keys, the tournament's header data
+and, per row, whether the participant is published (WO 4.1.1).
+
+"Sortierbarkeit nach Feldern soll bei Web-Darstellung möglich sein" (Anhang 3.1.11 notes):
+every column has a key; the sort is stable, empty values last in either direction.
+Unpublished participants (non-members, former members, anonymised players) show their name
+only: no age class, no VKZ, no link to a Karteikarte.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Any
+
+from sqlalchemy import text
+from sqlalchemy.orm import Session
+
+from ratingdb.db.store import find_tournament
+from ratingdb.queries.evaluation_display import evaluation_rows, headers
+from ratingdb.queries.publication import published_players
+from ratingdb.queries.tournament import stored_evaluation
+from ratingdb.rules.model import TournamentInput, TournamentResult
+
+#: URL keys of the display columns, in the order of ``evaluation_display.HEADERS``
+COLUMN_KEYS = (
+    "nr", "name", "age", "vkz", "r_o", "k", "r_c", "w", "n", "w_e", "r_h", "r_n", "change",
+)  # fmt: skip
+
+
+@dataclass
+class TournamentInfoRow:
+    id: int
+    code: str
+    name: str
+    start: date
+    end: date
+    vkz: str
+    kind: str
+    status: str
+    city: str | None
+    time_control: str | None
+    evaluators: list[str]
+    processed_at: datetime | None
+    evaluated_at: datetime | None
+    calculated_at: datetime | None
+    players: int
+    games: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "name": self.name,
+            "start": self.start,
+            "end": self.end,
+            "vkz": self.vkz,
+            "kind": self.kind,
+            "status": self.status,
+            "city": self.city,
+            "time_control": self.time_control,
+            "evaluators": self.evaluators,
+            "processed_at": self.processed_at,
+            "evaluated_at": self.evaluated_at,
+            "calculated_at": self.calculated_at,
+            "players": self.players,
+            "games": self.games,
+        }
+
+
+@dataclass
+class EvaluationRow:
+    participant_id: int
+    player_id: int | None  # None unless published
+    cells: tuple[str, ...]
+    keys: tuple[Any, ...]
+    member: bool
+    stored: bool
+
+
+@dataclass
+class EvaluationTable:
+    info: TournamentInfoRow
+    columns: tuple[str, ...]
+    rows: list[EvaluationRow] = field(default_factory=list)
+    rules: str | None = None
+    precision: str | None = None
+    evaluated: bool = True
+
+
+def tournament_info(session: Session, ident: str) -> TournamentInfoRow:
+    """The header data of a tournament (WO 6.5.2.1 item 4 and 6.1.2.1); LookupError."""
+    tid = find_tournament(session, ident)
+    r = session.execute(
+        text(
+            "SELECT t.id, t.code, t.name, t.start_date, t.end_date, t.vkz, t.kind, t.status, "
+            "t.city, t.time_control, t.evaluators, t.processed_at, c.evaluated_at, "
+            "c.calculated_at, "
+            "(SELECT count(*) FROM participants p WHERE p.tournament_id = t.id) AS players, "
+            "(SELECT count(*) FROM games g WHERE g.tournament_id = t.id) AS games "
+            "FROM tournaments t LEFT JOIN tournament_calculations c ON c.tournament_id = t.id "
+            "WHERE t.id = :t"
+        ),
+        {"t": tid},
+    ).one()
+    return TournamentInfoRow(
+        r.id, r.code, r.name, r.start_date, r.end_date, r.vkz, r.kind, r.status, r.city,
+        r.time_control, list(r.evaluators or []), r.processed_at, r.evaluated_at,
+        r.calculated_at, r.players, r.games,
+    )  # fmt: skip
+
+
+def participant_players(session: Session, tournament_id: int) -> dict[int, int | None]:
+    """participant id -> player id (None for textual participants)."""
+    return dict(
+        session.execute(
+            text("SELECT id, player_id FROM participants WHERE tournament_id = :t"),
+            {"t": tournament_id},
+        ).all()
+    )
+
+
+def _keys(number: int, name: str, age: str, vkz: str, res: Any) -> tuple[Any, ...]:
+    change = (
+        res.rating_new - res.rating_old
+        if res.rating_new is not None and res.rating_old is not None and res.stored
+        else None
+    )
+    return (
+        number,
+        name.lower(),
+        age or None,
+        None if vkz in ("", "-") else vkz,
+        res.rating_old,
+        None if res.k is None else float(res.k),
+        res.opponents_avg,
+        float(res.score),
+        res.games,
+        None if res.expected is None else float(res.expected),
+        res.performance,
+        res.rating_new if res.group != "remaining" else None,
+        change,
+    )
+
+
+def evaluation_table(
+    session: Session,
+    ident: str,
+    day: date,
+    *,
+    sort: str | None = None,
+    descending: bool = False,
+    show_all: bool = False,
+) -> EvaluationTable:
+    """The evaluation of tournament ``ident`` as of ``day`` (whose membership is published);
+    ``show_all``: an officer sees everybody's data. LookupError for an unknown tournament."""
+    info = tournament_info(session, ident)
+    has_snapshots = session.execute(
+        text("SELECT EXISTS (SELECT 1 FROM rating_snapshots WHERE tournament_id = :t)"),
+        {"t": info.id},
+    ).scalar_one()
+    if not has_snapshots:
+        return EvaluationTable(info, (), [], evaluated=False)
+    tin, result = stored_evaluation(session, info.code)
+    players = participant_players(session, info.id)
+    shown = (
+        {p for p in players.values() if p is not None}
+        if show_all
+        else published_players(session, players.values(), day)
+    )
+    rows = build_rows(tin, result, players, shown)
+    if sort in COLUMN_KEYS:
+        rows = sort_rows(rows, COLUMN_KEYS.index(sort), descending)
+    return EvaluationTable(info, headers(result), rows, result.rules, result.precision)
+
+
+def build_rows(
+    tin: TournamentInput,
+    result: TournamentResult,
+    players: dict[int, int | None],
+    shown: set[int],
+) -> list[EvaluationRow]:
+    by_id = {p.id: p for p in tin.players}
+    out = []
+    for row, res in zip(evaluation_rows(tin, result), result.players, strict=True):
+        participant = int(res.id)
+        player_id = players.get(participant)
+        published = player_id is not None and player_id in shown
+        cells = list(row.cells)
+        if not published:
+            cells[2], cells[3] = "", "-"
+        member = by_id[res.id].member and not by_id[res.id].computer
+        out.append(
+            EvaluationRow(
+                participant,
+                player_id if published else None,
+                tuple(cells),
+                _keys(int(cells[0]), cells[1], cells[2], cells[3], res),
+                member,
+                res.stored,
+            )
+        )
+    return out
+
+
+def sort_rows(rows: list[EvaluationRow], column: int, descending: bool) -> list[EvaluationRow]:
+    """Stable sort by one column; rows without a value stay last in both directions."""
+    present = [r for r in rows if r.keys[column] is not None]
+    missing = [r for r in rows if r.keys[column] is None]
+    present.sort(key=lambda r: r.keys[column], reverse=descending)
+    return present + missing

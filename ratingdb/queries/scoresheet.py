@@ -1,0 +1,245 @@
+"""A player's scoresheet in a tournament (WO Anhang 3.1.12, 6.5.2.1 item 1).
+
+Per game: round, opponent, the rating the opponent enters the calculation with
+("Wertung": R_0-index of an established opponent, its performance R_h when it is an
+exceptional player (Sonderwertung, WO 3.6.3), the new R_1-index of a first-rating
+opponent), the result and, for an established player, the winning expectation P(D) of the
+game (WO 3.3.1); the sum of the rated games is W and W_e of the evaluation display. Row 0
+summarises the player's old residual games used (their average opponent rating); games that
+became new residual games are marked.
+
+The rated games follow the DWZ 2026 groups (WO 3.4.1): forfeits, short games and games of
+computers never count; established and first-rating players count their games against
+Auswahl II (established and both Zusatzstufen); remaining members receive residual games
+from their games against Auswahl I (WO 3.4.2). P(D) comes from the WO's table (precision
+``table``) or the normal distribution (``float``); it is shown only for the ``dwz2026``
+family and only when the games' sum equals the stored W_e.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from ratingdb.queries.evaluation_table import participant_players, tournament_info
+from ratingdb.queries.publication import published_players
+from ratingdb.queries.tournament import stored_evaluation
+from ratingdb.rules.dwz2026.probability import p_float, p_milli
+from ratingdb.rules.model import RESULTS, PlayerInput, PlayerResult
+
+SELECTION_2 = ("established", "first_stage", "second_stage")
+SELECTION_1 = ("established", "first_stage")
+
+
+@dataclass
+class ScoresheetGame:
+    round: int | None
+    opponent: str
+    opponent_participant: int
+    opponent_player: int | None  # published opponents only
+    rating: str  # "Wertung" as shown
+    result: str  # from the player's view: 1, 0, ½, +, -, ...
+    score: Decimal | None  # None when the game is not rated
+    expected: Decimal | None
+    new_residual: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "round": self.round,
+            "opponent": self.opponent,
+            "opponent_participant": self.opponent_participant,
+            "opponent_player": self.opponent_player,
+            "rating": self.rating,
+            "result": self.result,
+            "score": None if self.score is None else float(self.score),
+            "expected": None if self.expected is None else float(self.expected),
+            "new_residual": self.new_residual,
+        }
+
+
+@dataclass
+class Scoresheet:
+    tournament: str
+    tournament_name: str
+    participant_id: int
+    player_id: int | None
+    name: str
+    rating_old: str
+    group: str
+    residual_old: dict[str, Any] | None
+    games: list[ScoresheetGame] = field(default_factory=list)
+    score: Decimal = Decimal(0)
+    rated_games: int = 0
+    expected: Decimal | None = None
+    k: Decimal | None = None
+    rating_new: str = ""
+    coefficient: str = "K"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "tournament": self.tournament,
+            "tournament_name": self.tournament_name,
+            "participant_id": self.participant_id,
+            "player_id": self.player_id,
+            "name": self.name,
+            "rating_old": self.rating_old,
+            "group": self.group,
+            "residual_old": self.residual_old,
+            "games": [g.to_dict() for g in self.games],
+            "score": float(self.score),
+            "rated_games": self.rated_games,
+            "expected": None if self.expected is None else float(self.expected),
+            "k": None if self.k is None else float(self.k),
+            "coefficient": self.coefficient,
+            "rating_new": self.rating_new,
+        }
+
+
+_OWN_RESULT = {
+    ("1-0", True): "1", ("1-0", False): "0", ("0-1", True): "0", ("0-1", False): "1",
+    ("1/2-1/2", True): "½", ("1/2-1/2", False): "½", ("+-", True): "+", ("+-", False): "-",
+    ("-+", True): "-", ("-+", False): "+", ("--", True): "-", ("--", False): "-",
+    ("W-L", True): "1 (short)", ("W-L", False): "0 (short)", ("L-W", True): "0 (short)",
+    ("L-W", False): "1 (short)", ("D-D", True): "½ (short)", ("D-D", False): "½ (short)",
+}  # fmt: skip
+
+
+def _rating_text(rating: int | None, index: int | None, with_index: bool) -> str:
+    if rating is None:
+        return "-"
+    return f"{rating}-{index}" if with_index and index is not None else str(rating)
+
+
+def _seen_as(
+    me: PlayerResult, opp: PlayerResult, opp_in: PlayerInput, kind: str
+) -> tuple[int | None, str]:
+    """The rating the opponent enters ``me``'s calculation with, and how it is shown."""
+    member = opp_in.member and not opp_in.computer
+    if opp.group in ("first_stage", "second_stage"):
+        return opp.rating_new, _rating_text(opp.rating_new, opp.index_new, member)
+    if opp.group == "established":
+        if me.group == "established" and opp.exceptional and kind != "match":
+            return opp.performance, f"{opp.performance} (R_h)"
+        dwz = opp_in.rating_source in (None, "dwz")
+        return opp.rating_old, _rating_text(opp.rating_old, opp.index_old, member and dwz)
+    return None, "-"
+
+
+def scoresheet(
+    session: Session, ident: str, participant_id: int, day: date, *, show_all: bool = False
+) -> Scoresheet:
+    """The scoresheet of participant ``participant_id`` in tournament ``ident``.
+    LookupError for an unknown tournament, participant or an unevaluated tournament."""
+    info = tournament_info(session, ident)
+    tin, result = stored_evaluation(session, info.code)
+    key = str(participant_id)
+    results = {r.id: r for r in result.players}
+    inputs = {p.id: p for p in tin.players}
+    if key not in results:
+        raise LookupError(f"no participant {participant_id} in tournament {info.code}")
+    players = participant_players(session, info.id)
+    shown = (
+        {p for p in players.values() if p is not None}
+        if show_all
+        else published_players(session, players.values(), day)
+    )
+    me, me_in = results[key], inputs[key]
+    is_dwz = result.rules == "dwz2026"
+    games: list[ScoresheetGame] = []
+    expected_sum = 0
+    for g in tin.games:
+        if key not in (g.white, g.black):
+            continue
+        white = g.white == key
+        other = g.black if white else g.white
+        opp, opp_in = results[other], inputs[other]
+        points = RESULTS[g.result]
+        struck = points is None or me_in.computer or opp_in.computer
+        own = None if points is None else Decimal(points[0 if white else 1]) / 2
+        rating, shown_rating = _seen_as(me, opp, opp_in, tin.tournament.kind)
+        counted = not struck and me.group in SELECTION_2 and opp.group in SELECTION_2
+        residual = (
+            not struck
+            and me.group == "remaining"
+            and bool(me.new_residual_games)
+            and opp.group in SELECTION_1
+        )
+        expected = None
+        if counted and me.group == "established" and is_dwz and rating is not None:
+            assert me.rating_old is not None
+            if result.precision == "table":
+                milli = p_milli(me.rating_old - rating)
+                expected_sum += milli
+                expected = Decimal(milli).scaleb(-3)
+            else:
+                value = p_float(me.rating_old - rating)
+                expected_sum += value  # type: ignore[assignment]
+                expected = Decimal(str(round(value, 3)))
+        opp_player = players.get(int(other))
+        games.append(
+            ScoresheetGame(
+                g.round,
+                opp_in.name or other,
+                int(other),
+                opp_player if opp_player in shown else None,
+                shown_rating if (counted or residual) else "-",
+                _OWN_RESULT[(g.result, white)],
+                own if (counted or residual) else None,
+                expected,
+                residual,
+            )
+        )
+    games.sort(key=lambda x: (x.round is None, x.round or 0))
+    expected_total = None
+    if me.expected is not None and any(x.expected is not None for x in games):
+        total = (
+            Decimal(int(expected_sum)).scaleb(-3)
+            if result.precision == "table"
+            else Decimal(str(round(float(expected_sum), 3)))
+        )
+        if total == me.expected:
+            expected_total = total
+        else:  # cannot reproduce the stored W_e per game: show no per-game values
+            for x in games:
+                x.expected = None
+    elif me.expected is not None:
+        expected_total = me.expected
+    residual_old = None
+    if me_in.residual_games:
+        held = me_in.residual_games
+        residual_old = {
+            "games": len(held),
+            "score": float(sum(r.score for r in held)),
+            "average": round(sum(r.opponent_rating for r in held) / len(held)),
+        }
+    member = me_in.member and not me_in.computer
+    new = ""
+    if me.group == "remaining":
+        new = "Restpartien" if me.new_residual_games else "-"
+    elif me.rating_new is not None and (me.games or me.group != "established"):
+        new = _rating_text(me.rating_new, me.index_new, member)
+        new = new if member else f"({new})"
+    player_id = players.get(participant_id)
+    return Scoresheet(
+        tournament=info.code,
+        tournament_name=info.name,
+        participant_id=participant_id,
+        player_id=player_id if player_id in shown else None,
+        name=me_in.name or key,
+        rating_old=_rating_text(
+            me.rating_old, me.index_old, member and me_in.rating_source in (None, "dwz")
+        ),
+        group=me.group,
+        residual_old=residual_old,
+        games=games,
+        score=sum((x.score for x in games if x.score is not None), Decimal(0)),
+        rated_games=sum(1 for x in games if x.score is not None),
+        expected=expected_total,
+        k=me.k,
+        rating_new=new,
+        coefficient=result.coefficient.upper(),
+    )

@@ -1,0 +1,184 @@
+"""The read-only JSON API (WO 6.5.2.1): no login; a token shows unpublished players too."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query
+
+from ratingdb.queries.evaluation_table import COLUMN_KEYS, evaluation_table
+from ratingdb.queries.games import tournament_games
+from ratingdb.queries.scoresheet import scoresheet
+from ratingdb.queries.search import search_players
+from ratingdb.queries.tournament_search import MAX_LIMIT, find_tournaments
+from ratingdb.web import schemas
+from ratingdb.web.deps import OptionalUser, SessionDep, TodayDep
+from ratingdb.web.lists import selected_list
+from ratingdb.web.pages import card_for
+
+router = APIRouter(prefix="/api", tags=["public"])
+
+
+@router.get(
+    "/players",
+    response_model=list[schemas.PlayerHit],
+    responses=schemas.error_responses(401, 422),
+    summary="Search players by name, club or DSB id",
+)
+def api_players(
+    session: SessionDep,
+    today: TodayDep,
+    user: OptionalUser,
+    q: Annotated[str | None, Query(max_length=100, description="name prefix")] = None,
+    club: Annotated[str | None, Query(max_length=100, description="VKZ or club name")] = None,
+    dsb_id: Annotated[str | None, Query(max_length=20)] = None,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+) -> list[dict[str, Any]]:
+    """Members today (WO 4.1.1); with a token also non-members and former members."""
+    return search_players(
+        session, name=q, club=club, dsb_id=dsb_id, day=today,
+        include_unpublished=user is not None, limit=limit,
+    )  # fmt: skip
+
+
+@router.get(
+    "/players/{player_id}",
+    response_model=schemas.Card,
+    responses=schemas.error_responses(401, 404),
+    summary="The Karteikarte of a player",
+)
+def api_card(
+    player_id: int, session: SessionDep, today: TodayDep, user: OptionalUser
+) -> dict[str, Any]:
+    """Current DWZ and index, every evaluation in order, takeovers and adjustments,
+    memberships, residual games and the chart's points (WO 6.5.2.1 item 2)."""
+    data = card_for(session, player_id, today, user)
+    card = data["card"]
+    p = card.player
+    return {
+        "player": {
+            "id": p["id"],
+            "name": f"{p['surname']}, {p['given_name']}".strip(", "),
+            "dsb_id": p["dsb_id"],
+            "fide_id": p["fide_id"],
+            "anonymised": p["anonymised"],
+        },
+        "current_rating": card.current_rating,
+        "current_index": card.current_index,
+        "evaluations": card.evaluations,
+        "memberships": card.memberships,
+        "residual_games": card.residual_games,
+        "chart": [pt.to_dict() for pt in data["points"]],
+    }
+
+
+@router.get(
+    "/tournaments",
+    response_model=schemas.TournamentPage,
+    responses=schemas.error_responses(422),
+    summary="Tournament list (WO 6.5.2.1 item 4)",
+)
+def api_tournaments(
+    session: SessionDep,
+    ended_from: Annotated[date | None, Query(alias="from")] = None,
+    ended_to: Annotated[date | None, Query(alias="to")] = None,
+    vkz: Annotated[str | None, Query(max_length=10, description="VKZ prefix")] = None,
+    name: Annotated[str | None, Query(max_length=100)] = None,
+    limit: Annotated[int, Query(ge=1, le=MAX_LIMIT)] = 50,
+    offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0,
+) -> dict[str, Any]:
+    items, total = find_tournaments(
+        session, ended_from=ended_from, ended_to=ended_to, vkz=vkz, name=name,
+        limit=limit, offset=offset,
+    )  # fmt: skip
+    return {"total": total, "limit": limit, "offset": offset, "items": items}
+
+
+@router.get(
+    "/tournaments/{code}",
+    response_model=schemas.Evaluation,
+    responses=schemas.error_responses(401, 404, 422),
+    summary="A tournament's evaluation display (WO Anhang 3.1.11)",
+)
+def api_evaluation(
+    code: str,
+    session: SessionDep,
+    today: TodayDep,
+    user: OptionalUser,
+    sort: Annotated[str | None, Query(max_length=10)] = None,
+    dir: Annotated[str, Query(pattern="^(asc|desc)$")] = "asc",
+) -> dict[str, Any]:
+    table = evaluation_table(
+        session, code, today, sort=sort if sort in COLUMN_KEYS else None,
+        descending=dir == "desc", show_all=user is not None,
+    )  # fmt: skip
+    return {
+        "tournament": table.info.to_dict(),
+        "evaluated": table.evaluated,
+        "rules": table.rules,
+        "precision": table.precision,
+        "columns": list(table.columns),
+        "keys": list(COLUMN_KEYS),
+        "rows": [
+            {
+                "participant_id": r.participant_id,
+                "player_id": r.player_id,
+                "member": r.member,
+                "stored": r.stored,
+                "cells": list(r.cells),
+            }
+            for r in table.rows
+        ],
+    }
+
+
+@router.get(
+    "/tournaments/{code}/games",
+    response_model=schemas.Games,
+    responses=schemas.error_responses(401, 404),
+    summary="All game results of a tournament",
+)
+def api_games(
+    code: str, session: SessionDep, today: TodayDep, user: OptionalUser
+) -> dict[str, Any]:
+    return tournament_games(session, code, today, show_all=user is not None)
+
+
+@router.get(
+    "/tournaments/{code}/players/{participant_id}",
+    response_model=schemas.ScoresheetOut,
+    responses=schemas.error_responses(401, 404),
+    summary="A player's scoresheet in a tournament (WO Anhang 3.1.12)",
+)
+def api_scoresheet(
+    code: str, participant_id: int, session: SessionDep, today: TodayDep, user: OptionalUser
+) -> dict[str, Any]:
+    return scoresheet(session, code, participant_id, today, show_all=user is not None).to_dict()
+
+
+@router.get(
+    "/lists",
+    response_model=schemas.RatingList,
+    responses=schemas.error_responses(422),
+    summary="Rating list of a club or federation (WO 6.5.2.1 item 3)",
+)
+def api_list(
+    session: SessionDep,
+    today: TodayDep,
+    club: Annotated[str | None, Query(max_length=10)] = None,
+    federation: Annotated[str | None, Query(max_length=10)] = None,
+    age_class: Annotated[
+        str | None, Query(max_length=6, description="youth, junior, adult or U<n>")
+    ] = None,
+    day: Annotated[date | None, Query(alias="date")] = None,
+) -> dict[str, Any]:
+    """Members by DWZ (players without DWZ last); CSV: ``/lists.csv`` with the same query."""
+    rows, _ = selected_list(session, club, federation, age_class, day, today)
+    return {
+        "club": club,
+        "federation": federation,
+        "age_class": age_class,
+        "date": day or today,
+        "rows": rows,
+    }

@@ -1,0 +1,89 @@
+"""The ASGI application: ``create_app(engine)`` (tests, embedding) and ``app_from_env()``
+(``ratingdb serve``, the database of ``DATABASE_URL`` or the embedded server)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from datetime import date
+from pathlib import Path
+
+from fastapi import FastAPI
+from fastapi.templating import Jinja2Templates
+from sqlalchemy import Engine
+
+from ratingdb import __version__
+from ratingdb.web import api_admin, api_officer, api_public, pages
+from ratingdb.web.errors import HANDLERS
+
+TEMPLATES = Path(__file__).parent / "templates"
+
+DESCRIPTION = """\
+The DWZ rating database (DSB Wertungsordnung, WO 6.5): Karteikarten, evaluations, rating
+and tournament lists for everyone; submissions, corrections, deletions and their what-if
+for rating officers within their VKZ prefixes and the one-year period of WO 6.2 (API
+tokens: `ratingdb user token NAME`, sent as `Authorization: Bearer TOKEN`); the audit log
+and anonymisation (WO 4.1.1) for administrators. Errors are `{"error", "errors": [{location,
+line, column, path, message}]}`.
+"""
+
+
+def create_app(
+    engine: Engine, *, today: Callable[[], date] | None = None, threads: int | None = None
+) -> FastAPI:
+    """The app on ``engine``; ``today`` fixes the date for tests (default: the clock);
+    ``threads`` limits the threads that run the (synchronous) database work of requests."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if threads is not None:
+            # few threads per process: the work holds the GIL, more threads only queue
+            # unfairly (long tails); the pool's connections are opened before the first
+            # request instead of during it
+            import anyio.to_thread
+            from fastapi.concurrency import run_in_threadpool
+
+            anyio.to_thread.current_default_thread_limiter().total_tokens = threads
+            await run_in_threadpool(_open_connections, engine, threads)
+        yield
+
+    app = FastAPI(
+        title="ratingdb",
+        version=__version__,
+        description=DESCRIPTION,
+        exception_handlers=HANDLERS,
+        lifespan=lifespan,
+    )
+    app.state.engine = engine
+    app.state.today = today or date.today
+    app.state.templates = Jinja2Templates(directory=str(TEMPLATES))
+    for router in (pages.router, api_public.router, api_officer.router, api_admin.router):
+        app.include_router(router)
+    return app
+
+
+def app_from_env() -> FastAPI:
+    """The app on the configured database (which must be migrated to head)."""
+    from sqlalchemy import create_engine
+
+    from ratingdb.commands.common import database_errors, database_url
+    from ratingdb.db import migrate
+
+    url = database_url()
+    with database_errors():
+        current = migrate.current(url)
+    if current != migrate.head():
+        raise SystemExit(
+            f"error: the database is at revision {current or 'base'}, not {migrate.head()}: "
+            "run `ratingdb db upgrade`"
+        )
+    threads = int(os.environ.get("RATINGDB_WEB_THREADS", "8"))
+    engine = create_engine(url, pool_size=threads, max_overflow=4, pool_recycle=3600)
+    return create_app(engine, threads=threads)
+
+
+def _open_connections(engine: Engine, count: int) -> None:
+    connections = [engine.connect() for _ in range(count)]
+    for conn in connections:
+        conn.close()

@@ -1,0 +1,64 @@
+"""Request dependencies: a database session, today's date, the authenticated user."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import date
+from typing import Annotated
+
+from fastapi import Depends, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from sqlalchemy.orm import Session
+
+from ratingdb.db.users import Principal, authenticate
+from ratingdb.web.permissions import Unauthenticated, require_admin
+
+bearer = HTTPBearer(
+    auto_error=False,
+    description="An API token from `ratingdb user token NAME` (officers and admins).",
+)
+
+
+def get_session(request: Request) -> Iterator[Session]:
+    """A session for one request; reads only (writes open their own transaction)."""
+    with Session(request.app.state.engine) as session:
+        yield session
+
+
+def get_today(request: Request) -> date:
+    return request.app.state.today()
+
+
+def optional_principal(
+    request: Request,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
+) -> Principal | None:
+    """The token's user, None without a token; 401 for an unknown or revoked token."""
+    if credentials is None:
+        return None
+    with Session(request.app.state.engine) as session, session.begin():
+        principal = authenticate(session, credentials.credentials)
+    if principal is None:
+        raise Unauthenticated("unknown or revoked API token")
+    return principal
+
+
+def principal(
+    found: Annotated[Principal | None, Depends(optional_principal)],
+) -> Principal:
+    """An authenticated user (officer or admin); 401 without a token."""
+    if found is None:
+        raise Unauthenticated("an API token is required (Authorization: Bearer TOKEN)")
+    return found
+
+
+def admin(user: Annotated[Principal, Depends(principal)]) -> Principal:
+    require_admin(user)
+    return user
+
+
+SessionDep = Annotated[Session, Depends(get_session)]
+TodayDep = Annotated[date, Depends(get_today)]
+OptionalUser = Annotated[Principal | None, Depends(optional_principal)]
+UserDep = Annotated[Principal, Depends(principal)]
+AdminDep = Annotated[Principal, Depends(admin)]

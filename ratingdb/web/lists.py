@@ -1,0 +1,45 @@
+"""The rating-list selection shared by the page, the CSV download and the API
+(WO 6.5.2.1 item 3, 6.5.2.2): a club VKZ or a federation prefix, an age class, a day."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+from urllib.parse import urlencode
+
+from sqlalchemy.orm import Session
+
+from ratingdb.io.errors import InputError
+from ratingdb.queries.documents import Document
+from ratingdb.queries.lists import rating_list_document, rating_list_rows
+
+
+def selected_list(
+    session: Session,
+    club: str | None,
+    federation: str | None,
+    age_class: str | None,
+    day: date | None,
+    today: date,
+) -> tuple[list[dict[str, Any]], Document]:
+    club = (club or "").strip() or None
+    federation = (federation or "").strip() or None
+    age_class = (age_class or "").strip() or None
+    if (club is None) == (federation is None):
+        raise InputError("club", "give either a club VKZ (club) or a federation prefix")
+    day = day or today
+    try:
+        rows = rating_list_rows(
+            session, club=club, federation=federation, age_class=age_class, day=day, today=today
+        )
+    except ValueError as err:
+        raise InputError("age_class", str(err)) from None
+    scope = f"Verein {club}" if club is not None else f"Verband {federation}"
+    return rows, rating_list_document(rows, scope=scope, day=day, age_class=age_class)
+
+
+def list_query(
+    club: str | None, federation: str | None, age_class: str | None, day: date | None
+) -> str:
+    values = {"club": club, "federation": federation, "age_class": age_class, "date": day}
+    return urlencode({k: v for k, v in values.items() if v})

@@ -1,0 +1,245 @@
+"""Public HTML pages (WO 6.5, 6.5.2.1): player search and Karteikarte, tournament lists,
+evaluation displays (Anhang 3.1.11), scoresheets (3.1.12), game results, rating lists.
+
+Server-rendered, readable without JavaScript (the chart is inline SVG, sorting is by link).
+Personal data only of published players (WO 4.1.1, :mod:`ratingdb.queries.publication`).
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Annotated
+from urllib.parse import urlencode
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import HTMLResponse, Response
+
+from ratingdb.queries.card import rating_card
+from ratingdb.queries.documents import Document, to_csv
+from ratingdb.queries.evaluation_table import COLUMN_KEYS, evaluation_table, tournament_info
+from ratingdb.queries.games import tournament_games
+from ratingdb.queries.publication import is_published
+from ratingdb.queries.scoresheet import scoresheet
+from ratingdb.queries.search import search_players
+from ratingdb.queries.tournament_search import find_tournaments
+from ratingdb.web.chart import chart_points, rating_chart
+from ratingdb.web.deps import OptionalUser, SessionDep, TodayDep
+from ratingdb.web.lists import list_query, selected_list
+
+router = APIRouter(include_in_schema=False)
+LIST_PAGE_ROWS = 1000
+
+
+def _render(request: Request, template: str, context: dict) -> HTMLResponse:  # type: ignore[type-arg]
+    return request.app.state.templates.TemplateResponse(request, template, context)
+
+
+@router.get("/", response_class=HTMLResponse)
+def home(request: Request, session: SessionDep) -> HTMLResponse:
+    tournaments, _ = find_tournaments(session, limit=10)
+    return _render(request, "home.html", {"tournaments": tournaments})
+
+
+@router.get("/players", response_class=HTMLResponse)
+def players(
+    request: Request,
+    session: SessionDep,
+    today: TodayDep,
+    user: OptionalUser,
+    q: Annotated[str | None, Query(max_length=100)] = None,
+    club: Annotated[str | None, Query(max_length=100)] = None,
+    dsb_id: Annotated[str | None, Query(max_length=20)] = None,
+) -> HTMLResponse:
+    limit = 100
+    searched = any(v and v.strip() for v in (q, club, dsb_id))
+    results = (
+        search_players(
+            session,
+            name=q,
+            club=club,
+            dsb_id=dsb_id,
+            day=today,
+            include_unpublished=user is not None,
+            limit=limit,
+        )
+        if searched
+        else []
+    )
+    return _render(
+        request,
+        "search.html",
+        {
+            "q": q,
+            "club": club,
+            "dsb_id": dsb_id,
+            "results": results,
+            "searched": searched,
+            "limit": limit,
+        },
+    )
+
+
+def card_for(session, player_id: int, today: date, user) -> dict:  # type: ignore[no-untyped-def]
+    """The Karteikarte of a published player (any player for an officer); LookupError."""
+    if user is None and not is_published(session, player_id, today):
+        raise LookupError(
+            f"no published Karteikarte for player {player_id}: non-members and former members "
+            "appear only as textual participants (WO 4.1.1)"
+        )
+    card = rating_card(session, player_id, today)
+    return {"card": card, "points": chart_points(card.evaluations)}
+
+
+@router.get("/players/{player_id}", response_class=HTMLResponse)
+def card_page(
+    request: Request, player_id: int, session: SessionDep, today: TodayDep, user: OptionalUser
+) -> HTMLResponse:
+    data = card_for(session, player_id, today, user)
+    card = data["card"]
+    name = f"{card.player['surname']}, {card.player['given_name']}".strip(", ")
+    chart = rating_chart(data["points"], f"DWZ-Verlauf {name}")
+    stored = sum(1 for e in card.evaluations if e["kind"] == "evaluation" and e["stored"])
+    return _render(
+        request, "card.html", {"card": card, "name": name, "chart": chart, "stored": stored}
+    )
+
+
+@router.get("/tournaments", response_class=HTMLResponse)
+def tournaments(
+    request: Request,
+    session: SessionDep,
+    ended_from: Annotated[date | None, Query(alias="from")] = None,
+    ended_to: Annotated[date | None, Query(alias="to")] = None,
+    vkz: Annotated[str | None, Query(max_length=10)] = None,
+    name: Annotated[str | None, Query(max_length=100)] = None,
+    offset: Annotated[int, Query(ge=0)] = 0,
+) -> HTMLResponse:
+    limit = 50
+    rows, total = find_tournaments(
+        session, ended_from=ended_from, ended_to=ended_to, vkz=vkz, name=name,
+        limit=limit, offset=offset,
+    )  # fmt: skip
+    query = urlencode(
+        {
+            k: v
+            for k, v in {"from": ended_from, "to": ended_to, "vkz": vkz, "name": name}.items()
+            if v
+        }
+    )
+    return _render(
+        request,
+        "tournaments.html",
+        {
+            "tournaments": rows,
+            "total": total,
+            "limit": limit,
+            "offset": offset,
+            "query": query,
+            "ended_from": ended_from,
+            "ended_to": ended_to,
+            "vkz": vkz,
+            "name": name,
+        },
+    )
+
+
+@router.get("/tournaments/{code}", response_class=HTMLResponse)
+def evaluation(
+    request: Request,
+    code: str,
+    session: SessionDep,
+    today: TodayDep,
+    user: OptionalUser,
+    sort: Annotated[str | None, Query(max_length=10)] = None,
+    dir: Annotated[str, Query(pattern="^(asc|desc)$")] = "asc",
+) -> HTMLResponse:
+    sort = sort if sort in COLUMN_KEYS else None
+    table = evaluation_table(
+        session, code, today, sort=sort, descending=dir == "desc", show_all=user is not None
+    )
+    return _render(
+        request,
+        "evaluation.html",
+        {"table": table, "keys": COLUMN_KEYS, "sort": sort, "descending": dir == "desc"},
+    )
+
+
+@router.get("/tournaments/{code}/evaluation.csv")
+def evaluation_csv(code: str, session: SessionDep, today: TodayDep, user: OptionalUser) -> Response:
+    table = evaluation_table(session, code, today, show_all=user is not None)
+    if not table.evaluated:
+        raise LookupError(f"tournament {code} has not been evaluated yet")
+    doc = Document(table.info.name, table.columns, [r.cells for r in table.rows])
+    return Response(
+        to_csv(doc),
+        media_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{table.info.code}.csv"'},
+    )
+
+
+@router.get("/tournaments/{code}/players/{participant_id}", response_class=HTMLResponse)
+def scoresheet_page(
+    request: Request,
+    code: str,
+    participant_id: int,
+    session: SessionDep,
+    today: TodayDep,
+    user: OptionalUser,
+) -> HTMLResponse:
+    sheet = scoresheet(session, code, participant_id, today, show_all=user is not None)
+    return _render(request, "scoresheet.html", {"sheet": sheet})
+
+
+@router.get("/tournaments/{code}/games", response_class=HTMLResponse)
+def games_page(
+    request: Request, code: str, session: SessionDep, today: TodayDep, user: OptionalUser
+) -> HTMLResponse:
+    data = tournament_games(session, code, today, show_all=user is not None)
+    info = tournament_info(session, code)
+    return _render(request, "games.html", {"data": data, "info": info})
+
+
+@router.get("/lists", response_class=HTMLResponse)
+def lists_page(
+    request: Request,
+    session: SessionDep,
+    today: TodayDep,
+    club: Annotated[str | None, Query(max_length=10)] = None,
+    federation: Annotated[str | None, Query(max_length=10)] = None,
+    age_class: Annotated[str | None, Query(max_length=6)] = None,
+    day: Annotated[date | None, Query(alias="date")] = None,
+) -> HTMLResponse:
+    rows = None
+    if club or federation:
+        rows, _ = selected_list(session, club, federation, age_class, day, today)
+    return _render(
+        request,
+        "lists.html",
+        {
+            "rows": rows,
+            "shown": (rows or [])[:LIST_PAGE_ROWS],
+            "club": club,
+            "federation": federation,
+            "age_class": age_class,
+            "day": day,
+            "query": list_query(club, federation, age_class, day),
+        },
+    )
+
+
+@router.get("/lists.csv")
+def list_csv(
+    session: SessionDep,
+    today: TodayDep,
+    club: Annotated[str | None, Query(max_length=10)] = None,
+    federation: Annotated[str | None, Query(max_length=10)] = None,
+    age_class: Annotated[str | None, Query(max_length=6)] = None,
+    day: Annotated[date | None, Query(alias="date")] = None,
+) -> Response:
+    _rows, doc = selected_list(session, club, federation, age_class, day, today)
+    name = (club or f"{federation}-all") + (f"-{age_class}" if age_class else "")
+    return Response(
+        to_csv(doc),
+        media_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="dwz-{name}.csv"'},
+    )

@@ -1,0 +1,301 @@
+"""JSON shapes of the API (they make the OpenAPI document)."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+
+class ErrorItem(BaseModel):
+    location: str = Field(description="file:line:column, 'line L, column C', a JSON path, ...")
+    line: int | None = None
+    column: int | None = None
+    path: str | None = Field(None, description="JSON path such as $.games[3].result")
+    message: str
+
+
+class ErrorBody(BaseModel):
+    error: str
+    errors: list[ErrorItem] = []
+
+
+def error_responses(*codes: int) -> dict[int | str, dict[str, Any]]:
+    texts = {
+        401: "No token, or an unknown or revoked token",
+        403: "Outside the user's VKZ scope, older than one year (WO 6.2), or admins only",
+        404: "Not found (or not published, WO 4.1.1)",
+        409: "A recalculation run is in progress",
+        422: "Invalid input: file line/column or JSON path and message; nothing written",
+    }
+    return {code: {"model": ErrorBody, "description": texts[code]} for code in codes}
+
+
+class PlayerHit(BaseModel):
+    id: int
+    name: str
+    vkz: str | None
+    club: str | None
+    dsb_id: str | None
+    rating: int | None
+    index: int | None
+    member: bool
+
+
+class CardPlayer(BaseModel):
+    id: int
+    name: str
+    dsb_id: str | None
+    fide_id: int | None
+    anonymised: bool
+
+
+class CardEntry(BaseModel):
+    kind: str = Field(description="evaluation, takeover or adjustment")
+    tournament: str | None = None
+    participant_id: int | None = None
+    name: str | None = None
+    end_date: date
+    group: str | None = None
+    score: float | None = None
+    games: int | None = None
+    expected: float | None = None
+    k: float | None = None
+    opponents_avg: int | None = None
+    performance: int | None = None
+    exceptional: bool | None = None
+    rating_old: int | None = None
+    index_old: int | None = None
+    rating_new: int | None = None
+    index_new: int | None = None
+    stored: bool
+    new_residual: int | None = None
+
+
+class CardMembership(BaseModel):
+    vkz: str
+    club: str
+    valid_from: date
+    valid_to: date | None
+    status: str
+
+
+class CardResidual(BaseModel):
+    opponent_rating: int
+    score: float
+    played_on: date
+    expires_on: date
+    tournament: str | None
+    valid: bool
+
+
+class ChartPointOut(BaseModel):
+    date: date
+    rating: int
+    index: int | None
+    kind: str
+    label: str
+
+
+class Card(BaseModel):
+    player: CardPlayer
+    current_rating: int | None
+    current_index: int | None
+    evaluations: list[CardEntry]
+    memberships: list[CardMembership]
+    residual_games: list[CardResidual]
+    chart: list[ChartPointOut]
+
+
+class TournamentSummary(BaseModel):
+    code: str
+    name: str
+    start_date: date
+    end_date: date
+    vkz: str
+    kind: str
+    status: str
+    evaluators: list[str]
+    processed_at: datetime | None
+    evaluated_at: datetime | None
+    calculated_at: datetime | None
+    players: int
+
+
+class TournamentPage(BaseModel):
+    total: int
+    limit: int
+    offset: int
+    items: list[TournamentSummary]
+
+
+class TournamentInfoOut(BaseModel):
+    code: str
+    name: str
+    start: date
+    end: date
+    vkz: str
+    kind: str
+    status: str
+    city: str | None
+    time_control: str | None
+    evaluators: list[str]
+    processed_at: datetime | None
+    evaluated_at: datetime | None
+    calculated_at: datetime | None
+    players: int
+    games: int
+
+
+class EvaluationRowOut(BaseModel):
+    participant_id: int
+    player_id: int | None = Field(description="only for published players (WO 4.1.1)")
+    member: bool
+    stored: bool
+    cells: list[str]
+
+
+class Evaluation(BaseModel):
+    tournament: TournamentInfoOut
+    evaluated: bool
+    rules: str | None
+    precision: str | None
+    columns: list[str]
+    keys: list[str] = Field(description="the sort keys of the columns (?sort=KEY&dir=asc|desc)")
+    rows: list[EvaluationRowOut]
+
+
+class ScoresheetGameOut(BaseModel):
+    round: int | None
+    opponent: str
+    opponent_participant: int
+    opponent_player: int | None
+    rating: str
+    result: str
+    score: float | None
+    expected: float | None
+    new_residual: bool
+
+
+class ScoresheetOut(BaseModel):
+    tournament: str
+    tournament_name: str
+    participant_id: int
+    player_id: int | None
+    name: str
+    rating_old: str
+    group: str
+    residual_old: dict[str, Any] | None
+    games: list[ScoresheetGameOut]
+    score: float
+    rated_games: int
+    expected: float | None
+    k: float | None
+    coefficient: str
+    rating_new: str
+
+
+class GameParticipant(BaseModel):
+    participant_id: int
+    start_rank: int | None
+    name: str
+    player_id: int | None
+    points: float
+    games: int
+
+
+class GameOut(BaseModel):
+    round: int | None
+    board: int | None
+    white: str
+    white_participant: int
+    black: str
+    black_participant: int
+    result: str
+    rated: bool
+
+
+class Games(BaseModel):
+    participants: list[GameParticipant]
+    games: list[GameOut]
+
+
+class ListRow(BaseModel):
+    rank: int
+    player_id: int
+    name: str
+    vkz: str
+    member_number: str | None
+    birth_year: int | None
+    sex: str | None
+    rating: int | None
+    index: int | None
+    fide_id: int | None
+
+
+class RatingList(BaseModel):
+    club: str | None
+    federation: str | None
+    age_class: str | None
+    date: date
+    rows: list[ListRow]
+
+
+class Me(BaseModel):
+    name: str
+    full_name: str
+    role: str
+    scopes: list[str]
+
+
+class Written(BaseModel):
+    action: str = Field(description="add, correct or delete")
+    tournament: str
+    name: str
+    vkz: str
+    end: date
+    change_point: date = Field(description="the next recalculation run replays from here")
+    actor: str
+    matches: list[dict[str, Any]] | None = Field(
+        None, description="TRF: how each start rank was matched to a player"
+    )
+
+
+class Moved(BaseModel):
+    player_id: int
+    name: str
+    current: int | None = Field(description="the rating stored now")
+    baseline: int | None = Field(description="after the next run without this change")
+    after: int | None = Field(description="after the next run with this change")
+    delta: int | None
+
+
+class WhatIfOut(BaseModel):
+    action: str
+    tournament: str
+    pending_changes: int = Field(description="other edits waiting for the next run")
+    tournaments_evaluated: int
+    moved: list[Moved]
+
+
+class AuditEntryOut(BaseModel):
+    id: int
+    at: datetime
+    actor: str
+    action: str
+    entity: str
+    entity_id: str | None
+    change_point: date | None
+    details: dict[str, Any]
+
+
+class AuditPage(BaseModel):
+    total: int
+    items: list[AuditEntryOut]
+
+
+class AnonymisedOut(BaseModel):
+    player_id: int
+    evaluations: int
+    memberships: int

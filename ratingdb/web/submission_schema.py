@@ -1,0 +1,87 @@
+"""JSON Schema of a tournament submission (docs/engine.md "Submissions", docs/DESIGN.md), for
+the OpenAPI document. The server validates with :mod:`ratingdb.io.evaluate_json` and
+:mod:`ratingdb.db.submissions`, whose errors name the JSON path; this schema documents."""
+
+from __future__ import annotations
+
+from typing import Any
+
+_DATE = {"type": "string", "format": "date", "example": "2026-11-01"}
+
+SUBMISSION: dict[str, Any] = {
+    "type": "object",
+    "required": ["tournament", "players"],
+    "properties": {
+        "tournament": {
+            "type": "object",
+            "required": ["id", "start", "end"],
+            "properties": {
+                "id": {"type": "string", "description": "the tournament's code (unique)"},
+                "name": {"type": "string"},
+                "start": _DATE,
+                "end": _DATE,
+                "vkz": {"type": "string", "description": "VKZ of the playing level (WO 6.3)"},
+                "kind": {"type": "string", "enum": ["individual", "team", "match"]},
+            },
+        },
+        "players": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["id"],
+                "description": "an existing player (player_id), a new member (name, club, "
+                "member_since) or a textual participant (member: false, name)",
+                "properties": {
+                    "id": {"type": "string", "description": "the key the games use"},
+                    "player_id": {"type": "integer"},
+                    "name": {"type": "string", "example": "Muster, Max"},
+                    "member": {"type": "boolean"},
+                    "club": {"type": "string"},
+                    "member_since": _DATE,
+                    "birth_year": {"type": "integer"},
+                    "sex": {"type": "string", "enum": ["m", "f", "d"]},
+                    "member_number": {"type": "string"},
+                    "rating": {"type": "integer", "description": "FIDE/national, WO 4.1.2"},
+                    "rating_source": {"type": "string", "enum": ["fide", "national"]},
+                    "index": {"type": "integer"},
+                    "computer": {"type": "boolean"},
+                },
+            },
+        },
+        "games": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["white", "black", "result"],
+                "properties": {
+                    "round": {"type": "integer"},
+                    "white": {"type": "string"},
+                    "black": {"type": "string"},
+                    "result": {
+                        "type": "string",
+                        "enum": ["1-0", "0-1", "1/2-1/2", "+-", "-+", "--"],
+                    },
+                },
+            },
+        },
+    },
+}
+
+
+def json_body() -> dict[str, Any]:
+    return {
+        "requestBody": {
+            "required": True,
+            "content": {"application/json": {"schema": SUBMISSION}},
+        }
+    }
+
+
+def trf_body() -> dict[str, Any]:
+    return {
+        "requestBody": {
+            "required": True,
+            "description": "a FIDE TRF16/TRF26 file (UTF-8 unless ?encoding=)",
+            "content": {"text/plain": {"schema": {"type": "string"}}},
+        }
+    }

@@ -1,0 +1,156 @@
+"""The server-rendered pages and the displays of WO Anhang 3.1.11/3.1.12, on the worked
+example imported from files (tests/data/exchange): every number as the WO prints it."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+
+import pytest
+from sqlalchemy import text
+
+from tests.web_support import client_for, engine_for, example_database
+
+EXAMPLE = "12345678"
+
+
+@pytest.fixture(scope="module")
+def example(pg_server):
+    with example_database(pg_server) as url:
+        client = client_for(url)
+        with engine_for(url).connect() as conn:
+            participants = {
+                r.given: r.id
+                for r in conn.execute(
+                    text(
+                        "SELECT pa.id, coalesce(pl.given_name, pa.textual_name) AS given "
+                        "FROM participants pa JOIN tournaments t ON t.id = pa.tournament_id "
+                        "LEFT JOIN players pl ON pl.id = pa.player_id WHERE t.code = :c"
+                    ),
+                    {"c": EXAMPLE},
+                )
+            }
+        yield url, client, participants
+
+
+def cells(html: str, table_id: str) -> list[list[str]]:
+    """The text of every body row of table ``table_id``."""
+    table = html.split(f'id="{table_id}"', 1)[1].split("</table>", 1)[0]
+    body = table.split("<tbody>", 1)[1].split("</tbody>", 1)[0]
+    out = []
+    for row in re.findall(r"<tr[^>]*>(.*?)</tr>", body, re.S):
+        tds = re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)
+        out.append([" ".join(unescape(re.sub(r"<[^>]+>", "", td)).split()) for td in tds])
+    return out
+
+
+def test_evaluation_page_shows_the_published_numbers(example):
+    _, client, _ = example
+    page = client.get(f"/tournaments/{EXAMPLE}")
+    assert page.status_code == 200
+    rows = {r[1].split(", ")[-1].rstrip(" ↗"): r for r in cells(page.text, "evaluation")}
+    assert rows["A"][4:13] == ["2220-31", "25.0", "1855", "7.0", "7", "5.990", "2331",
+                               "2245-32", "+25"]  # fmt: skip
+    assert rows["G"][10:12] == ["1961*", "1730-4"]  # Sonderwertung
+    assert rows["P"][11] == "residual"
+    # E and N are non-members: computed, not stored, shown as textual participants
+    assert rows["E"][2:4] == ["", "-"] and rows["E"][5] == "(42.0)"
+    assert rows["N"][11] == "(1494-1)"
+    api = client.get(f"/api/tournaments/{EXAMPLE}").json()["rows"]
+    linked = {r["cells"][1].split(", ")[-1]: r["player_id"] is not None for r in api}
+    assert not linked["E"] and not linked["N"] and linked["A"] and linked["P"]
+    assert page.text.count('href="/players/') == sum(linked.values())
+
+
+def test_evaluation_page_sorts_by_link(example):
+    _, client, _ = example
+    page = client.get(f"/tournaments/{EXAMPLE}", params={"sort": "r_n", "dir": "desc"})
+    new = [r[11] for r in cells(page.text, "evaluation")]
+    rated = [int(v.strip("()").split("-")[0]) for v in new if v[:1].isdigit() or v[:1] == "("]
+    assert rated == sorted(rated, reverse=True) and rated[0] == 2329  # L's first rating
+    assert 'aria-sort="descending"' in page.text
+    assert 'href="?sort=r_n&amp;dir=asc"' in page.text  # the header now sorts the other way
+
+
+def test_scoresheet_of_h_as_in_anhang_3_1_12(example):
+    _, client, participants = example
+    sheet = client.get(f"/api/tournaments/{EXAMPLE}/players/{participants['H']}").json()
+    got = {
+        g["opponent"].split(", ")[-1]: (g["rating"], g["result"], g["expected"])
+        for g in sheet["games"]
+    }
+    # the rows of Anhang 3.1.12 (the example's TRF numbers the rounds differently)
+    assert got == {
+        "D": ("1950-15", "0", 0.011),
+        "F": ("1700-8", "0", 0.079),
+        "N": ("1494", "½", 0.246),
+        "K": ("1179-1", "½", 0.666),
+        "J": ("1476-1", "0", 0.267),
+        "E": ("1800", "0", 0.039),
+        "Q": ("-", "1", None),
+    }
+    rounds = [g["round"] for g in sheet["games"]]
+    assert rounds == sorted(rounds)
+    assert (sheet["score"], sheet["expected"], sheet["k"]) == (1.0, 1.308, 24.5)
+    assert (sheet["rating_old"], sheet["rating_new"]) == ("1300-77", "1292-78")
+    page = client.get(f"/tournaments/{EXAMPLE}/players/{participants['H']}").text
+    assert '<span id="rating-new">1292-78</span>' in page and "1.308" in page
+
+
+def test_scoresheet_of_a_remaining_player_marks_new_residual_games(example):
+    _, client, participants = example
+    sheet = client.get(f"/api/tournaments/{EXAMPLE}/players/{participants['P']}").json()
+    assert sheet["group"] == "remaining" and sheet["rating_new"] == "Restpartien"
+    assert sheet["residual_old"] is not None  # P brought residual games from 2025
+    assert sum(g["new_residual"] for g in sheet["games"]) == 2
+
+
+def test_karteikarte_page_chart_and_rows(example):
+    url, client, _ = example
+    with engine_for(url).connect() as conn:
+        a = conn.execute(text("SELECT id FROM players WHERE given_name = 'A'")).scalar_one()
+    page = client.get(f"/players/{a}").text
+    assert '<span class="big" id="current-rating">2245-32</span>' in page
+    rows = cells(page, "evaluations")
+    assert [r[2] for r in rows] == ["Datenübernahme (spieler-2026-08-01.csv)",
+                                    "WO-Beispielturnier"]  # fmt: skip
+    assert page.count('<circle class="pt"') == 1  # one point per stored evaluation
+    assert page.count('<rect class="event"') == 1  # the takeover
+    assert 'href="/tournaments/12345678"' in page
+    svg = page.split("<svg", 1)[1].split("</svg>", 1)[0]
+    assert "<desc" in svg and "2245" in svg
+
+
+def test_non_member_has_no_public_card(example):
+    url, client, _ = example
+    with engine_for(url).connect() as conn:
+        e = conn.execute(text("SELECT id FROM players WHERE given_name = 'E'")).scalar_one()
+    r = client.get(f"/players/{e}")
+    assert r.status_code == 404 and "WO 4.1.1" in r.text and "<html" in r.text
+
+
+def test_search_page_finds_and_links(example):
+    _url, client, _ = example
+    page = client.get("/players", params={"q": "Player"}).text  # the example's members
+    names = [r[0] for r in cells(page, "results")]
+    assert names and all(n.startswith("Player") for n in names)
+    assert "Player, E" not in names and "Player, A" in names  # a non-member is not found
+    assert client.get("/players").status_code == 200  # the empty form
+
+
+def test_games_and_tournament_and_list_pages(example, example_json):
+    _, client, _ = example
+    games = client.get(f"/tournaments/{EXAMPLE}/games").text
+    assert len(cells(games, "games")) == len(example_json["games"])
+    listing = client.get("/tournaments", params={"vkz": "000"}).text
+    assert [r[3] for r in cells(listing, "tournaments")] == [EXAMPLE]
+    a = client.get("/api/players", params={"q": "Player, A"}).json()[0]
+    lists = client.get("/lists", params={"club": a["vkz"]}).text
+    assert 'id="csv"' in lists and [r[1] for r in cells(lists, "list")] == ["Player, A"]
+    assert cells(lists, "list")[0][5:7] == ["2220", "31"]  # the example ends on 2026-12-12
+    later = client.get("/lists", params={"club": a["vkz"], "date": "2026-12-31"}).text
+    assert cells(later, "list")[0][5:7] == ["2245", "32"]
+    assert client.get("/lists", params={"club": a["vkz"], "age_class": "x"}).status_code == 422
+    home = client.get("/").text
+    assert EXAMPLE in home and 'role="search"' in home
+    assert client.get("/nowhere").status_code == 404
