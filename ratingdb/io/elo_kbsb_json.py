@@ -30,6 +30,7 @@ from ratingdb.io.evaluate_json import (
     _optional_int,
     _optional_string,
     _required,
+    game_core,
     parse_items,
     unique_players,
 )
@@ -40,7 +41,6 @@ from ratingdb.rules.elo_kbsb.model import (
     KbsbPlayerInput,
     PeriodInfo,
 )
-from ratingdb.rules.model import RESULTS
 
 
 def parse_document(data: Any) -> tuple[list[KbsbPeriodInput], bool]:
@@ -131,19 +131,7 @@ def _history(data: Any, path: str, games_before: int) -> KbsbHistory:
 
 
 def _game(data: Any, path: str, ids: dict[str, int], period: PeriodInfo) -> KbsbGameInput:
-    obj = _object(data, path)
-    white = _identifier(_required(obj, "white", path), f"{path}.white")
-    black = _identifier(_required(obj, "black", path), f"{path}.black")
-    for side, pid in (("white", white), ("black", black)):
-        if pid not in ids:
-            raise InputError(f"{path}.{side}", f"unknown player {pid!r}")
-    if white == black:
-        raise InputError(path, f"player {white!r} cannot play against himself")
-    result = _required(obj, "result", path)
-    if not isinstance(result, str) or result not in RESULTS:
-        raise InputError(
-            f"{path}.result", f"unknown result {result!r} (expected {', '.join(RESULTS)})"
-        )
+    obj, white, black, result = game_core(data, path, ids)
     played = obj.get("date")
     played_on = None if played is None else _date(played, f"{path}.date")
     if played_on is not None and not period.start <= played_on <= period.end:

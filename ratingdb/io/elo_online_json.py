@@ -24,11 +24,11 @@ from ratingdb.io.evaluate_json import (
     _object,
     _optional_string,
     _required,
+    game_core,
     parse_items,
     unique_players,
 )
 from ratingdb.rules.elo_online.model import OnlineGameInput, OnlineInput, OnlinePlayerInput
-from ratingdb.rules.model import RESULTS
 
 _ISO_DATETIME = re.compile(
     r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})?$"
@@ -87,21 +87,9 @@ def _player(data: Any, path: str) -> OnlinePlayerInput:
 
 
 def _game(data: Any, path: str, ids: dict[str, int]) -> OnlineGameInput:
-    obj = _object(data, path)
+    obj, white, black, result = game_core(data, path, ids)
     raw_id = obj.get("id")
     game_id = None if raw_id is None else _identifier(raw_id, f"{path}.id")
-    white = _identifier(_required(obj, "white", path), f"{path}.white")
-    black = _identifier(_required(obj, "black", path), f"{path}.black")
-    for side, pid in (("white", white), ("black", black)):
-        if pid not in ids:
-            raise InputError(f"{path}.{side}", f"unknown player {pid!r}")
-    if white == black:
-        raise InputError(path, f"player {white!r} cannot play against himself")
-    result = _required(obj, "result", path)
-    if not isinstance(result, str) or result not in RESULTS:
-        raise InputError(
-            f"{path}.result", f"unknown result {result!r} (expected {', '.join(RESULTS)})"
-        )
     end = _datetime(_required(obj, "end", path), f"{path}.end")
     return OnlineGameInput(white=white, black=black, result=result, end=end, id=game_id)
 

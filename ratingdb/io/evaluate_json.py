@@ -170,7 +170,9 @@ def _residual(data: Any, path: str, end: date) -> ResidualGame:
     return ResidualGame(rating, _score(_required(obj, "score", path), f"{path}.score"), played)
 
 
-def _game(data: Any, path: str, ids: dict[str, int]) -> GameInput:
+def game_core(data: Any, path: str, ids: dict[str, int]) -> tuple[dict[str, Any], str, str, str]:
+    """A game object's white, black (known, different players) and result string; every
+    family's game reader starts here. Returns (object, white, black, result)."""
     obj = _object(data, path)
     white = _identifier(_required(obj, "white", path), f"{path}.white")
     black = _identifier(_required(obj, "black", path), f"{path}.black")
@@ -185,6 +187,11 @@ def _game(data: Any, path: str, ids: dict[str, int]) -> GameInput:
             f"{path}.result",
             f"unknown result {result!r} (expected {', '.join(RESULTS)})",
         )
+    return obj, white, black, result
+
+
+def _game(data: Any, path: str, ids: dict[str, int]) -> GameInput:
+    obj, white, black, result = game_core(data, path, ids)
     round_no = _optional_int(obj.get("round"), f"{path}.round")
     if round_no is not None and round_no < 0:
         raise InputError(f"{path}.round", f"a round number cannot be negative, got {round_no}")
