@@ -164,6 +164,9 @@ def test_encoding_problems_are_reported_not_guessed():
     assert "byte 0xe4 is not valid utf-8" in info.value.message
     assert parse(decode(data, "t.trf", "cp1252")).player(2).name == "Bäuer, Berta"
     assert parse(decode(b"\xef\xbb\xbf" + ALL.encode(), "t.trf")).name.startswith("Offene")
+    for codec, message in (("no-such-codec", "unknown encoding"), ("undefined", "cannot decode")):
+        with pytest.raises(TrfError, match=message):
+            decode(data, "t.trf", codec)
 
 
 def test_write_then_parse_keeps_everything(trf):

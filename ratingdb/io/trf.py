@@ -180,6 +180,8 @@ def decode(data: bytes, source: str, encoding: str = "utf-8") -> str:
             f"byte 0x{data[err.start]:02x} is not valid {encoding} "
             "(give the file's encoding with --encoding, e.g. cp1252)",
         ) from None
+    except UnicodeError as err:  # a codec that decodes nothing, e.g. "undefined"
+        raise TrfError(source, f"encoding {encoding!r} cannot decode text: {err}") from None
     except LookupError:
         raise TrfError(source, f"unknown encoding {encoding!r}") from None
 
