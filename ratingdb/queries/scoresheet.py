@@ -30,6 +30,7 @@ from ratingdb.queries.publication import published_players
 from ratingdb.queries.tournament import stored_evaluation
 from ratingdb.rules.dwz2026.probability import p_float, p_milli
 from ratingdb.rules.model import RESULTS, PlayerInput, PlayerResult
+from ratingdb.rules.rounding import decimal_half_up, div_half_up
 
 SELECTION_2 = ("established", "first_stage", "second_stage")
 SELECTION_1 = ("established", "first_stage")
@@ -178,7 +179,7 @@ def scoresheet(
             else:
                 value = p_float(me.rating_old - rating)
                 expected_sum += value  # type: ignore[assignment]
-                expected = Decimal(str(round(value, 3)))
+                expected = decimal_half_up(value, 3)
         opp_player = players.get(int(other))
         games.append(
             ScoresheetGame(
@@ -199,7 +200,7 @@ def scoresheet(
         total = (
             Decimal(int(expected_sum)).scaleb(-3)
             if result.precision == "table"
-            else Decimal(str(round(float(expected_sum), 3)))
+            else decimal_half_up(float(expected_sum), 3)
         )
         if total == me.expected:
             expected_total = total
@@ -214,7 +215,7 @@ def scoresheet(
         residual_old = {
             "games": len(held),
             "score": float(sum(r.score for r in held)),
-            "average": round(sum(r.opponent_rating for r in held) / len(held)),
+            "average": div_half_up(sum(r.opponent_rating for r in held), len(held)),
         }
     member = me_in.member and not me_in.computer
     new = ""

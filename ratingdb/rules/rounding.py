@@ -42,3 +42,8 @@ def to_decimal(value: Fraction, places: int) -> Decimal:
     quantum = Decimal(1).scaleb(-places)
     exact = Decimal(value.numerator) / Decimal(value.denominator)
     return exact.quantize(quantum, rounding=ROUND_HALF_UP)
+
+
+def decimal_half_up(value: Number, places: int) -> Decimal:
+    """``value`` rounded to ``places`` decimals (halves away from zero), as a Decimal."""
+    return to_decimal(round_half_up_to(value, places), places)

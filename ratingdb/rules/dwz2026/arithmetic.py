@@ -21,7 +21,7 @@ from scipy.special import ndtr
 
 from ratingdb.rules.dwz2026.params import Dwz2026Parameters
 from ratingdb.rules.dwz2026.probability import SIGMA, d_float, d_table, p_table
-from ratingdb.rules.rounding import div_half_up, round_half_up, to_decimal
+from ratingdb.rules.rounding import decimal_half_up, div_half_up, round_half_up
 
 Num = int | float
 
@@ -136,7 +136,7 @@ class FloatArithmetic:
         return w2 / 2 - float(expected)
 
     def expected_3(self, expected: Num) -> Decimal:
-        return to_decimal(Fraction(round_half_up(Fraction(expected) * 1000), 1000), 3)
+        return decimal_half_up(expected, 3)
 
 
 def arithmetic_for(params: Dwz2026Parameters) -> Arithmetic:

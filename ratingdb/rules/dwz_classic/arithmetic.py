@@ -25,7 +25,11 @@ from ratingdb.rules.dwz_classic.tables import (
     p_hundredths,
     p_logistic,
 )
-from ratingdb.rules.rounding import div_half_up, round_half_up, round_half_up_to, to_decimal
+from ratingdb.rules.rounding import (
+    decimal_half_up,
+    div_half_up,
+    round_half_up,
+)
 
 Num = int | float
 
@@ -134,7 +138,7 @@ class FloatArithmetic:
         return w2 / 2 - float(expected)
 
     def expected_decimal(self, expected: Num) -> Decimal:
-        return to_decimal(round_half_up_to(expected, 3), 3)
+        return decimal_half_up(expected, 3)
 
 
 def arithmetic_for(params: DwzClassicParameters) -> Arithmetic:

@@ -75,7 +75,12 @@ from ratingdb.rules.elo_kbsb.tables import (
 )
 from ratingdb.rules.errors import RulesError
 from ratingdb.rules.model import RESULTS
-from ratingdb.rules.rounding import div_half_up, round_half_up, round_half_up_to, to_decimal
+from ratingdb.rules.rounding import (
+    decimal_half_up,
+    div_half_up,
+    round_half_up,
+    to_decimal,
+)
 
 RULES_NAME = "elo-kbsb"
 
@@ -277,7 +282,7 @@ def _show(value: Fraction, params: KbsbParameters, table_places: int) -> Decimal
     """Exact in table precision (a multiple of 10**-table_places), 3 decimals in float."""
     if params.precision == "table":
         return to_decimal(value, table_places)
-    return to_decimal(round_half_up_to(value, 3), 3)
+    return decimal_half_up(value, 3)
 
 
 def _perf_trace(

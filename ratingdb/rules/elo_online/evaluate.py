@@ -37,7 +37,7 @@ from ratingdb.rules.elo_online.model import (
 from ratingdb.rules.elo_online.params import OnlineEloParameters
 from ratingdb.rules.errors import RulesError
 from ratingdb.rules.model import RESULTS
-from ratingdb.rules.rounding import round_half_up, round_half_up_to, to_decimal
+from ratingdb.rules.rounding import decimal_half_up, round_half_up
 
 RULES_NAME = "elo-online"
 
@@ -114,13 +114,13 @@ def evaluate(data: OnlineInput, params: OnlineEloParameters | None = None) -> On
         out.rated = True
         out.white_before, out.white_after = round_half_up(w_old), round_half_up(w_new)
         out.black_before, out.black_after = round_half_up(b_old), round_half_up(b_new)
-        out.white_expected = to_decimal(round_half_up_to(w_e, 3), 3)
+        out.white_expected = decimal_half_up(w_e, 3)
         out.white_k, out.black_k = w_k, b_k
         changes.append(
             {
                 "index": k,
-                "white_change": float(to_decimal(round_half_up_to(w_change, 3), 3)),
-                "black_change": float(to_decimal(round_half_up_to(b_change, 3), 3)),
+                "white_change": float(decimal_half_up(w_change, 3)),
+                "black_change": float(decimal_half_up(b_change, 3)),
             }
         )
         for pid, half in ((g.white, halves[0]), (g.black, halves[1])):

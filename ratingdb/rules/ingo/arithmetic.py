@@ -25,7 +25,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from ratingdb.rules.ingo.params import IngoParameters
-from ratingdb.rules.rounding import round_half_up, round_half_up_to, to_decimal
+from ratingdb.rules.rounding import decimal_half_up, round_half_up, round_half_up_to
 
 #: decimals shown for unrounded (float precision) levels, %d and H
 FLOAT_DISPLAY_PLACES = 3
@@ -51,7 +51,7 @@ class Arithmetic:
     def shown(self, value: Fraction) -> Decimal:
         """A level, %d or H for the output: its table decimals, or 3 in float precision."""
         places = self.places if self.table else FLOAT_DISPLAY_PLACES
-        return to_decimal(round_half_up_to(value, places), places)
+        return decimal_half_up(value, places)
 
 
 def exact_percent_diff(half_points: int, games: int, params: IngoParameters) -> Fraction:
