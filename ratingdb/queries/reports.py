@@ -117,6 +117,82 @@ def current_ratings(
     return out  # type: ignore[return-value]
 
 
+def rating_list_rows(
+    session: Session,
+    *,
+    club: str | None = None,
+    federation: str | None = None,
+    age_class: str | None = None,
+    day: date,
+    published_on: date | None = None,
+) -> list[dict[str, Any]]:
+    """The members on ``day`` (each once), by DWZ descending, players without DWZ last.
+
+    ``published_on``: only players who are members that day too and not anonymised (WO
+    4.1.1: former members appear in publications only as textual participants; the web).
+    ValueError for a bad selection."""
+    if (club is None) == (federation is None):
+        raise ValueError("give either a club VKZ or a federation prefix")
+    where = "o.vkz = :v" if club is not None else "o.vkz LIKE :v"
+    value = club if club is not None else f"{federation}%"
+    published = (
+        ""
+        if published_on is None
+        else " AND NOT p.anonymised AND EXISTS (SELECT 1 FROM memberships n WHERE "
+        "n.player_id = p.id AND n.valid_from <= :today "
+        "AND (n.valid_to IS NULL OR n.valid_to >= :today))"
+    )
+    members = session.execute(
+        text(
+            "SELECT DISTINCT ON (p.id) p.id, p.surname, p.given_name, p.birth_year, p.sex, "
+            "p.fide_id, o.vkz, m.member_number FROM memberships m "
+            "JOIN players p ON p.id = m.player_id JOIN organisations o ON o.id = m.organisation_id "
+            f"WHERE {where} AND m.valid_from <= :d AND (m.valid_to IS NULL OR m.valid_to >= :d)"
+            f"{published}{_age_filter(age_class, day.year)} ORDER BY p.id, o.vkz"
+        ),
+        {"v": value, "d": day, "today": published_on},
+    ).all()
+    ratings = current_ratings(session, [m.id for m in members], day)
+
+    def key(m: Any) -> tuple[Any, ...]:
+        rating = ratings.get(m.id, (None, None))[0]
+        return (rating is None, -(rating or 0), m.surname, m.given_name, m.id)
+
+    return [
+        {
+            "rank": k,
+            "player_id": m.id,
+            "name": f"{m.surname}, {m.given_name}".strip(", "),
+            "vkz": m.vkz,
+            "member_number": m.member_number,
+            "birth_year": m.birth_year,
+            "sex": m.sex,
+            "rating": ratings.get(m.id, (None, None))[0],
+            "index": ratings.get(m.id, (None, None))[1],
+            "fide_id": m.fide_id,
+        }
+        for k, m in enumerate(sorted(members, key=key), start=1)
+    ]
+
+
+def rating_list_document(
+    rows: list[dict[str, Any]], *, scope: str, day: date, age_class: str | None
+) -> Document:
+    """Rows of :func:`rating_list_rows` as a CSV/PDF document."""
+    header = [("Stand", day.isoformat()), ("Auswahl", scope)]
+    if age_class:
+        header.append(("Altersklasse", age_class))
+    keys = ("rank", "name", "vkz", "member_number", "birth_year", "sex", "rating", "index",
+            "fide_id")  # fmt: skip
+    return Document(
+        title=f"DWZ-Liste {scope}",
+        header=header,
+        columns=LIST_COLUMNS,
+        rows=[cells([r[k] for k in keys]) for r in rows],
+        left=frozenset({1, 2, 5}),
+    )
+
+
 def rating_list(
     session: Session,
     *,
@@ -125,58 +201,13 @@ def rating_list(
     age_class: str | None = None,
     day: date | None = None,
 ) -> Document:
-    if (club is None) == (federation is None):
-        raise ValueError("give either a club VKZ or a federation prefix")
+    """The rating list for ``ratingdb export list`` (every member on the day)."""
     day = day or date.today()
-    where = "o.vkz = :v" if club is not None else "o.vkz LIKE :v"
-    value = club if club is not None else f"{federation}%"
-    members = session.execute(
-        text(
-            "SELECT p.id, p.surname, p.given_name, p.birth_year, p.sex, p.fide_id, o.vkz, "
-            "m.member_number FROM memberships m JOIN players p ON p.id = m.player_id "
-            "JOIN organisations o ON o.id = m.organisation_id "
-            f"WHERE {where} AND m.valid_from <= :d AND (m.valid_to IS NULL OR m.valid_to >= :d)"
-            f"{_age_filter(age_class, day.year)} ORDER BY p.surname, p.given_name, p.id"
-        ),
-        {"v": value, "d": day},
-    ).all()
-    if not members:
-        raise LookupError(f"no members in {club or federation + '*'} on {day}")
-    ratings = current_ratings(session, sorted({m.id for m in members}), day)
-
-    def key(m: Any) -> tuple[Any, ...]:
-        rating = ratings.get(m.id, (None, None))[0]
-        return (rating is None, -(rating or 0), m.surname, m.given_name, m.id)
-
-    rows = []
-    for k, m in enumerate(sorted(members, key=key), start=1):
-        rating, index = ratings.get(m.id, (None, None))
-        rows.append(
-            cells(
-                (
-                    k,
-                    f"{m.surname}, {m.given_name}".strip(", "),
-                    m.vkz,
-                    m.member_number,
-                    m.birth_year,
-                    m.sex,
-                    rating,
-                    index,
-                    m.fide_id,
-                )
-            )
-        )
+    rows = rating_list_rows(session, club=club, federation=federation, age_class=age_class, day=day)
+    if not rows:
+        raise LookupError(f"no members in {club or f'{federation}*'} on {day}")
     scope = f"Verein {club}" if club is not None else f"Verband {federation}"
-    header = [("Stand", day.isoformat()), ("Auswahl", scope)]
-    if age_class:
-        header.append(("Altersklasse", age_class))
-    return Document(
-        title=f"DWZ-Liste {scope}",
-        header=header,
-        columns=LIST_COLUMNS,
-        rows=rows,
-        left=frozenset({1, 2, 5}),
-    )
+    return rating_list_document(rows, scope=scope, day=day, age_class=age_class)
 
 
 def card_document(session: Session, player_id: int, today: date | None = None) -> Document:

@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.io.errors import InputError
 from ratingdb.queries.documents import Document
-from ratingdb.queries.lists import rating_list_document, rating_list_rows
+from ratingdb.queries.reports import rating_list_document, rating_list_rows
 
 
 def selected_list(
@@ -30,7 +30,12 @@ def selected_list(
     day = day or today
     try:
         rows = rating_list_rows(
-            session, club=club, federation=federation, age_class=age_class, day=day, today=today
+            session,
+            club=club,
+            federation=federation,
+            age_class=age_class,
+            day=day,
+            published_on=today,
         )
     except ValueError as err:
         raise InputError("age_class", str(err)) from None
