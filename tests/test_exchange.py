@@ -410,3 +410,16 @@ def test_review_findings_in_the_member_list_import(empty_db, tmp_path):
     assert people["1007"] == "Old" and people["1008"] == "New"
     # listed again on the day the membership ended: it goes on (no overlap error)
     ok(["players", "import", str(first), "--date", "2025-09-01", "--quiet"], url)
+
+
+def test_a_list_on_the_day_of_a_conversion_shows_converted_values(empty_db, tmp_path):
+    """Review finding: the engine runs an adjustment before a takeover of the same day (the
+    list shows converted ratings); the rating list and the Karteikarte must agree."""
+    url = empty_db
+    listed = write_list(tmp_path / "l.csv", ['1001,C1,1,A,"Alpha,A",M,D,1980,,1800,20,,,,'])
+    ok(["players", "import", str(listed), "--date", "2026-06-07", "--quiet"], url)
+    ok(["adjustment", "add", "--date", "2026-06-07"], url)
+    listing = ok(["export", "list", "--club", "C1", "--date", "2026-06-20"], url)
+    assert list(csv.DictReader(io.StringIO(listing)))[0]["DWZ"] == "1800"
+    card = list(csv.reader(io.StringIO(ok(["player", "card", "1", "--format", "csv"], url))))
+    assert [row[-1] for row in card[1:]] == ["1800-20"]  # the takeover row, no conversion

@@ -12,13 +12,14 @@ minus birth year, WO 3.5.2.2) or by ``U<n>`` (younger than n in that year).
 from __future__ import annotations
 
 import re
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-from ratingdb.engine.model import Adjustment, PlayerState
+from ratingdb.engine.inputs import state_at
+from ratingdb.engine.model import Adjustment, PlayerRecord, PlayerState, Takeover
 from ratingdb.queries.card import rating_card
 from ratingdb.queries.documents import Document, cells
 from ratingdb.queries.evaluation_display import evaluation_rows, headers
@@ -70,9 +71,10 @@ def _age_filter(age_class: str | None, year: int) -> str:
 def current_ratings(
     session: Session, player_ids: list[int], day: date
 ) -> dict[int, tuple[int, int | None]]:
-    """Current DWZ and index on ``day`` of the given players (those who have one)."""
-    latest: dict[int, tuple[date, int, int | None]] = {}
-    taken: set[int] = set()  # players whose current value is a takeover
+    """Current DWZ and index on ``day`` of the given players (those who have one): the last
+    stored evaluation carried through takeovers and adjustments up to ``day`` by the
+    engine's own rule (:func:`ratingdb.engine.inputs.state_at`)."""
+    states: dict[int, PlayerState] = {}
     for r in session.execute(
         text(
             "SELECT DISTINCT ON (s.player_id) s.player_id, t.end_date, s.rating_new, s.index_new "
@@ -83,18 +85,17 @@ def current_ratings(
         ),
         {"ids": player_ids, "d": day},
     ):
-        latest[r.player_id] = (r.end_date, r.rating_new, r.index_new)
-    for r in session.execute(
-        text(
-            "SELECT player_id, taken_on, rating, rating_index FROM rating_takeovers "
-            "WHERE player_id = ANY(:ids) AND taken_on <= :d"
-        ),
-        {"ids": player_ids, "d": day},
-    ):
-        known = latest.get(r.player_id)
-        if known is None or known[0] <= r.taken_on:
-            latest[r.player_id] = (r.taken_on, r.rating, r.rating_index)
-            taken.add(r.player_id)
+        states[r.player_id] = PlayerState(r.rating_new, r.index_new, (), r.end_date)
+    takeovers = {
+        r.player_id: Takeover(r.taken_on, r.rating, r.rating_index)
+        for r in session.execute(
+            text(
+                "SELECT player_id, taken_on, rating, rating_index FROM rating_takeovers "
+                "WHERE player_id = ANY(:ids) AND taken_on <= :d"
+            ),
+            {"ids": player_ids, "d": day},
+        )
+    }
     adjustments = [
         Adjustment(r.effective_on, r.formula, r.raises_index)
         for r in session.execute(
@@ -105,16 +106,14 @@ def current_ratings(
             {"d": day},
         )
     ]
-    out = {}
-    for pid, (since, rating, index) in latest.items():
-        state = PlayerState(rating, index, (), since)
-        for adj in adjustments:
-            # an adjustment runs after the tournaments of its day but before a list
-            # takeover of that day (the list shows converted values): engine.inputs.state_at
-            if since < adj.effective_on or (since == adj.effective_on and pid not in taken):
-                state = adj.apply(state)
-        out[pid] = (state.rating, state.index)
-    return out  # type: ignore[return-value]
+    after = day + timedelta(days=1)  # the events dated ``day`` count
+    out: dict[int, tuple[int, int | None]] = {}
+    for pid in states.keys() | takeovers.keys():
+        record = PlayerRecord(pid, takeover=takeovers.get(pid))
+        state = state_at(states.get(pid, PlayerState()), record, after, adjustments)
+        if state.rating is not None:
+            out[pid] = (state.rating, state.index)
+    return out
 
 
 def rating_list_rows(
