@@ -36,6 +36,13 @@ class Match:
     how: str  # DSB id, member number, FIDE id, name + birth year, new player, textual
 
 
+def _dsb_id(rec: NationalRecord | None) -> str | None:
+    """The DSB id of a GER record; a number ``VKZ-nnn`` is a ZPS-member number instead."""
+    if rec is None or not rec.number or "-" in rec.number:
+        return None
+    return rec.number
+
+
 def _split_name(name: str) -> tuple[str, str]:
     surname, _, given = name.partition(",")
     return surname.strip(), given.strip()
@@ -45,8 +52,8 @@ def match_players(session: Session, t: TrfTournament) -> list[Match]:
     """Who is who: one database lookup per kind of key, not one per player."""
     nrs = {p.start_rank: p.national.get(FEDERATION) for p in t.players}
     _unique_ids(t, nrs)
-    dsb_ids = [r.number for r in nrs.values() if r and r.number and "-" not in r.number]
-    member_keys = [r.number for r in nrs.values() if r and r.number and "-" in r.number]
+    dsb_ids = [n for n in map(_dsb_id, nrs.values()) if n]
+    member_keys = [r.number for r in nrs.values() if r and r.number and _dsb_id(r) is None]
     fide_ids = [p.fide_id for p in t.players if p.fide_id]
     by_dsb = dict(
         session.execute(
@@ -94,7 +101,7 @@ def match_players(session: Session, t: TrfTournament) -> list[Match]:
             pid, how = by_fide[p.fide_id], "FIDE id"
         elif key[2] is not None:
             # a namesake whose FIDE id or DSB id contradicts the file's is another person
-            dsb = rec.number if rec is not None and rec.number and "-" not in rec.number else None
+            dsb = _dsb_id(rec)
             fits = [
                 cand
                 for cand, fide_id, dsb_id in by_name.get(key, [])  # type: ignore[call-overload]
@@ -141,7 +148,7 @@ def _register_new(session: Session, t: TrfTournament, matches: list[Match]) -> l
     out = []
     for p, m in zip(t.players, matches, strict=True):
         rec = p.national.get(FEDERATION)
-        dsb_id = rec.number if rec is not None and rec.number and "-" not in rec.number else None
+        dsb_id = _dsb_id(rec)
         if m.player_id is not None or not (p.fide_id or dsb_id):
             out.append(m)
             continue
