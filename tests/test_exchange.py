@@ -420,6 +420,6 @@ def test_a_list_on_the_day_of_a_conversion_shows_converted_values(empty_db, tmp_
     ok(["players", "import", str(listed), "--date", "2026-06-07", "--quiet"], url)
     ok(["adjustment", "add", "--date", "2026-06-07"], url)
     listing = ok(["export", "list", "--club", "C1", "--date", "2026-06-20"], url)
-    assert list(csv.DictReader(io.StringIO(listing)))[0]["DWZ"] == "1800"
+    assert next(csv.DictReader(io.StringIO(listing)))["DWZ"] == "1800"
     card = list(csv.reader(io.StringIO(ok(["player", "card", "1", "--format", "csv"], url))))
     assert [row[-1] for row in card[1:]] == ["1800-20"]  # the takeover row, no conversion
