@@ -25,7 +25,7 @@ from ratingdb.engine.model import (
 )
 from ratingdb.engine.periods import close_periods
 from ratingdb.engine.timeline import RechenmodulVersion, Timeline
-from ratingdb.rules.dwz2026.groups import residual_valid
+from ratingdb.rules.dwz2026.groups import add_years, residual_valid
 from ratingdb.rules.model import (
     GameInput,
     PlayerInput,
@@ -67,6 +67,7 @@ def participant_input(
         and textual_between(player.memberships, state.as_of, tournament.end, retention, late)
     ):
         state = EMPTY_STATE  # the data were dropped after the retention period
+    state = _expired(state, tournament.end, getattr(params, "rating_expiry_years", 0))
     if state.rating is not None:
         rating, index, source = state.rating, state.index, "dwz"
     elif part.external_rating is not None:
@@ -88,6 +89,17 @@ def participant_input(
         residual=residual if rating is None or getattr(params, "periodic", False) else (),
         rechenmodul=modul.key,
     )
+
+
+def _expired(state: PlayerState, end: date, years: int) -> PlayerState:
+    """Classic DWZ 6.1.1 ("DWZ verlieren ihre Gueltigkeit nach 5 Jahren"): a rating whose
+    last evaluation ended more than ``years`` before this tournament's end is void; the
+    player is rated like one without DWZ (residual games still count). 0 = never."""
+    if years <= 0 or state.rating is None or state.as_of is None:
+        return state
+    if add_years(state.as_of, years) >= end:
+        return state
+    return PlayerState(residual=state.residual, as_of=state.as_of)
 
 
 def state_at(

@@ -4,8 +4,8 @@
 Anhang 2.1 in hundredths, so W_e is an exact number of hundredths and W - W_e is exact; an
 average opponent rating R_c is rounded half-up to an integer; a score fraction W/n or
 0.5 + (W - W_e)/n is rounded half-up to hundredths before D is read from Anhang 2.2.
-``FloatArithmetic`` uses the logistic approximation and its inverse, nothing rounded until
-a rating is final.
+``FloatArithmetic`` uses the logistic approximation (or, with ``probability`` "normal", the
+normal distribution) and its inverse, nothing rounded until a rating is final.
 
 Scores are passed as half-points (``w2`` = 2 W) so that the table arithmetic stays in
 integers.
@@ -13,6 +13,7 @@ integers.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from decimal import Decimal
 from fractions import Fraction
@@ -21,9 +22,11 @@ from typing import Protocol
 from ratingdb.rules.dwz_classic.params import DwzClassicParameters
 from ratingdb.rules.dwz_classic.tables import (
     d_logistic,
+    d_normal,
     d_of_hundredths,
     p_hundredths,
     p_logistic,
+    p_normal,
 )
 from ratingdb.rules.rounding import (
     decimal_half_up,
@@ -104,28 +107,39 @@ class TableArithmetic:
 
 
 class FloatArithmetic:
-    """Logistic P(D) and its inverse, unrounded; settled when every step < tolerance."""
+    """Logistic (or normal) P(D) and its inverse, unrounded; settled when every step <
+    tolerance."""
 
     precision = "float"
 
     def __init__(self, params: DwzClassicParameters) -> None:
         self._extreme = params.extreme_difference
         self._tolerance = float(params.float_tolerance)
+        self._sigma = params.normal_sigma_over_sqrt2 * math.sqrt(2)
+        self._normal = params.probability == "normal"
+
+    def _p(self, d: float) -> float:
+        return p_normal(d, self._sigma) if self._normal else p_logistic(d)
+
+    def _d(self, p: float) -> float:
+        if self._normal:
+            return d_normal(p, self._sigma, self._extreme)
+        return d_logistic(p, self._extreme)
 
     def mean(self, opponents: Sequence[Num]) -> float:
         return float(sum(opponents)) / len(opponents)
 
     def expected(self, own: Num, opponents: Sequence[Num]) -> float:
-        return sum(p_logistic(own - opp) for opp in opponents)
+        return sum(self._p(float(own - opp)) for opp in opponents)
 
     def start_value(self, opponents: Sequence[Num], w2: int) -> float:
-        return self.mean(opponents) + d_logistic(w2 / (2 * len(opponents)), self._extreme)
+        return self.mean(opponents) + self._d(w2 / (2 * len(opponents)))
 
     def extreme_value(self, opponents: Sequence[Num], high: bool) -> float:
         return self.mean(opponents) + (self._extreme if high else -self._extreme)
 
     def correction(self, w2: int, expected: Num, n: int) -> float:
-        return d_logistic(0.5 + (w2 / 2 - expected) / n, self._extreme)
+        return self._d(0.5 + (w2 / 2 - expected) / n)
 
     def settled(self, old: Sequence[Num], new: Sequence[Num]) -> bool:
         steps = (abs(b - a) for a, b in zip(old, new, strict=True))

@@ -62,6 +62,7 @@ from ratingdb.rules.dwz2026.groups import Groups, classify, half_points, rated_a
 from ratingdb.rules.dwz_classic.arithmetic import Arithmetic, Num, arithmetic_for
 from ratingdb.rules.dwz_classic.coefficient import (
     development_coefficient,
+    first_rating_floor,
     new_rating,
     success_value,
 )
@@ -259,7 +260,8 @@ class _Evaluation:
         computed.steps = outcome.steps
         for k, i in enumerate(order):
             computed.values[i] = outcome.values[k]
-            computed.first[i] = max(arith.final(outcome.values[k]), self.params.rating_floor)
+            r_i = max(arith.final(outcome.values[k]), self.params.rating_floor)
+            computed.first[i] = first_rating_floor(r_i, self.params)
         computed.trace["first_rating"] = {
             "order": [self.players[i].id for i in order],
             "start": [_plain(computed.start[i]) for i in order],
@@ -282,7 +284,7 @@ class _Evaluation:
         assert index is not None
         rated.expected = arith.expected(rating, rated.opponents)
         difference = arith.difference(rated.w2, rated.expected)
-        rated.e = development_coefficient(rating, index, self.ages[i], params)
+        rated.e = development_coefficient(rating, index, self.ages[i], params, difference >= 0)
         rated.rating_new = new_rating(rating, rated.e, n, difference, params)
         if n >= params.min_games_exceptional:
             rated.success = success_value(rating, n, difference, params)
@@ -294,8 +296,19 @@ class _Evaluation:
         return rated
 
     def _exceptional(self, computed: _Pass) -> dict[int, int]:
-        """4.7.6: R_p of every player whose R_p is at least R_o + 200."""
-        margin = self.params.exceptional_margin
+        """The rating the opponents of an exceptional player see instead of R_o:
+        ``sonderwertung`` "success" (4.7.6): R_p when R_p >= R_o + 200; "performance"
+        (WO 2016, in force 2016-08-01): R_h when R_h > R_o + 300 ("um mehr als"), R_h
+        needing >= 5 counted games; "off": nobody."""
+        margin, mode = self.params.exceptional_margin, self.params.sonderwertung
+        if mode == "off":
+            return {}
+        if mode == "performance":
+            return {
+                i: rated.performance
+                for i, rated in computed.rated.items()
+                if rated.performance is not None and rated.performance - self._rating(i) > margin
+            }
         return {
             i: rated.success
             for i, rated in computed.rated.items()

@@ -28,6 +28,9 @@ from decimal import Decimal
 from typing import Any, Literal
 
 Precision = Literal["table", "float"]
+EFormula = Literal["classic", "2014"]
+Probability = Literal["logistic", "normal"]
+Sonderwertung = Literal["success", "performance", "off"]
 
 
 @dataclass(frozen=True)
@@ -77,19 +80,57 @@ class DwzClassicParameters:
     float_tolerance: Decimal = Decimal("0.01")
     # 4.7.4 in table precision: widest cycle settled by its mean (else an error)
     max_cycle_span: int = 14
+    # -- switches of the DSB's later versions (docs/rules-dwz-classic.md, "Versions") --
+    # E: "classic" (4.9.2) or "2014" (WO 2014 4.9.2: E = E0 * fB + SBr, see .coefficient)
+    e_formula: EFormula = "classic"
+    # 2014: youth acceleration fB = R_o / acceleration_pivot within [acceleration_min, 1]
+    acceleration_pivot: int = 2000
+    acceleration_min: Decimal = Decimal("0.5")
+    # 2014: braking supplement SBr = e^((braking_threshold - R_o) / braking_scale) - 1
+    braking_threshold: int = 1300
+    braking_scale: int = 150
+    # 2014: E <= e_max_braking when SBr > 0 (instead of e_max and the index cap)
+    e_max_braking: int = 150
+    # 2014: a first rating R_i below first_rating_floor becomes base + R_i / divisor
+    # (0 = no floor, the classic text)
+    first_rating_floor: int = 0
+    first_rating_floor_base: int = 700
+    first_rating_floor_divisor: int = 8
+    # float precision: P(D) by the logistic formula of Anhang 2.1 or the normal
+    # distribution (sigma = normal_sigma_over_sqrt2 * sqrt 2) the text names as its basis
+    probability: Probability = "logistic"
+    normal_sigma_over_sqrt2: int = 200
+    # Sonderwertung: "success" (classic 4.7.6: R_p >= R_o + margin), "performance" (2016:
+    # R_h > R_o + margin, opponents rated against R_h) or "off"
+    sonderwertung: Sonderwertung = "success"
+    # 6.1.1 classic: a DWZ without an evaluation for this many years is void (0 = never)
+    rating_expiry_years: int = 5
 
     def __post_init__(self) -> None:
-        if self.precision not in ("table", "float"):
-            raise ValueError(f"precision must be 'table' or 'float', got {self.precision!r}")
+        choices = {
+            "precision": ("table", "float"),
+            "e_formula": ("classic", "2014"),
+            "probability": ("logistic", "normal"),
+            "sonderwertung": ("success", "performance", "off"),
+        }
+        for name, allowed in choices.items():
+            if getattr(self, name) not in allowed:
+                raise ValueError(
+                    f"{name} must be one of {', '.join(allowed)}, got {getattr(self, name)!r}"
+                )
         positive = (
             "e_rating_scale", "e_exponent", "e_min", "e_index_factor", "change_factor",
             "min_games", "min_games_exceptional", "min_games_performance", "max_iterations",
-            "float_tolerance", "extreme_difference",
+            "float_tolerance", "extreme_difference", "acceleration_pivot", "acceleration_min",
+            "braking_scale", "e_max_braking", "first_rating_floor_divisor",
+            "normal_sigma_over_sqrt2",
         )  # fmt: skip
         non_negative = (
             "j_youth", "j_junior", "j_adult", "exceptional_margin", "min_score",
             "rating_floor", "youth_max_age", "junior_max_age", "residual_validity_years",
             "retention_years", "late_member_years", "foreign_rating_index", "max_cycle_span",
+            "braking_threshold", "first_rating_floor", "first_rating_floor_base",
+            "rating_expiry_years",
         )  # fmt: skip
         for name in positive:
             if getattr(self, name) <= 0:

@@ -15,16 +15,24 @@ is read as +-677, the value 4.7.2.1.2 prescribes for a 100 % / 0 % result (param
 
 ``float`` precision uses the approximation printed under Anhang 2.1,
 P(D) = 1 / (1 + 10^(-D/400)), and its inverse D(P) = 400 * log10(P / (1 - P)), which is
-clamped to +-``extreme_difference`` (the largest D either table knows).
+clamped to +-``extreme_difference`` (the largest D either table knows). With the
+parameter ``probability`` "normal" it uses the normal distribution the text of 4.5 names
+as the basis of the table, P(D) = Phi(D / (200 sqrt 2)) (the sigma of WO 2026 3.3.1) and
+its inverse, clamped the same way.
 """
 
 from __future__ import annotations
 
 import math
 
+from scipy.special import ndtr, ndtri
+
 from ratingdb.rules.elo_tables import D_ABOVE_HALF, P_UPPER, p_hundredths
 
-__all__ = ["D_ABOVE_HALF", "P_UPPER", "d_logistic", "d_of_hundredths", "p_hundredths", "p_logistic"]
+__all__ = [
+    "D_ABOVE_HALF", "P_UPPER", "d_logistic", "d_normal", "d_of_hundredths", "p_hundredths",
+    "p_logistic", "p_normal",
+]  # fmt: skip
 
 
 def d_of_hundredths(p: int, extreme: int) -> int:
@@ -49,3 +57,17 @@ def d_logistic(p: float, extreme: int) -> float:
         return float(extreme)
     d = 400.0 * math.log10(p / (1.0 - p))
     return min(max(d, -float(extreme)), float(extreme))
+
+
+def p_normal(d: float, sigma: float) -> float:
+    """P(D) of the normal distribution with standard deviation ``sigma``."""
+    return float(ndtr(d / sigma))
+
+
+def d_normal(p: float, sigma: float, extreme: int) -> float:
+    """Inverse of :func:`p_normal`, clamped to +-``extreme`` (also for P <= 0, P >= 1)."""
+    if p <= 0.0:
+        return -float(extreme)
+    if p >= 1.0:
+        return float(extreme)
+    return min(max(float(ndtri(p)) * sigma, -float(extreme)), float(extreme))
