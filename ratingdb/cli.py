@@ -20,7 +20,7 @@ from ratingdb.io.errors import InputError
 from ratingdb.io.evaluate_json import dump_results
 from ratingdb.io.families import PARSERS, input_label
 from ratingdb.queries.evaluation_display import render_text
-from ratingdb.rules import FAMILIES, get_family
+from ratingdb.rules import FAMILIES, dsb_timeline, get_family
 from ratingdb.rules.errors import RulesError
 from ratingdb.rules.model import TournamentResult
 
@@ -47,6 +47,14 @@ def main() -> None:
     show_default=True,
     help="Rule family (Rechenmodul family).",
 )
+@click.option(
+    "--rechenmodul",
+    "rechenmodul",
+    default=None,
+    metavar="KEY|auto",
+    help="A version of the DSB timeline (e.g. dwz-2014, dwz2026/2026.1), or auto: the version "
+    "valid at each tournament's end date (docs/engine.md). Overrides --rules.",
+)
 @click.option("--trace", is_flag=True, help="Include the per-step iteration values.")
 @click.option(
     "--format",
@@ -57,33 +65,65 @@ def main() -> None:
     help="json: the docs/evaluate.md contract; table: the evaluation display of WO Anhang 3.1.11.",
 )
 def evaluate(
-    source: str, precision: str | None, rules_name: str, trace: bool, output_format: str
+    source: str,
+    precision: str | None,
+    rules_name: str,
+    rechenmodul: str | None,
+    trace: bool,
+    output_format: str,
 ) -> None:
     """Evaluate tournaments from FILE (a JSON object or array; '-' reads stdin)."""
     name = "<stdin>" if source == "-" else source
+    fixed = None
+    if rechenmodul is not None and rechenmodul != "auto":
+        try:
+            fixed = dsb_timeline.find(rechenmodul)
+        except KeyError as err:
+            fail(f"--rechenmodul: {err.args[0]}")
+        rules_name = fixed.family
+    elif rechenmodul == "auto":
+        rules_name = dsb_timeline.rechenmodule()[0].family  # every version rates tournaments
     family = get_family(rules_name)
     data = read_json(source)
     try:
         tournaments, was_array = PARSERS[family.shape](data)
     except InputError as err:
         fail(f"{name}: {err}")
-    params = family.default_parameters()
-    if precision is not None:
-        params = params.with_precision(precision)
     results = []
+    moduls: list[str | None] = []
     for k, tournament_in in enumerate(tournaments):
+        entry = fixed
+        if rechenmodul == "auto":
+            entry = dsb_timeline.at(tournament_in.tournament.end)
+        rules = family if entry is None else get_family(entry.family)
+        params = (
+            rules.default_parameters()
+            if entry is None
+            else rules.parameters.from_dict(entry.parameters)
+        )
+        if precision is not None:
+            params = params.with_precision(precision)
         try:
-            results.append(family.evaluate(tournament_in, params))
+            results.append(rules.evaluate(tournament_in, params))
         except RulesError as err:
             where = f"$[{k}]" if was_array else "$"
             fail(f"{name}: {where}: {input_label(tournament_in)}: {err}")
+        moduls.append(None if entry is None else entry.version)
     if output_format == "table":
         if not all(isinstance(r, TournamentResult) for r in results):
             fail(f"--format table shows DWZ evaluations; use json for {family.name}")
-        pages = [render_text(t, r) for t, r in zip(tournaments, results, strict=True)]
+        pages = [
+            render_text(t, r, m) for t, r, m in zip(tournaments, results, moduls, strict=True)
+        ]
         click.echo("\n\n".join(pages))
     else:
-        click.echo(dump_results([r.to_dict(trace=trace) for r in results], was_array))
+        docs = []
+        for r, m in zip(results, moduls, strict=True):
+            doc = r.to_dict(trace=trace)
+            if m is not None:
+                doc["rechenmodul"] = m
+            docs.append(doc)
+        click.echo(dump_results(docs, was_array))
 
 
 for command in (

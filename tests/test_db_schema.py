@@ -65,7 +65,7 @@ def refused(db: Session, make: Callable[[], Any]) -> None:
 
 def test_seeded_rechenmodul_matches_the_code_defaults(world):
     modul = world["modul"]
-    assert (modul.version, modul.valid_from) == ("2026.1", date(2026, 7, 1))
+    assert (modul.version, modul.valid_from) == ("2026.1", date(2026, 6, 8))  # 0007 moved it
     assert Dwz2026Parameters.from_dict(modul.parameters) == Dwz2026Parameters()
 
 
@@ -276,7 +276,7 @@ CASES: list[tuple[str, Callable[[dict[str, Any]], Any]]] = [
     (
         "duplicate rechenmodul date",
         lambda w: Rechenmodul(
-            family="dwz2026", version="2026.2", valid_from=date(2026, 7, 1), parameters={}
+            family="dwz2026", version="2026.2", valid_from=date(2026, 6, 8), parameters={}
         ),
     ),
     ("recalc run status", lambda w: RecalcRun(status="paused")),

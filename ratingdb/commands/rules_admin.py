@@ -35,15 +35,31 @@ def rechenmodul() -> None:
 
 @rechenmodul.command("list")
 def rechenmodul_list() -> None:
-    """All versions in order of their valid-from date."""
+    """The timeline: every version in order of its valid-from date, with the rating
+    adjustments (WO Anhang 4) at their dates (an adjustment dated d runs after the
+    tournaments ending on d, so it is listed before a version valid from d)."""
     with Session(engine()) as session:
-        for r in session.execute(
-            text(
-                "SELECT family, version, valid_from, description FROM rechenmodule "
-                "ORDER BY valid_from"
-            )
-        ):
-            click.echo(f"{r.valid_from}  {r.family:10} {r.version:10} {r.description}")
+        versions = session.execute(
+            text("SELECT family, version, valid_from, description FROM rechenmodule")
+        ).all()
+        adjustments = session.execute(
+            text("SELECT effective_on, formula, raises_index, name FROM rating_adjustments")
+        ).all()
+    lines = [
+        (r.valid_from, 1, f"{r.valid_from}  {r.family:11} {r.version:11} {r.description}")
+        for r in versions
+    ]
+    lines += [
+        (
+            a.effective_on,
+            0,
+            f"{a.effective_on}  {'adjustment':11} {a.formula} "
+            f"({'index +1' if a.raises_index else 'index kept'}) {a.name}",
+        )
+        for a in adjustments
+    ]
+    for _, _, line in sorted(lines, key=lambda x: (x[0], x[1])):
+        click.echo(line)
 
 
 @rechenmodul.command("show")

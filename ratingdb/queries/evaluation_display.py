@@ -76,14 +76,19 @@ def headers(result: TournamentResult) -> tuple[str, ...]:
     return tuple(result.coefficient.upper() if h == "K" else h for h in HEADERS)
 
 
-def render_text(t: TournamentInput, result: TournamentResult) -> str:
-    """Plain-text table with a header as in WO Anhang 3.1.11."""
+def render_text(
+    t: TournamentInput, result: TournamentResult, rechenmodul: str | None = None
+) -> str:
+    """Plain-text table with a header as in WO Anhang 3.1.11; ``rechenmodul`` names the
+    Rechenmodul version used (``ratingdb evaluate --rechenmodul``)."""
     info = t.tournament
     header = (
         f"{info.name or ''}  Tournament ID: {info.id}  Start: {info.start.isoformat()}  "
         f"End: {info.end.isoformat()}  Level (VKZ): {info.vkz or '-'}  "
         f"Rules: {result.rules} ({result.precision})"
     )
+    if rechenmodul:
+        header += f"  Rechenmodul: {rechenmodul}"
     rows = [headers(result), *(row.cells for row in evaluation_rows(t, result))]
     widths = [max(len(r[c]) for r in rows) for c in range(len(HEADERS))]
     left = {1, 2, 3}
