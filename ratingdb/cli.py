@@ -112,9 +112,7 @@ def evaluate(
     if output_format == "table":
         if not all(isinstance(r, TournamentResult) for r in results):
             fail(f"--format table shows DWZ evaluations; use json for {family.name}")
-        pages = [
-            render_text(t, r, m) for t, r, m in zip(tournaments, results, moduls, strict=True)
-        ]
+        pages = [render_text(t, r, m) for t, r, m in zip(tournaments, results, moduls, strict=True)]
         click.echo("\n\n".join(pages))
     else:
         docs = []

@@ -90,9 +90,13 @@ def test_braking_supplement_lifts_the_index_cap():
     classic, new = run(doc, CLASSIC), run(doc, TABLE_2014)
     assert (classic["L"]["e"], classic["L"]["rating_new"]) == (10, 964)
     assert (new["L"]["e"], new["L"]["rating_new"]) == (22, 983)
-    assert (new["O"]["e"], new["O"]["rating_new"]) == (16, 1024) == (
-        classic["O"]["e"],
-        classic["O"]["rating_new"],
+    assert (
+        (new["O"]["e"], new["O"]["rating_new"])
+        == (16, 1024)
+        == (
+            classic["O"]["e"],
+            classic["O"]["rating_new"],
+        )
     )
 
 
