@@ -95,7 +95,19 @@ GIVEN = {
 }
 
 
-def generate(players: int, years: int, seed: int = 1, start_year: int = 2026) -> Federation:
+def generate(
+    players: int,
+    years: int,
+    seed: int = 1,
+    start_year: int | None = None,
+    today: date | None = None,
+) -> Federation:
+    """``years`` years of history up to ``start_year`` (default: this year). Nothing ends,
+    is received (processed) or is born after ``today`` (default: the real today), and no
+    member joins before the age of 6; tournaments that would end later are left out, so
+    the history follows the real Rechenmodul timeline up to today."""
+    today = today or date.today()
+    start_year = start_year or today.year
     rng = random.Random(seed)
     n_clubs = max(4, players // 40)
     regions = "ABCDE"
@@ -107,7 +119,7 @@ def generate(players: int, years: int, seed: int = 1, start_year: int = 2026) ->
     assert len(clubs) == n_clubs, "too many clubs for the VKZ scheme"
     club_list = sorted(clubs)
     first = date(start_year - years, 1, 1)
-    last = date(start_year, 12, 31)
+    last = min(date(start_year, 12, 31), today)
     roster: list[SynthPlayer] = []
     for pid in range(1, players + 1):
         sex = "f" if rng.random() < 0.15 else "m"
@@ -117,9 +129,11 @@ def generate(players: int, years: int, seed: int = 1, start_year: int = 2026) ->
             if rng.random() < 0.7
             else (first + timedelta(days=rng.randint(0, (last - first).days)))
         )
+        joined = max(joined, date(birth + 6, 1, 1))  # nobody joins before birth
         left = None
         if rng.random() < 0.15:
             left = joined + timedelta(days=rng.randint(200, 3000))
+            left = left if left <= today else None
         roster.append(
             SynthPlayer(
                 pid,
@@ -291,4 +305,8 @@ def generate(players: int, years: int, seed: int = 1, start_year: int = 2026) ->
             a, b = seed_strength(enter(t, a_p), a_p), seed_strength(enter(t, b_p), b_p)
             for rnd in range(1, rng.randint(2, 6) + 1):
                 play(t, rnd, a, b) if rnd % 2 else play(t, rnd, b, a)
-    return Federation(clubs, roster, tournaments)
+    now = datetime.combine(today, datetime.min.time())
+    past = [t for t in tournaments if t.end <= today]
+    for t in past:
+        t.processed_at = min(t.processed_at, now)
+    return Federation(clubs, roster, past)

@@ -88,7 +88,10 @@ def demo(players: int, years: int, seed: int) -> None:
         f"{first.snapshots_written} snapshots, {first.seconds:.2f} s"
     )
 
-    end = date(fed.tournaments[-1].end.year - 1, 6, 20)
+    # a tournament of May (before the 2026 rules and the Umstufung in the DSB timeline, when
+    # the history reaches mid-2026): rated with the old rules, then converted
+    last = max(t.end for t in fed.tournaments)
+    end = date(last.year if last >= date(last.year, 6, 1) else last.year - 1, 5, 20)
     with Session(eng) as session, session.begin():
         doc = late_tournament(session, end)
         if len(doc["players"]) < 2:
