@@ -71,13 +71,17 @@ def test_history_2010_to_2026_with_a_late_may_tournament(scratch_db):
     report = run_recalc(engine)
     assert report.tournaments_evaluated > 0
     with Session(engine) as session:
-        late_version = session.execute(
-            text(
-                "SELECT DISTINCT r.version FROM rating_snapshots s JOIN rechenmodule r "
-                "ON r.id = s.rechenmodul_id WHERE s.tournament_id = :t"
-            ),
-            {"t": late_id},
-        ).scalars().all()
+        late_version = (
+            session.execute(
+                text(
+                    "SELECT DISTINCT r.version FROM rating_snapshots s JOIN rechenmodule r "
+                    "ON r.id = s.rechenmodul_id WHERE s.tournament_id = :t"
+                ),
+                {"t": late_id},
+            )
+            .scalars()
+            .all()
+        )
         incremental = evaluation_rows(session), residual_rows(session)
     assert late_version == ["dwz-2016"]
 
