@@ -17,7 +17,10 @@ from ratingdb.db.bulk import load_federation
 from ratingdb.db.recalc import run_recalc
 from ratingdb.db.samples import late_tournament
 from ratingdb.db.submissions import add_tournament
+from ratingdb.queries.card import rating_card, render_card
 from ratingdb.queries.export import evaluation_rows, residual_rows
+from ratingdb.queries.reports import card_document
+from ratingdb.queries.tournament import show
 from ratingdb.rules.adjustments import dwz_2026_conversion
 from ratingdb.synth import generate
 
@@ -101,6 +104,30 @@ def test_history_2010_to_2026_with_a_late_may_tournament(scratch_db):
         assert first["index_old"] == last["index_new"] + 1, pid
         checked += 1
     assert checked == len(players)
+
+    # the Karteikarte names the Rechenmodul of each row and shows the Umstufung as its own row
+    pid = sorted(players)[0]
+    with Session(engine) as session:
+        card = rating_card(session, pid, TODAY)
+        text_card = render_card(card)
+        pdf_rows = card_document(session, pid, TODAY).rows
+        shown = show(session, doc["tournament"]["id"])
+    kinds = [(e["kind"], e.get("tournament"), e["rechenmodul"]) for e in card.evaluations]
+    late_at = kinds.index(("evaluation", doc["tournament"]["id"], "dwz-2016"))
+    conversion = next(e for e in card.evaluations if e["kind"] == "adjustment")
+    assert card.evaluations.index(conversion) > late_at
+    assert (conversion["name"], conversion["end_date"], conversion["rechenmodul"]) == (
+        "Umstufung 2026 (WO Anhang 4)",
+        UMSTUFUNG,
+        "dwz-2026-umstufung",
+    )
+    assert conversion["rating_new"] == dwz_2026_conversion(conversion["rating_old"])
+    assert conversion["index_new"] == conversion["index_old"] + 1
+    assert ("evaluation", "LATE-AUTUMN", "2026.1") in kinds
+    old_new = f"{conversion['rating_old']}-{conversion['index_old']} -> "
+    assert old_new in text_card and "dwz-2016" in text_card and "Rechenmodul" in text_card
+    assert any(r[1] == conversion["name"] and r[-2].startswith(old_new) for r in pdf_rows)
+    assert "Rechenmodul: dwz-2016" in shown.splitlines()[0]
 
     run_recalc(engine, full=True)
     with Session(engine) as session:

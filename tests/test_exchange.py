@@ -112,15 +112,17 @@ def test_takeover_row_on_the_card_and_list_order(example_db):
     url, _ = example_db
     card = ok(["player", "card", "1", "--format", "csv"], url)  # a player of the first list
     rows = list(csv.reader(io.StringIO(card)))
-    assert rows[0] == ["End", "Tournament", "W", "n", "W_e", "K", "R_c", "R_h", "DWZ"]
+    assert rows[0] == ["End", "Tournament", "W", "n", "W_e", "K", "R_c", "R_h", "DWZ",
+                       "Rechenmodul"]  # fmt: skip
     eng = create_engine(url, poolclass=NullPool)
     with eng.connect() as conn:
         a = conn.execute(text("SELECT id FROM players WHERE given_name = 'A'")).scalar_one()
     eng.dispose()
     card_a = list(csv.reader(io.StringIO(ok(["player", "card", str(a), "--format", "csv"], url))))
     assert card_a[1][0] == "2026-08-01" and card_a[1][1].startswith("Datenübernahme")
-    assert card_a[1][-1] == "2220-31"
-    assert card_a[2][1] == "WO-Beispielturnier" and card_a[2][-1] == "2245-32"
+    assert card_a[1][-2] == "2220-31"
+    assert card_a[2][1] == "WO-Beispielturnier" and card_a[2][-2] == "2245-32"
+    assert card_a[2][-1] == "2026.1"  # the Rechenmodul of the row
     evaluation = ok(["export", "evaluation", "12345678", "--format", "csv"], url)
     assert next(csv.reader(io.StringIO(evaluation))) == [
         "#", "Player", "Age", "VKZ", "R_o", "K", "R_c", "W", "n", "W_e", "R_h", "R_n", "+/-",

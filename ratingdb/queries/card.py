@@ -55,8 +55,10 @@ def rating_card(session: Session, player_id: int, today: date | None = None) -> 
                 "s.participant_id, "
                 "s.score, s.games, s.expected, s.k, s.opponents_avg, s.performance, "
                 "s.exceptional, s.rating_old, s.index_old, s.rating_new, s.index_new, s.stored, "
-                "jsonb_array_length(s.new_residual_games) AS new_residual "
+                "jsonb_array_length(s.new_residual_games) AS new_residual, "
+                "r.version AS rechenmodul "
                 "FROM rating_snapshots s JOIN tournaments t ON t.id = s.tournament_id "
+                "LEFT JOIN rechenmodule r ON r.id = s.rechenmodul_id "
                 "WHERE s.player_id = :p "
                 f"ORDER BY {ORDER_COLUMNS}"
             ),
@@ -117,6 +119,7 @@ def _with_takeover(
         "rating_new": row.rating,
         "index_new": row.rating_index,
         "stored": True,
+        "rechenmodul": None,
     }
     at = sum(1 for e in evaluations if e["end_date"] <= row.taken_on)
     return [*evaluations[:at], entry, *evaluations[at:]]
@@ -165,6 +168,7 @@ def _with_adjustments(
                     "rating_new": state.rating,
                     "index_new": state.index,
                     "stored": True,
+                    "rechenmodul": adj.formula,
                 }
             )
             rating, index = state.rating, state.index
@@ -186,14 +190,15 @@ def render_card(card: RatingCard) -> str:
     lines = [
         f"Karteikarte: {name} (id {p['id']}, born {p['birth_year'] or '-'})  DWZ {current}",
         "",
-        f"{'end':10}  {'tournament':36} {'W/n':>8} {'W_e':>7} {'K':>5} {'R_c':>5} "
-        f"{'R_h':>5} {'DWZ':>9}",
+        f"{'end':10}  {'tournament':36} {'W/n':>8} {'W_e':>7} {'K/E':>5} {'R_c':>5} "
+        f"{'R_h':>5} {'DWZ':>9}  Rechenmodul",
     ]
     for e in card.evaluations:
         if e["kind"] in ("adjustment", "takeover"):
             before = "" if e["rating_old"] is None else f"{e['rating_old']}-{e['index_old']} -> "
             change = f"{before}{e['rating_new']}-{e['index_new']}"
-            lines.append(f"{e['end_date'].isoformat():10}  {e['name'][:36]:36} {change:>46}")
+            modul = f"  {e['rechenmodul']}" if e["rechenmodul"] else ""
+            lines.append(f"{e['end_date'].isoformat():10}  {e['name'][:36]:36} {change:>46}{modul}")
             continue
         new = (
             f"{e['rating_new']}-{e['index_new']}"
@@ -207,7 +212,7 @@ def render_card(card: RatingCard) -> str:
             f"{'' if e['expected'] is None else format(e['expected'], '.3f'):>7} "
             f"{'' if e['k'] is None else format(e['k'], '.1f'):>5} "
             f"{'' if e['opponents_avg'] is None else e['opponents_avg']:>5} "
-            f"{perf + ('*' if e['exceptional'] else ''):>5} {new:>9}"
+            f"{perf + ('*' if e['exceptional'] else ''):>5} {new:>9}  {e['rechenmodul'] or ''}"
         )
     if card.memberships:
         lines += ["", "Memberships:"]

@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 from ratingdb.db.store import find_tournament
 from ratingdb.queries.evaluation_display import evaluation_rows, headers
 from ratingdb.queries.publication import published_players
-from ratingdb.queries.tournament import stored_evaluation
+from ratingdb.queries.tournament import evaluation_rechenmodul, stored_evaluation
 from ratingdb.rules.model import TournamentInput, TournamentResult
 
 #: URL keys of the display columns, in the order of ``evaluation_display.HEADERS``
@@ -86,6 +86,8 @@ class EvaluationTable:
     rules: str | None = None
     precision: str | None = None
     evaluated: bool = True
+    #: the version of the Rechenmodul of the stored evaluation (e.g. dwz-2016, 2026.1)
+    rechenmodul: str | None = None
 
 
 def tournament_info(session: Session, ident: str) -> TournamentInfoRow:
@@ -171,7 +173,10 @@ def evaluation_table(
     rows = build_rows(tin, result, players, shown)
     if sort in COLUMN_KEYS:
         rows = sort_rows(rows, COLUMN_KEYS.index(sort), descending)
-    return EvaluationTable(info, headers(result), rows, result.rules, result.precision)
+    modul = evaluation_rechenmodul(session, info.id)
+    return EvaluationTable(
+        info, headers(result), rows, result.rules, result.precision, rechenmodul=modul
+    )
 
 
 def build_rows(

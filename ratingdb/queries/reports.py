@@ -26,7 +26,7 @@ from ratingdb.queries.evaluation_display import evaluation_rows, headers
 from ratingdb.queries.tournament import stored_evaluation
 
 LIST_COLUMNS = ("#", "Name", "VKZ", "Mgl-Nr", "Born", "Sex", "DWZ", "Index", "FIDE-ID")
-CARD_COLUMNS = ("End", "Tournament", "W", "n", "W_e", "K", "R_c", "R_h", "DWZ")
+CARD_COLUMNS = ("End", "Tournament", "W", "n", "W_e", "K", "R_c", "R_h", "DWZ", "Rechenmodul")
 AGE_CLASSES = ("youth", "junior", "adult")
 
 
@@ -226,7 +226,13 @@ def card_document(session: Session, player_id: int, today: date | None = None) -
                         "",
                         "",
                         "",
-                        f"{e['rating_new']}-{e['index_new']}",
+                        (
+                            ""
+                            if e["rating_old"] is None
+                            else f"{e['rating_old']}-{e['index_old']} -> "
+                        )
+                        + f"{e['rating_new']}-{e['index_new']}",
+                        e["rechenmodul"],
                     )
                 )
             )
@@ -250,6 +256,7 @@ def card_document(session: Session, player_id: int, today: date | None = None) -
                     if e["performance"] is None
                     else f"{e['performance']}{'*' if e['exceptional'] else ''}",
                     new,
+                    e["rechenmodul"],
                 )
             )
         )

@@ -40,9 +40,22 @@ def stored_evaluation(session: Session, ident: str) -> tuple[TournamentInput, To
     return tin, result
 
 
+def evaluation_rechenmodul(session: Session, tournament_id: int) -> str | None:
+    """The version of the Rechenmodul the stored evaluation used (WO Anhang 1.2)."""
+    version: str | None = session.execute(
+        text(
+            "SELECT r.version FROM rating_snapshots s JOIN rechenmodule r "
+            "ON r.id = s.rechenmodul_id WHERE s.tournament_id = :t LIMIT 1"
+        ),
+        {"t": tournament_id},
+    ).scalar()
+    return version
+
+
 def show(session: Session, ident: str) -> str:
     tin, result = stored_evaluation(session, ident)
-    return render_text(tin, result)
+    modul = evaluation_rechenmodul(session, find_tournament(session, ident))
+    return render_text(tin, result, modul)
 
 
 def tournament_list(session: Session, limit: int = 50) -> list[dict[str, Any]]:

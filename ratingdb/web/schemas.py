@@ -71,6 +71,11 @@ class CardEntry(BaseModel):
     index_new: int | None = None
     stored: bool
     new_residual: int | None = None
+    rechenmodul: str | None = Field(
+        default=None,
+        description="Rechenmodul version of an evaluation (e.g. dwz-2016, 2026.1) or the "
+        "formula of an adjustment (dwz-2026-umstufung)",
+    )
 
 
 class CardMembership(BaseModel):
