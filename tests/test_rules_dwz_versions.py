@@ -20,7 +20,9 @@ from ratingdb.rules.dwz_classic.coefficient import (
 )
 from ratingdb.rules.dwz_classic.versions import CLASSIC, DWZ2014, DWZ2016, VERSIONS, WO2002
 
-TABLE_2014 = replace(DWZ2014, precision="table")
+#: the 2014 rules with the two-digit tables of Anhang 2.1 (``probability`` "logistic" in table
+#: precision reads them), so that hand-worked numbers stay short
+TABLE_2014 = replace(DWZ2014, precision="table", probability="logistic")
 
 
 def run(doc: dict[str, Any], params: DwzClassicParameters) -> dict[str, dict[str, Any]]:

@@ -1,9 +1,11 @@
 """The two precisions of the classic rules (Anhang 2.1) as interchangeable strategies.
 
-``TableArithmetic`` works like the hand calculation: ratings are integers, P(D) comes from
-Anhang 2.1 in hundredths, so W_e is an exact number of hundredths and W - W_e is exact; an
-average opponent rating R_c is rounded half-up to an integer; a score fraction W/n or
-0.5 + (W - W_e)/n is rounded half-up to hundredths before D is read from Anhang 2.2.
+``TableArithmetic`` works like the hand calculation (with ``probability`` "normal": in
+thousandths of the normal distribution instead of the hundredths of Anhang 2.1). Ratings
+are integers, P(D) comes from Anhang 2.1 in hundredths, so W_e is an exact number of
+hundredths and W - W_e is exact; an average opponent rating R_c is rounded half-up to an
+integer; a score fraction W/n or 0.5 + (W - W_e)/n is rounded half-up to hundredths before
+D is read from Anhang 2.2.
 ``FloatArithmetic`` uses the logistic approximation (or, with ``probability`` "normal", the
 normal distribution) and its inverse, nothing rounded until a rating is final.
 
@@ -14,7 +16,7 @@ integers.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from decimal import Decimal
 from fractions import Fraction
 from typing import Protocol
@@ -24,9 +26,11 @@ from ratingdb.rules.dwz_classic.tables import (
     d_logistic,
     d_normal,
     d_of_hundredths,
+    d_of_thousandths,
     p_hundredths,
     p_logistic,
     p_normal,
+    p_thousandths,
 )
 from ratingdb.rules.rounding import (
     decimal_half_up,
@@ -69,29 +73,41 @@ class Arithmetic(Protocol):
 
 
 class TableArithmetic:
-    """Anhang 2.1/2.2; W_e in integer hundredths."""
+    """Anhang 2.1/2.2; W_e in integer hundredths. With ``probability`` "normal" the table is
+    the normal distribution in thousandths (the values ELOBASE published under the WO of
+    2002; the same table as WO 2026 Anhang 2.1, :func:`.tables.p_thousandths`)."""
 
     precision = "table"
 
     def __init__(self, params: DwzClassicParameters) -> None:
         self._extreme = params.extreme_difference
+        if params.probability == "normal":
+            sigma = params.normal_sigma_over_sqrt2
+            self._scale, self._places = 1000, 3
+            self._p: Callable[[int], int] = p_thousandths
+            self._d: Callable[[int], int] = lambda p: d_of_thousandths(p, sigma, self._extreme)
+        else:
+            self._scale, self._places = 100, 2
+            self._p = p_hundredths
+            self._d = lambda p: d_of_hundredths(p, self._extreme)
+        self._half = self._scale // 2
 
     def mean(self, opponents: Sequence[Num]) -> int:
         return div_half_up(int(sum(opponents)), len(opponents))
 
     def expected(self, own: Num, opponents: Sequence[Num]) -> int:
-        return sum(p_hundredths(int(own - opp)) for opp in opponents)
+        return sum(self._p(int(own - opp)) for opp in opponents)
 
     def start_value(self, opponents: Sequence[Num], w2: int) -> int:
-        share = div_half_up(50 * w2, len(opponents))
-        return self.mean(opponents) + d_of_hundredths(share, self._extreme)
+        share = div_half_up(self._half * w2, len(opponents))
+        return self.mean(opponents) + self._d(share)
 
     def extreme_value(self, opponents: Sequence[Num], high: bool) -> int:
         return self.mean(opponents) + (self._extreme if high else -self._extreme)
 
     def correction(self, w2: int, expected: Num, n: int) -> int:
-        share = div_half_up(50 * n + 50 * w2 - int(expected), n)
-        return d_of_hundredths(share, self._extreme)
+        share = div_half_up(self._half * n + self._half * w2 - int(expected), n)
+        return self._d(share)
 
     def settled(self, old: Sequence[Num], new: Sequence[Num]) -> bool:
         return list(old) == list(new)
@@ -100,10 +116,10 @@ class TableArithmetic:
         return int(value)
 
     def difference(self, w2: int, expected: Num) -> Fraction:
-        return Fraction(50 * w2 - int(expected), 100)
+        return Fraction(self._half * w2 - int(expected), self._scale)
 
     def expected_decimal(self, expected: Num) -> Decimal:
-        return Decimal(int(expected)).scaleb(-2)
+        return Decimal(int(expected)).scaleb(-self._places)
 
 
 class FloatArithmetic:

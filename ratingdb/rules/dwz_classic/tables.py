@@ -18,20 +18,33 @@ P(D) = 1 / (1 + 10^(-D/400)), and its inverse D(P) = 400 * log10(P / (1 - P)), w
 clamped to +-``extreme_difference`` (the largest D either table knows). With the
 parameter ``probability`` "normal" it uses the normal distribution the text of 4.5 names
 as the basis of the table, P(D) = Phi(D / (200 sqrt 2)) (the sigma of WO 2026 3.3.1) and
-its inverse, clamped the same way.
+its inverse, clamped the same way. ``table`` precision with ``probability`` "normal" reads
+the normal distribution in thousandths (WO 2026 Anhang 2.1's table, σ = 200 sqrt 2, which
+ELOBASE used for the published values of the 2000s) and its inverse D(P) in thousandths.
 """
 
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 from scipy.special import ndtr, ndtri
 
+from ratingdb.rules.dwz2026.probability import p_milli
 from ratingdb.rules.elo_tables import D_ABOVE_HALF, P_UPPER, p_hundredths
+from ratingdb.rules.rounding import round_half_up
 
 __all__ = [
-    "D_ABOVE_HALF", "P_UPPER", "d_logistic", "d_normal", "d_of_hundredths", "p_hundredths",
-    "p_logistic", "p_normal",
+    "D_ABOVE_HALF",
+    "P_UPPER",
+    "d_logistic",
+    "d_normal",
+    "d_of_hundredths",
+    "d_of_thousandths",
+    "p_hundredths",
+    "p_logistic",
+    "p_normal",
+    "p_thousandths",
 ]  # fmt: skip
 
 
@@ -71,3 +84,27 @@ def d_normal(p: float, sigma: float, extreme: int) -> float:
     if p >= 1.0:
         return float(extreme)
     return min(max(float(ndtri(p)) * sigma, -float(extreme)), float(extreme))
+
+
+def p_thousandths(d: int) -> int:
+    """P(D) of the normal distribution (sigma 200 sqrt 2) in thousandths, rounded half-up:
+    the table of WO 2026 Anhang 2.1 (:func:`ratingdb.rules.dwz2026.probability.p_milli`)."""
+    return p_milli(d)
+
+
+def d_of_thousandths(p: int, sigma_over_sqrt2: int, extreme: int) -> int:
+    """D(P) for P in thousandths: the inverse normal distribution rounded half-up, clamped
+    to +-``extreme``; P = 1.000 / 0.000 gives +-``extreme`` (4.7.2.1.2)."""
+    return _d_thousandths(sigma_over_sqrt2, extreme)[min(max(p, 0), 1000)]
+
+
+@lru_cache(maxsize=4)
+def _d_thousandths(sigma_over_sqrt2: int, extreme: int) -> tuple[int, ...]:
+    sigma = sigma_over_sqrt2 * math.sqrt(2)
+    upper = [0] * 1001
+    for milli in range(500, 1001):
+        d = extreme if milli == 1000 else round_half_up(float(ndtri(milli / 1000)) * sigma)
+        upper[milli] = min(d, extreme)
+    for milli in range(500):
+        upper[milli] = -upper[1000 - milli]
+    return tuple(upper)

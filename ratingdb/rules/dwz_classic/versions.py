@@ -8,9 +8,10 @@ in docs/engine.md ("The DSB timeline"):
   two-digit tables, Sonderwertung 4.7.6 (R_p >= R_o + 200), a DWZ expires after 5 years
   (6.1.1), foreign ratings at index 0 (4.9.3).
 * ``dwz-wo2002``: the Wertungsordnung of 9 May 2002 (amended to 2009): as the classic
-  text, but "DWZ behalten ihre Gueltigkeit" (no expiry). The 4.7.6 Sonderwertung is not
-  applied: the DSB introduced a Sonderwertung as new in 2014/2016 and no published row
-  shows the 1990s one (a choice, docs/rules-dwz-classic.md).
+  text, but "DWZ behalten ihre Gueltigkeit" (no expiry), and P(D) from the normal
+  distribution in thousandths, as the W_e that ELOBASE published (2007) show. The 4.7.6
+  Sonderwertung is not applied: the DSB introduced a Sonderwertung as new in 2014/2016 and
+  no published row shows the 1990s one (a choice, docs/rules-dwz-classic.md).
 * ``dwz-2014``: the changes decided 14/15 Feb 2014 as DeWIS applies them: E = E0 * fB +
   SBr, first rating floor 700 + R_i/8 below 800, P(D) from the normal distribution
   (sigma 200 sqrt 2; published three-decimal W_e are attainable only with it), foreign
@@ -26,13 +27,12 @@ from dataclasses import replace
 from ratingdb.rules.dwz_classic.params import DwzClassicParameters
 
 CLASSIC = DwzClassicParameters()
-WO2002 = replace(CLASSIC, rating_expiry_years=0, sonderwertung="off")
+WO2002 = replace(CLASSIC, rating_expiry_years=0, sonderwertung="off", probability="normal")
 DWZ2014 = replace(
     WO2002,
     e_formula="2014",
     first_rating_floor=800,
     precision="float",
-    probability="normal",
     foreign_rating_index=6,
 )
 DWZ2016 = replace(DWZ2014, sonderwertung="performance", exceptional_margin=300)
