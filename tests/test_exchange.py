@@ -21,7 +21,7 @@ from ratingdb.db import migrate
 from ratingdb.db.trf_import import import_trf
 from ratingdb.io.errors import InputError
 from ratingdb.io.trf import TrfError, parse
-from tests.cli import run
+from tests.cli import run, wo_2026_throughout
 
 DATA = Path(__file__).parent / "data"
 EXAMPLE = DATA / "exchange"
@@ -54,6 +54,7 @@ def example_db(pg_server):
     name = f"exchange_example_{uuid.uuid4().hex[:8]}"
     url = _create_database(pg_server, name)
     migrate.upgrade(url)
+    wo_2026_throughout(url)
     ok(["players", "import", str(EXAMPLE / "spieler-2025-01-01.csv"), "--date", "2025-01-01",
         "--quiet"], url)  # fmt: skip
     for f in sorted(EXAMPLE.glob("residual-*.trf")):
@@ -420,8 +421,9 @@ def test_a_list_on_the_day_of_a_conversion_shows_converted_values(empty_db, tmp_
     url = empty_db
     listed = write_list(tmp_path / "l.csv", ['1001,C1,1,A,"Alpha,A",M,D,1980,,1800,20,,,,'])
     ok(["players", "import", str(listed), "--date", "2026-06-07", "--quiet"], url)
-    ok(["adjustment", "add", "--date", "2026-06-07"], url)
+    # the default DSB timeline holds this adjustment already (migration 0007)
+    assert "dwz-2026-umstufung" in ok(["adjustment", "list"], url)
     listing = ok(["export", "list", "--club", "C1", "--date", "2026-06-20"], url)
     assert next(csv.DictReader(io.StringIO(listing)))["DWZ"] == "1800"
     card = list(csv.reader(io.StringIO(ok(["player", "card", "1", "--format", "csv"], url))))
-    assert [row[-1] for row in card[1:]] == ["1800-20"]  # the takeover row, no conversion
+    assert [row[-2] for row in card[1:]] == ["1800-20"]  # the takeover row, no conversion

@@ -21,7 +21,7 @@ from ratingdb.db import migrate
 from ratingdb.db.users import add_user, issue_token
 from ratingdb.queries.tournament import submission_document
 from ratingdb.web.app import create_app
-from tests.cli import run
+from tests.cli import run, wo_2026_throughout
 from tests.conftest import _create_database, _drop_database
 
 #: the tests' "today": the synthetic history ends in 2026 (WO 6.2's year counts from here)
@@ -60,6 +60,7 @@ def synth_database(server: URL) -> Iterator[URL]:
 def example_database(server: URL) -> Iterator[URL]:
     """The worked example of WO Anhang 3.1 imported from files (as tests/test_exchange.py)."""
     with database(server, "web_example") as url:
+        wo_2026_throughout(url)
         ok(["players", "import", str(EXCHANGE / "spieler-2025-01-01.csv"), "--date",
             "2025-01-01", "--quiet"], url)  # fmt: skip
         for f in sorted(EXCHANGE.glob("residual-*.trf")):

@@ -12,9 +12,9 @@ Fields the rules do not name but the engine and the evaluation need, with the ch
   contract accepts 1..4000), so R_n, first ratings and R_h below 1 become 1;
 * ``exceptional_in_match`` True: 6.2.3.5 evaluates a Zweikampf "in analoger Anwendung der
   Regeln" and names no exception, so the Sonderwertung applies (DWZ 2026 excludes it);
-* ``late_member_years`` 1 and ``retention_years`` 5 (6.1.1: a DWZ is valid for 5 years)
-  are read by the engine; the late-member year is copied from DWZ 2026 (the classic text
-  is silent);
+* ``late_member_years`` 1 and ``retention_years`` 5 are read by the engine (membership
+  life cycle, as DWZ 2026; the classic text is silent); ``rating_expiry_years`` 5 is
+  6.1.1 ("DWZ verlieren ihre Gueltigkeit nach 5 Jahren"), also applied by the engine;
 * ``foreign_rating_index`` 0: 4.9.3 marks a foreign rating used as R_0 with index 0;
 * ``max_cycle_span``: the widest oscillation of the table iteration that is still settled
   by its mean (see :mod:`.iteration`); wider cycles are an error.
