@@ -19,6 +19,7 @@ from ratingdb.rules.dwz_classic.coefficient import (
     first_rating_floor,
 )
 from ratingdb.rules.dwz_classic.versions import CLASSIC, DWZ2014, DWZ2016, VERSIONS, WO2002
+from ratingdb.rules.errors import ConvergenceError
 
 #: the 2014 rules with the two-digit tables of Anhang 2.1 (``probability`` "logistic" in table
 #: precision reads them), so that hand-worked numbers stay short
@@ -241,3 +242,22 @@ def test_rating_expiry_in_the_engine():
     assert rating_at(date(2006, 5, 1), CLASSIC) == (1800, 20)
     assert rating_at(date(2006, 5, 2), CLASSIC) == (None, None)
     assert rating_at(date(2006, 5, 2), WO2002) == (1800, 20)
+
+
+def test_unbounded_group_rated_like_a_100_percent_result():
+    """U and V (unrated) beat O1..O5 (1500..1900) and draw each other: in float precision
+    no first rating solves W = W_e. The classic default raises; with
+    ``unbounded_as_extreme`` (the 2014 versions) both are rated as 100 % results,
+    R_c + 677 over their current opponents (4.7.2.1.2), iterated together:
+    x = (1500 + 1600 + 1700 + 1800 + 1900 + x) / 6 + 677 -> 5x = 8500 + 4062 -> x = 2512.4
+    -> 2512."""
+    players = [rated(f"O{k + 1}", 1500 + 100 * k) for k in range(5)]
+    players += [{"id": u, "rating": None, "birth_year": 1980} for u in "UV"]
+    games = [(u, f"O{k}", "1-0") for u in "UV" for k in range(1, 6)] + [("U", "V", "1/2-1/2")]
+    doc = tournament(players, games)
+    with pytest.raises(ConvergenceError):
+        evaluate(parse_tournament(doc), replace(CLASSIC, precision="float"))
+    out = run(doc, replace(CLASSIC, precision="float", unbounded_as_extreme=True))
+    assert out["U"]["rating_new"] == out["V"]["rating_new"] == 2512
+    assert (out["U"]["games"], out["U"]["score"]) == (6, 5.5)
+    assert run(doc, DWZ2014)["U"]["rating_new"] == 2512  # above 800: no floor

@@ -52,7 +52,7 @@ docs/rules-dwz-classic.md.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
@@ -249,7 +249,12 @@ class _Evaluation:
             runners.append(runner)
             computed.runners[i] = runner
         begin = [partial[i] for i in order]
-        if arith.precision == "float" and (group := unbounded(runners, begin)):
+        group = unbounded(runners, begin) if arith.precision == "float" else []
+        if group and self.params.unbounded_as_extreme:
+            # no strength can be determined (4.7.2.1.2): R_c + 677, like a 100 % result
+            runners = [replace(r, force_high=r.id in group) for r in runners]
+            computed.runners = dict(zip(order, runners, strict=True))
+        elif group:
             raise ConvergenceError(
                 f"no finite first rating exists for {', '.join(group)}: they won every game "
                 "against players outside their group (only the table precision ends such an "

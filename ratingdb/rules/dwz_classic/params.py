@@ -105,6 +105,10 @@ class DwzClassicParameters:
     sonderwertung: Sonderwertung = "success"
     # 6.1.1 classic: a DWZ without an evaluation for this many years is void (0 = never)
     rating_expiry_years: int = 5
+    # float precision: a group of first-rating players without a finite solution (they won
+    # every game against everybody else) is an error (False) or rated like a 100 % result,
+    # R_c + 677 (True: a whole history must not stop at one tournament)
+    unbounded_as_extreme: bool = False
 
     def __post_init__(self) -> None:
         choices = {

@@ -34,6 +34,7 @@ DWZ2014 = replace(
     first_rating_floor=800,
     precision="float",
     foreign_rating_index=6,
+    unbounded_as_extreme=True,
 )
 DWZ2016 = replace(DWZ2014, sonderwertung="performance", exceptional_margin=300)
 
