@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -86,6 +87,11 @@ def test_demo(scratch_db):
     assert out.returncode == 0, out.stderr
     for needle in ("nightly job", "late tournament", "Karteikarte", "2081-56", "1961*"):
         assert needle in out.stdout
+    # the demo's history ends today; until mid-2027 its late tournament ends on 2026-05-20:
+    # old rules, then the Umstufung on the card
+    if date(2026, 6, 1) <= date.today() < date(2027, 6, 1):
+        assert "ended 2026-05-20" in out.stdout and "Rechenmodul: dwz-2016" in out.stdout
+        assert "Umstufung 2026 (WO Anhang 4)" in out.stdout
 
 
 def test_rechenmodul_and_adjustment_replay_like_a_full_run(loaded):
