@@ -114,6 +114,7 @@ def test_karteikarte_page_chart_and_rows(example):
     rows = cells(page, "evaluations")
     assert [r[2] for r in rows] == ["Datenübernahme (spieler-2026-08-01.csv)",
                                     "WO-Beispielturnier"]  # fmt: skip
+    assert [r[-2] for r in rows] == ["", "2026.1"]  # the Rechenmodul of each row
     assert page.count('<circle class="pt"') == 1  # one point per stored evaluation
     assert page.count('<rect class="event"') == 1  # the takeover
     assert 'href="/tournaments/12345678"' in page
