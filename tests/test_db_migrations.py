@@ -29,3 +29,56 @@ def test_upgrade_check_downgrade_upgrade(scratch_db):
     assert tables(scratch_db) == set()
     migrate.upgrade(scratch_db)
     assert migrate.current(scratch_db) == migrate.head()
+
+
+def test_0007_gives_an_existing_database_the_dsb_timeline(scratch_db):
+    """A database at 0006 with a user's own version and a tournament: 0007 adds the DSB
+    timeline around them, moves the seeded 2026.1 to 2026-06-08, adds the Umstufung and a
+    change point from the beginning (the next run replays the history)."""
+    from datetime import date
+
+    from sqlalchemy import text
+
+    migrate.upgrade(scratch_db, "0006")
+    engine = create_engine(scratch_db, poolclass=NullPool)
+    with engine.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO rechenmodule (family, version, valid_from, parameters) "
+                "VALUES ('dwz2026', 'mine', DATE '2016-08-01', '{}')"
+            )
+        )
+        conn.execute(
+            text(
+                "INSERT INTO tournaments (code, name, vkz, start_date, end_date) "
+                "VALUES ('T1', 'Herbstturnier 2025', '000', DATE '2025-10-01', DATE '2025-10-05')"
+            )
+        )
+    migrate.upgrade(scratch_db)
+    with engine.connect() as conn:
+        versions = conn.execute(
+            text("SELECT version, valid_from FROM rechenmodule ORDER BY valid_from")
+        ).all()
+        adjustments = conn.execute(
+            text("SELECT effective_on, formula, raises_index FROM rating_adjustments")
+        ).all()
+        changes = conn.execute(text("SELECT kind, from_date FROM change_points")).all()
+    engine.dispose()
+    assert [tuple(v) for v in versions] == [
+        ("dwz-classic", date(1993, 1, 1)),
+        ("dwz-wo2002", date(2002, 5, 9)),
+        ("dwz-2014", date(2011, 1, 1)),
+        ("mine", date(2016, 8, 1)),  # the federation's own version wins over dwz-2016
+        ("2026.1", date(2026, 6, 8)),
+    ]
+    assert [tuple(a) for a in adjustments] == [(date(2026, 6, 7), "dwz-2026-umstufung", True)]
+    assert [tuple(c) for c in changes] == [("rechenmodul", date(1, 1, 1))]
+    migrate.downgrade(scratch_db, "0006")
+    engine = create_engine(scratch_db, poolclass=NullPool)
+    with engine.connect() as conn:
+        left = conn.execute(text("SELECT version, valid_from FROM rechenmodule")).all()
+    engine.dispose()
+    assert sorted(tuple(v) for v in left) == [
+        ("2026.1", date(2026, 7, 1)),
+        ("mine", date(2016, 8, 1)),
+    ]
