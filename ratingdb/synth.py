@@ -119,7 +119,7 @@ def generate(
     assert len(clubs) == n_clubs, "too many clubs for the VKZ scheme"
     club_list = sorted(clubs)
     first = date(start_year - years, 1, 1)
-    last = min(date(start_year, 12, 31), today)
+    last = date(start_year, 12, 31)
     roster: list[SynthPlayer] = []
     for pid in range(1, players + 1):
         sex = "f" if rng.random() < 0.15 else "m"
@@ -129,11 +129,9 @@ def generate(
             if rng.random() < 0.7
             else (first + timedelta(days=rng.randint(0, (last - first).days)))
         )
-        joined = max(joined, date(birth + 6, 1, 1))  # nobody joins before birth
         left = None
         if rng.random() < 0.15:
             left = joined + timedelta(days=rng.randint(200, 3000))
-            left = left if left <= today else None
         roster.append(
             SynthPlayer(
                 pid,
@@ -305,8 +303,22 @@ def generate(
             a, b = seed_strength(enter(t, a_p), a_p), seed_strength(enter(t, b_p), b_p)
             for rnd in range(1, rng.randint(2, 6) + 1):
                 play(t, rnd, a, b) if rnd % 2 else play(t, rnd, b, a)
+    return _until(Federation(clubs, roster, tournaments), today)
+
+
+def _until(fed: Federation, today: date) -> Federation:
+    """The federation as of ``today``, applied after the generation so that the random
+    stream (and every tournament up to today) stays the same for a seed: tournaments
+    ending later are left out, processing times and club entries are capped at today,
+    memberships ending later stay open, and a member is at least 6 in the year of joining
+    (the birth year moves back where needed: nobody joins before birth)."""
     now = datetime.combine(today, datetime.min.time())
-    past = [t for t in tournaments if t.end <= today]
+    past = [t for t in fed.tournaments if t.end <= today]
     for t in past:
         t.processed_at = min(t.processed_at, now)
-    return Federation(clubs, roster, past)
+    for p in fed.players:
+        p.joined = min(p.joined, today)
+        p.birth_year = min(p.birth_year, p.joined.year - 6)
+        if p.left is not None and p.left > today:
+            p.left = None
+    return Federation(fed.clubs, fed.players, past)

@@ -27,6 +27,9 @@ from tests.web_support import (
 RECENT_A = "S3-000016"  # Open A 2026/1, VKZ A00, ended 2026-07-29 (within a year of TODAY)
 OLD_A = "S3-000011"  # Open A 2025/1, VKZ A00, ended 2025-05-26 (more than a year ago)
 RECENT_B = "S3-000013"  # League B1 2025/2026, VKZ B00, ended 2026-03-16
+# League A1 2025/2026, VKZ A00, ended 2026-03-11: its players play again later (RECENT_A is
+# the last tournament of the history, which ends today: deleting it re-evaluates nothing)
+EARLIER_A = "S3-000012"
 
 
 @pytest.fixture(scope="module")
@@ -410,10 +413,10 @@ def test_what_if_shows_moves_and_writes_nothing(world):
 
 def test_what_if_of_a_deletion(world):
     _url, client, tokens = world
-    r = client.delete(f"/api/what-if/tournaments/{RECENT_A}", headers=bearer(tokens["officer"]))
+    r = client.delete(f"/api/what-if/tournaments/{EARLIER_A}", headers=bearer(tokens["officer"]))
     assert r.status_code == 200
     moved = {m["player_id"] for m in r.json()["moved"]}
-    pids = {row["player_id"] for row in client.get(f"/api/tournaments/{RECENT_A}",
+    pids = {row["player_id"] for row in client.get(f"/api/tournaments/{EARLIER_A}",
             headers=bearer(tokens["admin"])).json()["rows"]}  # fmt: skip
     assert moved and moved & pids  # its own participants move
-    assert client.get(f"/api/tournaments/{RECENT_A}").status_code == 200  # still there
+    assert client.get(f"/api/tournaments/{EARLIER_A}").status_code == 200  # still there

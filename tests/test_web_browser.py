@@ -70,16 +70,17 @@ def test_search_card_chart_tournament_and_sorting(site, page):
     page.wait_for_selector("table#results")
     results = page.locator("table#results tbody tr")
     assert results.count() > 0
-    # the Meyer with the most evaluations: open each candidate's card until one has >= 3
+    # a Meyer with several evaluations: open each candidate's card until one has >= 2 (the
+    # synthetic history ends today, so late-2026 tournaments are not there)
     links = page.locator("table#results tbody tr td:first-child a")
     hrefs = [links.nth(k).get_attribute("href") for k in range(links.count())]
     assert all(h.startswith("/players/") for h in hrefs)
     for href in hrefs:
         page.goto(site + href)
-        if page.locator("table#evaluations tr.evaluation").count() >= 3:
+        if page.locator("table#evaluations tr.evaluation").count() >= 2:
             break
     else:
-        pytest.fail("no Meyer with three evaluations")
+        pytest.fail("no Meyer with two evaluations")
     assert page.locator("h1").inner_text().startswith("Karteikarte: Meyer")
     rating = page.locator("#current-rating").inner_text()
     assert rating.count("-") == 1 and rating.split("-")[0].isdigit()
