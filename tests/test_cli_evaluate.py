@@ -365,12 +365,16 @@ def test_table_precision_ends_for_a_group_without_a_finite_rating() -> None:
         assert out[pid]["rating_new"] is not None
 
 
-def test_float_precision_names_a_group_without_a_finite_rating() -> None:
-    """DESIGN.md: in float precision report the tournament as an error naming the players."""
-    result = invoke(["-", "--precision", "float"], stdin=_unbounded_group())
-    line = assert_input_error(result.exit_code, result.stdout, result.stderr, "$")
-    assert "U1" in line
-    assert "U2" in line
+def test_float_precision_rates_a_group_without_a_finite_rating() -> None:
+    """docs/rules-dwz2026.md: in float precision the group is a 100 % result of the group
+    (3.4.1.3): each member gets a fictitious draw, nobody is refused, and the trace says
+    the values were solved for."""
+    result = invoke(["-", "--precision", "float", "--trace"], stdin=_unbounded_group())
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads(result.stdout)
+    out = {p["id"]: p for p in doc["players"]}
+    assert out["U1"]["rating_new"] == out["U2"]["rating_new"] > 2000
+    assert doc["trace"]["first_rating"]["method"] == "solver"
 
 
 @pytest.mark.parametrize(

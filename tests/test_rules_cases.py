@@ -16,6 +16,7 @@ from ratingdb.rules.dwz2026.development import first_rating, new_rating
 from ratingdb.rules.dwz2026.groups import add_years, residual_valid
 from ratingdb.rules.dwz2026.iteration import Iterant, iterate
 from ratingdb.rules.errors import ConvergenceError
+from ratingdb.rules.rounding import round_half_up
 
 PARAMS = Dwz2026Parameters()
 
@@ -148,13 +149,29 @@ def test_group_of_perfect_newcomers_ends_in_table_precision():
     assert out["U"]["rating_new"] == out["V"]["rating_new"] > 2500
 
 
-def test_group_of_perfect_newcomers_is_an_error_in_float_precision():
+def test_group_of_perfect_newcomers_gets_fictitious_draws_in_float_precision():
+    """No finite ratings make W = W_e hold for U and V (they beat everybody else and drew
+    each other). Float precision rates the group as a 100 % result (3.4.1.3): each gets a
+    fictitious draw against his R_c, residual games and Auswahl II with the stage players
+    at their start values: R_p(V) = 1600 + 729 = 2329, R_c(U) = (8000 + 2329) / 6 =
+    1721.5 -> 1722. Then U = V = x with sum P(x - O_k) + P(0) + P(x - 1722) = 6."""
+    from scipy.optimize import brentq
+    from scipy.special import ndtr
+
+    from ratingdb.rules.dwz2026.probability import SIGMA
+
     players = [*five_opponents(), unrated("U"), unrated("V")]
     games = [(u, f"O{k}", "1-0") for u in "UV" for k in range(5)] + [("U", "V", "1/2-1/2")]
-    with pytest.raises(ConvergenceError) as err:
-        run(tournament(players, games), PARAMS.with_precision("float"))
-    assert set(err.value.players) == {"U", "V"}
-    assert "U" in str(err.value) and "V" in str(err.value)
+    out = run(tournament(players, games), PARAMS.with_precision("float"))
+    opponents = [1500, 1550, 1600, 1650, 1700, 1722]
+
+    def surplus(x: float) -> float:
+        return sum(float(ndtr((x - o) / SIGMA)) for o in opponents) + 0.5 - 6
+
+    x = brentq(surplus, 1000, 4000, xtol=1e-12)
+    assert out["U"]["iteration_value"] == out["V"]["iteration_value"] == round_half_up(x)
+    assert out["U"]["rating_new"] == round_half_up(x) > 2000
+    assert (out["U"]["games"], out["U"]["score"]) == (6, 5.5)  # the draw is not shown
 
 
 # -- Anhang 1.2.2 first-rating correction ----------------------------------------------------

@@ -23,6 +23,7 @@ docs/rules-dwz2026.md.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from decimal import Decimal
 from fractions import Fraction
@@ -36,8 +37,10 @@ from ratingdb.rules.dwz2026.development import (
     new_rating,
 )
 from ratingdb.rules.dwz2026.groups import Groups, classify, half_points, rated_adjacency
-from ratingdb.rules.dwz2026.iteration import Iterant, iterate, unbounded_group
+from ratingdb.rules.dwz2026 import exact
+from ratingdb.rules.dwz2026.iteration import Iterant
 from ratingdb.rules.dwz2026.params import Dwz2026Parameters
+from ratingdb.rules.dwz2026.probability import SIGMA
 from ratingdb.rules.errors import ConvergenceError
 from ratingdb.rules.model import (
     NewResidualGame,
@@ -47,6 +50,7 @@ from ratingdb.rules.model import (
     TournamentResult,
 )
 from ratingdb.rules.rounding import div_half_up, round_half_up, to_decimal
+from ratingdb.rules.solver import Curve
 
 RULES_NAME = "dwz2026"
 
@@ -75,6 +79,8 @@ class _Evaluation:
         self.t = t
         self.params = params
         self.arith: Arithmetic = arithmetic_for(params)
+        #: the continuous P(D) of the exact solver (WO 3.3.1); no extreme rule in 2026
+        self.curve = Curve("normal", SIGMA, params.d_limit)
         self.players: tuple[PlayerInput, ...] = t.players
         self.position = {p.id: i for i, p in enumerate(t.players)}
         end_year = t.tournament.end.year
@@ -170,34 +176,34 @@ class _Evaluation:
         selection_2 = groups.selection_2
         iterants: list[Iterant] = []
         fictitious: dict[str, int] = {}
+        draws: list[int] = []
         real_games: dict[int, tuple[list[int], int]] = {}
         for i in stage_players:
             fixed: list[Num] = [g.opponent_rating for g in groups.residual[i]]
-            w2 = sum(half_points(g.score) for g in groups.residual[i])
-            fixed_all_won = all(half_points(g.score) == 2 for g in groups.residual[i])
+            fixed_w2 = [half_points(g.score) for g in groups.residual[i]]
             linked: list[int] = []
             linked_w2: list[int] = []
             seen_at_start: list[Num] = list(fixed)
             for j, points in adjacency[i]:
                 if j not in selection_2:
                     continue
-                w2 += points
                 if j in slot:
                     linked.append(slot[j])
                     linked_w2.append(points)
                     seen_at_start.append(start[j])
                 else:
                     fixed.append(self._rating(j))
-                    fixed_all_won = fixed_all_won and points == 2
+                    fixed_w2.append(points)
                     seen_at_start.append(self._rating(j))
-            n = len(seen_at_start)
+            w2, n = sum(fixed_w2) + sum(linked_w2), len(seen_at_start)
             real_games[i] = (linked, w2)
+            draw = rounded_mean(seen_at_start)
+            assert draw is not None
+            draws.append(draw)
             if w2 == 2 * n:  # 3.4.1.3: 100 % -> fictitious draw against R_c
-                draw = rounded_mean(seen_at_start)
-                assert draw is not None
                 fictitious[self.players[i].id] = draw
                 fixed.append(draw)
-                fixed_all_won = False
+                fixed_w2.append(1)
                 w2, n = w2 + 1, n + 1
             iterants.append(
                 Iterant(
@@ -206,27 +212,24 @@ class _Evaluation:
                     tuple(linked),
                     w2,
                     n,
-                    fixed_all_won,
+                    all(w == 2 for w in fixed_w2),
                     tuple(linked_w2),
+                    tuple(fixed_w2),
                 )
             )
 
-        if params.precision == "float" and (unbounded := unbounded_group(iterants)):
-            raise ConvergenceError(
-                f"no finite first rating exists for {', '.join(unbounded)}: they won every "
-                "game against players outside their group (only the table precision "
-                "ends such an iteration, where P(D) saturates at 1.000)",
-                unbounded,
-            )
         try:
-            outcome = iterate(
-                iterants, [start[i] for i in stage_players], arith, params.max_iterations
+            outcome = exact.run(
+                iterants,
+                [start[i] for i in stage_players],
+                draws,
+                arith,
+                self.curve,
+                params.max_iterations,
             )
         except ConvergenceError as err:
             raise ConvergenceError(
-                f"no first rating can be found for {', '.join(err.players)}: {err} "
-                "(a group that beat everyone outside it and only drew among itself "
-                "has no finite rating)",
+                f"no first rating can be found for {', '.join(err.players)}: {err}",
                 err.players,
             ) from err
         self.iterations = outcome.steps
@@ -236,17 +239,19 @@ class _Evaluation:
             "steps": [[_plain(v) for v in state] for state in outcome.trace],
             "expected": [[self._w(v) for v in state] for state in outcome.expected],
             "corrections": [[_plain(v) for v in state] for state in outcome.corrections],
+            "method": outcome.method,
         }
 
         r1: dict[int, int] = {}
         for k, i in enumerate(stage_players):
-            r1[i] = first_rating(outcome.values[k], params)
+            # R_i = -infinity (a group that lost every outside game) is taken as 0 (3.4.4.2)
+            r1[i] = first_rating(_finite(outcome.values[k]), params)
         for k, i in enumerate(stage_players):
             res = self.results[i]
             p = self.players[i]
             res.group = "first_stage" if i in groups.first_stage else "second_stage"
             res.start_value = arith.final(start[i])
-            res.iteration_value = max(arith.final(outcome.values[k]), 0)
+            res.iteration_value = max(arith.final(_finite(outcome.values[k])), 0)
             res.rating_new, res.index_new = r1[i], 1
             res.stored = p.member
             linked, w2 = real_games[i]
@@ -281,12 +286,13 @@ class _Evaluation:
                 w2, n = w2 + 1, n + 1
             start = arith.start_value(opponents, w2)
             pid = self.players[i].id
+            fixed_w2 = tuple(points for j, points in adjacency[i] if j in selection_2)
+            if draw is not None:
+                fixed_w2 = (*fixed_w2, 1)
+            performer = Iterant(pid, tuple(opponents), (), w2, n, fixed_w2=fixed_w2)
             try:
-                outcome = iterate(
-                    [Iterant(pid, tuple(opponents), (), w2, n)],
-                    [start],
-                    arith,
-                    params.max_iterations,
+                outcome = exact.run(
+                    [performer], [start], [0], arith, self.curve, params.max_iterations
                 )
             except ConvergenceError as err:
                 raise ConvergenceError(f"performance of {pid}: {err}", [pid]) from err
@@ -371,6 +377,13 @@ class _Evaluation:
         res.opponents_avg = rounded_mean([r for r, _ in held])
 
 
-def _plain(value: Num) -> Num:
-    """Trace values: integers stay integers, floats keep 3 decimals."""
-    return value if isinstance(value, int) else float(f"{value:.3f}")
+def _finite(value: Num) -> Num:
+    """An end value R_i, with -infinity (no finite solution downwards) as 0 (3.4.4.2)."""
+    return value if math.isfinite(value) else 0
+
+
+def _plain(value: Num) -> Num | None:
+    """Trace values: integers stay integers, floats keep 3 decimals, -infinity is None."""
+    if isinstance(value, int):
+        return value
+    return float(f"{value:.3f}") if math.isfinite(value) else None

@@ -30,8 +30,9 @@ class Iterant:
     ``fixed`` holds the constant opponent ratings (residual games, established opponents,
     a fictitious draw), ``linked`` the positions of iterating opponents (repeats allowed);
     ``w2`` is the score in half-points over all of them, ``n`` the number of games.
-    ``fixed_all_won`` says every game against a constant opponent was won, and
-    ``linked_w2`` holds the half-points scored in each ``linked`` game.
+    ``fixed_all_won`` says every game against a constant opponent was won,
+    ``linked_w2`` holds the half-points scored in each ``linked`` game and ``fixed_w2``
+    those of each ``fixed`` game (needed by the exact solver, :mod:`ratingdb.rules.solver`).
     """
 
     id: str
@@ -41,32 +42,7 @@ class Iterant:
     n: int
     fixed_all_won: bool = False
     linked_w2: tuple[int, ...] = ()
-
-
-def unbounded_group(iterants: Sequence[Iterant]) -> list[str]:
-    """Iterating players whose ratings have no finite solution (docs/DESIGN.md, last rule).
-
-    If a group of iterating players won every game against everybody outside the group,
-    the group's summed W - W_e stays positive for any finite ratings: the equations
-    W = W_e cannot hold. The largest such group is found by peeling off every player with
-    a game against the outside that was not a win. Returns the group (empty if none).
-    """
-    group = set(range(len(iterants)))
-    changed = True
-    while changed:
-        changed = False
-        for pos in sorted(group):
-            it = iterants[pos]
-            lost_outside = (it.fixed and not it.fixed_all_won) or any(
-                j not in group and w2 < 2 for j, w2 in zip(it.linked, it.linked_w2, strict=True)
-            )
-            if lost_outside:
-                group.discard(pos)
-                changed = True
-    external = any(
-        iterants[pos].fixed or any(j not in group for j in iterants[pos].linked) for pos in group
-    )
-    return [iterants[pos].id for pos in sorted(group)] if external else []
+    fixed_w2: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +50,9 @@ class IterationOutcome:
     """End values R_i, the number of steps, and per step: values, W_e and D'.
 
     ``trace[0]`` holds the start values; ``trace[k]``, ``expected[k - 1]`` and
-    ``corrections[k - 1]`` belong to step k.
+    ``corrections[k - 1]`` belong to step k. ``method``: "iteration" (Anhang 1.1.2),
+    "solver" (W = W_e solved exactly, float precision) or "fallback" (a table iteration
+    that did not end, replaced by the exact solution rounded half-up).
     """
 
     values: list[Num]
@@ -82,6 +60,7 @@ class IterationOutcome:
     trace: list[list[Num]]
     expected: list[list[Num]]
     corrections: list[list[Num]]
+    method: str = "iteration"
 
 
 def iterate(

@@ -51,6 +51,7 @@ docs/rules-dwz-classic.md.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
@@ -66,9 +67,11 @@ from ratingdb.rules.dwz_classic.coefficient import (
     new_rating,
     success_value,
 )
-from ratingdb.rules.dwz_classic.iteration import Outcome, Runner, iterate, unbounded
+from ratingdb.rules.dwz_classic.iteration import Outcome, Runner, iterate
 from ratingdb.rules.dwz_classic.params import DwzClassicParameters
 from ratingdb.rules.errors import ConvergenceError
+from ratingdb.rules.rounding import round_half_up
+from ratingdb.rules.solver import Curve, solve, unbounded
 from ratingdb.rules.model import (
     NewResidualGame,
     PlayerInput,
@@ -125,6 +128,8 @@ class _Evaluation:
         self.t = t
         self.params = params
         self.arith: Arithmetic = arithmetic_for(params)
+        sigma = params.normal_sigma_over_sqrt2 * math.sqrt(2)
+        self.curve = Curve(params.probability, sigma, params.extreme_difference)
         self.players: tuple[PlayerInput, ...] = t.players
         position = {p.id: i for i, p in enumerate(t.players)}
         end_year = t.tournament.end.year
@@ -195,8 +200,47 @@ class _Evaluation:
         return rating
 
     def _iterate(self, runners: Sequence[Runner], start: Sequence[Num]) -> Outcome:
+        """The values where W = W_e (4.7.2.1.3, 4.7.4, 4.8): in float precision solved
+        exactly; in table precision the rules' iteration, and where that does not end
+        (a cycle wider than ``max_cycle_span``, the step cap) the exact solution with the
+        continuous P(D) of the same version, rounded half-up (the value the table
+        iteration approximates)."""
         p = self.params
-        return iterate(runners, start, self.arith, p.max_iterations, p.max_cycle_span)
+        if self.arith.precision == "float":
+            return self._exact(runners, start)
+        try:
+            return iterate(runners, start, self.arith, p.max_iterations, p.max_cycle_span)
+        except ConvergenceError:
+            exact = self._exact(runners, start, always_extreme=True)
+            values: list[Num] = [round_half_up(v) for v in exact.values]
+            return Outcome(values, exact.steps, [*exact.trace[:-1], values], method="fallback")
+
+    def _exact(
+        self, runners: Sequence[Runner], start: Sequence[Num], always_extreme: bool = False
+    ) -> Outcome:
+        """Solve W = W_e; a group without a finite solution (it won, or lost, every game
+        against everybody outside it) is rated like a 100 % / 0 % result (4.7.2.1.2:
+        R_c +- 677 over the current values) with ``unbounded_as_extreme`` (always when
+        the table iteration fell back here), else an error."""
+        runners = list(runners)
+        for _ in range(len(runners)):
+            up, down = unbounded([r.equation() for r in runners])
+            if not up and not down:
+                break
+            if not (self.params.unbounded_as_extreme or always_extreme):
+                ids = [runners[k].id for k in (*up, *down)]
+                raise ConvergenceError(
+                    f"no finite first rating exists for {', '.join(ids)}: they won (or lost) "
+                    "every game against players outside their group",
+                    ids,
+                )
+            runners = [
+                replace(r, force_high=r.force_high or k in up, force_low=r.force_low or k in down)
+                for k, r in enumerate(runners)
+            ]
+        solution = solve([r.equation() for r in runners], [float(v) for v in start], self.curve)
+        values: list[Num] = list(solution.values)
+        return Outcome(values, solution.steps, list(solution.trace), method="solver")
 
     # -- one computation of 4.7.2-4.7.5 -------------------------------------------------
     def _compute(self, replaced: dict[int, int]) -> _Pass:
@@ -249,30 +293,21 @@ class _Evaluation:
             runners.append(runner)
             computed.runners[i] = runner
         begin = [partial[i] for i in order]
-        group = unbounded(runners, begin) if arith.precision == "float" else []
-        if group and self.params.unbounded_as_extreme:
-            # no strength can be determined (4.7.2.1.2): R_c + 677, like a 100 % result
-            runners = [replace(r, force_high=r.id in group) for r in runners]
-            computed.runners = dict(zip(order, runners, strict=True))
-        elif group:
-            raise ConvergenceError(
-                f"no finite first rating exists for {', '.join(group)}: they won every game "
-                "against players outside their group (only the table precision ends such an "
-                "iteration, where P(D) reaches 1.00)",
-                group,
-            )
         outcome = self._iterate(runners, begin)
         computed.steps = outcome.steps
         for k, i in enumerate(order):
             computed.values[i] = outcome.values[k]
-            r_i = max(arith.final(outcome.values[k]), self.params.rating_floor)
-            computed.first[i] = first_rating_floor(r_i, self.params)
+            # WO 2014: the correction takes R_i as computed, negative included; the
+            # database's floor (rating_floor, 1) comes after it
+            r_i = first_rating_floor(arith.final(outcome.values[k]), self.params)
+            computed.first[i] = max(r_i, self.params.rating_floor)
         computed.trace["first_rating"] = {
             "order": [self.players[i].id for i in order],
             "start": [_plain(computed.start[i]) for i in order],
             "partial": [_plain(partial[i]) for i in order],
             "steps": [[_plain(v) for v in state] for state in outcome.trace],
             "cycle": outcome.cycle,
+            "method": outcome.method,
         }
 
     def _established(self, i: int, seen: Callable[[int], int], computed: _Pass) -> _Rated:

@@ -10,18 +10,19 @@ performance R_h of 4.8.
 A runner with 0 % or 100 % of the points does not iterate (4.7.2.1.2: its strength "ist
 ... nicht bestimmbar"): its value is R_c -+ 677 over the opponents' current values.
 
-Stop rule, "bis zur Konstanz der Einerstellen" (4.7.4), applied as follows:
-
-* table precision: every value is an integer, so the units digits are constant when a
-  step changes no value (every D = 0, which is also the "W und We gleich" of 4.7.2.1.3 to
-  the two digits of the tables);
-* float precision: every step is smaller than ``float_tolerance`` (0.01). Comparing the
-  rounded values of two steps would stop a slowly converging iteration too early.
+This module is the table precision's iteration. Its stop rule, "bis zur Konstanz der
+Einerstellen" (4.7.4): every value is an integer, so the units digits are constant when a
+step changes no value (every D = 0, which is also the "W und We gleich" of 4.7.2.1.3 to
+the two digits of the tables).
 
 With table values the iteration can oscillate instead (the smallest non-zero D is 7). The
 rules are silent; when a state repeats, each runner takes the mean of its values over the
 cycle, rounded half-up, if no runner's values in the cycle span more than
-``max_cycle_span``; a wider cycle, or reaching the step cap, raises ConvergenceError.
+``max_cycle_span``; a wider cycle, or reaching the step cap, raises ConvergenceError (the
+evaluation then takes the exact solution, see :mod:`.evaluate`).
+
+Float precision does not iterate: the point where W = W_e is solved for directly
+(:mod:`ratingdb.rules.solver`), so that no step size decides where a slow iteration stops.
 """
 
 from __future__ import annotations
@@ -29,10 +30,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ratingdb.rules.dwz2026.iteration import Iterant, unbounded_group
 from ratingdb.rules.dwz_classic.arithmetic import Arithmetic, Num
 from ratingdb.rules.errors import ConvergenceError
 from ratingdb.rules.rounding import div_half_up
+from ratingdb.rules.solver import Equation
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,9 +46,10 @@ class Runner:
     fixed_w2: tuple[int, ...]
     linked: tuple[int, ...] = ()
     linked_w2: tuple[int, ...] = ()
-    #: a member of a group without a finite first rating, rated as a 100 % result
-    #: (parameter ``unbounded_as_extreme``)
+    #: a member of a group without a finite first rating, rated as a 100 % (``force_high``)
+    #: or 0 % (``force_low``) result (parameter ``unbounded_as_extreme``)
     force_high: bool = False
+    force_low: bool = False
 
     @property
     def n(self) -> int:
@@ -62,20 +64,36 @@ class Runner:
         """True for 100 %, False for 0 %, None otherwise (4.7.2.1.2)."""
         if self.force_high:
             return True
-        if self.w2 == 0:
+        if self.force_low or self.w2 == 0:
             return False
         return True if self.w2 == 2 * self.n else None
 
 
+    def equation(self) -> Equation:
+        """The runner as an equation of the solver (:mod:`ratingdb.rules.solver`)."""
+        extreme = self.extreme
+        return Equation(
+            self.id,
+            tuple(float(v) for v in self.fixed),
+            self.fixed_w2,
+            self.linked,
+            self.linked_w2,
+            None if extreme is None else ("high" if extreme else "low"),
+        )
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """End values, number of steps, all states (``trace[0]`` = start) and whether the
-    end came from a cycle."""
+    """End values, number of steps, all states (``trace[0]`` = start), whether the end
+    came from a cycle, and how it was found: ``"iteration"`` (the table iteration),
+    ``"solver"`` (W = W_e solved exactly, float precision) or ``"fallback"`` (a table
+    iteration that did not end, replaced by the exact solution, rounded half-up)."""
 
     values: list[Num]
     steps: int
     trace: list[list[Num]]
     cycle: bool = False
+    method: str = "iteration"
 
 
 def iterate(
@@ -130,29 +148,3 @@ def _cycle_mean(cycle: list[list[Num]], runners: Sequence[Runner], max_span: int
             wide,
         )
     return means
-
-
-def unbounded(runners: Sequence[Runner], start: Sequence[Num]) -> list[str]:
-    """Runners without a finite solution: a group that won every game against everybody
-    outside it (DWZ 2026's check, :func:`ratingdb.rules.dwz2026.iteration.unbounded_group`).
-    Runners with an extreme result do not iterate and count as outside opponents."""
-    free = [pos for pos, r in enumerate(runners) if r.extreme is None]
-    slot = {pos: k for k, pos in enumerate(free)}
-    iterants = []
-    for pos in free:
-        r = runners[pos]
-        fixed, fixed_w2 = list(r.fixed), list(r.fixed_w2)
-        linked: list[int] = []
-        linked_w2: list[int] = []
-        for j, w2 in zip(r.linked, r.linked_w2, strict=True):
-            if j in slot:
-                linked.append(slot[j])
-                linked_w2.append(w2)
-            else:
-                fixed.append(start[j])
-                fixed_w2.append(w2)
-        all_won = all(w == 2 for w in fixed_w2)
-        iterants.append(
-            Iterant(r.id, tuple(fixed), tuple(linked), r.w2, r.n, all_won, tuple(linked_w2))
-        )
-    return unbounded_group(iterants)

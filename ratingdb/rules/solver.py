@@ -1,0 +1,333 @@
+"""One solver for W = W_e: first-rating groups and performances of every DWZ version.
+
+The rules define a first rating and a performance R_h as the rating at which the expected
+score equals the score: classic DWZ 4.7.2.1.3 ("bis W und We gleich sind"), 4.7.4 (the
+Gesamtiteration of a group) and 4.8 (R_h); WO 2026 3.4.4.1, 3.6 and Anhang 1.1. The rules
+describe a step-by-step iteration to reach that point; this module finds the point itself,
+so that neither a slow iteration nor a step cap decides the number:
+
+* :func:`solve_one`: one unknown against constant opponents (a performance R_h, an
+  individual Teiliteration). W_e(R) is strictly increasing, so a bracketing Newton
+  iteration (Newton steps, bisection whenever a step leaves the bracket) always converges.
+* :func:`solve`: a group of unknowns that play each other (the Gesamtiteration). The
+  equations W_k = W_e,k(R) are the gradient of a strictly concave function when no player
+  has an extreme result (P(-D) = 1 - P(D) makes the Jacobian symmetric), so the root is
+  unique when it exists; damped Newton with a backtracking line search finds it, with
+  scipy's ``root`` (Powell's hybrid method) as a second method.
+* :func:`unbounded`: the groups for which no root exists, in both directions: a group that
+  won every game against everybody outside it (its summed W - W_e stays positive for any
+  finite ratings) or lost every such game (it stays negative).
+
+A player with an extreme result under the classic rules (0 % or 100 %, 4.7.2.1.2) has no
+equation W = W_e; his value is R_c -+ 677 over the opponents' current values, an equation
+the solver takes as it is (``Equation.extreme``).
+
+The stop rule is taken from the result, not from the step size: the solver stops when
+every |W - W_e| is below ``TOLERANCE`` (in points) and the last step no longer changes a
+value's half-up rounding.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+from scipy import optimize
+from scipy.special import expit, ndtr
+
+from ratingdb.rules.errors import ConvergenceError
+
+Extreme = Literal["high", "low"]
+
+#: |W - W_e| (in points) below which an equation holds
+TOLERANCE = 1e-9
+#: Newton steps before the second method is tried (each step at least halves the error
+#: near the root, so a solvable group needs far fewer)
+MAX_NEWTON = 100
+#: the largest change of a value in one Newton step (keeps a step out of P's flat tails)
+MAX_STEP = 400.0
+#: bisection steps of :func:`solve_one` (the bracket is a few thousand points wide)
+MAX_BISECT = 200
+
+
+@dataclass(frozen=True, slots=True)
+class Equation:
+    """One unknown: games against constant ratings (``fixed``) and against other unknowns
+    (``linked``, positions, repeats allowed), with the half-points scored in each game.
+    ``extreme`` "high"/"low": the value is R_c + / - the extreme difference over the
+    opponents' current values instead of a root of W = W_e (classic 4.7.2.1.2)."""
+
+    id: str
+    fixed: tuple[float, ...]
+    fixed_w2: tuple[int, ...]
+    linked: tuple[int, ...] = ()
+    linked_w2: tuple[int, ...] = ()
+    extreme: Extreme | None = None
+
+    @property
+    def n(self) -> int:
+        return len(self.fixed) + len(self.linked)
+
+    @property
+    def w2(self) -> int:
+        return sum(self.fixed_w2) + sum(self.linked_w2)
+
+
+class Curve:
+    """The winning expectation P(D) and its derivative: the normal distribution with
+    standard deviation ``sigma`` (WO 2026 3.3.1; classic 4.5 names it as the table's basis)
+    or the logistic approximation 1 / (1 + 10^(-D/400)) (classic Anhang 2.1).
+    ``extreme`` is the difference of a 0 % / 100 % result (classic 4.7.2.1.2: 677)."""
+
+    def __init__(self, kind: Literal["normal", "logistic"], sigma: float, extreme: float) -> None:
+        self.kind = kind
+        self.sigma = sigma
+        self.extreme = extreme
+        self._scale = math.log(10) / 400
+
+    def p(self, d: np.ndarray) -> np.ndarray:
+        if self.kind == "normal":
+            return ndtr(d / self.sigma)  # type: ignore[no-any-return]
+        return expit(d * self._scale)  # type: ignore[no-any-return]
+
+    def density(self, d: np.ndarray) -> np.ndarray:
+        if self.kind == "normal":
+            z = d / self.sigma
+            return np.exp(-0.5 * z * z) / (self.sigma * math.sqrt(2 * math.pi))  # type: ignore[no-any-return]
+        p = expit(d * self._scale)
+        return self._scale * p * (1 - p)  # type: ignore[no-any-return]
+
+
+@dataclass(frozen=True, slots=True)
+class Solution:
+    """The values where every W = W_e holds, the number of steps, and every state
+    (``trace[0]`` = start)."""
+
+    values: list[float]
+    steps: int
+    trace: list[list[float]]
+
+
+def _half_up(x: float) -> int:
+    return math.floor(x + 0.5) if x >= 0 else -math.floor(-x + 0.5)
+
+
+# -- one unknown ---------------------------------------------------------------------------
+def solve_one(eq: Equation, start: float, curve: Curve) -> Solution:
+    """The root of W_e(R) = W against constant opponents (``eq.linked`` must be empty).
+
+    W_e is strictly increasing in R, so the root is unique; it exists unless the score is
+    0 % or 100 % (then the caller applies its rule, or ``eq.extreme`` is set).
+    """
+    opponents = np.asarray(eq.fixed, dtype=float)
+    if eq.linked:
+        raise ValueError("solve_one takes constant opponents only")
+    if eq.extreme is not None:
+        sign = 1 if eq.extreme == "high" else -1
+        value = float(opponents.mean()) + sign * curve.extreme
+        return Solution([value], 1, [[start], [value]])
+    w = eq.w2 / 2
+    if not 0 < w < eq.n:
+        raise ConvergenceError(
+            f"{eq.id}: a score of {w} in {eq.n} games has no finite solution of W = W_e",
+            [eq.id],
+        )
+
+    def f(r: float) -> float:
+        return float(curve.p(r - opponents).sum()) - w
+
+    finite = opponents[np.isfinite(opponents)]
+    if not finite.size:
+        raise ConvergenceError(f"{eq.id}: no opponent with a finite rating", [eq.id])
+    lo, hi = float(finite.min()) - 1000.0, float(finite.max()) + 1000.0
+    for _ in range(20):
+        if f(lo) < 0 < f(hi):
+            break
+        lo, hi = lo - 1000.0, hi + 1000.0
+    else:
+        raise ConvergenceError(f"{eq.id}: W = W_e has no finite solution", [eq.id])
+    x = min(max(float(start), lo), hi)
+    trace = [[float(start)]]
+    for step in range(1, MAX_BISECT + 1):
+        fx = f(x)
+        if fx < 0:
+            lo = x
+        else:
+            hi = x
+        slope = float(curve.density(x - opponents).sum())
+        new = x - fx / slope if slope > 0 else math.nan
+        if not lo < new < hi:
+            new = (lo + hi) / 2  # the Newton step left the bracket: bisect
+        trace.append([new])
+        done = abs(f(new)) <= TOLERANCE and _half_up(new) == _half_up(x)
+        x = new
+        if done or hi - lo < 1e-9:
+            return Solution([x], step, trace)
+    raise ConvergenceError(f"{eq.id}: W = W_e was not reached", [eq.id])  # pragma: no cover
+
+
+# -- a group ---------------------------------------------------------------------------------
+class _System:
+    """The equations in array form: F(x) (W - W_e per normal row, the extreme rule's
+    difference per extreme row) and its Jacobian."""
+
+    def __init__(self, eqs: Sequence[Equation], curve: Curve) -> None:
+        self.m = len(eqs)
+        self.curve = curve
+        fk, fo, lk, lj, ek, ej = [], [], [], [], [], []
+        self.w = np.zeros(self.m)
+        self.n = np.array([max(e.n, 1) for e in eqs], dtype=float)
+        self.extreme_sign = np.zeros(self.m)
+        self.fixed_sum = np.zeros(self.m)
+        for k, e in enumerate(eqs):
+            if e.extreme is not None:
+                self.extreme_sign[k] = 1 if e.extreme == "high" else -1
+                self.fixed_sum[k] = sum(e.fixed)
+                ek += [k] * len(e.linked)
+                ej += list(e.linked)
+            else:
+                self.w[k] = e.w2 / 2
+                fk += [k] * len(e.fixed)
+                fo += list(e.fixed)
+                lk += [k] * len(e.linked)
+                lj += list(e.linked)
+        self.is_extreme = self.extreme_sign != 0
+        self.fk, self.fo = np.array(fk, dtype=int), np.array(fo, dtype=float)
+        self.lk, self.lj = np.array(lk, dtype=int), np.array(lj, dtype=int)
+        self.ek, self.ej = np.array(ek, dtype=int), np.array(ej, dtype=int)
+        #: scale of each row in the merit function: points per game / rating points
+        self.scale = np.where(self.is_extreme, 400.0, self.n)
+
+    def residual(self, x: np.ndarray) -> np.ndarray:
+        m, c = self.m, self.curve
+        we = np.bincount(self.fk, c.p(x[self.fk] - self.fo), m)
+        we += np.bincount(self.lk, c.p(x[self.lk] - x[self.lj]), m)
+        f = self.w - we
+        if self.is_extreme.any():
+            mean = (self.fixed_sum + np.bincount(self.ek, x[self.ej], m)) / self.n
+            target = mean + self.extreme_sign * c.extreme
+            f = np.where(self.is_extreme, target - x, f)
+        return f  # type: ignore[no-any-return]
+
+    def jacobian(self, x: np.ndarray) -> np.ndarray:
+        m, c = self.m, self.curve
+        jac = np.zeros((m, m))
+        fixed_density = c.density(x[self.fk] - self.fo)
+        linked_density = c.density(x[self.lk] - x[self.lj])
+        diagonal = np.bincount(self.fk, fixed_density, m) + np.bincount(
+            self.lk, linked_density, m
+        )
+        np.add.at(jac, (self.lk, self.lj), linked_density)
+        jac[np.arange(m), np.arange(m)] -= diagonal
+        if self.is_extreme.any():
+            rows = np.flatnonzero(self.is_extreme)
+            jac[rows, :] = 0.0
+            np.add.at(jac, (self.ek, self.ej), 1.0 / self.n[self.ek])
+            jac[rows, rows] -= 1.0
+        return jac
+
+    def merit(self, f: np.ndarray) -> float:
+        return float(np.sum((f / self.scale) ** 2))
+
+    def holds(self, f: np.ndarray) -> bool:
+        limit = np.where(self.is_extreme, 1e-7, TOLERANCE)
+        return bool(np.all(np.abs(f) <= limit))
+
+
+def solve(eqs: Sequence[Equation], start: Sequence[float], curve: Curve) -> Solution:
+    """The values where every equation holds (see the module text); raises
+    :class:`ConvergenceError` naming the equations that do not hold when neither method
+    finds the root (call :func:`unbounded` first: such a group has none)."""
+    if len(eqs) == 1 and not eqs[0].linked:
+        return solve_one(eqs[0], float(start[0]), curve)
+    system = _System(eqs, curve)
+    x = np.asarray(start, dtype=float).copy()
+    trace = [x.tolist()]
+    f = system.residual(x)
+    for step in range(1, MAX_NEWTON + 1):
+        try:
+            delta = np.linalg.solve(system.jacobian(x), -f)
+        except np.linalg.LinAlgError:
+            delta = np.linalg.lstsq(system.jacobian(x), -f, rcond=None)[0]
+        largest = float(np.max(np.abs(delta))) if delta.size else 0.0
+        if not math.isfinite(largest):
+            break
+        if largest > MAX_STEP:
+            delta *= MAX_STEP / largest
+        merit, t = system.merit(f), 1.0
+        while t > 1e-8:
+            candidate = x + t * delta
+            f_new = system.residual(candidate)
+            if system.merit(f_new) <= (1 - 1e-4 * t) * merit or system.holds(f_new):
+                break
+            t /= 2
+        else:
+            break  # no descent: try the second method
+        stable = all(_half_up(a) == _half_up(b) for a, b in zip(x, candidate, strict=True))
+        x, f = candidate, f_new
+        trace.append(x.tolist())
+        if system.holds(f) and stable:
+            return Solution(x.tolist(), step, trace)
+    return _second_method(system, eqs, np.asarray(start, dtype=float), trace)
+
+
+def _second_method(
+    system: _System, eqs: Sequence[Equation], start: np.ndarray, trace: list[list[float]]
+) -> Solution:
+    result = optimize.root(
+        lambda v: (system.residual(v), system.jacobian(v)), start, jac=True, method="hybr"
+    )
+    x = np.asarray(result.x, dtype=float)
+    f = system.residual(x)
+    # polish: a few Newton steps from scipy's answer
+    for _ in range(5):
+        if system.holds(f):
+            break
+        try:
+            x = x + np.linalg.solve(system.jacobian(x), -f)
+        except np.linalg.LinAlgError:
+            break
+        f = system.residual(x)
+    if system.holds(f) and np.all(np.isfinite(x)):
+        trace.append(x.tolist())
+        return Solution(x.tolist(), len(trace) - 1, trace)
+    limit = np.where(system.is_extreme, 1e-7, TOLERANCE)
+    moving = [eqs[k].id for k in np.flatnonzero(~(np.abs(f) <= limit))]
+    raise ConvergenceError(
+        f"W = W_e has no solution that could be found for {', '.join(moving)}", moving
+    )
+
+
+# -- groups without a solution -----------------------------------------------------------------
+def unbounded(eqs: Sequence[Equation]) -> tuple[list[int], list[int]]:
+    """Positions of the unknowns without a finite solution: (won every outside game, lost
+    every outside game).
+
+    If a group of unknowns won every game against everybody outside it, its summed W - W_e
+    is positive for any finite values; if it lost every such game, negative. The largest
+    such groups are found by peeling off every unknown with an outside game of the other
+    kind. Unknowns with an extreme result have no equation W = W_e and count as outside
+    opponents; a group needs at least one outside game.
+    """
+    free = [k for k, e in enumerate(eqs) if e.extreme is None]
+    return _peel(eqs, free, 2), _peel(eqs, free, 0)
+
+
+def _peel(eqs: Sequence[Equation], free: list[int], result: int) -> list[int]:
+    group = set(free)
+    changed = True
+    while changed:
+        changed = False
+        for k in sorted(group):
+            e = eqs[k]
+            other = any(w != result for w in e.fixed_w2) or any(
+                j not in group and w != result for j, w in zip(e.linked, e.linked_w2, strict=True)
+            )
+            if other:
+                group.discard(k)
+                changed = True
+    outside = any(eqs[k].fixed or any(j not in group for j in eqs[k].linked) for k in group)
+    return sorted(group) if outside else []
