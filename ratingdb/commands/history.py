@@ -167,6 +167,13 @@ def _recalc(eng, *, full: bool, dry_run: bool, quiet: bool) -> None:  # type: ig
         f"({where}), {report.snapshots_written} snapshots, "
         f"{len(report.ratings_changed)} ratings changed, {report.seconds:.2f} s"
     )
+    if report.problems:
+        click.echo(
+            f"{len(report.problems)} tournament(s) could not be rated in full; their players "
+            "named below kept their ratings (details: `ratingdb runs`):"
+        )
+        for line in report.problems[:20]:
+            click.echo(f"  {line}")
     if dry_run:
         for c in report.ratings_changed[:50]:
             delta = "" if c.before is None or c.after is None else f" ({c.after - c.before:+d})"
@@ -185,9 +192,18 @@ def recalc(full: bool, dry_run: bool, quiet: bool) -> None:
 @click.command()
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--limit", default=20, show_default=True, type=click.IntRange(min=0))
-def runs(as_json: bool, limit: int) -> None:
-    """Recorded recalculation runs, newest first."""
+@click.option(
+    "--problems",
+    "show_problems",
+    is_flag=True,
+    help="Only the tournaments whose last evaluation had to strike players.",
+)
+def runs(as_json: bool, limit: int, show_problems: bool) -> None:
+    """Recorded recalculation runs, newest first, and the tournaments whose last
+    evaluation had to strike players (the rules refused them; nobody else was held up)."""
     from sqlalchemy import text
+
+    from ratingdb.queries.problems import open_problems
 
     with Session(engine()) as session:
         rows = [
@@ -201,9 +217,12 @@ def runs(as_json: bool, limit: int) -> None:
                 {"n": limit},
             ).mappings()
         ]
+        problems = open_problems(session)
     if as_json:
-        echo_json(rows)
+        echo_json(problems if show_problems else rows)
         return
+    if show_problems:
+        rows = []
     for r in rows:
         seconds = (r["finished_at"] - r["started_at"]).total_seconds() if r["finished_at"] else 0
         where = "full" if r["full"] else f"from {r['change_point']}"
@@ -212,6 +231,13 @@ def runs(as_json: bool, limit: int) -> None:
             f"{r['tournaments_evaluated']:>6} tournaments  {r['ratings_changed']:>6} ratings  "
             f"{seconds:.2f} s"
         )
+    if problems:
+        click.echo(f"\n{len(problems)} tournament(s) whose last evaluation struck players:")
+        for p in problems:
+            names = ", ".join(p["players"])
+            click.echo(
+                f"  {p['code']} (ends {p['end_date']}): not rated: {names}\n    {p['message']}"
+            )
 
 
 # -- players --

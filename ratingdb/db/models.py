@@ -519,6 +519,23 @@ class TournamentCalculation(Base):
     calculated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+class EvaluationProblem(Base):
+    """A tournament the rules refused in the last run that evaluated it, and the
+    participants struck because of it (ratingdb/engine/problems.py): they kept their
+    rating, index and residual games. Rewritten with the tournament's snapshots."""
+
+    __tablename__ = "evaluation_problems"
+
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
+    )
+    participant_ids: Mapped[list[int]] = mapped_column(ARRAY(BigInteger), server_default="{}")
+    message: Mapped[str] = mapped_column(Text)
+    run_started_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now()
+    )
+
+
 # indexes of the web pages: player search by name prefix (case-insensitive; text_pattern_ops:
 # a prefix is an index range, read in byte order with ``ORDER BY ... USING ~<~``), members of a
 # club (rating lists, search by club), tournament lists by VKZ prefix

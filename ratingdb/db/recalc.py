@@ -58,6 +58,8 @@ class RunReport:
     dry_run: bool = False
     change_ids: list[int] = field(default_factory=list)
     started_at: datetime | None = None
+    #: tournaments of this run whose players had to be struck (ratingdb/engine/problems.py)
+    problems: list[str] = field(default_factory=list)
 
 
 def pending_changes(session: Session) -> list[tuple[int, Change]]:
@@ -215,6 +217,7 @@ def _run(
         changed,
         dry_run=dry_run,
         change_ids=change_ids,
+        problems=[f"{p.code}: {p.message}" for p in outcome.problems.values()],
     )
 
 
@@ -249,7 +252,13 @@ def _finish_run(session: Session, report: RunReport) -> None:
             "full": report.full,
             "te": report.tournaments_evaluated,
             "rc": len(report.ratings_changed),
-            "msg": f"{report.snapshots_written} snapshots written in {report.seconds:.2f} s",
+            "msg": f"{report.snapshots_written} snapshots written in {report.seconds:.2f} s"
+            + (
+                f"; {len(report.problems)} tournament(s) with struck players "
+                "(see evaluation problems)"
+                if report.problems
+                else ""
+            ),
         },
     ).scalar_one()
     report.run_id = run_id

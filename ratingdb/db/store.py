@@ -529,6 +529,7 @@ def write_outcome(
             {"ids": written},
         )
     rows = [_snapshot_row(s, modul_ids) for tid in written for s in outcome.written[tid]]
+    _write_problems(session, outcome, written, clear_all)
     raw = conn.connection.driver_connection
     with (
         raw.cursor() as cur,
@@ -541,6 +542,34 @@ def write_outcome(
         conn.execute(text("ANALYZE rating_snapshots"))
         conn.execute(text("ANALYZE residual_games"))
     return len(rows)
+
+
+def _write_problems(
+    session: Session, outcome: ReplayOutcome, written: list[int], clear_all: bool
+) -> None:
+    """The refused tournaments (ratingdb/engine/problems.py) go with their snapshots: a
+    re-evaluated tournament's old row is replaced by what this run found."""
+    conn = session.connection()
+    if clear_all:
+        conn.execute(text("DELETE FROM evaluation_problems"))
+    elif written:
+        conn.execute(
+            text("DELETE FROM evaluation_problems WHERE tournament_id = ANY(:ids)"),
+            {"ids": written},
+        )
+    rows = [
+        {"t": p.tournament_id, "p": list(p.participant_ids), "m": p.message[:2000]}
+        for tid, p in outcome.problems.items()
+        if clear_all or tid in outcome.written
+    ]
+    if rows:
+        conn.execute(
+            text(
+                "INSERT INTO evaluation_problems (tournament_id, participant_ids, message) "
+                "VALUES (:t, :p, :m)"
+            ),
+            rows,
+        )
 
 
 def _write_residual(

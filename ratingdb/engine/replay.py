@@ -26,8 +26,8 @@ from ratingdb.engine.model import (
     Snapshot,
     SnapshotInput,
 )
+from ratingdb.engine.problems import EvaluationProblem, evaluate_or_strike
 from ratingdb.engine.timeline import Timeline
-from ratingdb.rules.errors import RulesError
 from ratingdb.rules.model import GameInput
 
 StoredSnapshots = Mapping[int, Mapping[int, Snapshot]]
@@ -38,6 +38,9 @@ class ReplayOutcome:
     #: tournament id -> its new snapshots, for every re-evaluated tournament whose
     #: snapshots differ from the stored ones
     written: dict[int, list[Snapshot]] = field(default_factory=dict)
+    #: tournament id -> what the rules refused, for every re-evaluated tournament where
+    #: players had to be struck (ratingdb/engine/problems.py)
+    problems: dict[int, EvaluationProblem] = field(default_factory=dict)
     evaluated: int = 0
     skipped: int = 0
 
@@ -145,10 +148,12 @@ def replay(
 
         outcome.evaluated += 1
         tin = tournament_input(t, inputs, games_of(t))
-        try:
-            outputs = modul.rules.outputs(tin, modul.parameters)
-        except RulesError as err:
-            raise RulesError(f"tournament {t.code} (ends {t.end}): {err}") from err
+        assert modul.rules.outputs is not None
+        outputs, struck, message = evaluate_or_strike(modul.rules.outputs, tin, modul.parameters)
+        if message is not None:
+            outcome.problems[t.id] = EvaluationProblem(
+                t.id, t.code, tuple(int(pid) for pid in struck), message
+            )
         new: list[Snapshot] = []
         differs = len(stored_t) != len(t.participants)
         for part, output in zip(t.participants, outputs, strict=True):

@@ -88,6 +88,9 @@ class EvaluationTable:
     evaluated: bool = True
     #: the version of the Rechenmodul of the stored evaluation (e.g. dwz-2016, 2026.1)
     rechenmodul: str | None = None
+    #: the rules refused this tournament in its last evaluation: ``participant_ids`` were
+    #: struck (kept their ratings), ``message`` says why (ratingdb/engine/problems.py)
+    problem: dict[str, Any] | None = None
 
 
 def tournament_info(session: Session, ident: str) -> TournamentInfoRow:
@@ -174,8 +177,20 @@ def evaluation_table(
     if sort in COLUMN_KEYS:
         rows = sort_rows(rows, COLUMN_KEYS.index(sort), descending)
     modul = evaluation_rechenmodul(session, info.id)
+    problem = session.execute(
+        text("SELECT participant_ids, message FROM evaluation_problems WHERE tournament_id = :t"),
+        {"t": info.id},
+    ).one_or_none()
     return EvaluationTable(
-        info, headers(result), rows, result.rules, result.precision, rechenmodul=modul
+        info,
+        headers(result),
+        rows,
+        result.rules,
+        result.precision,
+        rechenmodul=modul,
+        problem=None
+        if problem is None
+        else {"participant_ids": list(problem.participant_ids), "message": problem.message},
     )
 
 

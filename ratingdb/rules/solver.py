@@ -93,6 +93,15 @@ class Curve:
             return ndtr(d / self.sigma)  # type: ignore[no-any-return]
         return expit(d * self._scale)  # type: ignore[no-any-return]
 
+    def expected_and_slope(self, own: float, opponents: np.ndarray) -> tuple[float, float]:
+        """W_e = sum P(own - opponent) and its derivative in ``own``."""
+        if self.kind == "normal":
+            z = (own - opponents) / self.sigma
+            slope = float(np.exp(-0.5 * z * z).sum()) / (self.sigma * math.sqrt(2 * math.pi))
+            return float(ndtr(z).sum()), slope
+        p = expit((own - opponents) * self._scale)
+        return float(p.sum()), self._scale * float((p * (1 - p)).sum())
+
     def density(self, d: np.ndarray) -> np.ndarray:
         if self.kind == "normal":
             z = d / self.sigma
@@ -120,7 +129,9 @@ def solve_one(eq: Equation, start: float, curve: Curve) -> Solution:
     """The root of W_e(R) = W against constant opponents (``eq.linked`` must be empty).
 
     W_e is strictly increasing in R, so the root is unique; it exists unless the score is
-    0 % or 100 % (then the caller applies its rule, or ``eq.extreme`` is set).
+    0 % or 100 % (then the caller applies its rule, or ``eq.extreme`` is set). Newton steps
+    from ``start``; a step that leaves the bracket known so far becomes a bisection (or a
+    1000-point move while one side is still open), so the iteration always converges.
     """
     opponents = np.asarray(eq.fixed, dtype=float)
     if eq.linked:
@@ -130,40 +141,35 @@ def solve_one(eq: Equation, start: float, curve: Curve) -> Solution:
         value = float(opponents.mean()) + sign * curve.extreme
         return Solution([value], 1, [[start], [value]])
     w = eq.w2 / 2
-    if not 0 < w < eq.n:
+    sure = float(np.count_nonzero(opponents == -math.inf))  # P = 1 whatever R is
+    if not sure < w < eq.n:
         raise ConvergenceError(
             f"{eq.id}: a score of {w} in {eq.n} games has no finite solution of W = W_e",
             [eq.id],
         )
-
-    def f(r: float) -> float:
-        return float(curve.p(r - opponents).sum()) - w
-
-    finite = opponents[np.isfinite(opponents)]
-    if not finite.size:
-        raise ConvergenceError(f"{eq.id}: no opponent with a finite rating", [eq.id])
-    lo, hi = float(finite.min()) - 1000.0, float(finite.max()) + 1000.0
-    for _ in range(20):
-        if f(lo) < 0 < f(hi):
-            break
-        lo, hi = lo - 1000.0, hi + 1000.0
-    else:
-        raise ConvergenceError(f"{eq.id}: W = W_e has no finite solution", [eq.id])
-    x = min(max(float(start), lo), hi)
-    trace = [[float(start)]]
+    lo, hi = -math.inf, math.inf
+    x = float(start)
+    fx, slope = curve.expected_and_slope(x, opponents)
+    fx -= w
+    trace = [[x]]
     for step in range(1, MAX_BISECT + 1):
-        fx = f(x)
         if fx < 0:
             lo = x
         else:
             hi = x
-        slope = float(curve.density(x - opponents).sum())
         new = x - fx / slope if slope > 0 else math.nan
         if not lo < new < hi:
-            new = (lo + hi) / 2  # the Newton step left the bracket: bisect
+            if math.isinf(hi):
+                new = lo + 1000.0
+            elif math.isinf(lo):
+                new = hi - 1000.0
+            else:
+                new = (lo + hi) / 2
+        f_new, slope = curve.expected_and_slope(new, opponents)
+        f_new -= w
         trace.append([new])
-        done = abs(f(new)) <= TOLERANCE and _half_up(new) == _half_up(x)
-        x = new
+        done = abs(f_new) <= TOLERANCE and _half_up(new) == _half_up(x)
+        x, fx = new, f_new
         if done or hi - lo < 1e-9:
             return Solution([x], step, trace)
     raise ConvergenceError(f"{eq.id}: W = W_e was not reached", [eq.id])  # pragma: no cover
@@ -217,9 +223,7 @@ class _System:
         jac = np.zeros((m, m))
         fixed_density = c.density(x[self.fk] - self.fo)
         linked_density = c.density(x[self.lk] - x[self.lj])
-        diagonal = np.bincount(self.fk, fixed_density, m) + np.bincount(
-            self.lk, linked_density, m
-        )
+        diagonal = np.bincount(self.fk, fixed_density, m) + np.bincount(self.lk, linked_density, m)
         np.add.at(jac, (self.lk, self.lj), linked_density)
         jac[np.arange(m), np.arange(m)] -= diagonal
         if self.is_extreme.any():

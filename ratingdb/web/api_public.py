@@ -118,6 +118,7 @@ def api_evaluation(
         "evaluated": table.evaluated,
         "rules": table.rules,
         "precision": table.precision,
+        "problem": table.problem,
         "columns": list(table.columns),
         "keys": list(COLUMN_KEYS),
         "rows": [

@@ -161,11 +161,21 @@ class EvaluationRowOut(BaseModel):
     cells: list[str]
 
 
+class EvaluationProblemOut(BaseModel):
+    participant_ids: list[int]
+    message: str
+
+
 class Evaluation(BaseModel):
     tournament: TournamentInfoOut
     evaluated: bool
     rules: str | None
     precision: str | None
+    problem: EvaluationProblemOut | None = Field(
+        None,
+        description="set when the rules refused part of the tournament: the struck "
+        "participants kept their ratings",
+    )
     columns: list[str]
     keys: list[str] = Field(description="the sort keys of the columns (?sort=KEY&dir=asc|desc)")
     rows: list[EvaluationRowOut]

@@ -29,6 +29,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from ratingdb.rules.dwz2026 import exact
 from ratingdb.rules.dwz2026.arithmetic import Arithmetic, Num, arithmetic_for
 from ratingdb.rules.dwz2026.development import (
     age_class,
@@ -37,7 +38,6 @@ from ratingdb.rules.dwz2026.development import (
     new_rating,
 )
 from ratingdb.rules.dwz2026.groups import Groups, classify, half_points, rated_adjacency
-from ratingdb.rules.dwz2026 import exact
 from ratingdb.rules.dwz2026.iteration import Iterant
 from ratingdb.rules.dwz2026.params import Dwz2026Parameters
 from ratingdb.rules.dwz2026.probability import SIGMA

@@ -24,11 +24,12 @@ Groups without a finite solution (the WO is silent; docs/rules-dwz2026.md):
 from __future__ import annotations
 
 import math
+from itertools import pairwise
 from collections.abc import Sequence
 from dataclasses import replace
 
 from ratingdb.rules.dwz2026.arithmetic import Arithmetic, Num
-from ratingdb.rules.dwz2026.iteration import IterationOutcome, Iterant, iterate
+from ratingdb.rules.dwz2026.iteration import Iterant, IterationOutcome, iterate
 from ratingdb.rules.errors import ConvergenceError
 from ratingdb.rules.rounding import round_half_up
 from ratingdb.rules.solver import Curve, Equation, solve, unbounded
@@ -104,7 +105,7 @@ def solve_exact(
     expected = [_expected(its, state, arith) for state in trace[1:]]
     corrections = [
         [b - a if math.isfinite(b) else 0.0 for a, b in zip(before, after, strict=True)]
-        for before, after in zip(trace, trace[1:], strict=False)
+        for before, after in pairwise(trace)
     ]
     return IterationOutcome(list(values), steps, trace, expected, corrections, method="solver")
 

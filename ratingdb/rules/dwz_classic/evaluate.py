@@ -70,8 +70,6 @@ from ratingdb.rules.dwz_classic.coefficient import (
 from ratingdb.rules.dwz_classic.iteration import Outcome, Runner, iterate
 from ratingdb.rules.dwz_classic.params import DwzClassicParameters
 from ratingdb.rules.errors import ConvergenceError
-from ratingdb.rules.rounding import round_half_up
-from ratingdb.rules.solver import Curve, solve, unbounded
 from ratingdb.rules.model import (
     NewResidualGame,
     PlayerInput,
@@ -80,6 +78,8 @@ from ratingdb.rules.model import (
     TournamentInput,
     TournamentResult,
 )
+from ratingdb.rules.rounding import round_half_up
+from ratingdb.rules.solver import Curve, solve, solve_one, unbounded
 
 RULES_NAME = "dwz-classic"
 
@@ -222,6 +222,9 @@ class _Evaluation:
         against everybody outside it) is rated like a 100 % / 0 % result (4.7.2.1.2:
         R_c +- 677 over the current values) with ``unbounded_as_extreme`` (always when
         the table iteration fell back here), else an error."""
+        if len(runners) == 1 and not runners[0].linked:  # one value: always a root
+            one = solve_one(runners[0].equation(), float(start[0]), self.curve)
+            return Outcome(list(one.values), one.steps, list(one.trace), method="solver")
         runners = list(runners)
         for _ in range(len(runners)):
             up, down = unbounded([r.equation() for r in runners])

@@ -68,7 +68,6 @@ class Runner:
             return False
         return True if self.w2 == 2 * self.n else None
 
-
     def equation(self) -> Equation:
         """The runner as an equation of the solver (:mod:`ratingdb.rules.solver`)."""
         extreme = self.extreme
