@@ -24,9 +24,9 @@ Groups without a finite solution (the WO is silent; docs/rules-dwz2026.md):
 from __future__ import annotations
 
 import math
-from itertools import pairwise
 from collections.abc import Sequence
 from dataclasses import replace
+from itertools import pairwise
 
 from ratingdb.rules.dwz2026.arithmetic import Arithmetic, Num
 from ratingdb.rules.dwz2026.iteration import Iterant, IterationOutcome, iterate
