@@ -167,9 +167,12 @@ def test_rechenmodul_and_adjustment_replay_like_a_full_run(loaded):
     assert conversions[0]["index_new"] == conversions[0]["index_old"] + 1
 
 
-def test_a_tournament_the_rules_reject_fails_the_run_cleanly(scratch_db, tmp_path: Path):
-    """Float precision has no finite first rating for a group that beat everybody else:
-    the run fails with the tournament named, changes nothing and is recorded."""
+def test_a_tournament_the_rules_refuse_does_not_block_the_night(scratch_db, tmp_path: Path):
+    """A Rechenmodul that refuses a group without a finite first rating (classic DWZ in
+    float precision without ``unbounded_as_extreme``): the run goes on, the group's two
+    players are struck and keep having no rating, the five established players are rated
+    on their other games (none here: unchanged), the problem is recorded with the
+    tournament, the players and the reason, and a full replay gives the same."""
     migrate.upgrade(scratch_db)
     from sqlalchemy import create_engine, text
     from sqlalchemy.pool import NullPool
@@ -180,22 +183,13 @@ def test_a_tournament_the_rules_reject_fails_the_run_cleanly(scratch_db, tmp_pat
             text("INSERT INTO organisations (vkz, name, kind) VALUES ('A0001', 'A', 'club')")
         )
     engine.dispose()
-    assert (
-        run(
-            [
-                "rechenmodul",
-                "add",
-                "--version",
-                "float",
-                "--valid-from",
-                "2020-01-01",
-                "--set",
-                "precision=float",
-            ],
-            scratch_db,
-        ).returncode
-        == 0
-    )
+    added = run(
+        ["rechenmodul", "add", "--family", "dwz-classic", "--version", "strict",
+         "--valid-from", "2020-01-01", "--set", "precision=float",
+         "--set", "unbounded_as_extreme=false"],
+        scratch_db,
+    )  # fmt: skip
+    assert added.returncode == 0, added.stderr
     member = {"club": "A0001", "member_since": "2000-01-01", "birth_year": 1980}
     players = [
         {
@@ -207,9 +201,14 @@ def test_a_tournament_the_rules_reject_fails_the_run_cleanly(scratch_db, tmp_pat
         }
         for k in range(5)
     ]
-    players += [{"id": u, "name": f"{u.upper()}, y", **member} for u in ("u", "v")]
+    players += [{"id": u, "name": f"{u.upper()}, y", **member} for u in ("u", "v", "w")]
     games = [{"white": u, "black": f"e{k}", "result": "1-0"} for u in "uv" for k in range(5)]
     games.append({"white": "u", "black": "v", "result": "1/2-1/2"})
+    # w is an ordinary newcomer: 2.5 of 5 against the established players
+    games += [
+        {"white": "w", "black": f"e{k}", "result": r}
+        for k, r in enumerate(["1-0", "0-1", "1/2-1/2", "1-0", "0-1"])
+    ]
     doc = {
         "tournament": {"id": "GROUP", "start": "2026-01-01", "end": "2026-01-02"},
         "players": players,
@@ -218,12 +217,39 @@ def test_a_tournament_the_rules_reject_fails_the_run_cleanly(scratch_db, tmp_pat
     (tmp_path / "g.json").write_text(json.dumps(doc))
     assert run(["tournament", "add", str(tmp_path / "g.json")], scratch_db).returncode == 0
     out = run(["recalc", "--quiet"], scratch_db)
-    assert out.returncode == 2 and "Traceback" not in out.stderr
-    assert "GROUP" in out.stderr and "finite" in out.stderr
+    assert out.returncode == 0, out.stderr
+    assert "could not be rated in full" in out.stdout and "GROUP" in out.stdout
+    problems = json.loads(run(["runs", "--problems", "--json"], scratch_db).stdout)
+    assert len(problems) == 1
+    assert problems[0]["code"] == "GROUP"
+    assert sorted(problems[0]["players"]) == ["U, y", "V, y"]
+    assert "finite" in problems[0]["message"]
+    listing = run(["runs"], scratch_db).stdout
+    assert "not rated: U, y, V, y" in listing
     runs = json.loads(run(["runs", "--json"], scratch_db).stdout)
-    assert runs[0]["status"] == "failed"
-    rows = run(["export", "evaluations"], scratch_db).stdout.splitlines()
-    assert len(rows) == 1  # the header only: nothing was written
+    assert runs[0]["status"] == "succeeded" and "struck" in runs[0]["message"]
+
+    def rows() -> dict[str, dict[str, str]]:
+        text_rows = run(["export", "evaluations"], scratch_db).stdout
+        return {r["name"]: r for r in csv.DictReader(io.StringIO(text_rows))}
+
+    from tests.web_support import client_for
+
+    client = client_for(scratch_db)
+    page = client.get("/tournaments/GROUP")
+    assert page.status_code == 200
+    banner = page.text.split('id="evaluation-problem"', 1)[1].split("</p>", 1)[0]
+    assert "U, y" in banner and "V, y" in banner and "W, y" not in banner
+    api = client.get("/api/tournaments/GROUP").json()
+    assert len(api["problem"]["participant_ids"]) == 2 and "finite" in api["problem"]["message"]
+
+    incremental = rows()
+    assert incremental["U, y"]["stored"] == "False" and incremental["U, y"]["rating_new"] == ""
+    assert incremental["W, y"]["stored"] == "True" and incremental["W, y"]["rating_new"] != ""
+    assert incremental["E0, x"]["stored"] == "True"  # rated against W
+    assert run(["recalc", "--full", "--quiet"], scratch_db).returncode == 0
+    assert rows() == incremental
+    assert len(json.loads(run(["runs", "--problems", "--json"], scratch_db).stdout)) == 1
 
 
 @pytest.mark.parametrize(
