@@ -51,6 +51,8 @@ MAX_NEWTON = 100
 MAX_STEP = 400.0
 #: bisection steps of :func:`solve_one` (the bracket is a few thousand points wide)
 MAX_BISECT = 200
+#: nonlinear Gauss-Seidel sweeps before Newton takes over again
+MAX_SWEEPS = 500
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +103,15 @@ class Curve:
             return float(ndtr(z).sum()), slope
         p = expit((own - opponents) * self._scale)
         return float(p.sum()), self._scale * float((p * (1 - p)).sum())
+
+    def integral(self, d: np.ndarray) -> np.ndarray:
+        """Psi(d) with Psi' = P: d Phi(d/sigma) + sigma phi(d/sigma) (normal),
+        ln(1 + e^(s d)) / s with s = ln 10 / 400 (logistic)."""
+        if self.kind == "normal":
+            z = d / self.sigma
+            pdf = np.exp(-0.5 * z * z) / math.sqrt(2 * math.pi)
+            return d * ndtr(z) + self.sigma * pdf  # type: ignore[no-any-return]
+        return np.logaddexp(0.0, d * self._scale) / self._scale  # type: ignore[no-any-return]
 
     def density(self, d: np.ndarray) -> np.ndarray:
         if self.kind == "normal":
@@ -233,6 +244,29 @@ class _System:
             jac[rows, rows] -= 1.0
         return jac
 
+    @property
+    def has_potential(self) -> bool:
+        """W - W_e is the gradient of a concave function when no row is extreme and every
+        game between two unknowns is in both players' equations."""
+        if self.is_extreme.any():
+            return False
+        forward = sorted(zip(self.lk.tolist(), self.lj.tolist(), strict=True))
+        backward = sorted(zip(self.lj.tolist(), self.lk.tolist(), strict=True))
+        return forward == backward
+
+    def potential(self, x: np.ndarray) -> float:
+        """G(x) = sum (W_k - L_k / 2) x_k - sum Psi(x_k - o) - 1/2 sum Psi(x_k - x_j) over
+        the games (the linked ones in both directions), Psi' = P; dG/dx_k = W_k - W_e,k.
+        A constant opponent at -infinity (P = 1) contributes -x_k."""
+        c = self.curve
+        links = np.bincount(self.lk, None, self.m)
+        value = float(np.dot(self.w - links / 2, x))
+        finite = np.isfinite(self.fo)
+        value -= float(np.sum(c.integral(x[self.fk[finite]] - self.fo[finite])))
+        value -= float(np.sum(x[self.fk[~finite]]))
+        value -= 0.5 * float(np.sum(c.integral(x[self.lk] - x[self.lj])))
+        return value
+
     def merit(self, f: np.ndarray) -> float:
         return float(np.sum((f / self.scale) ** 2))
 
@@ -243,39 +277,90 @@ class _System:
 
 def solve(eqs: Sequence[Equation], start: Sequence[float], curve: Curve) -> Solution:
     """The values where every equation holds (see the module text); raises
-    :class:`ConvergenceError` naming the equations that do not hold when neither method
-    finds the root (call :func:`unbounded` first: such a group has none)."""
+    :class:`ConvergenceError` naming the equations that do not hold when no method finds
+    the root (call :func:`unbounded` first: such a group has none).
+
+    1. Newton's method with a backtracking line search: on the concave potential whose
+       gradient is W - W_e when every row is an equation W = W_e (then every Newton step
+       goes uphill and the iteration converges from any start), else on the sum of
+       squared residuals;
+    2. if that stalls: sweeps of nonlinear Gauss-Seidel, each value solved exactly against
+       the others' current values (the system is an M-function: W - W_e falls with the own
+       value and rises with the others', so the sweeps converge), then Newton again;
+    3. scipy's ``root`` (Powell's hybrid method) with a Newton polish.
+    """
     if len(eqs) == 1 and not eqs[0].linked:
         return solve_one(eqs[0], float(start[0]), curve)
     system = _System(eqs, curve)
     x = np.asarray(start, dtype=float).copy()
     trace = [x.tolist()]
+    done = _newton(system, x, trace, potential=system.has_potential)
+    if done is not None:
+        return done
+    x = _gauss_seidel(system, eqs, np.asarray(trace[-1]), trace)
+    done = _newton(system, x, trace, potential=False)
+    if done is not None:
+        return done
+    return _second_method(system, eqs, np.asarray(start, dtype=float), trace)
+
+
+def _newton(
+    system: _System, x: np.ndarray, trace: list[list[float]], *, potential: bool
+) -> Solution | None:
     f = system.residual(x)
-    for step in range(1, MAX_NEWTON + 1):
+    if system.holds(f):
+        return Solution(x.tolist(), len(trace) - 1, trace)
+    for _ in range(MAX_NEWTON):
+        jac = system.jacobian(x)
         try:
-            delta = np.linalg.solve(system.jacobian(x), -f)
+            delta = np.linalg.solve(jac, -f)
         except np.linalg.LinAlgError:
-            delta = np.linalg.lstsq(system.jacobian(x), -f, rcond=None)[0]
+            delta = np.linalg.lstsq(jac, -f, rcond=None)[0]
         largest = float(np.max(np.abs(delta))) if delta.size else 0.0
         if not math.isfinite(largest):
-            break
+            return None
         if largest > MAX_STEP:
             delta *= MAX_STEP / largest
-        merit, t = system.merit(f), 1.0
-        while t > 1e-8:
+        t = 1.0
+        if potential:  # ascent on the concave potential G, grad G = f
+            value, slope = system.potential(x), float(f @ delta)
+        else:
+            value, slope = system.merit(f), -2.0 * system.merit(f)
+        while t > 1e-10:
             candidate = x + t * delta
             f_new = system.residual(candidate)
-            if system.merit(f_new) <= (1 - 1e-4 * t) * merit or system.holds(f_new):
+            if system.holds(f_new):
+                break
+            if potential:
+                if system.potential(candidate) >= value + 1e-4 * t * slope:
+                    break
+            elif system.merit(f_new) <= value + 1e-4 * t * slope:
                 break
             t /= 2
         else:
-            break  # no descent: try the second method
+            return None  # no progress along the Newton direction
         stable = all(_half_up(a) == _half_up(b) for a, b in zip(x, candidate, strict=True))
         x, f = candidate, f_new
         trace.append(x.tolist())
         if system.holds(f) and stable:
-            return Solution(x.tolist(), step, trace)
-    return _second_method(system, eqs, np.asarray(start, dtype=float), trace)
+            return Solution(x.tolist(), len(trace) - 1, trace)
+    return None
+
+
+def _gauss_seidel(
+    system: _System, eqs: Sequence[Equation], x: np.ndarray, trace: list[list[float]]
+) -> np.ndarray:
+    """Sweeps of nonlinear Gauss-Seidel until the residuals are small (Newton finishes)."""
+    x = x.copy()
+    for _ in range(MAX_SWEEPS):
+        for k, e in enumerate(eqs):
+            fixed = (*e.fixed, *(float(x[j]) for j in e.linked))
+            one = Equation(e.id, fixed, (*e.fixed_w2, *e.linked_w2), extreme=e.extreme)
+            x[k] = solve_one(one, float(x[k]), system.curve).values[0]
+        trace.append(x.tolist())
+        if float(np.max(np.abs(system.residual(x)))) < 1e-4:
+            break
+    return x
 
 
 def _second_method(

@@ -240,6 +240,7 @@ class _Evaluation:
             "expected": [[self._w(v) for v in state] for state in outcome.expected],
             "corrections": [[_plain(v) for v in state] for state in outcome.corrections],
             "method": outcome.method,
+            "unbounded": outcome.unbounded,
         }
 
         r1: dict[int, int] = {}

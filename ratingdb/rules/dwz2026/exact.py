@@ -70,11 +70,14 @@ def solve_exact(
     """W = W_e for every iterant; groups without a finite solution as the module says."""
     its = list(iterants)
     low: set[int] = set()
+    forced: dict[str, list[str]] = {"up": [], "down": []}
     for _ in range(len(its)):
         free = [k for k in range(len(its)) if k not in low]
         up, down = unbounded(_equations(its, free))
         if not up and not down:
             break
+        forced["up"] += [its[free[pos]].id for pos in up]
+        forced["down"] += [its[free[pos]].id for pos in down]
         for pos in up:
             k = free[pos]
             it = its[k]
@@ -107,7 +110,15 @@ def solve_exact(
         [b - a if math.isfinite(b) else 0.0 for a, b in zip(before, after, strict=True)]
         for before, after in pairwise(trace)
     ]
-    return IterationOutcome(list(values), steps, trace, expected, corrections, method="solver")
+    return IterationOutcome(
+        list(values),
+        steps,
+        trace,
+        expected,
+        corrections,
+        method="solver",
+        unbounded=forced if forced["up"] or forced["down"] else None,
+    )
 
 
 def _fixed_w2(it: Iterant) -> tuple[int, ...]:

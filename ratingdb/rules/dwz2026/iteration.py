@@ -61,6 +61,9 @@ class IterationOutcome:
     expected: list[list[Num]]
     corrections: list[list[Num]]
     method: str = "iteration"
+    #: members of groups without a finite solution: "up" got fictitious draws, "down"
+    #: R_i = -infinity (ratingdb/rules/dwz2026/exact.py)
+    unbounded: dict[str, list[str]] | None = None
 
 
 def iterate(

@@ -213,7 +213,13 @@ class _Evaluation:
         except ConvergenceError:
             exact = self._exact(runners, start, always_extreme=True)
             values: list[Num] = [round_half_up(v) for v in exact.values]
-            return Outcome(values, exact.steps, [*exact.trace[:-1], values], method="fallback")
+            return Outcome(
+                values,
+                exact.steps,
+                [*exact.trace[:-1], values],
+                method="fallback",
+                unbounded=exact.unbounded,
+            )
 
     def _exact(
         self, runners: Sequence[Runner], start: Sequence[Num], always_extreme: bool = False
@@ -226,8 +232,11 @@ class _Evaluation:
             one = solve_one(runners[0].equation(), float(start[0]), self.curve)
             return Outcome(list(one.values), one.steps, list(one.trace), method="solver")
         runners = list(runners)
+        forced: dict[str, list[str]] = {"up": [], "down": []}
         for _ in range(len(runners)):
             up, down = unbounded([r.equation() for r in runners])
+            forced["up"] += [runners[k].id for k in up]
+            forced["down"] += [runners[k].id for k in down]
             if not up and not down:
                 break
             if not (self.params.unbounded_as_extreme or always_extreme):
@@ -243,7 +252,13 @@ class _Evaluation:
             ]
         solution = solve([r.equation() for r in runners], [float(v) for v in start], self.curve)
         values: list[Num] = list(solution.values)
-        return Outcome(values, solution.steps, list(solution.trace), method="solver")
+        return Outcome(
+            values,
+            solution.steps,
+            list(solution.trace),
+            method="solver",
+            unbounded=forced if forced["up"] or forced["down"] else None,
+        )
 
     # -- one computation of 4.7.2-4.7.5 -------------------------------------------------
     def _compute(self, replaced: dict[int, int]) -> _Pass:
@@ -311,6 +326,7 @@ class _Evaluation:
             "steps": [[_plain(v) for v in state] for state in outcome.trace],
             "cycle": outcome.cycle,
             "method": outcome.method,
+            "unbounded": outcome.unbounded,
         }
 
     def _established(self, i: int, seen: Callable[[int], int], computed: _Pass) -> _Rated:

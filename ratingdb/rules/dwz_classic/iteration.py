@@ -93,6 +93,9 @@ class Outcome:
     trace: list[list[Num]]
     cycle: bool = False
     method: str = "iteration"
+    #: members of groups without a finite solution, rated like a 100 % ("up") or 0 %
+    #: ("down") result
+    unbounded: dict[str, list[str]] | None = None
 
 
 def iterate(
