@@ -266,7 +266,7 @@ def _peel(rows: list[list[Any]], outcome: float) -> list[int]:
     return sorted(group) if outside else []
 
 
-# -- the properties ---------------------------------------------------------------------------------
+# -- the properties --------------------------------------------------------------------------
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tournaments())
 def test_nothing_refused_and_float_values_solve_the_equations(
@@ -306,16 +306,23 @@ def _check_performances(ind: Independent) -> None:
                 assert res["performance"] == max(round_half_up(value), 1)
                 continue
         elif w == n:  # WO 2026 3.6.2: fictitious draw against R_c
-            opps.append(float(round_half_up(sum(round(o) for o in opps) / n)))
+            opps.append(float(round_half_up(sum(int(o) for o in opps) / n)))
             w += 0.5
-        root = optimize.brentq(
-            lambda r: float(np.sum(_p(r - np.asarray(opps), ind.era))) - w, -4000, 8000, xtol=1e-10
-        )
+        root = _root(np.asarray(opps), w, ind.era)
         floor = 1 if ind.classic else 0
         stored = res["performance"]
         assert abs(stored - max(round_half_up(root), floor)) <= (
             0 if abs(root % 1 - 0.5) > 1e-6 else 1
         )
+
+
+def _root(opponents: np.ndarray, w: float, era: str) -> float:
+    """The single root of W_e(R) = W against constant opponents."""
+    return float(
+        optimize.brentq(
+            lambda r: float(np.sum(_p(r - opponents, era))) - w, -4000, 8000, xtol=1e-10
+        )
+    )
 
 
 def _check_group(ind: Independent, first: dict[str, Any]) -> None:
