@@ -37,6 +37,17 @@ def test_nightly_job_runs_and_cards(loaded, tmp_path: Path):
     shown = run(["tournament", "show", code], loaded)
     assert shown.returncode == 0 and "R_n" in shown.stdout and code in shown.stdout
 
+    # the stored evaluation's input evaluates again to the stored numbers
+    (tmp_path / "input.json").write_text(
+        run(["tournament", "export", code, "--format", "evaluate"], loaded).stdout
+    )
+    again = run(["evaluate", str(tmp_path / "input.json"), "--rechenmodul", "auto"], loaded)
+    assert again.returncode == 0, again.stderr
+    stored_rows = json.loads(run(["tournament", "show", code, "--json"], loaded).stdout)
+    assert [p["rating_new"] for p in json.loads(again.stdout)["players"]] == [
+        p["rating_new"] for p in stored_rows["players"]
+    ]
+
     exported = run(["tournament", "export", code], loaded)
     doc = json.loads(exported.stdout)
     assert doc["tournament"]["id"] == code and doc["games"]

@@ -77,3 +77,70 @@ def test_slow_performance_is_the_root_to_a_thousandth() -> None:
     expected = sum(float(ndtr((r_h - o) / 282.842712474619)) for o in (355, *[2400] * 4))
     assert abs(expected - 1.0) <= 0.001
     assert r_h == pytest.approx(1326.71, abs=0.01)
+
+
+def test_s7_010571_the_tournament_that_stopped_the_nightly_run() -> None:
+    """S7-010571 of `ratingdb synth --players 250000 --years 17 --seed 7` (exported with
+    `ratingdb tournament export S7-010571 --format evaluate`), rated with dwz-2014: the
+    old loop "did not settle within 1000 steps" for 157276, 157277 and 157279. 157276 and
+    157277 lost every counted game except their draw with each other (with their residual
+    games): no finite solution, rated like a 0 % result, R_c - 677 over the current values
+    (4.7.2.1.2). 157279 scored 5 of 7 and solves W = W_e against them and the established
+    players. Checked here against an independent solution of the three equations."""
+    from scipy import optimize
+    from scipy.special import ndtr
+
+    doc = json.loads((CASES / "s7-010571.json").read_text())
+    result = CliRunner().invoke(
+        main, ["evaluate", str(CASES / "s7-010571.json"), "--rechenmodul", "auto", "--trace"]
+    )
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert out["rechenmodul"] == "dwz-2014"
+    first = out["trace"]["first_rating"]
+    assert first["method"] == "solver"
+    assert first["unbounded"] == {"up": [], "down": ["157276", "157277"]}
+    final = dict(zip(first["order"], first["steps"][-1], strict=True))
+
+    players = {p["id"]: p for p in doc["players"]}
+    new = ("157276", "157277", "157279")
+    score = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
+    games: dict[str, list[tuple[str | float, float]]] = {pid: [] for pid in new}
+    for pid in new:
+        for g in players[pid]["residual_games"]:
+            games[pid].append((float(g["opponent_rating"]), float(g["score"])))
+    for g in doc["games"]:
+        if g["result"] not in score:
+            continue  # forfeits are never rated
+        for me, other, s in ((g["white"], g["black"], score[g["result"]]),
+                             (g["black"], g["white"], 1 - score[g["result"]])):  # fmt: skip
+            if me in games:
+                games[me].append((other if other in new else float(players[other]["rating"]), s))
+
+    def f(x: list[float]) -> list[float]:
+        value = dict(zip(new, x, strict=True))
+        out = []
+        for pid in new:
+            opps = [value[o] if isinstance(o, str) else o for o, _ in games[pid]]
+            if pid in ("157276", "157277"):
+                out.append(sum(opps) / len(opps) - 677 - value[pid])
+            else:
+                w = sum(s for _, s in games[pid])
+                out.append(w - sum(float(ndtr((value[pid] - o) / 282.842712474619)) for o in opps))
+        return out
+
+    root = optimize.root(f, [1000.0, 1000.0, 1800.0], method="hybr", options={"xtol": 1e-12})
+    assert root.success
+    for pid, x in zip(new, root.x, strict=True):
+        assert abs(final[pid] - x) <= 0.01, pid
+    rated = {p["id"]: (p["group"], p["rating_new"], p["index_new"]) for p in out["players"]}
+    assert rated == {
+        "157274": ("established", 1777, 30),
+        "157275": ("established", 1839, 4),
+        "157276": ("first_stage", 886, 1),
+        "157277": ("first_stage", 961, 1),
+        "157278": ("established", 1801, 2),
+        "157279": ("first_stage", 1846, 1),
+        "157280": ("established", 1852, 5),
+        "157281": ("established", 1421, 7),
+    }

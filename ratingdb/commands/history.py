@@ -110,15 +110,24 @@ def tournament_import(
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["json", "trf"]),
+    type=click.Choice(["json", "trf", "evaluate"]),
     default="json",
     show_default=True,
-    help="json: the submission document; trf: FIDE TRF26 with GER (DWZ) records.",
+    help="json: the submission document; trf: FIDE TRF26 with GER (DWZ) records; "
+    "evaluate: the stored evaluation's input (ratings, residual games) for `ratingdb evaluate`.",
 )
 def tournament_export(ident: str, fmt: str) -> None:
-    """Tournament ID as a submission document (the JSON it can be added with) or TRF."""
-    from ratingdb.queries.tournament import submission_document
+    """Tournament ID as a submission document (the JSON it can be added with), TRF, or the
+    input of its stored evaluation (`ratingdb evaluate FILE --rechenmodul auto` repeats it)."""
+    from ratingdb.queries.tournament import evaluation_input, submission_document
 
+    if fmt == "evaluate":
+        with Session(engine()) as session:
+            try:
+                echo_json(evaluation_input(session, ident))
+            except LookupError as err:
+                fail(str(err))
+        return
     if fmt == "trf":
         from ratingdb.commands.exchange import trf_export
 

@@ -40,6 +40,37 @@ def stored_evaluation(session: Session, ident: str) -> tuple[TournamentInput, To
     return tin, result
 
 
+def evaluation_input(session: Session, ident: str) -> dict[str, Any]:
+    """The stored evaluation's input in the ``ratingdb evaluate`` contract: every player's
+    R_0, index, membership and valid residual games as the last run used them, so that the
+    tournament can be evaluated (and argued about) without the database."""
+    tin, _ = stored_evaluation(session, ident)
+    players = []
+    for p in tin.players:
+        row: dict[str, Any] = {
+            "id": p.id,
+            "name": p.name,
+            "rating": p.rating,
+            "index": p.index,
+            "birth_year": p.birth_year,
+            "member": p.member,
+            "rating_source": p.rating_source,
+            "residual_games": [
+                {"opponent_rating": g.opponent_rating, "score": float(g.score),
+                 "date": g.date.isoformat()}
+                for g in p.residual_games
+            ],
+        }  # fmt: skip
+        if p.computer:
+            row["computer"] = True
+        players.append(row)
+    games = [
+        {"round": g.round, "white": g.white, "black": g.black, "result": g.result}
+        for g in tin.games
+    ]
+    return {"tournament": tin.tournament.to_dict(), "players": players, "games": games}
+
+
 def evaluation_rechenmodul(session: Session, tournament_id: int) -> str | None:
     """The version of the Rechenmodul the stored evaluation used (WO Anhang 1.2)."""
     version: str | None = session.execute(
