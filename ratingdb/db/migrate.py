@@ -8,12 +8,32 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy.engine import URL
 
-ROOT = Path(__file__).resolve().parents[2]
+#: the migrations inside an installed wheel (copied there by setup.py) ...
+PACKAGED = Path(__file__).resolve().parents[1] / "_migrations"
+#: ... and in a source checkout (an editable install)
+SOURCE = Path(__file__).resolve().parents[2] / "migrations"
+
+
+class MigrationsMissing(RuntimeError):
+    """Neither the packaged nor the source migrations exist (a broken installation)."""
+
+
+def script_location() -> Path:
+    """Where the Alembic scripts are: the wheel's copy, else the repository's folder."""
+    for folder in (PACKAGED, SOURCE):
+        if (folder / "env.py").is_file():
+            return folder
+    raise MigrationsMissing(
+        f"the database migrations are missing (looked in {PACKAGED} and {SOURCE}): "
+        "reinstall ratingdb"
+    )
 
 
 def _base_config() -> Config:
-    config = Config(str(ROOT / "alembic.ini"))
-    config.set_main_option("script_location", str(ROOT / "migrations"))
+    """Alembic's configuration without an ini file (alembic.ini only serves developers who
+    run the ``alembic`` command in the repository)."""
+    config = Config()
+    config.set_main_option("script_location", str(script_location()))
     return config
 
 

@@ -8,9 +8,11 @@ without touching code. The defaults are the values valid from the second half of
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import asdict, dataclass, field, replace
 from decimal import Decimal
 from typing import Any, Literal
+
+from ratingdb.rules.parameters import coerce, from_dict
 
 Precision = Literal["table", "float"]
 
@@ -86,6 +88,9 @@ class Dwz2026Parameters:
     def __post_init__(self) -> None:
         if self.precision not in ("table", "float"):
             raise ValueError(f"precision must be 'table' or 'float', got {self.precision!r}")
+        missing = sorted(set(DEFAULT_K0) - set(self.k0))
+        if missing:  # development.py reads every row
+            raise ValueError(f"parameter k0: rows missing: {', '.join(missing)}")
         for row, values in self.k0.items():
             if len(values) != 11:
                 raise ValueError(f"k0 row {row!r} needs 11 values (index 1..10, >10)")
@@ -144,33 +149,15 @@ class Dwz2026Parameters:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Dwz2026Parameters:
-        """Build from a (partial) dict such as a stored Rechenmodul's JSONB parameters."""
-        known = {f.name: f for f in fields(cls)}
-        unknown = sorted(set(data) - set(known))
-        if unknown:
-            raise ValueError(f"unknown DWZ 2026 parameter(s): {', '.join(unknown)}")
-        kwargs: dict[str, Any] = {}
-        defaults = cls()
-        for key, value in data.items():
-            default = getattr(defaults, key)
-            try:
-                if isinstance(default, Decimal):
-                    kwargs[key] = Decimal(str(value))
-                elif key == "k0":
-                    kwargs[key] = {row: tuple(int(v) for v in vals) for row, vals in value.items()}
-                elif isinstance(default, bool | str):
-                    if not isinstance(value, type(default)):
-                        raise TypeError
-                    kwargs[key] = value
-                elif isinstance(default, int):
-                    if isinstance(value, bool) or int(value) != value:
-                        raise TypeError
-                    kwargs[key] = int(value)
-                else:
-                    kwargs[key] = value
-            except (TypeError, ValueError, ArithmeticError, AttributeError):
-                raise ValueError(f"parameter {key}: invalid value {value!r}") from None
-        try:
-            return cls(**kwargs)
-        except TypeError as err:
-            raise ValueError(str(err)) from None
+        """Build from a (partial) dict such as a stored Rechenmodul's JSONB parameters
+        (:func:`ratingdb.rules.parameters.from_dict`); ValueError names a bad key."""
+        return from_dict(cls, data, "DWZ 2026", special={"k0": _k0_table})
+
+
+def _k0_table(value: Any) -> dict[str, tuple[int, ...]]:
+    """The K_0 table (WO Anhang 1.3): rows of whole numbers."""
+    out: dict[str, tuple[int, ...]] = {}
+    for row, values in value.items():
+        numbers = [coerce(f"k0.{row}", v, 0) for v in values]
+        out[row] = tuple(numbers)
+    return out

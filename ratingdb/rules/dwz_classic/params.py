@@ -22,10 +22,11 @@ Fields the rules do not name but the engine and the evaluation need, with the ch
 
 from __future__ import annotations
 
-import math
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, dataclass, replace
 from decimal import Decimal
 from typing import Any, Literal
+
+from ratingdb.rules.parameters import from_dict
 
 Precision = Literal["table", "float"]
 EFormula = Literal["classic", "2014"]
@@ -161,33 +162,6 @@ class DwzClassicParameters:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> DwzClassicParameters:
-        """Build from a (partial) dict such as a stored Rechenmodul's JSON parameters;
-        unknown keys and values of the wrong type raise ValueError."""
-        defaults = {f.name: f.default for f in fields(cls)}
-        unknown = sorted(set(data) - set(defaults))
-        if unknown:
-            raise ValueError(f"unknown classic DWZ parameter(s): {', '.join(unknown)}")
-        kwargs = {key: _coerce(key, value, defaults[key]) for key, value in data.items()}
-        return cls(**kwargs)
-
-
-def _coerce(key: str, value: Any, default: Any) -> Any:
-    """``value`` converted to the type of the field's default, or ValueError."""
-    ok = True
-    if isinstance(default, Decimal):
-        ok = isinstance(value, int | float | str | Decimal) and not isinstance(value, bool)
-        if ok:
-            try:
-                value = Decimal(str(value))
-            except ArithmeticError:
-                ok = False
-            ok = ok and value.is_finite()
-    elif isinstance(default, bool | str):
-        ok = type(value) is type(default)
-    else:  # int
-        ok = isinstance(value, int | float) and not isinstance(value, bool)
-        ok = ok and math.isfinite(value) and value == int(value)
-        value = int(value) if ok else value
-    if not ok:
-        raise ValueError(f"parameter {key}: invalid value {value!r}")
-    return value
+        """Build from a (partial) dict such as a stored Rechenmodul's JSON parameters
+        (:func:`ratingdb.rules.parameters.from_dict`); ValueError names a bad key."""
+        return from_dict(cls, data, "classic DWZ")

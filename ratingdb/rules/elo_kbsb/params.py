@@ -20,8 +20,10 @@ Spec sections:
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, dataclass, replace
 from typing import Any, ClassVar, Literal
+
+from ratingdb.rules.parameters import from_dict
 
 Precision = Literal["table", "float"]
 ImprovementCount = Literal["period", "total"]
@@ -122,30 +124,5 @@ class KbsbParameters:
 
 
 def parameters_from_dict(cls: Any, data: dict[str, Any], label: str) -> Any:
-    """Shared by the Elo families: known keys only, ints stay ints, strings stay strings."""
-    if not isinstance(data, dict):
-        raise ValueError(f"{label} parameters must be an object")
-    known = {f.name for f in fields(cls)}
-    unknown = sorted(set(data) - known)
-    if unknown:
-        raise ValueError(f"unknown {label} parameter(s): {', '.join(unknown)}")
-    defaults = cls()
-    kwargs: dict[str, Any] = {}
-    for key, value in data.items():
-        default = getattr(defaults, key)
-        if value is None and key in getattr(cls, "NULLABLE", ()):
-            kwargs[key] = None
-        elif isinstance(default, str):
-            if not isinstance(value, str):
-                raise ValueError(f"parameter {key}: invalid value {value!r}")
-            kwargs[key] = value
-        else:  # int (or None-defaulted int)
-            if isinstance(value, bool) or not isinstance(value, int | float):
-                raise ValueError(f"parameter {key}: invalid value {value!r}")
-            if int(value) != value:
-                raise ValueError(f"parameter {key}: invalid value {value!r}")
-            kwargs[key] = int(value)
-    try:
-        return cls(**kwargs)
-    except TypeError as err:
-        raise ValueError(str(err)) from None
+    """Shared by the Elo families (:func:`ratingdb.rules.parameters.from_dict`)."""
+    return from_dict(cls, data, label, nullable=tuple(getattr(cls, "NULLABLE", ())))

@@ -35,9 +35,11 @@ The life-cycle fields are read by the engine, as for every family:
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import asdict, dataclass, field, replace
 from decimal import Decimal
 from typing import Any, Literal
+
+from ratingdb.rules.parameters import from_dict
 
 Precision = Literal["table", "float"]
 
@@ -145,40 +147,9 @@ class IngoParameters:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> IngoParameters:
-        """Build from a (partial) dict such as a stored Rechenmodul's JSONB parameters."""
-        if not isinstance(data, dict):
-            raise ValueError("Ingo parameters must be an object")
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ValueError(f"unknown Ingo parameter(s): {', '.join(unknown)}")
-        defaults = cls()
-        kwargs: dict[str, Any] = {}
-        for key, value in data.items():
-            default = getattr(defaults, key)
-            try:
-                if key == "short_tournaments":
-                    kwargs[key] = _short_tournaments(value)
-                elif isinstance(default, Decimal):
-                    if isinstance(value, bool) or not isinstance(value, int | float | str):
-                        raise TypeError
-                    kwargs[key] = Decimal(str(value))
-                elif isinstance(default, bool | str):
-                    if not isinstance(value, type(default)):
-                        raise TypeError
-                    kwargs[key] = value
-                else:  # int
-                    if isinstance(value, bool) or not isinstance(value, int | float):
-                        raise TypeError
-                    if int(value) != value:
-                        raise TypeError
-                    kwargs[key] = int(value)
-            except (TypeError, ValueError, ArithmeticError):
-                raise ValueError(f"parameter {key}: invalid value {value!r}") from None
-        try:
-            return cls(**kwargs)
-        except TypeError as err:
-            raise ValueError(str(err)) from None
+        """Build from a (partial) dict such as a stored Rechenmodul's JSONB parameters
+        (:func:`ratingdb.rules.parameters.from_dict`); ValueError names a bad key."""
+        return from_dict(cls, data, "Ingo", special={"short_tournaments": _short_tournaments})
 
 
 def _short_tournaments(value: Any) -> dict[int, tuple[int, int]]:
