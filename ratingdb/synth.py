@@ -283,10 +283,10 @@ def generate(
                     members = [p for p in by_club[c] if active(p, day)]
                     team = sorted(members, key=lambda p: -p.strength)[:4]
                     teams[c] = [seed_strength(enter(t, p), p) for p in team]
-                for i, a in enumerate(league):
-                    for rnd, b in enumerate(league[i + 1 :], start=1):
-                        for board in range(min(len(teams[a]), len(teams[b]))):
-                            play(t, rnd, teams[a][board], teams[b][board])
+                for i, club_a in enumerate(league):
+                    for rnd, club_b in enumerate(league[i + 1 :], start=1):
+                        for board in range(min(len(teams[club_a]), len(teams[club_b]))):
+                            play(t, rnd, teams[club_a][board], teams[club_b][board])
         for _ in range(max(1, len(club_list) // 10)):  # matches (Zweikampf)
             day = date(year, rng.randint(1, 11), rng.randint(1, 28))
             pair = sample_active(day, 2)

@@ -144,3 +144,36 @@ def test_s7_010571_the_tournament_that_stopped_the_nightly_run() -> None:
         "157280": ("established", 1852, 5),
         "157281": ("established", 1421, 7),
     }
+
+
+def test_a_root_on_a_rounding_boundary_rounds_half_up() -> None:
+    """Found in S7-075781 of the seed-7 federation: 50 % against opponents symmetric around
+    1941.5 puts the root of W = W_e exactly on 1941.5, which half-up makes 1942; a
+    floating-point iteration lands on 1941.4999999999 or 1941.5000000001, so the solver
+    settles its values to 6 decimals before the rules round them."""
+    opponents = [1900, 1983] * 3
+    players = [
+        {"id": f"E{k}", "rating": r, "index": 20, "birth_year": 1970}
+        for k, r in enumerate(opponents)
+    ]
+    players += [
+        {"id": "U", "rating": None, "birth_year": 1990},
+        {"id": "X", "rating": 1800, "index": 30, "birth_year": 1970},
+    ]
+    results = ["1-0", "0-1", "1/2-1/2", "1/2-1/2", "0-1", "1-0"]
+    games = [
+        {"white": who, "black": f"E{k}", "result": r}
+        for who in ("U", "X")
+        for k, r in enumerate(results)
+    ]
+    doc = {
+        "tournament": {"id": "TIE", "start": "2019-09-01", "end": "2019-09-01"},
+        "players": players,
+        "games": games,
+    }
+    result = CliRunner().invoke(main, ["evaluate", "-", "--rechenmodul", "dwz-2016"],
+                                input=json.dumps(doc))  # fmt: skip
+    assert result.exit_code == 0, result.output
+    out = {p["id"]: p for p in json.loads(result.stdout)["players"]}
+    assert (out["U"]["iteration_value"], out["U"]["rating_new"]) == (1942, 1942)
+    assert out["X"]["performance"] == 1942

@@ -7,10 +7,13 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 from sqlalchemy import Engine
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import URL
 
 EXIT_INPUT = 2
 
@@ -20,7 +23,7 @@ def fail(message: str, code: int = EXIT_INPUT) -> NoReturn:
     sys.exit(code)
 
 
-def database_url():  # type: ignore[no-untyped-def]
+def database_url() -> URL:
     from sqlalchemy.exc import ArgumentError
 
     from ratingdb.db.connection import database_url as resolve

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from datetime import date
 from importlib import resources
+from typing import TYPE_CHECKING
 
 import click
 from sqlalchemy import create_engine, text
@@ -24,10 +25,13 @@ from sqlalchemy.pool import NullPool
 from ratingdb.commands.common import database_errors, database_url, fail, progress_bar
 from ratingdb.db.samples import late_tournament
 
+if TYPE_CHECKING:
+    from sqlalchemy.engine import URL
+
 DEMO_DB = "ratingdb_demo"
 
 
-def _fresh_database():  # type: ignore[no-untyped-def]
+def _fresh_database() -> URL:
     from sqlalchemy.exc import ProgrammingError
 
     from ratingdb.db import migrate

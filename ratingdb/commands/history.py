@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import sys
+from datetime import datetime
 
 import click
 from sqlalchemy.exc import DataError, IntegrityError
@@ -19,7 +20,7 @@ def tournament() -> None:
     """Officer workflows: add, correct, delete, show and export tournaments."""
 
 
-def _edit(action, source: str | None, ident: str | None, now: bool) -> None:  # type: ignore[no-untyped-def]
+def _edit(action: str, source: str | None, ident: str | None, now: bool) -> None:
     from ratingdb.db import submissions
 
     name = "<stdin>" if source == "-" else source
@@ -28,10 +29,13 @@ def _edit(action, source: str | None, ident: str | None, now: bool) -> None:  # 
     try:
         with Session(eng) as session, session.begin():
             if action == "add":
+                assert doc is not None
                 t = submissions.add_tournament(session, doc)
             elif action == "correct":
+                assert ident is not None and doc is not None
                 t = submissions.correct_tournament(session, ident, doc)
             else:
+                assert ident is not None
                 t = submissions.delete_tournament(session, ident)
             code, end = t.code, t.end_date
     except InputError as err:
@@ -365,7 +369,7 @@ def export_list(
     club: str | None,
     federation: str | None,
     age_class: str | None,
-    day,  # type: ignore[no-untyped-def]
+    day: datetime | None,
     fmt: str,
     output: str | None,
 ) -> None:

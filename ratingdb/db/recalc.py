@@ -92,6 +92,7 @@ def current_ratings(
         return {}
     only = "" if player_ids is None else " AND s.player_id = ANY(%(ids)s)"
     raw = session.connection().connection.driver_connection
+    assert raw is not None
     rows = raw.execute(
         "SELECT DISTINCT ON (s.player_id) s.player_id, s.rating_new, "
         "p.surname || ', ' || p.given_name AS name "

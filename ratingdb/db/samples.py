@@ -3,27 +3,30 @@
 from __future__ import annotations
 
 from datetime import date, timedelta
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import text
+from sqlalchemy import Row, text
 from sqlalchemy.orm import Session
 
 
 def late_tournament(session: Session, end: date) -> dict[str, Any]:
     """Eight members of that day (those rated in the year before first) play a
     late-submitted round robin."""
-    rows = session.execute(
-        text(
-            "SELECT s.player_id AS id, min(o.vkz) AS vkz FROM rating_snapshots s "
-            "JOIN tournaments t ON t.id = s.tournament_id "
-            "JOIN memberships m ON m.player_id = s.player_id AND m.valid_from <= :d "
-            "  AND (m.valid_to IS NULL OR m.valid_to >= :d) "
-            "JOIN organisations o ON o.id = m.organisation_id "
-            "WHERE s.stored AND t.end_date BETWEEN :d - 365 AND :d "
-            "GROUP BY s.player_id ORDER BY s.player_id LIMIT 8"
-        ),
-        {"d": end},
-    ).all()
+    rows = cast(
+        "list[Row[Any]]",  # .all() returns a list
+        session.execute(
+            text(
+                "SELECT s.player_id AS id, min(o.vkz) AS vkz FROM rating_snapshots s "
+                "JOIN tournaments t ON t.id = s.tournament_id "
+                "JOIN memberships m ON m.player_id = s.player_id AND m.valid_from <= :d "
+                "  AND (m.valid_to IS NULL OR m.valid_to >= :d) "
+                "JOIN organisations o ON o.id = m.organisation_id "
+                "WHERE s.stored AND t.end_date BETWEEN :d - 365 AND :d "
+                "GROUP BY s.player_id ORDER BY s.player_id LIMIT 8"
+            ),
+            {"d": end},
+        ).all(),
+    )
     if len(rows) < 8:  # a young federation: any members of that day
         rows += session.execute(
             text(

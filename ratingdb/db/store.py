@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from datetime import date
 from decimal import Decimal
-from typing import Any
+from typing import Any, cast
 
 from psycopg.rows import namedtuple_row, tuple_row
 from sqlalchemy import text
@@ -109,9 +109,10 @@ def _fetch(
     SQLAlchemy's row objects. ``sql`` uses ``:name`` placeholders like the rest of the
     module."""
     raw = session.connection().connection.driver_connection
+    assert raw is not None
     driver_sql = re.sub(r"(?<![:\w]):(\w+)", r"%(\1)s", sql)
     with raw.cursor(row_factory=namedtuple_row if named else tuple_row) as cur:
-        return cur.execute(driver_sql, params or {}).fetchall()
+        return cast(list[Any], cur.execute(driver_sql, params or {}).fetchall())
 
 
 def load_order(
@@ -531,6 +532,7 @@ def write_outcome(
     rows = [_snapshot_row(s, modul_ids) for tid in written for s in outcome.written[tid]]
     _write_problems(session, outcome, written, clear_all)
     raw = conn.connection.driver_connection
+    assert raw is not None
     with (
         raw.cursor() as cur,
         cur.copy(f"COPY rating_snapshots ({SNAPSHOT_COLUMNS}) FROM STDIN") as copy,
@@ -593,6 +595,7 @@ def _write_residual(
                      add_years(played, years), tid, seq)
                 )  # fmt: skip
     raw = session.connection().connection.driver_connection
+    assert raw is not None
     with (
         raw.cursor() as cur,
         cur.copy(

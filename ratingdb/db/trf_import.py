@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import text
 from sqlalchemy.orm import Session
@@ -55,12 +55,12 @@ def match_players(session: Session, t: TrfTournament) -> list[Match]:
     dsb_ids = [n for n in map(_dsb_id, nrs.values()) if n]
     member_keys = [r.number for r in nrs.values() if r and r.number and _dsb_id(r) is None]
     fide_ids = [p.fide_id for p in t.players if p.fide_id]
-    by_dsb = dict(
+    by_dsb: dict[str, int] = dict(
         session.execute(
             text("SELECT dsb_id, id FROM players WHERE dsb_id = ANY(:k)"), {"k": dsb_ids}
         ).all()
     )
-    by_member = dict(
+    by_member: dict[str, int] = dict(
         session.execute(
             text(
                 "SELECT o.vkz || '-' || m.member_number, m.player_id FROM memberships m "
@@ -71,7 +71,7 @@ def match_players(session: Session, t: TrfTournament) -> list[Match]:
             {"k": member_keys, "end": t.end},
         ).all()
     )
-    by_fide = dict(
+    by_fide: dict[int, int] = dict(
         session.execute(
             text("SELECT fide_id, id FROM players WHERE fide_id = ANY(:k)"), {"k": fide_ids}
         ).all()
@@ -104,7 +104,7 @@ def match_players(session: Session, t: TrfTournament) -> list[Match]:
             dsb = _dsb_id(rec)
             fits = [
                 cand
-                for cand, fide_id, dsb_id in by_name.get(key, [])  # type: ignore[call-overload]
+                for cand, fide_id, dsb_id in by_name.get(cast("tuple[str, str, int]", key), [])
                 if not (p.fide_id and fide_id and fide_id != p.fide_id)
                 and not (dsb and dsb_id and dsb_id != dsb)
             ]
@@ -127,7 +127,7 @@ def _unique_ids(t: TrfTournament, nrs: dict[int, NationalRecord | None]) -> None
     seen: dict[tuple[str, object], int] = {}
     for p in t.players:
         rec = nrs[p.start_rank]
-        keys = [("FIDE id", p.fide_id, p.line)] if p.fide_id else []
+        keys: list[tuple[str, object, int]] = [("FIDE id", p.fide_id, p.line)] if p.fide_id else []
         if rec is not None and rec.number:
             keys.append((f"{FEDERATION} number", rec.number, rec.line))
         for kind, value, line in keys:

@@ -15,9 +15,9 @@ import re
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import select, text, update
+from sqlalchemy import CursorResult, select, text, update
 from sqlalchemy.orm import Session
 
 from ratingdb.db.models import ROLES, ApiToken, AuditEntry, User
@@ -114,7 +114,7 @@ def revoke(session: Session, name: str, *, prefix: str | None = None, actor: str
     )
     if prefix is not None:
         stmt = stmt.where(ApiToken.prefix == prefix[:12])
-    count = session.execute(stmt).rowcount
+    count = cast(CursorResult[Any], session.execute(stmt)).rowcount
     if prefix is not None and count == 0:
         raise InputError("token", f"user {name!r} has no active token {prefix!r}")
     _audit(session, actor, "revoke", name, {"prefix": prefix, "tokens": count})

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import date
 from decimal import Decimal
+from typing import Any
 
 from ratingdb.engine.lifecycle import membership_status, textual_between
 from ratingdb.engine.model import (
@@ -68,6 +69,9 @@ def participant_input(
     ):
         state = EMPTY_STATE  # the data were dropped after the retention period
     state = _expired(state, tournament.end, getattr(params, "rating_expiry_years", 0))
+    rating: int | None
+    index: int | None
+    source: str | None
     if state.rating is not None:
         rating, index, source = state.rating, state.index, "dwz"
     elif part.external_rating is not None:
@@ -171,7 +175,9 @@ def tournament_input(
     return TournamentInput(info, tuple(players), tournament.games if games is None else games)
 
 
-def state_after(inp: SnapshotInput, output: Mapping, tournament: EngineTournament) -> PlayerState:
+def state_after(
+    inp: SnapshotInput, output: Mapping[str, Any], tournament: EngineTournament
+) -> PlayerState:
     """A participant's state after the tournament, from its snapshot alone.
 
     Non-members keep nothing. A stored evaluation sets rating and index; a first rating

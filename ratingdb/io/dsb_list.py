@@ -113,13 +113,13 @@ def parse_list(data: bytes, source: str, encoding: str = "cp1252") -> list[ListR
                 f"{source}:{line}", f"{len(raw)} fields, the header has {len(header)}{spans}"
             )
         row = _row(raw, columns, f"{source}:{line}", line)
-        key = (row.vkz, row.member_number)
-        if key in seen:
+        member = (row.vkz, row.member_number)
+        if member in seen:
             raise InputError(
                 f"{source}:{line}",
-                f"member {row.vkz}-{row.member_number} is listed twice (also line {seen[key]})",
+                f"member {row.vkz}-{row.member_number} is listed twice (also line {seen[member]})",
             )
-        seen[key] = line
+        seen[member] = line
         rows.append(row)
     return rows
 

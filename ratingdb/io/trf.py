@@ -474,6 +474,7 @@ def _games(t: TrfTournament, by_rank: dict[int, TrfPlayer], err) -> list[TrfGame
                     f"{q.start_rank} {colour} with result {entry.code!r}, but line {q.line} "
                     f"of {q.start_rank} says {theirs}",
                 )
+            assert other is not None  # ok implies it
             white_first = entry.colour == "w" or (
                 entry.colour == "-" and p.start_rank < q.start_rank
             )
@@ -481,7 +482,7 @@ def _games(t: TrfTournament, by_rank: dict[int, TrfPlayer], err) -> list[TrfGame
                 games.append(
                     TrfGame(
                         entry.round, p.start_rank, q.start_rank, _RESULT[(entry.code, other.code)]
-                    )  # type: ignore[union-attr]
+                    )
                 )
     games.sort(key=lambda g: (g.round, g.white))
     return games

@@ -12,6 +12,7 @@ import csv
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass
@@ -63,7 +64,7 @@ def to_pdf(doc: Document) -> bytes:
         title=doc.title,
         author="ratingdb",
     )
-    story: list = [Paragraph(escape(doc.title), styles["Heading2"])]
+    story: list[Any] = [Paragraph(escape(doc.title), styles["Heading2"])]
     if doc.header:
         meta = "&nbsp;&nbsp;&nbsp;".join(f"<b>{escape(k)}:</b> {escape(v)}" for k, v in doc.header)
         story += [Paragraph(meta, small), Spacer(1, 4 * mm)]

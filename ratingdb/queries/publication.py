@@ -16,7 +16,7 @@ from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 
-def published_players(session: Session, player_ids: Iterable[int], day: date) -> set[int]:
+def published_players(session: Session, player_ids: Iterable[int | None], day: date) -> set[int]:
     """The players among ``player_ids`` who are members on ``day`` (one query)."""
     ids = sorted({int(p) for p in player_ids if p is not None})
     if not ids:

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from ratingdb.rules import dwz2026, dwz_classic, elo_kbsb, elo_online, ingo
 from ratingdb.rules.elo_kbsb import engine as kbsb_engine
@@ -45,11 +45,21 @@ class Periodic:
     close_period: Callable[..., tuple[int | None, int, bool]]
 
 
+class ParameterClass(Protocol):
+    """A family's parameter class: ``ParameterClass()`` gives the defaults of the rules,
+    ``from_dict`` reads a stored Rechenmodul's JSON (ValueError naming a bad key,
+    :mod:`ratingdb.rules.parameters`)."""
+
+    def __call__(self) -> Any: ...
+
+    def from_dict(self, data: dict[str, Any]) -> Any: ...
+
+
 @dataclass(frozen=True)
 class RuleFamily:
     name: str
     description: str
-    parameters: type
+    parameters: ParameterClass
     evaluate: Callable[[Any, Any], Any]
     shape: Shape = "tournament"
     #: the replay engine's evaluation: a tournament -> one snapshot output per participant

@@ -32,6 +32,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Literal
 
 import numpy as np
@@ -51,6 +52,9 @@ MAX_NEWTON = 100
 MAX_STEP = 400.0
 #: bisection steps of :func:`solve_one` (the bracket is a few thousand points wide)
 MAX_BISECT = 200
+#: decimals of a settled solution (far below a rating point, far above the solver's error)
+PLACES = 6
+_QUANTUM = Decimal(1).scaleb(-PLACES)
 #: nonlinear Gauss-Seidel sweeps before Newton takes over again
 MAX_SWEEPS = 500
 
@@ -110,13 +114,15 @@ class Curve:
         if self.kind == "normal":
             z = d / self.sigma
             pdf = np.exp(-0.5 * z * z) / math.sqrt(2 * math.pi)
-            return d * ndtr(z) + self.sigma * pdf  # type: ignore[no-any-return]
-        return np.logaddexp(0.0, d * self._scale) / self._scale  # type: ignore[no-any-return]
+            value: np.ndarray = d * ndtr(z) + self.sigma * pdf
+            return value
+        soft: np.ndarray = np.logaddexp(0.0, d * self._scale) / self._scale
+        return soft
 
     def density(self, d: np.ndarray) -> np.ndarray:
         if self.kind == "normal":
             z = d / self.sigma
-            return np.exp(-0.5 * z * z) / (self.sigma * math.sqrt(2 * math.pi))  # type: ignore[no-any-return]
+            return np.exp(-0.5 * z * z) / (self.sigma * math.sqrt(2 * math.pi))
         p = expit(d * self._scale)
         return self._scale * p * (1 - p)  # type: ignore[no-any-return]
 
@@ -129,6 +135,20 @@ class Solution:
     values: list[float]
     steps: int
     trace: list[list[float]]
+
+
+def _settled(values: list[float]) -> list[float]:
+    """The solution to the solver's accuracy: each value rounded half-up to ``PLACES``
+    decimals. A root the rules' exact equations put on a rounding boundary (a player with
+    50 % against opponents averaging 1941.5 has R_h = 1941.5 exactly) comes out of the
+    floating-point iteration as 1941.4999999999 or 1941.5000000001; settled, it is 1941.5
+    and the half-up rounding of the rules gives 1942 whichever way the iteration came."""
+    out = []
+    for v in values:
+        if math.isfinite(v):
+            v = float(Decimal(v).quantize(_QUANTUM, rounding=ROUND_HALF_UP))
+        out.append(v)
+    return out
 
 
 def _half_up(x: float) -> int:
@@ -182,7 +202,7 @@ def solve_one(eq: Equation, start: float, curve: Curve) -> Solution:
         done = abs(f_new) <= TOLERANCE and _half_up(new) == _half_up(x)
         x, fx = new, f_new
         if done or hi - lo < 1e-9:
-            return Solution([x], step, trace)
+            return Solution(_settled([x]), step, trace)
     raise ConvergenceError(f"{eq.id}: W = W_e was not reached", [eq.id])  # pragma: no cover
 
 
@@ -227,7 +247,7 @@ class _System:
             mean = (self.fixed_sum + np.bincount(self.ek, x[self.ej], m)) / self.n
             target = mean + self.extreme_sign * c.extreme
             f = np.where(self.is_extreme, target - x, f)
-        return f  # type: ignore[no-any-return]
+        return f
 
     def jacobian(self, x: np.ndarray) -> np.ndarray:
         m, c = self.m, self.curve
@@ -309,7 +329,7 @@ def _newton(
 ) -> Solution | None:
     f = system.residual(x)
     if system.holds(f):
-        return Solution(x.tolist(), len(trace) - 1, trace)
+        return Solution(_settled(x.tolist()), len(trace) - 1, trace)
     for _ in range(MAX_NEWTON):
         jac = system.jacobian(x)
         try:
@@ -343,7 +363,7 @@ def _newton(
         x, f = candidate, f_new
         trace.append(x.tolist())
         if system.holds(f) and stable:
-            return Solution(x.tolist(), len(trace) - 1, trace)
+            return Solution(_settled(x.tolist()), len(trace) - 1, trace)
     return None
 
 
@@ -382,9 +402,9 @@ def _second_method(
         f = system.residual(x)
     if system.holds(f) and np.all(np.isfinite(x)):
         trace.append(x.tolist())
-        return Solution(x.tolist(), len(trace) - 1, trace)
+        return Solution(_settled(x.tolist()), len(trace) - 1, trace)
     limit = np.where(system.is_extreme, 1e-7, TOLERANCE)
-    moving = [eqs[k].id for k in np.flatnonzero(~(np.abs(f) <= limit))]
+    moving = [eqs[int(k)].id for k in np.flatnonzero(~(np.abs(f) <= limit))]
     raise ConvergenceError(
         f"W = W_e has no solution that could be found for {', '.join(moving)}", moving
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import date
-from typing import Annotated
+from typing import Annotated, cast
 
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -26,7 +26,7 @@ def get_session(request: Request) -> Iterator[Session]:
 
 
 def get_today(request: Request) -> date:
-    return request.app.state.today()
+    return cast(date, request.app.state.today())
 
 
 def optional_principal(

@@ -8,12 +8,14 @@ Personal data only of published players (WO 4.1.1, :mod:`ratingdb.queries.public
 from __future__ import annotations
 
 from datetime import date
-from typing import Annotated
+from typing import Annotated, Any, cast
 from urllib.parse import urlencode
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
+from sqlalchemy.orm import Session
 
+from ratingdb.db.users import Principal
 from ratingdb.queries.card import rating_card
 from ratingdb.queries.documents import Document, to_csv
 from ratingdb.queries.evaluation_table import COLUMN_KEYS, evaluation_table, tournament_info
@@ -30,8 +32,10 @@ router = APIRouter(include_in_schema=False)
 LIST_PAGE_ROWS = 1000
 
 
-def _render(request: Request, template: str, context: dict) -> HTMLResponse:  # type: ignore[type-arg]
-    return request.app.state.templates.TemplateResponse(request, template, context)
+def _render(request: Request, template: str, context: dict[str, Any]) -> HTMLResponse:
+    return cast(
+        HTMLResponse, request.app.state.templates.TemplateResponse(request, template, context)
+    )
 
 
 @router.get("/", response_class=HTMLResponse)
@@ -79,7 +83,9 @@ def players(
     )
 
 
-def card_for(session, player_id: int, today: date, user) -> dict:  # type: ignore[no-untyped-def]
+def card_for(
+    session: Session, player_id: int, today: date, user: Principal | None
+) -> dict[str, Any]:
     """The Karteikarte of a published player (any player for an officer); LookupError."""
     if user is None and not is_published(session, player_id, today):
         raise LookupError(

@@ -78,7 +78,7 @@ class TableArithmetic:
         size = len(tab)
         total = 0
         for opp in opponents:
-            d = own - opp
+            d = int(own - opp)
             if d >= 0:
                 total += tab[d] if d < size else 1000
             else:

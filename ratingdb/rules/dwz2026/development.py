@@ -9,13 +9,23 @@ All arithmetic is exact (Fractions); only the rounding steps the WO names round.
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Protocol
 
 from ratingdb.rules.dwz2026.params import Dwz2026Parameters
 from ratingdb.rules.model import AgeClass
 from ratingdb.rules.rounding import round_half_up, round_half_up_to
 
 
-def age_class(birth_year: int | None, end_year: int, params: Dwz2026Parameters) -> AgeClass:
+class AgeRules(Protocol):
+    """The age limits of a DWZ Rechenmodul (DWZ 2026 and the classic versions)."""
+
+    @property
+    def youth_max_age(self) -> int: ...
+    @property
+    def junior_max_age(self) -> int: ...
+
+
+def age_class(birth_year: int | None, end_year: int, params: AgeRules) -> AgeClass:
     """youth (<= 20), junior (21-25), adult (>= 26); no birth year means adult."""
     if birth_year is None:
         return "adult"

@@ -37,7 +37,13 @@ from ratingdb.rules.dwz2026.development import (
     first_rating,
     new_rating,
 )
-from ratingdb.rules.dwz2026.groups import Groups, classify, half_points, rated_adjacency
+from ratingdb.rules.dwz2026.groups import (
+    Adjacency,
+    Groups,
+    classify,
+    half_points,
+    rated_adjacency,
+)
 from ratingdb.rules.dwz2026.iteration import Iterant
 from ratingdb.rules.dwz2026.params import Dwz2026Parameters
 from ratingdb.rules.dwz2026.probability import SIGMA
@@ -46,6 +52,7 @@ from ratingdb.rules.model import (
     NewResidualGame,
     PlayerInput,
     PlayerResult,
+    ResidualGame,
     TournamentInput,
     TournamentResult,
 )
@@ -153,7 +160,7 @@ class _Evaluation:
                 self._hold_residual(res, groups.residual[i], [])
 
     # -- 3.4.1 / 3.4.4 / Anhang 1.1: first ratings --------------------------------------
-    def _first_ratings(self, groups: Groups, adjacency: list) -> dict[int, int]:
+    def _first_ratings(self, groups: Groups, adjacency: Adjacency) -> dict[int, int]:
         stage_players = sorted(groups.first_stage | groups.second_stage)
         if not stage_players:
             return {}
@@ -265,7 +272,9 @@ class _Evaluation:
         return r1
 
     # -- 3.6 / Anhang 1.1.4: performance R_h -------------------------------------------
-    def _performances(self, groups: Groups, adjacency: list, r1: dict[int, int]) -> dict[int, int]:
+    def _performances(
+        self, groups: Groups, adjacency: Adjacency, r1: dict[int, int]
+    ) -> dict[int, int]:
         arith, params = self.arith, self.params
         selection_2 = groups.selection_2
         performances: dict[int, int] = {}
@@ -314,7 +323,7 @@ class _Evaluation:
     def _established(
         self,
         groups: Groups,
-        adjacency: list,
+        adjacency: Adjacency,
         r1: dict[int, int],
         performances: dict[int, int],
         exceptional: set[int],
@@ -354,7 +363,7 @@ class _Evaluation:
             res.stored = p.member
 
     # -- 3.4.2: remaining players and their residual games ------------------------------
-    def _remaining(self, groups: Groups, adjacency: list, r1: dict[int, int]) -> None:
+    def _remaining(self, groups: Groups, adjacency: Adjacency, r1: dict[int, int]) -> None:
         selection_1 = groups.selection_1
         end = self.t.tournament.end
         for i in sorted(groups.remaining):
@@ -370,9 +379,12 @@ class _Evaluation:
             res.new_residual_games = new if p.member else []
 
     @staticmethod
-    def _hold_residual(res: PlayerResult, old: list, new: list[NewResidualGame]) -> None:
+    def _hold_residual(
+        res: PlayerResult, old: list[ResidualGame], new: list[NewResidualGame]
+    ) -> None:
         """games/score/R_c of a remaining player: all residual games held afterwards."""
-        held = [(g.opponent_rating, half_points(g.score)) for g in (*old, *new)]
+        games: list[ResidualGame | NewResidualGame] = [*old, *new]
+        held = [(g.opponent_rating, half_points(g.score)) for g in games]
         res.games = len(held)
         res.score = _score(sum(w for _, w in held))
         res.opponents_avg = rounded_mean([r for r, _ in held])

@@ -17,8 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
+from typing import Protocol
 
-from ratingdb.rules.dwz2026.params import Dwz2026Parameters
 from ratingdb.rules.model import RESULTS, ResidualGame, TournamentInput
 
 #: per player position: list of (opponent position, own half-points)
@@ -77,7 +77,18 @@ class Groups:
         return self.established | self.first_stage | self.second_stage
 
 
-def classify(t: TournamentInput, adjacency: Adjacency, params: Dwz2026Parameters) -> Groups:
+class GroupRules(Protocol):
+    """What the grouping needs from a DWZ Rechenmodul (DWZ 2026 and the classic versions)."""
+
+    @property
+    def min_games(self) -> int: ...
+    @property
+    def min_score(self) -> Decimal: ...
+    @property
+    def residual_validity_years(self) -> int: ...
+
+
+def classify(t: TournamentInput, adjacency: Adjacency, params: GroupRules) -> Groups:
     end = t.tournament.end
     established: set[int] = set()
     unrated: list[int] = []

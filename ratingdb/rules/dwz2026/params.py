@@ -94,7 +94,7 @@ class Dwz2026Parameters:
         for row, values in self.k0.items():
             if len(values) != 11:
                 raise ValueError(f"k0 row {row!r} needs 11 values (index 1..10, >10)")
-        positive = {
+        positive: dict[str, int | Decimal] = {
             "t": self.t, "k_max": self.k_max, "min_games": self.min_games,
             "min_games_performance": self.min_games_performance,
             "rating_floor": self.rating_floor, "first_rating_pivot": self.first_rating_pivot,
@@ -104,7 +104,7 @@ class Dwz2026Parameters:
         for name, value in positive.items():
             if value <= 0:
                 raise ValueError(f"{name} must be positive, got {value}")
-        non_negative = {
+        non_negative: dict[str, int | Decimal] = {
             "u": self.u, "a1": self.a1, "a2": self.a2, "min_score": self.min_score,
             "exceptional_margin": self.exceptional_margin,
             "residual_validity_years": self.residual_validity_years,

@@ -133,7 +133,7 @@ class _Evaluation:
         self.players: tuple[PlayerInput, ...] = t.players
         position = {p.id: i for i, p in enumerate(t.players)}
         end_year = t.tournament.end.year
-        self.ages = [age_class(p.birth_year, end_year, params) for p in t.players]  # type: ignore[arg-type]
+        self.ages = [age_class(p.birth_year, end_year, params) for p in t.players]
         self.results = [
             PlayerResult(
                 id=p.id,
@@ -145,7 +145,7 @@ class _Evaluation:
             for i, p in enumerate(t.players)
         ]
         self.adjacency = rated_adjacency(t, position)
-        self.groups: Groups = classify(t, self.adjacency, params)  # type: ignore[arg-type]
+        self.groups: Groups = classify(t, self.adjacency, params)
         selection_2, second = self.groups.selection_2, self.groups.second_stage
         #: 4.7.1.2 / 4.7.3.2: the games that count, per player of Auswahl II
         self.games: dict[int, list[tuple[int, int]]] = {
@@ -437,7 +437,7 @@ class _Evaluation:
         """A remaining player: games/score/R_c over every residual game held afterwards
         (old valid ones + new, as in DWZ 2026)."""
         res = self.results[i]
-        held = [*self.groups.residual.get(i, []), *counted]
+        held: list[ResidualGame | NewResidualGame] = [*self.groups.residual.get(i, []), *counted]
         res.games = len(held)
         res.score = _score(sum(half_points(g.score) for g in held))
         res.opponents_avg = rounded_mean([g.opponent_rating for g in held])

@@ -59,7 +59,7 @@ def d_of_hundredths(p: int, extreme: int) -> int:
 
 def p_logistic(d: float) -> float:
     """The approximation of Anhang 2.1: P(D) = 1 / (1 + 10^(-D/400))."""
-    return 1.0 / (1.0 + 10.0 ** (-d / 400.0))
+    return 1.0 / (1.0 + float(10.0 ** (-d / 400.0)))
 
 
 def d_logistic(p: float, extreme: int) -> float:

@@ -121,8 +121,8 @@ def close_period(
     played = []
     for k, (opponent, score) in enumerate(games):
         players.append(KbsbPlayerInput(f"o{k}", params.formula1_games, opponent))
-        result = {Decimal(1): "1-0", Decimal("0.5"): "1/2-1/2", Decimal(0): "0-1"}[score]
-        played.append(KbsbGameInput("p", f"o{k}", result))
+        outcome = {Decimal(1): "1-0", Decimal("0.5"): "1/2-1/2", Decimal(0): "0-1"}[score]
+        played.append(KbsbGameInput("p", f"o{k}", outcome))
     start = list_before(period_end, params.lists_per_year)
     info = PeriodInfo("list", start, period_end)
     result = evaluate(KbsbPeriodInput(info, tuple(players), tuple(played)), params).players[0]

@@ -257,7 +257,7 @@ def _rate_player(
     elif n:
         assert p.rating is not None  # _check_player
         k = k_factor(p.games_before, p.rating, params)
-        w_e = sum(expected_each, Fraction(0))  # type: ignore[arg-type]
+        w_e = sum((e for e in expected_each if e is not None), Fraction(0))
         formula2 = round_half_up(p.rating + k * (Fraction(halves, 2) - w_e))
         perf = performance(opp_sum, n, halves, params)
         res.formula = 2

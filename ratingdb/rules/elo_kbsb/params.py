@@ -120,7 +120,8 @@ class KbsbParameters:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> KbsbParameters:
         """Build from a (partial) dict such as a stored Rechenmodul's JSONB parameters."""
-        return parameters_from_dict(cls, data, "KBSB Elo")
+        params: KbsbParameters = parameters_from_dict(cls, data, "KBSB Elo")
+        return params
 
 
 def parameters_from_dict(cls: Any, data: dict[str, Any], label: str) -> Any:

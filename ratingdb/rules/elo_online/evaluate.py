@@ -53,7 +53,7 @@ def k_factor(rating: float, params: OnlineEloParameters) -> int:
 
 def win_expectancy(own: float, opponent: float, params: OnlineEloParameters) -> float:
     """1 / (10^((opponent - own)/scale) + 1), unrounded."""
-    return 1.0 / (10.0 ** ((opponent - own) / params.scale) + 1.0)
+    return 1.0 / (float(10.0 ** ((opponent - own) / params.scale)) + 1.0)
 
 
 def utc(moment: datetime) -> datetime:

@@ -59,4 +59,5 @@ class OnlineEloParameters:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> OnlineEloParameters:
         """Build from a (partial) dict such as a stored Rechenmodul's JSONB parameters."""
-        return parameters_from_dict(cls, data, "online Elo")
+        params: OnlineEloParameters = parameters_from_dict(cls, data, "online Elo")
+        return params

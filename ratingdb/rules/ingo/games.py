@@ -69,7 +69,7 @@ def decide(games: Sequence[Game], reference: Mapping[int, Fraction | int], limit
     capped: list[tuple[int, int]] = []
     for g in games:
         ra, rb = reference.get(g.white), reference.get(g.black)
-        if ra is None or rb is None or abs(ra - rb) <= limit:
+        if ra is None or rb is None or abs(Fraction(ra) - Fraction(rb)) <= limit:
             continue
         better = g.white if ra < rb else g.black
         better_half_points = g.white_half_points if better == g.white else 2 - g.white_half_points

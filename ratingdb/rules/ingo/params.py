@@ -94,7 +94,7 @@ class IngoParameters:
     def __post_init__(self) -> None:
         if self.precision not in ("table", "float"):
             raise ValueError(f"precision must be 'table' or 'float', got {self.precision!r}")
-        positive = {
+        positive: dict[str, int | Decimal] = {
             "average_percent": self.average_percent, "full_weight": self.full_weight,
             "min_games": self.min_games, "match_min_games": self.match_min_games,
             "limit_degrees": self.limit_degrees, "max_iterations": self.max_iterations,
@@ -103,7 +103,7 @@ class IngoParameters:
         for name, value in positive.items():
             if value <= 0:
                 raise ValueError(f"{name} must be positive, got {value}")
-        non_negative = {
+        non_negative: dict[str, int | Decimal] = {
             "score_offset": self.score_offset, "games_offset": self.games_offset,
             "match_weight": self.match_weight, "special_min_index": self.special_min_index,
             "junior_deviation_degrees": self.junior_deviation_degrees,
