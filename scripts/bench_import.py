@@ -23,7 +23,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.pool import NullPool
 
 from ratingdb.db import migrate
-from ratingdb.db.embedded import scratch_server
+from ratingdb.db.connection import scratch_server
 from ratingdb.db.players_import import import_list
 from ratingdb.db.trf_import import export_trf, import_trf
 from ratingdb.io.dsb_list import parse_list

@@ -24,7 +24,7 @@ from sqlalchemy.pool import NullPool
 
 from ratingdb.db import migrate
 from ratingdb.db.bulk import load_federation
-from ratingdb.db.embedded import scratch_server
+from ratingdb.db.connection import scratch_server
 from ratingdb.db.recalc import run_recalc
 from ratingdb.db.samples import late_tournament
 from ratingdb.db.submissions import add_tournament

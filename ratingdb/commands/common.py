@@ -24,29 +24,24 @@ def fail(message: str, code: int = EXIT_INPUT) -> NoReturn:
 
 
 def database_url() -> URL:
-    from sqlalchemy.exc import ArgumentError
-
-    from ratingdb.db.connection import database_url as resolve
+    from ratingdb.db.opening import DatabaseUnavailable, configured_url
 
     try:
-        return resolve()
-    except (ValueError, ArgumentError) as err:
-        fail(f"DATABASE_URL: {err}")
+        return configured_url()
+    except DatabaseUnavailable as err:
+        fail(str(err))
 
 
 @contextmanager
 def database_errors() -> Iterator[None]:
     """Connection problems end as one clear line, not a traceback."""
-    from alembic.util import CommandError
-    from sqlalchemy.exc import OperationalError
+    from ratingdb.db.opening import DatabaseUnavailable, connection_errors
 
     try:
-        yield
-    except OperationalError as err:
-        reason = str(err.orig).strip().splitlines()[0] if err.orig else str(err)
-        fail(f"cannot connect to the database: {reason}")
-    except CommandError as err:
-        fail(f"migrations: {err}")
+        with connection_errors():
+            yield
+    except DatabaseUnavailable as err:
+        fail(str(err))
 
 
 def engine() -> Engine:
@@ -54,16 +49,13 @@ def engine() -> Engine:
     from sqlalchemy import create_engine
     from sqlalchemy.pool import NullPool
 
-    from ratingdb.db import migrate
+    from ratingdb.db.opening import DatabaseUnavailable, NotMigrated, require_head
 
     url = database_url()
-    with database_errors():
-        current = migrate.current(url)
-    if current != migrate.head():
-        fail(
-            f"the database is at revision {current or 'base'}, not {migrate.head()}: "
-            "run `ratingdb db upgrade`"
-        )
+    try:
+        require_head(url)
+    except (DatabaseUnavailable, NotMigrated) as err:
+        fail(str(err))
     return create_engine(url, poolclass=NullPool)
 
 

@@ -89,9 +89,9 @@ def trf_import(
         f"{len(parsed.games)} games; change point recorded"
     )
     if now:
-        from ratingdb.commands.history import _recalc
+        from ratingdb.commands.recalc_report import recalc_and_report
 
-        _recalc(eng, full=False, dry_run=False, quiet=False)
+        recalc_and_report(eng, full=False, dry_run=False, quiet=False)
 
 
 def trf_export(ident: str) -> str:

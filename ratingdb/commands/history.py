@@ -10,7 +10,8 @@ import click
 from sqlalchemy.exc import DataError, IntegrityError
 from sqlalchemy.orm import Session
 
-from ratingdb.commands.common import echo_json, engine, fail, progress_bar, read_json
+from ratingdb.commands.common import echo_json, engine, fail, read_json
+from ratingdb.commands.recalc_report import recalc_and_report
 from ratingdb.io.errors import InputError
 
 
@@ -45,7 +46,7 @@ def _edit(action: str, source: str | None, ident: str | None, now: bool) -> None
         fail(f"{name or ident}: refused by the database, nothing written: {reason}")
     click.echo(f"{action}: tournament {code} (ends {end}); change point recorded")
     if now:
-        _recalc(eng, full=False, dry_run=False, quiet=False)
+        recalc_and_report(eng, full=False, dry_run=False, quiet=False)
 
 
 @tournament.command("add")
@@ -159,47 +160,13 @@ def tournament_list(limit: int) -> None:
 
 
 # -- recalculation --
-def _recalc(eng, *, full: bool, dry_run: bool, quiet: bool) -> None:  # type: ignore[no-untyped-def]
-    from ratingdb.db.recalc import RecalcBusy, run_recalc
-    from ratingdb.rules.errors import RulesError
-
-    try:
-        with progress_bar("recalculating", enabled=not quiet) as update:
-            report = run_recalc(eng, full=full, dry_run=dry_run, progress=update)
-    except RecalcBusy as err:
-        fail(str(err), code=3)
-    except RulesError as err:
-        fail(f"the run failed and changed nothing (recorded in `ratingdb runs`): {err}")
-    if report.change_point is None and not report.full:
-        click.echo("nothing to recalculate: no pending changes")
-        return
-    head = "dry run: would re-evaluate" if dry_run else f"run {report.run_id}: re-evaluated"
-    where = "full replay" if report.full else f"from {report.change_point}"
-    click.echo(
-        f"{head} {report.tournaments_evaluated} of {report.tournaments_total} tournaments "
-        f"({where}), {report.snapshots_written} snapshots, "
-        f"{len(report.ratings_changed)} ratings changed, {report.seconds:.2f} s"
-    )
-    if report.problems:
-        click.echo(
-            f"{len(report.problems)} tournament(s) could not be rated in full; their players "
-            "named below kept their ratings (details: `ratingdb runs`):"
-        )
-        for line in report.problems[:20]:
-            click.echo(f"  {line}")
-    if dry_run:
-        for c in report.ratings_changed[:50]:
-            delta = "" if c.before is None or c.after is None else f" ({c.after - c.before:+d})"
-            click.echo(f"  {c.player_id:>8}  {c.name:30} {c.before} -> {c.after}{delta}")
-
-
 @click.command()
 @click.option("--full", is_flag=True, help="Replay the whole history from the beginning.")
 @click.option("--dry-run", is_flag=True, help="Report what would change; write nothing.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def recalc(full: bool, dry_run: bool, quiet: bool) -> None:
     """The nightly job: one recalculation run for all pending change points (WO 3.7)."""
-    _recalc(engine(), full=full, dry_run=dry_run, quiet=quiet)
+    recalc_and_report(engine(), full=full, dry_run=dry_run, quiet=quiet)
 
 
 @click.command()

@@ -6,7 +6,12 @@ wins; without it ratingdb starts the embedded server (:mod:`ratingdb.db.embedded
 
 from __future__ import annotations
 
+import contextlib
 import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
 
 from sqlalchemy.engine import URL, make_url
 
@@ -31,3 +36,23 @@ def database_url() -> URL:
     from ratingdb.db.embedded import embedded_uri
 
     return normalise_url(embedded_uri())
+
+
+@contextlib.contextmanager
+def scratch_server(database_url: str | None = None) -> Iterator[URL]:
+    """A database for a benchmark: ``database_url`` as given, or a private embedded
+    server in a temporary folder, deleted afterwards."""
+    from ratingdb.db.embedded import server
+
+    if database_url:
+        yield normalise_url(database_url)
+        return
+    tmp = Path(tempfile.mkdtemp(prefix="ratingdb-bench-"))
+    server_ = None
+    try:
+        server_ = server(tmp, cleanup_mode="delete")
+        yield normalise_url(server_.get_uri())
+    finally:
+        if server_ is not None:
+            server_.cleanup()
+        shutil.rmtree(tmp, ignore_errors=True)

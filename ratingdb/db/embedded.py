@@ -12,20 +12,16 @@ stopped again: those are dropped before every start.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 import os
-import shutil
-import tempfile
 import warnings
-from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from sqlalchemy.engine import URL
+    pass
 
 KEEP_RUNNING = "keep-running"
 
@@ -127,23 +123,3 @@ def stop(base: Path | None = None) -> bool:
     handles = pgdata / ".handle_pids.json"
     handles.unlink(missing_ok=True)
     return True
-
-
-@contextlib.contextmanager
-def scratch_server(database_url: str | None = None) -> Iterator[URL]:
-    """A database for a benchmark: ``database_url`` as given, or a private embedded
-    server in a temporary folder, deleted afterwards."""
-    from ratingdb.db.connection import normalise_url
-
-    if database_url:
-        yield normalise_url(database_url)
-        return
-    tmp = Path(tempfile.mkdtemp(prefix="ratingdb-bench-"))
-    server_ = None
-    try:
-        server_ = server(tmp, cleanup_mode="delete")
-        yield normalise_url(server_.get_uri())
-    finally:
-        if server_ is not None:
-            server_.cleanup()
-        shutil.rmtree(tmp, ignore_errors=True)

@@ -67,17 +67,13 @@ def app_from_env() -> FastAPI:
     """The app on the configured database (which must be migrated to head)."""
     from sqlalchemy import create_engine
 
-    from ratingdb.commands.common import database_errors, database_url
-    from ratingdb.db import migrate
+    from ratingdb.db.opening import DatabaseUnavailable, NotMigrated, configured_url, require_head
 
-    url = database_url()
-    with database_errors():
-        current = migrate.current(url)
-    if current != migrate.head():
-        raise SystemExit(
-            f"error: the database is at revision {current or 'base'}, not {migrate.head()}: "
-            "run `ratingdb db upgrade`"
-        )
+    try:
+        url = configured_url()
+        require_head(url)
+    except (DatabaseUnavailable, NotMigrated) as err:
+        raise SystemExit(f"error: {err}") from None
     threads = int(os.environ.get("RATINGDB_WEB_THREADS", "8"))
     engine = create_engine(url, pool_size=threads, max_overflow=4, pool_recycle=3600)
     return create_app(engine, threads=threads)
