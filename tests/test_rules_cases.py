@@ -214,7 +214,7 @@ def test_plus_minus_one_cycle_takes_the_higher_value():
                 assert max(cycle) - min(cycle) == 1
                 assert outcome.values == [max(cycle)]
                 return
-    pytest.skip("no alternating case found")  # pragma: no cover
+    pytest.fail("no alternating case found")  # the search is deterministic
 
 
 def test_step_cap_is_an_error():
