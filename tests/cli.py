@@ -1,22 +1,41 @@
-"""Running the command line as a user does: a subprocess with ``DATABASE_URL`` set."""
+"""Running the command line as a user does, in-process with click's CliRunner and
+``DATABASE_URL`` set (a subprocess costs ~2 s of imports per call; the process boundary
+itself is tested in tests/test_db_cli.py and the ``python -m`` smoke tests)."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
+import traceback
+from dataclasses import dataclass
+from typing import Any
+
+from click.testing import CliRunner
+
+from ratingdb.cli import main
 
 
-def run(args: list[str], url, **kw) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "DATABASE_URL": url.render_as_string(hide_password=False)}
-    return subprocess.run(
-        [sys.executable, "-m", "ratingdb.cli", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-        **kw,
-    )
+@dataclass(frozen=True)
+class Completed:
+    """What a finished command left: exit code, stdout, stderr (as subprocess gives)."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def run(args: list[str], url: Any, input: str | bytes | None = None) -> Completed:
+    """``ratingdb ARGS`` against the database at ``url``. An exception that escapes the
+    command is rendered into stderr as the traceback a user would see, exit code 1, so
+    tests that assert "no traceback" still see one."""
+    env = {"DATABASE_URL": url.render_as_string(hide_password=False)}
+    result = CliRunner().invoke(main, args, env=env, input=input, catch_exceptions=True)
+    stderr = result.stderr
+    code = result.exit_code
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        stderr += "Traceback (most recent call last):\n" + "".join(
+            traceback.format_exception(result.exception)
+        )
+        code = code or 1
+    return Completed(code, result.stdout, stderr)
 
 
 def wo_2026_throughout(url) -> None:  # type: ignore[no-untyped-def]
