@@ -15,7 +15,13 @@ Number = int | Fraction | Decimal | float
 
 
 def div_half_up(numerator: int, denominator: int) -> int:
-    """``numerator / denominator`` rounded half away from zero, in integer arithmetic."""
+    """``numerator / denominator`` rounded half away from zero, in integer arithmetic.
+
+    The loss column of WO Anhang 2.4 rounds -12.5 to -13:
+
+    >>> div_half_up(25, 2), div_half_up(-25, 2), div_half_up(24, 10)
+    (13, -13, 2)
+    """
     if denominator <= 0:
         raise ValueError("denominator must be positive")
     if numerator >= 0:
@@ -24,7 +30,11 @@ def div_half_up(numerator: int, denominator: int) -> int:
 
 
 def round_half_up(value: Number) -> int:
-    """Round to an integer, halves away from zero."""
+    """Round to an integer, halves away from zero (Python's ``round`` gives 12 here).
+
+    >>> round_half_up(Fraction(25, 2)), round_half_up(-12.5), round_half_up(Decimal("0.4999"))
+    (13, -13, 0)
+    """
     if isinstance(value, int):
         return value
     frac = value if isinstance(value, Fraction) else Fraction(value)

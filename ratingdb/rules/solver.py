@@ -160,7 +160,15 @@ def solve_one(eq: Equation, start: float, curve: Curve) -> Solution:
     """The root of W_e(R) = W against constant opponents (``eq.linked`` must be empty).
 
     W_e is strictly increasing in R, so the root is unique; it exists unless the score is
-    0 % or 100 % (then the caller applies its rule, or ``eq.extreme`` is set). Newton steps
+    0 % or 100 % (then the caller applies its rule, or ``eq.extreme`` is set). The R_h of
+    tests/fixtures/dwz-classic-cases/slow-performance (1 point against 355 and four 2400s):
+
+    >>> curve = Curve("normal", 200 * math.sqrt(2), 677)
+    >>> x = Equation("X", (355.0, 2400.0, 2400.0, 2400.0, 2400.0), (2, 0, 0, 0, 0))
+    >>> solve_one(x, 2000.0, curve).values
+    [1326.711968]
+
+    Newton steps
     from ``start``; a step that leaves the bracket known so far becomes a bisection (or a
     1000-point move while one side is still open), so the iteration always converges.
     """

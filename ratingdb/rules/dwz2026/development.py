@@ -98,6 +98,11 @@ def new_rating(
 def first_rating(iteration_value: Fraction | float | int, params: Dwz2026Parameters) -> int:
     """R_1 from the iteration end value R_i (WO 3.4.4.2, Anhang 1.2.2).
 
+    >>> from ratingdb.rules.dwz2026.params import Dwz2026Parameters
+    >>> [first_rating(r, Dwz2026Parameters()) for r in (2329, 1430, 1100, 550, 0, -50)]
+    [2329, 1476, 1172, 1136, 1100, 1100]
+
+
     R_i >= pivot: unchanged; floor <= R_i < pivot: R_i + r*(pivot - R_i);
     R_i < floor: floor + 9*r*R_i/11, with a negative R_i taken as 0 (so R_1 >= floor).
     The WO's 9/11 is (pivot - floor)/floor = 900/1100; written that way here so that the

@@ -38,7 +38,11 @@ def p_table() -> tuple[int, ...]:
 
 
 def p_milli(d: int) -> int:
-    """Table P(D) in thousandths; P(-D) = 1 - P(D) (WO Anhang 2.1, example 2)."""
+    """Table P(D) in thousandths; P(-D) = 1 - P(D) (WO Anhang 2.1, example 2).
+
+    >>> p_milli(0), p_milli(100), p_milli(-100), p_milli(800)
+    (500, 638, 362, 998)
+    """
     table = p_table()
     if d >= 0:
         return table[d] if d < len(table) else 1000
@@ -47,7 +51,15 @@ def p_milli(d: int) -> int:
 
 @lru_cache(maxsize=8)
 def d_table(d_limit: int, p_limit: Decimal) -> tuple[int, ...]:
-    """D(p) for p = 0.000 .. 1.000 in thousandths (WO Anhang 2.2), D(p) = -D(1 - p)."""
+    """D(p) for p = 0.000 .. 1.000 in thousandths (WO Anhang 2.2), D(p) = -D(1 - p).
+
+    Row 0,56 column 3 of Anhang 2.2 reads 45 (the WO's text example says 44, a typo), row
+    0,60 column 0 reads 72; outside [0.005, 0.995] D is -+729:
+
+    >>> d = d_table(729, Decimal("0.005"))
+    >>> d[563], d[600], d[437], d[996], d[4]
+    (45, 72, -45, 729, -729)
+    """
     limit_milli = int(p_limit * 1000)
     upper = [0] * 1001
     for milli in range(500, 1001):
