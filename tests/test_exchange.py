@@ -21,16 +21,11 @@ from ratingdb.db import migrate
 from ratingdb.db.trf_import import import_trf
 from ratingdb.io.errors import InputError
 from ratingdb.io.trf import TrfError, parse
+from tests.builders import ok
 from tests.cli import run, wo_2026_throughout
 
 DATA = Path(__file__).parent / "data"
 EXAMPLE = DATA / "exchange"
-
-
-def ok(args: list[str], url) -> str:
-    out = run(args, url)
-    assert out.returncode == 0, out.stderr
-    return out.stdout
 
 
 def counts(url) -> dict[str, int]:

@@ -9,15 +9,10 @@ import io
 import json
 
 from ratingdb.rules.adjustments import dwz_2026_conversion
+from tests.builders import ok
 from tests.cli import run
 
 SWITCH = "2026-06-08"
-
-
-def ok(args, url) -> str:
-    out = run(args, url)
-    assert out.returncode == 0, out.stderr
-    return out.stdout
 
 
 def test_classic_then_conversion_then_dwz2026(loaded):

@@ -17,29 +17,14 @@ from ratingdb.rules.dwz2026.groups import add_years, residual_valid
 from ratingdb.rules.dwz2026.iteration import Iterant, iterate
 from ratingdb.rules.errors import ConvergenceError
 from ratingdb.rules.rounding import round_half_up
+from tests import builders
 
 PARAMS = Dwz2026Parameters()
 
 
-def tournament(
-    players: list[dict[str, Any]],
-    games: list[tuple],
-    kind: str = "individual",
-    end: str = "2026-12-12",
-) -> dict[str, Any]:
-    return {
-        "tournament": {"id": "T", "start": "2026-12-01", "end": end, "kind": kind},
-        "players": players,
-        "games": [{"white": w, "black": b, "result": r} for w, b, r in games],
-    }
-
-
-def rated(pid: str, rating: int, index: int = 20, **extra: Any) -> dict[str, Any]:
-    return {"id": pid, "rating": rating, "index": index, **extra}
-
-
-def unrated(pid: str, **extra: Any) -> dict[str, Any]:
-    return {"id": pid, "rating": None, "index": None, **extra}
+tournament = builders.tournament
+rated = builders.rated_with(index=20)
+unrated = builders.player
 
 
 def run(doc: dict[str, Any], params: Dwz2026Parameters = PARAMS) -> dict[str, dict[str, Any]]:

@@ -14,6 +14,7 @@ import math
 import re
 from decimal import Decimal
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 import pytest
@@ -36,6 +37,7 @@ from ratingdb.rules.dwz_classic.tables import (
 )
 from ratingdb.rules.errors import ConvergenceError
 from ratingdb.rules.rounding import round_half_up
+from tests import builders
 from tests.conftest import DATA
 
 PARAMS = DwzClassicParameters()
@@ -283,22 +285,9 @@ def test_parameters_round_trip_and_validation():
 
 
 # -- tournaments -------------------------------------------------------------------------------
-def tournament(
-    players: list[dict[str, Any]], games: list[tuple[str, str, str]], kind: str = "individual"
-) -> dict[str, Any]:
-    return {
-        "tournament": {"id": "T", "start": "2026-12-01", "end": "2026-12-12", "kind": kind},
-        "players": players,
-        "games": [{"white": w, "black": b, "result": r} for w, b, r in games],
-    }
-
-
-def rated(pid: str, rating: int, index: int = 10, birth_year: int = 1970, **extra: Any):
-    return {"id": pid, "rating": rating, "index": index, "birth_year": birth_year, **extra}
-
-
-def unrated(pid: str, **extra: Any) -> dict[str, Any]:
-    return {"id": pid, "rating": None, "index": None, "birth_year": 1990, **extra}
+tournament = builders.tournament
+rated = builders.rated_with(index=10, birth_year=1970)
+unrated = partial(builders.player, birth_year=1990)
 
 
 def run(doc: dict[str, Any], params: DwzClassicParameters = PARAMS) -> dict[str, dict[str, Any]]:

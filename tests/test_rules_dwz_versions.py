@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 import pytest
@@ -20,6 +21,7 @@ from ratingdb.rules.dwz_classic.coefficient import (
 )
 from ratingdb.rules.dwz_classic.versions import CLASSIC, DWZ2014, DWZ2016, VERSIONS, WO2002
 from ratingdb.rules.errors import ConvergenceError
+from tests import builders
 
 #: the 2014 rules with the two-digit tables of Anhang 2.1 (``probability`` "logistic" in table
 #: precision reads them), so that hand-worked numbers stay short
@@ -31,16 +33,8 @@ def run(doc: dict[str, Any], params: DwzClassicParameters) -> dict[str, dict[str
     return {p["id"]: p for p in out["players"]} | {"": out}
 
 
-def tournament(players: list[dict[str, Any]], games: list[tuple[str, str, str]]):
-    return {
-        "tournament": {"id": "T", "start": "2012-03-01", "end": "2012-03-12"},
-        "players": players,
-        "games": [{"white": w, "black": b, "result": r} for w, b, r in games],
-    }
-
-
-def rated(pid: str, rating: int, index: int = 10, birth_year: int = 1970) -> dict[str, Any]:
-    return {"id": pid, "rating": rating, "index": index, "birth_year": birth_year}
+tournament = partial(builders.tournament, start="2012-03-01", end="2012-03-12")
+rated = builders.rated_with(index=10, birth_year=1970)
 
 
 def test_named_versions_differ_only_in_their_switches():

@@ -21,19 +21,14 @@ from ratingdb.db import migrate
 from ratingdb.db.users import add_user, issue_token
 from ratingdb.queries.tournament import submission_document
 from ratingdb.web.app import create_app
-from tests.cli import run, wo_2026_throughout
+from tests.builders import ok
+from tests.cli import wo_2026_throughout
 from tests.conftest import _create_database, _drop_database
 
 #: the tests' "today": the synthetic history ends in 2026 (WO 6.2's year counts from here)
 TODAY = date(2026, 11, 21)
 EXCHANGE = Path(__file__).parent / "data" / "exchange"
 ARTIFACTS = Path(__file__).parent / "artifacts"
-
-
-def ok(args: list[str], url: URL) -> str:
-    out = run(args, url)
-    assert out.returncode == 0, out.stderr
-    return out.stdout
 
 
 @contextmanager
