@@ -7,7 +7,6 @@ wins; without it ratingdb starts the embedded server (:mod:`ratingdb.db.embedded
 from __future__ import annotations
 
 import contextlib
-import os
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -30,7 +29,9 @@ def normalise_url(raw: str | URL) -> URL:
 
 def database_url() -> URL:
     """``DATABASE_URL`` if set, else the embedded server's URL (started on demand)."""
-    configured = os.environ.get("DATABASE_URL")
+    from ratingdb.settings import Settings
+
+    configured = Settings.from_env().database_url
     if configured:
         return normalise_url(configured)
     from ratingdb.db.embedded import embedded_uri

@@ -27,12 +27,10 @@ KEEP_RUNNING = "keep-running"
 
 
 def home() -> Path:
-    configured = os.environ.get("RATINGDB_HOME")
-    if configured:
-        return Path(configured).expanduser().resolve()
-    import platformdirs
+    """The embedded server's folder (``RATINGDB_HOME``, :mod:`ratingdb.settings`)."""
+    from ratingdb.settings import Settings
 
-    return Path(platformdirs.user_data_dir("ratingdb"))
+    return Settings.from_env().home
 
 
 def data_dir(base: Path | None = None) -> Path:

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from datetime import date
@@ -68,13 +67,14 @@ def app_from_env() -> FastAPI:
     from sqlalchemy import create_engine
 
     from ratingdb.db.opening import DatabaseUnavailable, NotMigrated, configured_url, require_head
+    from ratingdb.settings import Settings, SettingsError
 
     try:
+        threads = Settings.from_env(web=True).web_threads
         url = configured_url()
         require_head(url)
-    except (DatabaseUnavailable, NotMigrated) as err:
+    except (DatabaseUnavailable, NotMigrated, SettingsError) as err:
         raise SystemExit(f"error: {err}") from None
-    threads = int(os.environ.get("RATINGDB_WEB_THREADS", "8"))
     engine = create_engine(url, pool_size=threads, max_overflow=4, pool_recycle=3600)
     return create_app(engine, threads=threads)
 
