@@ -20,6 +20,7 @@ import json
 import math
 from dataclasses import replace
 from datetime import date, timedelta
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -206,6 +207,7 @@ class Independent:
         slot = {pid: k for k, pid in enumerate(stage)}
         rows = []
         draws = self.trace["first_rating"].get("fictitious_draw") or {}
+        up_group = set((self.trace["first_rating"].get("unbounded") or {}).get("up", []))
         for pid in stage:
             fixed = [
                 (float(g["opponent_rating"]), float(g["score"]))
@@ -219,6 +221,16 @@ class Independent:
                     fixed.append((self.seen(opp), s))
             if pid in draws:
                 fixed.append((float(draws[pid]), 0.5))
+            elif not self.classic and pid in up_group:
+                # a group that won every outside game: the 3.4.1.3 draw for each member,
+                # against R_c with the stage players at their start values
+                seen = [r for r, _ in fixed] + [
+                    float(self.res[opp]["start_value"]) for opp, _ in self.counted(pid)
+                    if opp in slot
+                ]  # fmt: skip
+                fixed.append(
+                    (float(round_half_up(Fraction(sum(int(v) for v in seen), len(seen)))), 0.5)
+                )
             rows.append([fixed, linked, None])
         # classic 4.7.2.1.2: 0 % / 100 % results follow R_c -+ 677
         if self.classic:
@@ -228,10 +240,14 @@ class Independent:
                     row[2] = -677.0
                 elif sum(total) == len(total):
                     row[2] = 677.0
-            for k in _peel(rows, 1.0):
-                rows[k][2] = 677.0
-            for k in _peel(rows, 0.0):
-                rows[k][2] = -677.0
+            for _ in range(len(rows)):  # groups without a finite solution, until none is left
+                up, down = _peel(rows, 1.0), _peel(rows, 0.0)
+                if not up and not down:
+                    break
+                for k in up:
+                    rows[k][2] = 677.0
+                for k in down:
+                    rows[k][2] = -677.0
         era = self.era
 
         def f(x: np.ndarray) -> np.ndarray:
@@ -464,3 +480,32 @@ def test_solver_converges_from_any_start(system: tuple[list[Equation], list[floa
             sign = 1 if e.extreme == "high" else -1
             assert x[k] == pytest.approx(opps.mean() + sign * 677, abs=1e-5)
     assert solution.steps <= 2000
+
+
+@pytest.mark.parametrize("era", ["2026-float", "dwz-2016"])
+def test_group_that_won_every_outside_game_solves_its_rule(era: str) -> None:
+    """N0 and N1 beat five established players and drew each other: no finite solution
+    of W = W_e. DWZ 2026 float gives each the 3.4.1.3 draw, the 2016 version rates them
+    like a 100 % result; either way the independent formulation's equations hold."""
+    players = [
+        {"id": f"E{k}", "rating": 1500 + 50 * k, "index": 10, "birth_year": 1970} for k in range(5)
+    ]
+    players += [{"id": n, "rating": None, "birth_year": 1990} for n in ("N0", "N1")]
+    games = [
+        {"round": 1, "white": n, "black": f"E{k}", "result": "1-0"}
+        for n in ("N0", "N1")
+        for k in range(5)
+    ]
+    games.append({"round": 2, "white": "N0", "black": "N1", "result": "1/2-1/2"})
+    end = ERAS[era][2]
+    doc = {
+        "tournament": {"id": "U", "start": end, "end": end, "kind": "individual"},
+        "players": players,
+        "games": games,
+    }
+    out = evaluate(era, doc)
+    first = out["trace"]["first_rating"]
+    assert first["unbounded"] == {"up": ["N0", "N1"], "down": []}
+    ind = Independent(era, doc, out)
+    _check_performances(ind)
+    _check_group(ind, first)
