@@ -21,12 +21,12 @@ a full one.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
 from ratingdb.rules.errors import RulesError
 from ratingdb.rules.model import TournamentInput
+from ratingdb.rules.snapshots import Outputs
 
 
 @dataclass(frozen=True)
@@ -40,7 +40,7 @@ class EvaluationProblem:
 
 
 def evaluate_or_strike(
-    outputs: Callable[[TournamentInput, Any], list[dict[str, Any]]],
+    outputs: Outputs,
     tin: TournamentInput,
     parameters: Any,
 ) -> tuple[list[dict[str, Any]], tuple[str, ...], str | None]:
@@ -62,7 +62,7 @@ def evaluate_or_strike(
 
 
 def _struck(
-    outputs: Callable[[TournamentInput, Any], list[dict[str, Any]]],
+    outputs: Outputs,
     tin: TournamentInput,
     parameters: Any,
     ids: set[str],

@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.db.store import find_tournament
 from ratingdb.queries.evaluation_display import evaluation_rows, headers
+from ratingdb.queries.problems import open_problems
 from ratingdb.queries.publication import published_players
 from ratingdb.queries.tournament import evaluation_rechenmodul, stored_evaluation
 from ratingdb.rules.model import TournamentInput, TournamentResult
@@ -177,10 +178,7 @@ def evaluation_table(
     if sort in COLUMN_KEYS:
         rows = sort_rows(rows, COLUMN_KEYS.index(sort), descending)
     modul = evaluation_rechenmodul(session, info.id)
-    problem = session.execute(
-        text("SELECT participant_ids, message FROM evaluation_problems WHERE tournament_id = :t"),
-        {"t": info.id},
-    ).one_or_none()
+    problem = next(iter(open_problems(session, info.id)), None)
     return EvaluationTable(
         info,
         headers(result),
@@ -190,7 +188,7 @@ def evaluation_table(
         rechenmodul=modul,
         problem=None
         if problem is None
-        else {"participant_ids": list(problem.participant_ids), "message": problem.message},
+        else {"participant_ids": problem["participant_ids"], "message": problem["message"]},
     )
 
 

@@ -11,11 +11,13 @@ from sqlalchemy.orm import Session
 
 def open_problems(session: Session, tournament_id: int | None = None) -> list[dict[str, Any]]:
     """Every recorded problem (or one tournament's), in evaluation order; ``players`` are
-    the struck participants' names (textual participants by their name in the file)."""
+    the struck participants' names (textual participants by their name in the file),
+    ``participant_ids`` their participant ids."""
     only = "" if tournament_id is None else "WHERE e.tournament_id = :tid"
     rows = session.execute(
         text(
             "SELECT e.tournament_id, t.code, t.name, t.end_date, e.message, e.run_started_at, "
+            "e.participant_ids, "
             "ARRAY(SELECT coalesce(p.surname || ', ' || p.given_name, pa.textual_name, "
             "'participant ' || pa.id) FROM participants pa LEFT JOIN players p "
             "ON p.id = pa.player_id WHERE pa.id = ANY(e.participant_ids) ORDER BY pa.id) "
@@ -30,6 +32,7 @@ def open_problems(session: Session, tournament_id: int | None = None) -> list[di
             "code": r["code"],
             "name": r["name"],
             "end_date": r["end_date"],
+            "participant_ids": list(r["participant_ids"]),
             "players": list(r["players"]),
             "message": r["message"],
             "noticed_at": r["run_started_at"],

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Literal
 
@@ -448,3 +448,23 @@ def _peel(eqs: Sequence[Equation], free: list[int], result: int) -> list[int]:
                 changed = True
     outside = any(eqs[k].fixed or any(j not in group for j in eqs[k].linked) for k in group)
     return sorted(group) if outside else []
+
+
+def force_extremes(eqs: Sequence[Equation]) -> tuple[list[Equation], dict[str, list[str]]]:
+    """The classic rules' answer to groups without a finite solution (4.7.2.1.2 names 0 %
+    and 100 % alike): every member of a group that won (lost) every outside game follows
+    the extreme rule "high" ("low"), repeated until no such group is left. Returns the
+    equations and the ids forced, by direction."""
+    out = list(eqs)
+    forced: dict[str, list[str]] = {"up": [], "down": []}
+    for _ in range(len(out)):
+        up, down = unbounded(out)
+        if not up and not down:
+            break
+        forced["up"] += [out[k].id for k in up]
+        forced["down"] += [out[k].id for k in down]
+        out = [
+            replace(e, extreme="high") if k in up else replace(e, extreme="low") if k in down else e
+            for k, e in enumerate(out)
+        ]
+    return out, forced

@@ -219,9 +219,8 @@ class _Evaluation:
                     tuple(linked),
                     w2,
                     n,
-                    all(w == 2 for w in fixed_w2),
-                    tuple(linked_w2),
-                    tuple(fixed_w2),
+                    linked_w2=tuple(linked_w2),
+                    fixed_w2=tuple(fixed_w2),
                 )
             )
 

@@ -87,7 +87,6 @@ def solve_exact(
                 fixed_w2=(*_fixed_w2(it), 1),
                 w2=it.w2 + 1,
                 n=it.n + 1,
-                fixed_all_won=False,
             )
         low |= {free[pos] for pos in down}
     free = [k for k in range(len(its)) if k not in low]

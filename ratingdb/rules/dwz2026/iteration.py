@@ -30,7 +30,6 @@ class Iterant:
     ``fixed`` holds the constant opponent ratings (residual games, established opponents,
     a fictitious draw), ``linked`` the positions of iterating opponents (repeats allowed);
     ``w2`` is the score in half-points over all of them, ``n`` the number of games.
-    ``fixed_all_won`` says every game against a constant opponent was won,
     ``linked_w2`` holds the half-points scored in each ``linked`` game and ``fixed_w2``
     those of each ``fixed`` game (needed by the exact solver, :mod:`ratingdb.rules.solver`).
     """
@@ -40,7 +39,6 @@ class Iterant:
     linked: tuple[int, ...]
     w2: int
     n: int
-    fixed_all_won: bool = False
     linked_w2: tuple[int, ...] = ()
     fixed_w2: tuple[int, ...] = ()
 

@@ -53,7 +53,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
@@ -79,7 +79,7 @@ from ratingdb.rules.model import (
     TournamentResult,
 )
 from ratingdb.rules.rounding import round_half_up
-from ratingdb.rules.solver import Curve, solve, solve_one, unbounded
+from ratingdb.rules.solver import Curve, force_extremes, solve, solve_one
 
 RULES_NAME = "dwz-classic"
 
@@ -231,26 +231,15 @@ class _Evaluation:
         if len(runners) == 1 and not runners[0].linked:  # one value: always a root
             one = solve_one(runners[0].equation(), float(start[0]), self.curve)
             return Outcome(list(one.values), one.steps, list(one.trace), method="solver")
-        runners = list(runners)
-        forced: dict[str, list[str]] = {"up": [], "down": []}
-        for _ in range(len(runners)):
-            up, down = unbounded([r.equation() for r in runners])
-            forced["up"] += [runners[k].id for k in up]
-            forced["down"] += [runners[k].id for k in down]
-            if not up and not down:
-                break
-            if not (self.params.unbounded_as_extreme or always_extreme):
-                ids = [runners[k].id for k in (*up, *down)]
-                raise ConvergenceError(
-                    f"no finite first rating exists for {', '.join(ids)}: they won (or lost) "
-                    "every game against players outside their group",
-                    ids,
-                )
-            runners = [
-                replace(r, force_high=r.force_high or k in up, force_low=r.force_low or k in down)
-                for k, r in enumerate(runners)
-            ]
-        solution = solve([r.equation() for r in runners], [float(v) for v in start], self.curve)
+        eqs, forced = force_extremes([r.equation() for r in runners])
+        ids = [*forced["up"], *forced["down"]]
+        if ids and not (self.params.unbounded_as_extreme or always_extreme):
+            raise ConvergenceError(
+                f"no finite first rating exists for {', '.join(ids)}: they won (or lost) "
+                "every game against players outside their group",
+                ids,
+            )
+        solution = solve(eqs, [float(v) for v in start], self.curve)
         values: list[Num] = list(solution.values)
         return Outcome(
             values,

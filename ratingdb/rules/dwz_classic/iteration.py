@@ -46,10 +46,6 @@ class Runner:
     fixed_w2: tuple[int, ...]
     linked: tuple[int, ...] = ()
     linked_w2: tuple[int, ...] = ()
-    #: a member of a group without a finite first rating, rated as a 100 % (``force_high``)
-    #: or 0 % (``force_low``) result (parameter ``unbounded_as_extreme``)
-    force_high: bool = False
-    force_low: bool = False
 
     @property
     def n(self) -> int:
@@ -62,9 +58,7 @@ class Runner:
     @property
     def extreme(self) -> bool | None:
         """True for 100 %, False for 0 %, None otherwise (4.7.2.1.2)."""
-        if self.force_high:
-            return True
-        if self.force_low or self.w2 == 0:
+        if self.w2 == 0:
             return False
         return True if self.w2 == 2 * self.n else None
 
