@@ -93,7 +93,9 @@ def match_players(session: Session, t: TrfTournament) -> list[Match]:
         rec = nrs[p.start_rank]
         pid: int | None = None
         how = "textual"
-        if rec is not None and rec.number in by_dsb:
+        if p.computer:
+            how = "computer"
+        elif rec is not None and rec.number in by_dsb:
             pid, how = by_dsb[rec.number], "DSB id"
         elif rec is not None and rec.number in by_member:
             pid, how = by_member[rec.number], "member number"
@@ -175,7 +177,9 @@ def submission(
     players: list[dict[str, Any]] = []
     for p, m in zip(t.players, matches, strict=True):
         entry: dict[str, Any] = {"id": str(p.start_rank)}
-        if m.player_id is not None:
+        if p.computer:
+            entry.update(name=p.name, member=False, computer=True)
+        elif m.player_id is not None:
             entry["player_id"] = m.player_id
         else:
             entry.update(name=p.name, member=False)

@@ -123,6 +123,9 @@ class TrfPlayer:
     rounds: list[RoundEntry]
     line: int
     national: dict[str, NationalRecord] = field(default_factory=dict)
+    #: a chess computer (DSB XML ``###COMPUTER###``): a textual participant whose games
+    #: are struck (WO 4.1.4); TRF itself has no such mark
+    computer: bool = False
 
     @property
     def birth_year(self) -> int | None:

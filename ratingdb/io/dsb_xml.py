@@ -1,0 +1,872 @@
+"""The DSB's ``DSB_DWZ_TournamentReport`` XML, version 2.5 (schema revision 2.5.1): read, write.
+
+Since 08.06.2026 the DSB takes tournaments for DWZ evaluation in this format (namespace
+``http://www.schachbund.de/XMLSchema``, root ``DSB_DWZ_TournamentReport version="2.5"``).
+Every element of the schema is read into :class:`DsbReport` and written back:
+
+* ``header`` (optional): ``creationDate``, ``sender``, ``system``, ``fileUUID`` (new for
+  every file);
+* ``tournament``: ``tournamentUUID`` (kept for corrected files), ``label``,
+  ``tournamentType`` (``SR SW SC TR TW TC``, each also ``-H`` for hybrid), ``timecontrol``,
+  ``rounds``, ``startDate``, ``endDate``, ``location``, optional ``url``, ``notes``,
+  ``ageClass``;
+* ``players/player`` (≥ 2): ``tournamentPlayerNumber``, optional ``dsbId``, ``surname``,
+  ``forename`` (``###COMPUTER###`` for an engine), ``dobYear``, optional ``dobDate``,
+  ``vkz`` (5 letters or digits), ``numberClubMember``, ``club``, ``fideId``, ``fideRating``,
+  ``sex`` (``m``/``w``);
+* ``games/game`` (≥ 1): ``round``, optional ``date``, ``tournamentPlayerNumberWhite`` or
+  ``noneWhitePlayer``, ``tournamentPlayerNumberBlack`` or ``noneBlackPlayer``,
+  ``pointWhite``, ``pointBlack`` from ``0 0.5 1 + -``.
+
+Input is parsed with ``defusedxml`` (no DTDs, no entities) and checked element by element;
+every problem names its element path (``/DSB_DWZ_TournamentReport/games/game[3]/pointWhite``),
+all problems of a file at once. Checked besides what the XSD says: the points of a game add up
+to at most 1, a game's round is at most ``rounds``, white and black differ, the end date is
+not before the start. When the DSB's XSD is available (:func:`schema_path`) the file is also
+validated with ``xmlschema``; problems inside ``header`` only warn (ChessLeagueManager writes
+``creationDate`` as ``dd.mm.yyyyThh:mm:ss``, which the schema does not allow).
+
+Into the neutral tournament model (:func:`to_tournament`, the model of the TRF import):
+``1:0 0:1 0.5:0.5`` are rated games, ``+:- -:+ -:- +:+`` forfeits (never rated), a game with
+``noneWhitePlayer``/``noneBlackPlayer`` is no game (a bye), ``###COMPUTER###`` players are
+computers (their games are struck, WO 4.1.4). Games the schema allows but ratingdb cannot
+store – rated for one side only (``0:-``), or rated unequally (``0.5:0``, ``0:0``) – are
+refused with their path. The ``dsbId`` (else ``vkz``-``numberClubMember``) identifies a
+member as the ``GER`` record of a TRF does; ``fideRating`` serves as R_0 for a player without
+DWZ (WO 4.1.2).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import uuid
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import defusedxml.ElementTree as SafeET
+from defusedxml import DefusedXmlException
+
+from ratingdb.io.errors import InputError
+from ratingdb.io.trf import NationalRecord, TrfGame, TrfPlayer, TrfTournament
+
+NS = "http://www.schachbund.de/XMLSchema"
+ROOT = "DSB_DWZ_TournamentReport"
+VERSION = "2.5"
+COMPUTER = "###COMPUTER###"
+#: written as dobYear when the birth year is unknown (the element is required); read back
+#: as "unknown" when no dobDate is given
+UNKNOWN_BIRTH_YEAR = 1900
+FEDERATION = "GER"
+TYPES = ("SR", "SW", "SC", "TR", "TW", "TC")
+ALL_TYPES = TYPES + tuple(f"{t}-H" for t in TYPES)
+SCORES = ("0", "0.5", "1", "+", "-")
+#: the kind codes of an SWI file -> tournamentType
+SWI_KINDS = {"ES": "SW", "ER": "SR", "MR": "TR", "MS": "TW"}
+#: (pointWhite, pointBlack) -> stored result code
+RESULTS = {
+    ("1", "0"): "1-0",
+    ("0", "1"): "0-1",
+    ("0.5", "0.5"): "1/2-1/2",
+    ("+", "-"): "+-",
+    ("-", "+"): "-+",
+    ("-", "-"): "--",
+    ("+", "+"): "--",  # both "not rated": stored as a double forfeit
+}
+#: stored result code -> (pointWhite, pointBlack)
+POINTS = {
+    "1-0": ("1", "0"),
+    "0-1": ("0", "1"),
+    "1/2-1/2": ("0.5", "0.5"),
+    "+-": ("+", "-"),
+    "-+": ("-", "+"),
+    "--": ("-", "-"),
+    "W-L": ("+", "-"),  # a game of less than one move: never rated
+    "L-W": ("-", "+"),
+    "D-D": ("-", "-"),
+}
+_UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
+_DATE = re.compile(r"^(-?\d{4,})-(\d{2})-(\d{2})(Z|[+-]\d{2}:\d{2})?$")
+_DATETIME = re.compile(r"^-?\d{4,}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?$")
+_GYEAR = re.compile(r"^(-?\d{4,})(Z|[+-]\d{2}:\d{2})?$")
+_INT = re.compile(r"^[+-]?\d+$")
+
+
+#: a sequence of child elements: (names – several for a choice –, min, max)
+Spec = list[tuple[tuple[str, ...], int, int]]
+
+
+class DsbXmlError(InputError):
+    """Problems of a TournamentReport file; ``problems`` holds ``(path, message)``."""
+
+    def __init__(self, source: str, problems: list[tuple[str, str]]) -> None:
+        self.problems = problems
+        super().__init__(f"{source}: {problems[0][0]}", problems[0][1])
+        self.text = "\n".join(f"{source}: {where}: {what}" for where, what in problems)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(slots=True)
+class DsbHeader:
+    creation: str  # xs:dateTime as written
+    sender: str
+    system: str
+    file_uuid: str
+
+
+@dataclass(slots=True)
+class DsbPlayer:
+    number: int
+    surname: str
+    forename: str
+    dob_year: int
+    dsb_id: str | None = None
+    dob_date: date | None = None
+    vkz: str | None = None
+    member_number: int | None = None
+    club: str | None = None
+    fide_id: int | None = None
+    fide_rating: int | None = None
+    sex: str | None = None  # m / w
+
+    @property
+    def computer(self) -> bool:
+        return COMPUTER in (self.surname, self.forename)
+
+    @property
+    def name(self) -> str:
+        if self.forename and self.forename != self.surname:
+            return f"{self.surname}, {self.forename}"
+        return self.surname
+
+
+@dataclass(slots=True)
+class DsbGame:
+    round: int
+    white: int | None  # None: noneWhitePlayer
+    black: int | None  # None: noneBlackPlayer
+    point_white: str
+    point_black: str
+    date: date | None = None
+
+
+@dataclass(slots=True)
+class DsbReport:
+    tournament_uuid: str
+    label: str
+    type: str
+    timecontrol: str
+    rounds: int
+    start: date
+    end: date
+    location: str
+    players: list[DsbPlayer] = field(default_factory=list)
+    games: list[DsbGame] = field(default_factory=list)
+    url: str | None = None
+    notes: str | None = None
+    age_class: str | None = None
+    header: DsbHeader | None = None
+    version: str | None = VERSION
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def team(self) -> bool:
+        return self.type.startswith("T")
+
+    @property
+    def hybrid(self) -> bool:
+        return self.type.endswith("-H")
+
+
+# -- detection -------------------------------------------------------------------------------
+
+
+def root_element(data: bytes) -> tuple[str, str] | None:
+    """``(namespace, local name)`` of the document element, or None when it is not XML."""
+    try:
+        for _event, elem in SafeET.iterparse(_BytesIO(data), events=("start",)):
+            tag = elem.tag
+            if tag.startswith("{"):
+                ns, _, local = tag[1:].partition("}")
+                return ns, local
+            return "", tag
+    except (ET.ParseError, DefusedXmlException, ValueError):
+        return None
+    return None
+
+
+def is_report(data: bytes) -> bool:
+    """True when the document element is ``DSB_DWZ_TournamentReport`` in the DSB namespace."""
+    return root_element(data) == (NS, ROOT)
+
+
+class _BytesIO:
+    """A minimal file object for ``iterparse`` that stops early without reading it all."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.pos = 0
+
+    def read(self, size: int = -1) -> bytes:
+        end = len(self.data) if size < 0 else self.pos + size
+        chunk = self.data[self.pos : end]
+        self.pos += len(chunk)
+        return chunk
+
+
+# -- the XSD ---------------------------------------------------------------------------------
+
+
+def schema_path() -> Path | None:
+    """The DSB's XSD: ``$RATINGDB_DSB_XSD``, else ``shared/spec`` next to the repository (the
+    schema is the DSB's publication and is not shipped with ratingdb)."""
+    env = os.environ.get("RATINGDB_DSB_XSD")
+    if env:
+        return Path(env) if Path(env).is_file() else None
+    here = Path(__file__).resolve()
+    for parent in here.parents[1:5]:
+        candidate = parent / "shared" / "spec" / "DSB_DWZ_Tournament_2_5_1.xsd"
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+_SCHEMA: dict[Path, Any] = {}
+
+
+def xsd_problems(data: bytes, xsd: Path | None = None) -> list[tuple[str, str]] | None:
+    """Problems the DSB's XSD finds (``(path, reason)``), or None when no XSD is available."""
+    path = xsd or schema_path()
+    if path is None:
+        return None
+    import xmlschema
+
+    schema = _SCHEMA.get(path)
+    if schema is None:
+        schema = _SCHEMA[path] = xmlschema.XMLSchema(str(path))
+    out = []
+    for err in schema.iter_errors(data.decode("utf-8") if isinstance(data, bytes) else data):
+        out.append((err.path or "/", (err.reason or str(err)).strip()))
+    return out
+
+
+# -- reading ---------------------------------------------------------------------------------
+
+
+class _Reader:
+    def __init__(self) -> None:
+        self.problems: list[tuple[str, str]] = []
+
+    def fail(self, path: str, message: str) -> None:
+        self.problems.append((path, message))
+
+    def children(
+        self, elem: ET.Element, path: str, spec: Spec
+    ) -> dict[str, list[tuple[ET.Element, str]]]:
+        """Check the children against a sequence ``[(names, min, max)]`` (several names: a
+        choice); returns name -> [(element, path)]."""
+        found: dict[str, list[tuple[ET.Element, str]]] = {}
+        counts = [0] * len(spec)
+        position = 0
+        seen_names: dict[str, int] = {}
+        for child in elem:
+            if not isinstance(child.tag, str):
+                continue  # comments, processing instructions
+            ns, local = _split(child.tag)
+            seen_names[local] = seen_names.get(local, 0) + 1
+            cpath = f"{path}/{local}"
+            if ns != NS:
+                self.fail(cpath, f"element in namespace {ns or '(none)'!r}, expected {NS!r}")
+                continue
+            index = next(
+                (k for k in range(position, len(spec)) if local in spec[k][0]),
+                None,
+            )
+            if index is None:
+                if any(local in names for names, _, _ in spec):
+                    self.fail(cpath, "element out of order (see the schema's sequence)")
+                else:
+                    self.fail(cpath, "unexpected element")
+                continue
+            for k in range(position, index):
+                if counts[k] < spec[k][1]:
+                    self.fail(f"{path}/{'|'.join(spec[k][0])}", "required element missing")
+            position = index
+            counts[index] += 1
+            if counts[index] > spec[index][2]:
+                self.fail(cpath, f"at most {spec[index][2]} allowed")
+            found.setdefault(local, []).append((child, cpath))
+        for k in range(position, len(spec)):
+            if counts[k] < spec[k][1]:
+                need = spec[k][1]
+                self.fail(
+                    f"{path}/{'|'.join(spec[k][0])}",
+                    "required element missing" if need == 1 else f"at least {need} required",
+                )
+        # number repeated elements as in XPath (player[3])
+        for name, items in found.items():
+            if len(items) > 1 or spec_max(spec, name) > 1:
+                found[name] = [(e, f"{p}[{i}]") for i, (e, p) in enumerate(items, start=1)]
+        return found
+
+    def text(self, elem: ET.Element, path: str, *, collapse: bool = True) -> str:
+        if len([c for c in elem if isinstance(c.tag, str)]):
+            self.fail(path, "element content where text is expected")
+        value = elem.text or ""
+        return " ".join(value.split()) if collapse else value
+
+    def integer(self, elem: ET.Element, path: str, low: int, high: int) -> int | None:
+        value = self.text(elem, path)
+        if not _INT.match(value):
+            self.fail(path, f"not an integer: {value!r}")
+            return None
+        number = int(value)
+        if not low <= number <= high:
+            self.fail(path, f"{number} is outside {low}..{high}")
+            return None
+        return number
+
+    def date(self, elem: ET.Element, path: str) -> date | None:
+        value = self.text(elem, path)
+        m = _DATE.match(value)
+        try:
+            if m is None:
+                raise ValueError("expected YYYY-MM-DD")
+            return date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+        except ValueError as err:
+            self.fail(path, f"not a date: {value!r} ({err})")
+            return None
+
+
+def spec_max(spec: Spec, name: str) -> int:
+    return next((mx for names, _, mx in spec if name in names), 1)
+
+
+def _split(tag: str) -> tuple[str, str]:
+    if tag.startswith("{"):
+        ns, _, local = tag[1:].partition("}")
+        return ns, local
+    return "", tag
+
+
+_HEADER: Spec = [(("creationDate",), 1, 1), (("sender",), 1, 1), (("system",), 1, 1),
+           (("fileUUID",), 1, 1)]  # fmt: skip
+_TOURNAMENT: Spec = [
+    (("tournamentUUID",), 1, 1), (("label",), 1, 1), (("tournamentType",), 1, 1),
+    (("timecontrol",), 1, 1), (("rounds",), 1, 1), (("startDate",), 1, 1),
+    (("endDate",), 1, 1), (("location",), 1, 1), (("url",), 0, 1), (("notes",), 0, 1),
+    (("ageClass",), 0, 1),
+]  # fmt: skip
+_PLAYER: Spec = [
+    (("tournamentPlayerNumber",), 1, 1), (("dsbId",), 0, 1), (("surname",), 1, 1),
+    (("forename",), 1, 1), (("dobYear",), 1, 1), (("dobDate",), 0, 1), (("vkz",), 0, 1),
+    (("numberClubMember",), 0, 1), (("club",), 0, 1), (("fideId",), 0, 1),
+    (("fideRating",), 0, 1), (("sex",), 0, 1),
+]  # fmt: skip
+_GAME: Spec = [
+    (("round",), 1, 1), (("date",), 0, 1),
+    (("tournamentPlayerNumberWhite", "noneWhitePlayer"), 1, 1),
+    (("tournamentPlayerNumberBlack", "noneBlackPlayer"), 1, 1),
+    (("pointWhite",), 1, 1), (("pointBlack",), 1, 1),
+]  # fmt: skip
+_TOP: Spec = [
+    (("header",), 0, 1), (("tournament",), 1, 1), (("players",), 1, 1), (("games",), 1, 1)
+]  # fmt: skip
+
+
+def parse(data: bytes, source: str = "<xml>", *, xsd: bool = True) -> DsbReport:
+    """Read and check a TournamentReport; raises :class:`DsbXmlError` with every problem."""
+    try:
+        root = SafeET.fromstring(data)
+    except ET.ParseError as err:
+        line, column = getattr(err, "position", (0, 0))
+        raise DsbXmlError(
+            source, [(f"line {line}, column {column + 1}", f"not well-formed XML: {err}")]
+        ) from None
+    except DefusedXmlException as err:
+        raise DsbXmlError(
+            source, [("/", f"refused: {type(err).__name__} (DTDs and entities are not accepted)")]
+        ) from None
+    ns, local = _split(root.tag)
+    if (ns, local) != (NS, ROOT):
+        raise DsbXmlError(
+            source,
+            [(f"/{local}", f"not a {ROOT} (root element {local!r} in namespace {ns or '(none)'!r}, "
+              f"expected {ROOT!r} in {NS!r})")],
+        )  # fmt: skip
+    r = _Reader()
+    top = f"/{ROOT}"
+    version = root.get("version")
+    warnings = []
+    if version is not None and version != VERSION:
+        warnings.append(f"{top}/@version is {version!r}, read as {VERSION}")
+    parts = r.children(root, top, _TOP)
+    header = None
+    if "header" in parts:
+        elem, path = parts["header"][0]
+        h = r.children(elem, path, _HEADER)
+        header_problems = len(r.problems)
+        values = {k: r.text(v[0][0], v[0][1]) for k, v in h.items()}
+        header = DsbHeader(
+            values.get("creationDate", ""),
+            values.get("sender", ""),
+            values.get("system", ""),
+            values.get("fileUUID", ""),
+        )
+        if header.creation and not _DATETIME.match(header.creation):
+            warnings.append(
+                f"{path}/creationDate: not an xs:dateTime: {header.creation!r} (ignored)"
+            )
+        if header.file_uuid and not _UUID.match(header.file_uuid):
+            r.fail(f"{path}/fileUUID", f"not a UUID: {header.file_uuid!r}")
+        del header_problems
+    t_elem = parts.get("tournament", [(None, "")])[0]
+    info: dict[str, Any] = {}
+    if t_elem[0] is not None:
+        info = _tournament(r, t_elem[0], t_elem[1])
+    players: list[DsbPlayer] = []
+    known: set[int] = set()
+    if "players" in parts:
+        elem, path = parts["players"][0]
+        items = r.children(elem, path, [(("player",), 2, 10**9)]).get("player", [])
+        seen: dict[int, str] = {}
+        for pelem, ppath in items:
+            p = _player(r, pelem, ppath)
+            if isinstance(p, int):  # a player with problems: its number still counts
+                known.add(p)
+                continue
+            if p is None:
+                continue
+            known.add(p.number)
+            if p.number in seen:
+                r.fail(f"{ppath}/tournamentPlayerNumber",
+                       f"number {p.number} is also {seen[p.number]}")  # fmt: skip
+                continue
+            seen[p.number] = ppath
+            players.append(p)
+    games: list[DsbGame] = []
+    if "games" in parts:
+        elem, path = parts["games"][0]
+        items = r.children(elem, path, [(("game",), 1, 10**9)]).get("game", [])
+        numbers = known
+        computers = {p.number for p in players if p.computer}
+        for gelem, gpath in items:
+            g = _game(r, gelem, gpath, numbers, info.get("rounds"))
+            if g is None:
+                continue
+            if {g.white, g.black} & computers and (g.point_white, g.point_black) != ("-", "-"):
+                warnings.append(
+                    f"{gpath}: a computer's game should be -:- (it is not rated either way)"
+                )
+            games.append(g)
+    if r.problems:
+        raise DsbXmlError(source, r.problems)
+    report = DsbReport(
+        players=players, games=games, header=header, version=version, warnings=warnings, **info
+    )
+    if xsd:
+        found = xsd_problems(data)
+        if found:
+            serious = [(p, m) for p, m in found if not p.startswith(f"/{ROOT}/header")]
+            if serious:
+                raise DsbXmlError(source, [(p, f"schema: {m}") for p, m in serious])
+            report.warnings += [f"{p}: schema: {m} (header only, ignored)" for p, m in found]
+    return report
+
+
+def _tournament(r: _Reader, elem: ET.Element, path: str) -> dict[str, Any]:
+    c = r.children(elem, path, _TOURNAMENT)
+
+    def one(name: str) -> tuple[ET.Element, str] | None:
+        return c[name][0] if name in c else None
+
+    out: dict[str, Any] = {}
+    if (x := one("tournamentUUID")) is not None:
+        value = r.text(*x)
+        if not _UUID.match(value):
+            r.fail(x[1], f"not a UUID (RFC 4122): {value!r}")
+        out["tournament_uuid"] = value
+    for name, key in (("label", "label"), ("timecontrol", "timecontrol"),
+                      ("location", "location")):  # fmt: skip
+        if (x := one(name)) is not None:
+            out[key] = r.text(*x)
+    for name, key in (("url", "url"), ("notes", "notes"), ("ageClass", "age_class")):
+        out[key] = r.text(*x) if (x := one(name)) is not None else None
+    if (x := one("tournamentType")) is not None:
+        value = r.text(*x)
+        if value not in ALL_TYPES:
+            r.fail(x[1], f"unknown tournament type {value!r} (one of {', '.join(ALL_TYPES)})")
+        out["type"] = value
+    if (x := one("rounds")) is not None:
+        out["rounds"] = r.integer(*x, 1, 999)
+    for name, key in (("startDate", "start"), ("endDate", "end")):
+        if (x := one(name)) is not None:
+            out[key] = r.date(*x)
+    if out.get("start") and out.get("end") and out["end"] < out["start"]:
+        r.fail(f"{path}/endDate", f"{out['end']} is before the startDate {out['start']}")
+    return out
+
+
+def _player(r: _Reader, elem: ET.Element, path: str) -> DsbPlayer | int | None:
+    """The player; only its number when other fields have problems; None without one."""
+    c = r.children(elem, path, _PLAYER)
+    before = len(r.problems)
+
+    def get(name: str) -> tuple[ET.Element, str] | None:
+        return c[name][0] if name in c else None
+
+    number = r.integer(*x, 1, 999999) if (x := get("tournamentPlayerNumber")) else None
+    surname = r.text(*x) if (x := get("surname")) else ""
+    forename = r.text(*x) if (x := get("forename")) else ""
+    dob_year = None
+    if (x := get("dobYear")) is not None:
+        value = r.text(*x)
+        m = _GYEAR.match(value)
+        if m is None or int(m.group(1)) == 0:
+            r.fail(x[1], f"not a year (xs:gYear): {value!r}")
+        else:
+            dob_year = int(m.group(1))
+    dob_date = r.date(*x) if (x := get("dobDate")) is not None else None
+    if dob_date and dob_year and dob_date.year != dob_year:
+        r.fail(f"{path}/dobDate", f"{dob_date} is not in dobYear {dob_year}")
+    vkz = None
+    if (x := get("vkz")) is not None:
+        vkz = r.text(*x)
+        if not re.fullmatch(r"[A-Za-z0-9]{5}", vkz):
+            r.fail(x[1], f"a VKZ has exactly 5 letters or digits: {vkz!r}")
+    member = r.integer(*x, 1, 99999) if (x := get("numberClubMember")) is not None else None
+    fide_id = r.integer(*x, 1, 99999999999999) if (x := get("fideId")) is not None else None
+    rating = r.integer(*x, 1, 5000) if (x := get("fideRating")) is not None else None
+    sex = None
+    if (x := get("sex")) is not None:
+        sex = r.text(*x)
+        if sex not in ("m", "w"):
+            r.fail(x[1], f"sex is m or w, got {sex!r}")
+    if number is None:
+        return None
+    if len(r.problems) > before or dob_year is None:
+        return number
+    return DsbPlayer(
+        number=number,
+        surname=surname,
+        forename=forename,
+        dob_year=dob_year,
+        dsb_id=r.text(*x) if (x := get("dsbId")) is not None else None,
+        dob_date=dob_date,
+        vkz=vkz,
+        member_number=member,
+        club=r.text(*x) if (x := get("club")) is not None else None,
+        fide_id=fide_id,
+        fide_rating=rating,
+        sex=sex,
+    )
+
+
+def _game(
+    r: _Reader, elem: ET.Element, path: str, numbers: set[int], rounds: int | None
+) -> DsbGame | None:
+    c = r.children(elem, path, _GAME)
+    before = len(r.problems)
+
+    def get(name: str) -> tuple[ET.Element, str] | None:
+        return c[name][0] if name in c else None
+
+    rnd = r.integer(*x, 1, 999) if (x := get("round")) is not None else None
+    if rnd is not None and rounds is not None and rnd > rounds:
+        r.fail(f"{path}/round", f"round {rnd} is higher than the tournament's rounds ({rounds})")
+    day = r.date(*x) if (x := get("date")) is not None else None
+    sides: dict[str, int | None] = {}
+    for colour in ("White", "Black"):
+        if (x := get(f"tournamentPlayerNumber{colour}")) is not None:
+            number = r.integer(*x, 1, 999999)
+            if number is not None and number not in numbers:
+                r.fail(x[1], f"no player with tournamentPlayerNumber {number}")
+            sides[colour] = number
+        elif (x := get(f"none{colour}Player")) is not None:
+            value = r.text(*x)
+            if value not in ("true", "1"):
+                r.fail(x[1], f"the only allowed value is true, got {value!r}")
+            sides[colour] = None
+    points = []
+    for name in ("pointWhite", "pointBlack"):
+        value = r.text(*x) if (x := get(name)) is not None else ""
+        if x is not None and value not in SCORES:
+            r.fail(x[1], f"a point is one of {' '.join(SCORES)}, got {value!r}")
+        points.append(value)
+    if all(p in SCORES for p in points):
+        played = sum(Decimal(p) for p in points if p not in ("+", "-"))
+        if played > 1:
+            r.fail(f"{path}/pointBlack", f"{points[0]}:{points[1]} gives more than 1 point")
+    white, black = sides.get("White"), sides.get("Black")
+    if white is not None and white == black:
+        r.fail(f"{path}/tournamentPlayerNumberBlack", f"player {white} plays himself")
+    if len(r.problems) > before or rnd is None:
+        return None
+    return DsbGame(rnd, white, black, points[0], points[1], day)
+
+
+# -- into the neutral model ------------------------------------------------------------------
+
+
+def to_tournament(report: DsbReport, source: str = "<xml>") -> TrfTournament:
+    """The TRF import's model: players with their identifiers, stored games only."""
+    problems: list[tuple[str, str]] = []
+    players = []
+    for p in report.players:
+        birth: date | int | None = p.dob_date or p.dob_year
+        if p.dob_date is None and p.dob_year == UNKNOWN_BIRTH_YEAR:
+            birth = None
+        tp = TrfPlayer(
+            start_rank=p.number,
+            sex={"w": "f", "m": "m"}.get(p.sex or "", ""),
+            title="",
+            name=p.name,
+            rating=None if p.computer else p.fide_rating,
+            federation="",
+            fide_id=None if p.computer else p.fide_id,
+            birth=None if p.computer else birth,
+            points=None,
+            rank=None,
+            rounds=[],
+            line=0,
+            computer=p.computer,
+        )
+        key = p.dsb_id or (f"{p.vkz}-{p.member_number}" if p.vkz and p.member_number else "")
+        if key and not p.computer:
+            tp.national[FEDERATION] = NationalRecord(
+                FEDERATION, p.number, None, "", key, p.name, birth, 0
+            )
+        players.append(tp)
+    games = []
+    byes = 0
+    for k, g in enumerate(report.games, start=1):
+        if g.white is None or g.black is None:
+            byes += 1
+            continue
+        result = RESULTS.get((g.point_white, g.point_black))
+        if result is None:
+            problems.append(
+                (
+                    f"/{ROOT}/games/game[{k}]",
+                    f"{g.point_white}:{g.point_black} is rated for one side only or unequally; "
+                    "ratingdb stores only 1:0, 0:1, 0.5:0.5 and forfeits (+ -)",
+                )
+            )
+            continue
+        games.append(TrfGame(g.round, g.white, g.black, result))
+    if problems:
+        raise DsbXmlError(source, problems)
+    warnings = list(report.warnings)
+    if byes:
+        warnings.append(f"{byes} games without an opponent (noneWhitePlayer/noneBlackPlayer) "
+                        "are not stored")  # fmt: skip
+    other = {"tournamentUUID": report.tournament_uuid}
+    if report.header is not None:
+        other["fileUUID"] = report.header.file_uuid
+    return TrfTournament(
+        source=source,
+        name=report.label or report.tournament_uuid,
+        start=report.start,
+        end=report.end,
+        city=report.location,
+        type=report.type,
+        time_control=report.timecontrol,
+        players=players,
+        games=sorted(games, key=lambda g: (g.round, g.white)),
+        team=report.team,
+        other=other,
+        warnings=warnings,
+    )
+
+
+def read(data: bytes, source: str = "<xml>") -> tuple[DsbReport, TrfTournament]:
+    """Parse, check and convert (:func:`parse` + :func:`to_tournament`)."""
+    report = parse(data, source)
+    return report, to_tournament(report, source)
+
+
+# -- writing ---------------------------------------------------------------------------------
+
+
+def new_uuid() -> str:
+    return str(uuid.uuid4())
+
+
+def write(report: DsbReport) -> bytes:
+    """The report as UTF-8 XML (elements in the schema's order; optional ones only when set)."""
+
+    def q(name: str) -> str:
+        return f"{{{NS}}}{name}"
+
+    def add(parent: ET.Element, name: str, value: object) -> None:
+        if value is None:
+            return
+        ET.SubElement(parent, q(name)).text = str(value)
+
+    root = ET.Element(q(ROOT), {"version": VERSION})
+    if report.header is not None:
+        h = ET.SubElement(root, q("header"))
+        add(h, "creationDate", report.header.creation)
+        add(h, "sender", report.header.sender)
+        add(h, "system", report.header.system)
+        add(h, "fileUUID", report.header.file_uuid)
+    t = ET.SubElement(root, q("tournament"))
+    add(t, "tournamentUUID", report.tournament_uuid)
+    add(t, "label", report.label)
+    add(t, "tournamentType", report.type)
+    add(t, "timecontrol", report.timecontrol)
+    add(t, "rounds", report.rounds)
+    add(t, "startDate", report.start.isoformat())
+    add(t, "endDate", report.end.isoformat())
+    add(t, "location", report.location)
+    add(t, "url", report.url)
+    add(t, "notes", report.notes)
+    add(t, "ageClass", report.age_class)
+    players = ET.SubElement(root, q("players"))
+    for p in report.players:
+        e = ET.SubElement(players, q("player"))
+        add(e, "tournamentPlayerNumber", p.number)
+        add(e, "dsbId", p.dsb_id)
+        add(e, "surname", p.surname)
+        add(e, "forename", p.forename)
+        add(e, "dobYear", f"{p.dob_year:04d}")
+        add(e, "dobDate", p.dob_date.isoformat() if p.dob_date else None)
+        add(e, "vkz", p.vkz)
+        add(e, "numberClubMember", p.member_number)
+        add(e, "club", p.club)
+        add(e, "fideId", p.fide_id)
+        add(e, "fideRating", p.fide_rating)
+        add(e, "sex", p.sex)
+    games = ET.SubElement(root, q("games"))
+    for g in report.games:
+        e = ET.SubElement(games, q("game"))
+        add(e, "round", g.round)
+        add(e, "date", g.date.isoformat() if g.date else None)
+        if g.white is None:
+            add(e, "noneWhitePlayer", "true")
+        else:
+            add(e, "tournamentPlayerNumberWhite", g.white)
+        if g.black is None:
+            add(e, "noneBlackPlayer", "true")
+        else:
+            add(e, "tournamentPlayerNumberBlack", g.black)
+        add(e, "pointWhite", g.point_white)
+        add(e, "pointBlack", g.point_black)
+    ET.register_namespace("", NS)
+    ET.indent(root, space="  ")
+    body = ET.tostring(root, encoding="unicode")
+    return ('<?xml version="1.0" encoding="UTF-8"?>\n' + body + "\n").encode("utf-8")
+
+
+def header(sender: str, system: str = "ratingdb", when: datetime | None = None) -> DsbHeader:
+    """A header for a new file: now (with time zone) and a new fileUUID."""
+    moment = (when or datetime.now().astimezone()).replace(microsecond=0)
+    return DsbHeader(moment.isoformat(), sender, system, new_uuid())
+
+
+def split_name(name: str) -> tuple[str, str]:
+    """ "Surname, Given" -> (surname, forename); one name only goes into both (as the schema
+    asks)."""
+    surname, _, given = name.partition(",")
+    surname, given = surname.strip(), given.strip()
+    if not surname:
+        surname = given
+    return surname or "?", given or surname or "?"
+
+
+def tournament_type(kind: str, players: int, games: list[tuple[int, int]]) -> str:
+    """``SR``/``TR`` when every pair met (a round robin), else ``SW``/``TW``; a match is SR."""
+    letter = "T" if kind == "team" else "S"
+    if kind == "match":
+        return "SR"
+    pairs = {frozenset(p) for p in games}
+    full = players * (players - 1) // 2
+    return f"{letter}R" if players > 1 and len(pairs) == full else f"{letter}W"
+
+
+def points_of(result: str, computer: bool = False) -> tuple[str, str]:
+    """A stored result as (pointWhite, pointBlack); computer games are -:- (schema)."""
+    return ("-", "-") if computer else POINTS[result]
+
+
+def from_tournament(
+    t: TrfTournament,
+    *,
+    tournament_uuid: str,
+    kind: str = "individual",
+    extra: dict[int, dict[str, Any]] | None = None,
+    head: DsbHeader | None = None,
+) -> DsbReport:
+    """A report of a tournament in the neutral model; ``extra`` gives per start rank what the
+    model has no field for (``dsb_id``, ``vkz``, ``member_number``, ``club``, ``computer``,
+    ``birth_date``). Unknown birth years are written as :data:`UNKNOWN_BIRTH_YEAR`."""
+    extra = extra or {}
+    warnings = []
+    players = []
+    computers = set()
+    for p in sorted(t.players, key=lambda p: p.start_rank):
+        more = extra.get(p.start_rank, {})
+        computer = bool(more.get("computer") or p.computer)
+        if computer:
+            computers.add(p.start_rank)
+            players.append(DsbPlayer(p.start_rank, COMPUTER, COMPUTER, UNKNOWN_BIRTH_YEAR))
+            continue
+        surname, forename = split_name(p.name)
+        year = p.birth_year
+        if year is None:
+            year = UNKNOWN_BIRTH_YEAR
+            warnings.append(f"player {p.start_rank} ({p.name}): birth year unknown, "
+                            f"dobYear {UNKNOWN_BIRTH_YEAR} written")  # fmt: skip
+        vkz = more.get("vkz")
+        member = more.get("member_number")
+        member_int = int(member) if member and str(member).isdigit() else None
+        players.append(
+            DsbPlayer(
+                number=p.start_rank,
+                surname=surname,
+                forename=forename,
+                dob_year=year,
+                dsb_id=more.get("dsb_id") or None,
+                dob_date=more.get("birth_date") or (p.birth if isinstance(p.birth, date) else None),
+                vkz=vkz if vkz and re.fullmatch(r"[A-Za-z0-9]{5}", vkz) else None,
+                member_number=member_int if member_int and member_int <= 99999 else None,
+                club=more.get("club") or None,
+                fide_id=p.fide_id if p.fide_id and p.fide_id <= 99999999999999 else None,
+                fide_rating=p.rating if p.rating and 0 < p.rating <= 5000 else None,
+                sex={"m": "m", "f": "w"}.get(p.sex),
+            )
+        )
+    games = [
+        DsbGame(
+            g.round, g.white, g.black, *points_of(g.result, bool({g.white, g.black} & computers))
+        )
+        for g in t.games
+    ]
+    if not games:
+        raise InputError(t.source, "a TournamentReport needs at least one game (the schema)")
+    if len(players) < 2:
+        raise InputError(t.source, "a TournamentReport needs at least two players (the schema)")
+    rounds = max(g.round for g in games)
+    return DsbReport(
+        tournament_uuid=tournament_uuid,
+        label=t.name,
+        type=t.type
+        if t.type in ALL_TYPES
+        else SWI_KINDS.get(t.type)
+        or tournament_type(kind, len(players), [(g.white, g.black) for g in t.games]),
+        timecontrol=t.time_control,
+        rounds=rounds,
+        start=t.start,
+        end=t.end,
+        location=t.city,
+        players=players,
+        games=games,
+        header=head,
+        warnings=warnings,
+    )
