@@ -451,3 +451,33 @@ def test_export_derives_a_stable_uuid_and_marks_computers(db):
     assert out.tournament_uuid == report.tournament_uuid
     assert out.players[3].computer and out.games[1].point_white == "-"
     assert valid(X.write(out)) == []
+
+
+def test_one_entry_point_detects_every_format(db):
+    from ratingdb.db.dsb_exchange import import_tournament
+    from ratingdb.io.errors import InputError
+    from ratingdb.io.tournament_file import detect, read_tournament
+
+    here = Path(__file__).parent
+    files = {
+        "dsb-xml": X.write(small_report()),
+        "dewis-xml": (here / "fixtures" / "dewis" / "clm-individual.xml").read_bytes(),
+        "swi": LE_2011.read_bytes(),
+        "trf": (here / "data" / "exchange" / "wo-2026-example.trf").read_bytes(),
+    }
+    for kind, data in files.items():
+        assert detect(data) == kind
+        assert len(read_tournament(data, f"x.{kind}").players) >= 4
+    with pytest.raises(InputError, match="neither a DSB_DWZ_TournamentReport"):
+        read_tournament(b"<html/>", "page.html")
+    t = read_tournament(files["dsb-xml"], "a.xml")
+    stored, matches = import_tournament(db, t, code="XML1", vkz="C01")
+    assert len(matches) == 4 and t.warnings == [
+        "2 games without an opponent (noneWhitePlayer/noneBlackPlayer) are not stored"
+    ]
+    again = read_tournament(files["dsb-xml"], "a-corrected.xml")
+    stored2, _ = import_tournament(db, again, vkz="C01")
+    assert stored2.id == stored.id and "corrects that tournament" in again.warnings[-1]
+    swi_t = read_tournament(files["swi"], "le.swi")
+    stored3, _ = import_tournament(db, swi_t, code="SWI1", vkz="C05")
+    assert stored3.id != stored.id

@@ -107,6 +107,43 @@ def import_report(
     return stored, matches, corrected
 
 
+def import_tournament(
+    session: Session,
+    t: TrfTournament,
+    *,
+    code: str | None = None,
+    vkz: str | None = None,
+    kind: str | None = None,
+    actor: str = "cli",
+) -> tuple[Tournament, list[Match]]:
+    """Any file read by :func:`ratingdb.io.tournament_file.read_tournament`: a
+    TournamentReport (``other`` holds its ``tournamentUUID``) through :func:`import_report`
+    (a known UUID corrects – noted in ``t.warnings``), everything else through the TRF
+    import. Same return value as :func:`~ratingdb.db.trf_import.import_trf`."""
+    if "tournamentUUID" not in t.other:
+        return import_trf(session, t, code=code, vkz=vkz, kind=kind, actor=actor)
+    report = dsb_xml.DsbReport(
+        tournament_uuid=t.other["tournamentUUID"],
+        label=t.name,
+        type=t.type,
+        timecontrol=t.time_control,
+        rounds=1,
+        start=t.start,
+        end=t.end,
+        location=t.city,
+        header=dsb_xml.DsbHeader("", "", "", t.other.get("fileUUID", "")),
+    )
+    stored, matches, corrected = import_report(
+        session, report, t, code=code, vkz=vkz, kind=kind, actor=actor
+    )
+    if corrected:
+        t.warnings.append(
+            f"tournamentUUID {report.tournament_uuid} was imported before as {stored.code}: "
+            "the file corrects that tournament"
+        )
+    return stored, matches
+
+
 def export_report(
     session: Session, ident: str, *, sender: str = "ratingdb", system: str = "ratingdb"
 ) -> dsb_xml.DsbReport:

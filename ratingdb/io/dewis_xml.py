@@ -1,0 +1,245 @@
+"""The DeWIS XML (the DSB's import format before 2026): reading.
+
+No schema or description of the format is public any more (the import schema was
+``https://dwz.svw.info/services/files/xml/tournamentImport.xsd``); what is read here follows
+the one public writer, ChessLeagueManager's "XML Dewis" export (``admin/models/auswertung.php``,
+format 2), which archives and CLM installations still produce::
+
+    <dewis>
+      <tournamentSection>
+        <tournament><label/><type/><rounds/><endDate/><notes/></tournament>
+        <appointments><appointment><round/><matchday/><matchtime/></appointment>…</appointments>
+      </tournamentSection>
+      <playerSection>
+        <players><player><noPlayer/><id/><surname/><forename/><dob/><vkz/><club/>
+                 <noMember/><idFide/><rating/></player>…</players>
+        <games><game><round/><noWhite/><noBlack/><result/></game>…</games>
+      </playerSection>
+      <teamSection>…</teamSection>   (team leagues: teams, line-ups, matches – ignored)
+    </dewis>
+
+Elements are matched by local name (CLM declares a ``dwz`` namespace prefix but uses none).
+``type`` is the TournamentReport's ``SR SW SC TR TW TC``; ``id`` the DeWIS person key (PKZ,
+read as DSB id); ``dob`` a year or ``YYYY-MM-DD`` (``0000`` unknown); ``rating`` the DWZ
+(kept, not used: ratings come from the database); empty elements mean "not given".
+Results ``white:black`` with ``1 0 ½ + -`` (``0,5``/``0.5`` for ½ too): ``1:0 0:1 ½:½`` rated,
+``+:- -:+ -:-`` forfeits; an empty result or an empty ``noBlack`` is no game; one-sided or
+unequal results (``0:0``, ``½:0``, ``0:-``) are refused like in the TournamentReport. The
+format has no start date: the first ``matchday`` is used, else the end date.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from datetime import date
+
+import defusedxml.ElementTree as SafeET
+from defusedxml import DefusedXmlException
+
+from ratingdb.io.dsb_xml import RESULTS, DsbXmlError
+from ratingdb.io.trf import NationalRecord, TrfGame, TrfPlayer, TrfTournament
+
+ROOT = "dewis"
+FEDERATION = "GER"
+_HALF = {"½": "0.5", "0,5": "0.5", "0.5": "0.5", "1/2": "0.5", "R": "0.5", "=": "0.5"}
+
+
+def _local(tag: object) -> str:
+    return tag.rpartition("}")[2] if isinstance(tag, str) else ""
+
+
+def _child(elem: ET.Element | None, name: str) -> ET.Element | None:
+    if elem is None:
+        return None
+    return next((c for c in elem if _local(c.tag) == name), None)
+
+
+def _children(elem: ET.Element | None, name: str) -> list[ET.Element]:
+    return [] if elem is None else [c for c in elem if _local(c.tag) == name]
+
+
+def _text(elem: ET.Element | None, name: str) -> str:
+    found = _child(elem, name)
+    return " ".join((found.text or "").split()) if found is not None else ""
+
+
+def is_dewis(data: bytes) -> bool:
+    from ratingdb.io.dsb_xml import root_element
+
+    found = root_element(data)
+    return found is not None and found[1] == ROOT
+
+
+def _point(value: str) -> str | None:
+    value = value.strip()
+    if value in ("0", "1", "+", "-"):
+        return value
+    return _HALF.get(value)
+
+
+def parse(data: bytes, source: str = "<dewis>") -> TrfTournament:
+    """Read a DeWIS XML file into the neutral model; all problems at once with their paths."""
+    try:
+        root = SafeET.fromstring(data)
+    except ET.ParseError as err:
+        line, column = getattr(err, "position", (0, 0))
+        raise DsbXmlError(
+            source, [(f"line {line}, column {column + 1}", f"not well-formed XML: {err}")]
+        ) from None
+    except DefusedXmlException as err:
+        raise DsbXmlError(source, [("/", f"refused: {type(err).__name__}")]) from None
+    if _local(root.tag) != ROOT:
+        raise DsbXmlError(source, [(f"/{_local(root.tag)}", "not a DeWIS file (root 'dewis')")])
+    problems: list[tuple[str, str]] = []
+    top = f"/{ROOT}"
+    section = _child(root, "tournamentSection")
+    tour = _child(section, "tournament")
+    tpath = f"{top}/tournamentSection/tournament"
+    if tour is None:
+        problems.append((tpath, "required element missing"))
+    label = _text(tour, "label")
+    kind = _text(tour, "type")
+    if kind and kind.removesuffix("-H") not in ("SR", "SW", "SC", "TR", "TW", "TC"):
+        problems.append((f"{tpath}/type", f"unknown tournament type {kind!r}"))
+
+    def day(value: str, path: str) -> date | None:
+        try:
+            return date.fromisoformat(value)
+        except ValueError:
+            problems.append((path, f"not a date (YYYY-MM-DD): {value!r}"))
+            return None
+
+    end = day(_text(tour, "endDate"), f"{tpath}/endDate") if tour is not None else None
+    rounds_text = _text(tour, "rounds")
+    rounds = int(rounds_text) if rounds_text.isdigit() else None
+    if rounds_text and rounds is None:
+        problems.append((f"{tpath}/rounds", f"not a number: {rounds_text!r}"))
+    round_dates: dict[int, date] = {}
+    apps = _children(_child(section, "appointments"), "appointment")
+    for k, app in enumerate(apps, start=1):
+        apath = f"{top}/tournamentSection/appointments/appointment[{k}]"
+        app_round, when = _text(app, "round"), _text(app, "matchday")
+        if app_round.isdigit() and when:
+            parsed = day(when[:10], f"{apath}/matchday")
+            if parsed is not None:
+                round_dates[int(app_round)] = parsed
+    players_section = _child(root, "playerSection")
+    ppath = f"{top}/playerSection/players/player"
+    players: list[TrfPlayer] = []
+    seen: dict[int, int] = {}
+    for k, elem in enumerate(_children(_child(players_section, "players"), "player"), start=1):
+        path = f"{ppath}[{k}]"
+        number_text = _text(elem, "noPlayer")
+        if not number_text.isdigit() or int(number_text) < 1:
+            problems.append((f"{path}/noPlayer", f"not a player number: {number_text!r}"))
+            continue
+        number = int(number_text)
+        if number in seen:
+            problems.append((f"{path}/noPlayer", f"number {number} is also player[{seen[number]}]"))
+            continue
+        seen[number] = k
+        surname, forename = _text(elem, "surname"), _text(elem, "forename")
+        if not surname and not forename:
+            problems.append((f"{path}/surname", "the player has no name"))
+        dob = _text(elem, "dob")
+        birth: date | int | None = None
+        if re.fullmatch(r"\d{4}", dob):
+            birth = int(dob) or None
+        elif dob and dob not in ("0000-00-00",):
+            birth = day(dob, f"{path}/dob")
+        fide_text = _text(elem, "idFide")
+        fide_id = int(fide_text) if fide_text.isdigit() and int(fide_text) > 0 else None
+        if fide_text and not fide_text.isdigit():
+            problems.append((f"{path}/idFide", f"not a FIDE id: {fide_text!r}"))
+        rating_text = _text(elem, "rating")
+        dwz = int(rating_text) if rating_text.isdigit() and int(rating_text) > 0 else None
+        pkz, vkz, member = _text(elem, "id"), _text(elem, "vkz"), _text(elem, "noMember")
+        name = f"{surname}, {forename}" if forename else surname
+        player = TrfPlayer(
+            start_rank=number,
+            sex="",
+            title="",
+            name=name,
+            rating=None,
+            federation="",
+            fide_id=fide_id,
+            birth=birth,
+            points=None,
+            rank=None,
+            rounds=[],
+            line=0,
+        )
+        key = pkz if pkz and pkz != "0" else (f"{vkz}-{member}" if vkz and member else "")
+        if key or dwz:
+            player.national[FEDERATION] = NationalRecord(
+                FEDERATION, number, dwz, "", key, name, birth, 0
+            )
+        players.append(player)
+    if len(players) < 2 and not problems:
+        problems.append((ppath, "at least 2 players required"))
+    games: list[TrfGame] = []
+    gpath = f"{top}/playerSection/games/game"
+    for k, elem in enumerate(_children(_child(players_section, "games"), "game"), start=1):
+        path = f"{gpath}[{k}]"
+        result = _text(elem, "result").replace(" ", "")
+        white_text, black_text = _text(elem, "noWhite"), _text(elem, "noBlack")
+        if not result or not white_text or not black_text:
+            continue  # not played, a bye, or no opponent named
+        sides = []
+        for what, value in (("noWhite", white_text), ("noBlack", black_text)):
+            if not value.isdigit() or int(value) not in seen:
+                problems.append((f"{path}/{what}", f"no player with noPlayer {value!r}"))
+            else:
+                sides.append(int(value))
+        rnd_text = _text(elem, "round")
+        if not rnd_text.isdigit() or int(rnd_text) < 1:
+            problems.append((f"{path}/round", f"not a round number: {rnd_text!r}"))
+            continue
+        rnd = int(rnd_text)
+        if rounds is not None and rnd > rounds:
+            problems.append((f"{path}/round", f"round {rnd} is higher than rounds ({rounds})"))
+        white_point, _, black_point = result.partition(":")
+        pw, pb = _point(white_point), _point(black_point)
+        code = RESULTS.get((pw, pb)) if pw and pb else None
+        if pw is None or pb is None:
+            problems.append((f"{path}/result", f"unknown result {result!r} (e.g. 1:0, ½:½, +:-)"))
+            continue
+        if code is None:
+            problems.append(
+                (
+                    f"{path}/result",
+                    f"{result} is rated for one side only or unequally; ratingdb stores only "
+                    "1:0, 0:1, ½:½ and forfeits",
+                )
+            )
+            continue
+        if len(sides) == 2:
+            if sides[0] == sides[1]:
+                problems.append((f"{path}/noBlack", f"player {sides[0]} plays himself"))
+                continue
+            games.append(TrfGame(rnd, sides[0], sides[1], code))
+    if end is None and tour is not None and not any(p.endswith("endDate") for p, _ in problems):
+        problems.append((f"{tpath}/endDate", "required element missing"))
+    if problems:
+        raise DsbXmlError(source, problems)
+    assert end is not None
+    start = min(round_dates.values(), default=end)
+    if start > end:
+        start = end
+    warnings = []
+    if _child(root, "teamSection") is not None:
+        warnings.append("the teamSection (teams, line-ups, match points) is not read")
+    return TrfTournament(
+        source=source,
+        name=label or source,
+        start=start,
+        end=end,
+        type=kind,
+        players=players,
+        games=sorted(games, key=lambda g: (g.round, g.white)),
+        team=kind.startswith("T") or _child(root, "teamSection") is not None,
+        round_dates=[round_dates[r] for r in sorted(round_dates)],
+        other={"notes": _text(tour, "notes")} if _text(tour, "notes") else {},
+        warnings=warnings,
+    )

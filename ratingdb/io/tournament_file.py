@@ -1,0 +1,58 @@
+"""One entry point for tournament files: the format is detected from the content.
+
+* ``DSB_DWZ_TournamentReport`` in the DSB namespace: the TournamentReport 2.5 XML
+  (:mod:`ratingdb.io.dsb_xml`);
+* root element ``dewis``: the DeWIS XML (:mod:`ratingdb.io.dewis_xml`);
+* a ruler line `` ttt. rrr nnnn…``: the SWI/ELOBASE text (:mod:`ratingdb.io.swi`);
+* anything else: a FIDE TRF (:mod:`ratingdb.io.trf`).
+
+All give the same neutral model (:class:`~ratingdb.io.trf.TrfTournament`) for the one import
+path (:func:`ratingdb.db.dsb_exchange.import_tournament`). A TournamentReport's
+``tournamentUUID``/``fileUUID`` ride along in ``other``.
+"""
+
+from __future__ import annotations
+
+from ratingdb.io import dewis_xml, dsb_xml, swi, trf
+from ratingdb.io.errors import InputError
+from ratingdb.io.trf import TrfTournament
+
+FORMATS = ("dsb-xml", "dewis-xml", "swi", "trf")
+
+
+def detect(data: bytes) -> str:
+    """``dsb-xml``, ``dewis-xml``, ``swi`` or ``trf``."""
+    head = data.lstrip()[:1]
+    if head == b"<" or data.startswith(b"\xef\xbb\xbf<"):
+        root = dsb_xml.root_element(data)
+        if root == (dsb_xml.NS, dsb_xml.ROOT):
+            return "dsb-xml"
+        if root is not None and root[1] == dewis_xml.ROOT:
+            return "dewis-xml"
+        if root is not None:
+            ns, local = root
+            raise InputError(
+                "",
+                f"XML with root element {local!r}{f' in {ns!r}' if ns else ''}: neither a "
+                f"{dsb_xml.ROOT} ({dsb_xml.NS}) nor a DeWIS file",
+            )
+    if swi.looks_like_swi(data):
+        return "swi"
+    return "trf"
+
+
+def read_tournament(data: bytes, source: str, encoding: str | None = None) -> TrfTournament:
+    """Detect the format and read the file; ``encoding`` applies to the text formats (TRF:
+    UTF-8 by default; SWI: detected by default). Raises :class:`InputError` (all problems
+    of the file, located)."""
+    try:
+        kind = detect(data)
+    except InputError as err:
+        raise InputError(source, err.message) from None
+    if kind == "dsb-xml":
+        return dsb_xml.read(data, source)[1]
+    if kind == "dewis-xml":
+        return dewis_xml.parse(data, source)
+    if kind == "swi":
+        return swi.read(data, source, encoding)
+    return trf.parse(trf.decode(data, source, encoding or "utf-8"), source)
