@@ -1,82 +1,88 @@
-"""Shared pieces of the command line: clear errors, the database engine, progress bars."""
+"""Shared pieces of the command line: the error line, the database, files, progress bars.
+
+Commands catch nothing: an error of :mod:`ratingdb.errors` escaping a command becomes
+:class:`Failure` in :class:`ratingdb.cli.Main` (one line ``error: ...`` on stderr, the exit
+code of :mod:`ratingdb.services.outcomes`).
+"""
 
 from __future__ import annotations
 
 import json
 import sys
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import IO, Any
 
 import click
 from sqlalchemy import Engine
+from sqlalchemy.orm import Session
 
-if TYPE_CHECKING:
-    from sqlalchemy.engine import URL
-
-EXIT_INPUT = 2
-
-
-def fail(message: str, code: int = EXIT_INPUT) -> NoReturn:
-    click.echo(f"error: {message}", err=True)
-    sys.exit(code)
+from ratingdb.errors import InputError
+from ratingdb.services.outcomes import EXIT_INPUT
 
 
-def database_url() -> URL:
-    from ratingdb.db.opening import DatabaseUnavailable, configured_url
+class Failure(click.ClickException):
+    """The one error line of a command (``error: MESSAGE``) and its exit code."""
 
-    try:
-        return configured_url()
-    except DatabaseUnavailable as err:
-        fail(str(err))
+    def __init__(self, message: str, exit_code: int = EXIT_INPUT) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
 
-
-@contextmanager
-def database_errors() -> Iterator[None]:
-    """Connection problems end as one clear line, not a traceback."""
-    from ratingdb.db.opening import DatabaseUnavailable, connection_errors
-
-    try:
-        with connection_errors():
-            yield
-    except DatabaseUnavailable as err:
-        fail(str(err))
+    def show(self, file: IO[Any] | None = None) -> None:
+        click.echo(f"error: {self.format_message()}", err=True, file=file)
 
 
 def engine() -> Engine:
     """An engine on the configured database, which must be migrated to head."""
-    from sqlalchemy import create_engine
-    from sqlalchemy.pool import NullPool
+    from ratingdb.services.database import open_engine
 
-    from ratingdb.db.opening import DatabaseUnavailable, NotMigrated, require_head
+    return open_engine()
 
-    url = database_url()
+
+@contextmanager
+def writing(where: str | None = None, eng: Engine | None = None) -> Iterator[Session]:
+    """A session in one transaction on the configured database (or ``eng``), committed at
+    the end; a constraint the database enforces is a Refused naming ``where``."""
+    from ratingdb.services.database import refusals_named
+
+    with ExitStack() as stack:
+        if where:
+            stack.enter_context(refusals_named(where))
+        session = stack.enter_context(Session(eng if eng is not None else engine()))
+        stack.enter_context(session.begin())
+        yield session
+
+
+def source_name(source: str) -> str:
+    return "<stdin>" if source == "-" else source
+
+
+def read_bytes(source: str) -> bytes:
+    """The bytes of FILE or stdin ('-'); an InputError naming the file otherwise."""
     try:
-        require_head(url)
-    except (DatabaseUnavailable, NotMigrated) as err:
-        fail(str(err))
-    return create_engine(url, poolclass=NullPool)
+        return sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
+    except OSError as err:
+        raise InputError(source_name(source), f"cannot read: {err.strerror}") from None
 
 
 def read_json(source: str) -> Any:
     """JSON from FILE or '-'; errors name the file and line/column."""
-    from ratingdb.io.errors import InputError
-    from ratingdb.io.evaluate_json import load_json_text
+    from ratingdb.services.database import json_document
 
-    name = "<stdin>" if source == "-" else source
+    return json_document(read_bytes(source), source_name(source))
+
+
+def write_output(data: bytes, output: str | None) -> None:
+    """``data`` to the file ``output`` (then a note on stderr) or stdout."""
+    if output is None or output == "-":
+        click.get_binary_stream("stdout").write(data)
+        return
     try:
-        raw = sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
+        Path(output).write_bytes(data)
     except OSError as err:
-        fail(f"{name}: cannot read: {err.strerror}")
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        fail(f"{name}: byte {err.start}: not UTF-8 text ({err.reason})")
-    try:
-        return load_json_text(text)
-    except InputError as err:
-        fail(f"{name}: {err}")
+        raise InputError(output, f"cannot write: {err.strerror}") from None
+    click.echo(f"wrote {output} ({len(data)} bytes)", err=True)
 
 
 def echo_json(data: Any) -> None:

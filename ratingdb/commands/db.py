@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ratingdb.commands.common import database_errors, database_url
+from ratingdb.services.database import configured_url, connection_errors
 
 
 @click.group()
@@ -22,8 +22,8 @@ def upgrade(revision: str) -> None:
     """Migrate the database up to REVISION (default: head)."""
     from ratingdb.db import migrate
 
-    url = database_url()
-    with database_errors():
+    url = configured_url()
+    with connection_errors():
         migrate.upgrade(url, revision)
         click.echo(f"database at revision {migrate.current(url)}")
 
@@ -34,8 +34,8 @@ def downgrade(revision: str) -> None:
     """Migrate the database down to REVISION (e.g. -1 or base)."""
     from ratingdb.db import migrate
 
-    url = database_url()
-    with database_errors():
+    url = configured_url()
+    with connection_errors():
         migrate.downgrade(url, revision)
         click.echo(f"database at revision {migrate.current(url) or 'base'}")
 
@@ -45,15 +45,15 @@ def current() -> None:
     """Print the database's migration revision."""
     from ratingdb.db import migrate
 
-    url = database_url()
-    with database_errors():
+    url = configured_url()
+    with connection_errors():
         click.echo(migrate.current(url) or "base (empty database)")
 
 
 @db.command()
 def url() -> None:
     """Print the database URL in use (password hidden)."""
-    click.echo(database_url().render_as_string(hide_password=True))
+    click.echo(configured_url().render_as_string(hide_password=True))
 
 
 @db.command()

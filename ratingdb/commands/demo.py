@@ -22,8 +22,10 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.orm import Session
 from sqlalchemy.pool import NullPool
 
-from ratingdb.commands.common import database_errors, database_url, fail, progress_bar
+from ratingdb.commands.common import progress_bar
 from ratingdb.db.samples import late_tournament
+from ratingdb.errors import InputError, Unavailable
+from ratingdb.services.database import configured_url, connection_errors
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import URL
@@ -36,15 +38,16 @@ def _fresh_database() -> URL:
 
     from ratingdb.db import migrate
 
-    server = database_url()
-    with database_errors():
+    server = configured_url()
+    with connection_errors():
         admin = create_engine(server, isolation_level="AUTOCOMMIT", poolclass=NullPool)
         try:
             with admin.connect() as conn:
                 conn.execute(text(f'DROP DATABASE IF EXISTS "{DEMO_DB}" WITH (FORCE)'))
                 conn.execute(text(f'CREATE DATABASE "{DEMO_DB}"'))
         except ProgrammingError as err:
-            fail(f"cannot create the demo database {DEMO_DB!r}: {str(err.orig).strip()}")
+            reason = str(err.orig).strip()
+            raise Unavailable(f"cannot create the demo database {DEMO_DB!r}: {reason}") from None
         finally:
             admin.dispose()
     url = server.set(database=DEMO_DB)
@@ -67,16 +70,16 @@ def _fresh_database() -> URL:
 def demo(players: int, years: int, seed: int) -> None:
     """The main job on the embedded database: federation, nightly run, late insert, card."""
     from ratingdb.db.bulk import load_federation
-    from ratingdb.db.recalc import run_recalc
     from ratingdb.db.submissions import add_tournament
     from ratingdb.io.evaluate_json import parse_tournament
     from ratingdb.queries.card import rating_card, render_card
     from ratingdb.queries.evaluation_display import render_text
     from ratingdb.queries.tournament import show
     from ratingdb.rules.dwz2026 import evaluate
+    from ratingdb.services.recalc import recalculate
     from ratingdb.synth import generate
 
-    click.echo(f"1. fresh database {DEMO_DB!r} on {database_url().render_as_string()}")
+    click.echo(f"1. fresh database {DEMO_DB!r} on {configured_url().render_as_string()}")
     eng = create_engine(_fresh_database(), poolclass=NullPool)
 
     fed = generate(players, years, seed)
@@ -86,7 +89,7 @@ def demo(players: int, years: int, seed: int) -> None:
 
     click.echo("3. nightly job (full replay):")
     with progress_bar("recalculating") as update:
-        first = run_recalc(eng, progress=update)
+        first = recalculate(eng, progress=update)
     click.echo(
         f"   run {first.run_id}: {first.tournaments_evaluated} tournaments evaluated, "
         f"{first.snapshots_written} snapshots, {first.seconds:.2f} s"
@@ -99,14 +102,16 @@ def demo(players: int, years: int, seed: int) -> None:
     with Session(eng) as session, session.begin():
         doc = late_tournament(session, end)
         if len(doc["players"]) < 2:
-            fail("the demo federation has too few active players; use more --players")
+            raise InputError(
+                "", "the demo federation has too few active players; use more --players"
+            )
         add_tournament(session, doc, actor="demo officer")
     click.echo(
         f"4. an officer inserts a late tournament that ended {end} "
         f"({len(doc['players'])} players); the next run replays from there:"
     )
     with progress_bar("recalculating") as update:
-        late = run_recalc(eng, progress=update)
+        late = recalculate(eng, progress=update)
     with Session(eng) as session:
         suffix = session.execute(
             text("SELECT count(*) FROM tournaments WHERE end_date >= :d"), {"d": end}

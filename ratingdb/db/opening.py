@@ -2,8 +2,8 @@
 
 :func:`configured_url` reads ``DATABASE_URL`` (or starts the embedded server) and
 :func:`require_head` checks that the database is migrated; both raise a typed error whose
-message is the one line a user should see. The command line prints it and exits with code
-2, the web server refuses to start with it.
+message is the one line a user should see (both are :class:`ratingdb.errors.Unavailable`).
+The command line prints it and exits with code 2, the web server refuses to start with it.
 """
 
 from __future__ import annotations
@@ -13,12 +13,14 @@ from contextlib import contextmanager
 
 from sqlalchemy.engine import URL
 
+from ratingdb.errors import Unavailable
 
-class DatabaseUnavailable(Exception):
+
+class DatabaseUnavailable(Unavailable):
     """The database cannot be reached, its URL is wrong, or a migration failed."""
 
 
-class NotMigrated(Exception):
+class NotMigrated(Unavailable):
     """The database is not at the newest migration (run ``ratingdb db upgrade``)."""
 
 

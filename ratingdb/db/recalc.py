@@ -27,13 +27,14 @@ from ratingdb.db.store import (
 )
 from ratingdb.engine.changes import Change, plan
 from ratingdb.engine.model import PlayerState, key_from_json
+from ratingdb.errors import Busy
 from ratingdb.rules.errors import RulesError
 
 #: advisory lock key of the recalculation ("ratingdb" in ASCII, as a bigint)
 LOCK_KEY = 0x7261_7469_6E67_6462 & 0x7FFF_FFFF_FFFF_FFFF
 
 
-class RecalcBusy(Exception):
+class RecalcBusy(Busy):
     """Another recalculation run holds the lock."""
 
 

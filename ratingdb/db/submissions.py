@@ -18,9 +18,8 @@ from typing import Any
 from sqlalchemy import delete, select, text
 from sqlalchemy.orm import Session
 
+from ratingdb.db.changes import record_change
 from ratingdb.db.models import (
-    AuditEntry,
-    ChangePoint,
     Game,
     Membership,
     Organisation,
@@ -187,16 +186,28 @@ def _write_field(session: Session, t: Tournament, doc: dict[str, Any]) -> set[in
     return players
 
 
-def _audit(session: Session, actor: str, action: str, t: Tournament, when: date) -> None:
-    session.add(
-        AuditEntry(
-            actor=actor,
-            action=action,
-            entity="tournament",
-            entity_id=t.code,
-            change_point=when,
-            details={"id": t.id, "name": t.name, "end": t.end_date.isoformat()},
-        )
+def _record(
+    session: Session,
+    kind: str,
+    action: str,
+    t: Tournament,
+    when: date,
+    actor: str,
+    players: set[int],
+    hold_key: list[Any] | None = None,
+) -> None:
+    record_change(
+        session,
+        kind,
+        when,
+        actor=actor,
+        action=action,
+        entity="tournament",
+        entity_id=t.code,
+        details={"id": t.id, "name": t.name, "end": t.end_date.isoformat()},
+        tournament_id=t.id,
+        player_ids=players,
+        hold_key=hold_key,
     )
 
 
@@ -219,17 +230,13 @@ def add_tournament(session: Session, doc: dict[str, Any], actor: str = "cli") ->
     session.add(t)
     session.flush()
     players = _write_field(session, t, doc)
-    session.add(
-        ChangePoint(
-            kind="insert", from_date=t.end_date, tournament_id=t.id, player_ids=sorted(players)
-        )
-    )
-    _audit(session, actor, "add", t, t.end_date)
+    _record(session, "insert", "add", t, t.end_date, actor, players)
     session.flush()
     return t
 
 
-def _find(session: Session, ident: str) -> Tournament:
+def find(session: Session, ident: str) -> Tournament:
+    """Tournament ``ident`` (code or number); an InputError naming it when there is none."""
     try:
         t = session.get(Tournament, find_tournament(session, ident))
     except LookupError as err:
@@ -249,18 +256,9 @@ def _player_ids(session: Session, tournament_id: int) -> set[int]:
 
 
 def delete_tournament(session: Session, ident: str, actor: str = "cli") -> Tournament:
-    t = _find(session, ident)
+    t = find(session, ident)
     players = _player_ids(session, t.id)
-    session.add(
-        ChangePoint(
-            kind="delete",
-            from_date=t.end_date,
-            tournament_id=t.id,
-            player_ids=sorted(players),
-            hold_key=key_to_json(_order_key(t)),
-        )
-    )
-    _audit(session, actor, "delete", t, t.end_date)
+    _record(session, "delete", "delete", t, t.end_date, actor, players, key_to_json(_order_key(t)))
     session.execute(
         text("UPDATE residual_games SET consumed_by_id = NULL WHERE consumed_by_id = :t"),
         {"t": t.id},
@@ -276,7 +274,7 @@ def correct_tournament(
     """Replace a tournament's data (dates, players, games); replayed from its old place."""
     parsed = parse_tournament(doc)
     _check_players(session, doc)
-    t = _find(session, ident)
+    t = find(session, ident)
     old_key = _order_key(t)
     players = _player_ids(session, t.id)
     session.execute(delete(RatingSnapshot).where(RatingSnapshot.tournament_id == t.id))
@@ -294,16 +292,8 @@ def correct_tournament(
     t.status = "submitted"
     session.flush()
     players |= _write_field(session, t, doc)
-    session.add(
-        ChangePoint(
-            kind="correct",
-            from_date=min(old_key[0], t.end_date),
-            tournament_id=t.id,
-            player_ids=sorted(players),
-            hold_key=key_to_json(old_key),
-        )
-    )
-    _audit(session, actor, "correct", t, min(old_key[0], t.end_date))
+    since = min(old_key[0], t.end_date)
+    _record(session, "correct", "correct", t, since, actor, players, key_to_json(old_key))
     session.flush()
     return t
 
@@ -351,15 +341,15 @@ def change_membership(
         ),
         {"p": player_id},
     ).scalar()
-    session.add(ChangePoint(kind="player", from_date=first or when, player_ids=[player_id]))
-    session.add(
-        AuditEntry(
-            actor=actor,
-            action="join" if joined else "leave",
-            entity="membership",
-            entity_id=str(player_id),
-            change_point=first or when,
-            details={"club": vkz, "date": when.isoformat()},
-        )
+    record_change(
+        session,
+        "player",
+        first or when,
+        actor=actor,
+        action="join" if joined else "leave",
+        entity="membership",
+        entity_id=str(player_id),
+        details={"club": vkz, "date": when.isoformat()},
+        player_ids=[player_id],
     )
     session.flush()

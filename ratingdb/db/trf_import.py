@@ -225,6 +225,29 @@ def _store(
     return stored, matches
 
 
+#: how the command line and the API ask for a missing tournament id and VKZ
+CLI_HINTS = ("--id (or a '### ratingdb id:' line)", "--vkz (or a '### ratingdb vkz:' line)")
+API_HINTS = ("?id= (or '### ratingdb id:')", "?vkz= (or '### ratingdb vkz:')")
+
+
+def resolve_meta(
+    t: TrfTournament,
+    code: str | None,
+    vkz: str | None,
+    kind: str | None,
+    hints: tuple[str, str] = CLI_HINTS,
+) -> tuple[str, str, str]:
+    """Tournament id, VKZ and kind: the given ones, else the file's ``### ratingdb`` lines
+    (kind: else team or individual by the file); an InputError naming ``hints`` otherwise."""
+    code = code or t.meta.get("id")
+    vkz = vkz or t.meta.get("vkz")
+    if not code:
+        raise InputError(t.source, f"no tournament id: give {hints[0]}")
+    if not vkz:
+        raise InputError(t.source, f"no VKZ: give {hints[1]}")
+    return code, vkz, kind or t.meta.get("kind") or ("team" if t.team else "individual")
+
+
 def import_trf(
     session: Session,
     t: TrfTournament,
@@ -235,13 +258,7 @@ def import_trf(
     actor: str = "cli",
 ) -> tuple[Tournament, list[Match]]:
     """Store the tournament (a change point for the next run); returns it and the matches."""
-    code = code or t.meta.get("id")
-    vkz = vkz or t.meta.get("vkz")
-    if not code:
-        raise InputError(t.source, "no tournament id: give --id (or a '### ratingdb id:' line)")
-    if not vkz:
-        raise InputError(t.source, "no VKZ: give --vkz (or a '### ratingdb vkz:' line)")
-    kind = kind or t.meta.get("kind") or ("team" if t.team else "individual")
+    code, vkz, kind = resolve_meta(t, code, vkz, kind)
     return _store(session, t, lambda doc: add_tournament(session, doc, actor), code, vkz, kind)
 
 

@@ -1,12 +1,11 @@
-"""Input errors that name where the problem is (file, line/column or JSON path)."""
+"""Input errors that name where the problem is (file, line/column or JSON path).
+
+:class:`InputError` lives in :mod:`ratingdb.errors` (the one error hierarchy); this module
+keeps the name importable for the readers in ``ratingdb.io``.
+"""
 
 from __future__ import annotations
 
+from ratingdb.errors import InputError
 
-class InputError(Exception):
-    """Bad input. ``location`` is a JSON path like ``$.games[3].result`` or ``line 3``."""
-
-    def __init__(self, location: str, message: str) -> None:
-        super().__init__(f"{location}: {message}")
-        self.location = location
-        self.message = message
+__all__ = ["InputError"]

@@ -1,9 +1,11 @@
-"""Errors raised by the rules layer."""
+"""Errors raised by the rules layer (part of the hierarchy of :mod:`ratingdb.errors`)."""
 
 from __future__ import annotations
 
+from ratingdb.errors import RatingdbError
 
-class RulesError(Exception):
+
+class RulesError(RatingdbError):
     """A tournament cannot be evaluated under the rules (not an input-format problem)."""
 
 

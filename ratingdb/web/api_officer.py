@@ -1,10 +1,11 @@
 """The officer API: submit, correct and delete tournaments, and the what-if of each
 (WO 6.2 deadlines, 6.3 responsibility by VKZ, 3.7 replay from the change point).
 
-Every write goes through :mod:`ratingdb.db.submissions` / :mod:`ratingdb.db.trf_import`
-(change point + audit entry with the user's name) in one transaction: all or nothing.
-Nothing is recalculated here; the nightly ``ratingdb recalc`` does it. The what-if applies
-the same change in a transaction that is always rolled back (:mod:`ratingdb.db.whatif`).
+Every write is a function of :mod:`ratingdb.services.tournaments` (the same the command
+line calls: scope and deadline checks, change point + audit entry with the user's name,
+the user signed as evaluator) in one transaction: all or nothing. Nothing is recalculated
+here; the nightly ``ratingdb recalc`` does it. The what-if applies the same change in a
+transaction that is always rolled back (:func:`ratingdb.services.tournaments.preview`).
 Order of the checks: token (401), the stored tournament's scope and age (403), the document
 (422), the document's scope and age (403).
 """
@@ -13,29 +14,29 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import date
+from functools import partial
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from fastapi.concurrency import run_in_threadpool
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ratingdb.db import submissions, trf_import
-from ratingdb.db.models import Tournament
+from ratingdb.db.trf_import import API_HINTS
 from ratingdb.db.users import Principal
-from ratingdb.db.whatif import what_if
-from ratingdb.io.errors import InputError
-from ratingdb.io.evaluate_json import load_json_text, parse_tournament
-from ratingdb.io.trf import TrfTournament, decode, parse
+from ratingdb.errors import InputError
+from ratingdb.io.trf import TrfTournament
+from ratingdb.services import tournaments
+from ratingdb.services.database import json_document, write
+from ratingdb.services.imports import read_trf
+from ratingdb.services.tournaments import Written
 from ratingdb.web import schemas
 from ratingdb.web.deps import UserDep
-from ratingdb.web.permissions import check_edit
 from ratingdb.web.submission_schema import json_body, trf_body
 
 router = APIRouter(prefix="/api", tags=["officers"])
 MAX_BODY = 20 * 1024 * 1024
 KIND = Query(pattern="^(individual|team|match)$")
-Plan = Callable[[Session], dict[str, Any]]
+Plan = Callable[[Session], Written]
 
 
 # -- reading the request ---------------------------------------------------------------------
@@ -47,90 +48,39 @@ async def _raw(request: Request) -> bytes:
 
 
 def _json(raw: bytes) -> Any:
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        raise InputError("body", f"byte {err.start}: not UTF-8 text ({err.reason})") from None
-    return load_json_text(text)
+    return json_document(raw, "body", named=False)
 
 
 def _trf(raw: bytes, filename: str, encoding: str) -> TrfTournament:
-    return parse(decode(raw, filename, encoding), filename)
+    return read_trf(raw, filename, encoding)
 
 
-# -- the changes -----------------------------------------------------------------------------
-def _existing(session: Session, code: str) -> Tournament:
-    t = session.scalar(select(Tournament).where(Tournament.code == code))
-    if t is None:
-        raise LookupError(f"no tournament {code!r}")
-    return t
+# -- running the changes of ratingdb.services.tournaments ------------------------------------
+def _commit(request: Request, plan: Plan) -> dict[str, Any]:
+    return write(request.app.state.engine, plan).to_dict()
 
 
-def _sign(t: Tournament, user: Principal) -> None:
-    """The officer is one of the tournament's evaluators (WO 6.5.2.1 item 4)."""
-    name = user.full_name or user.name
-    if name not in (t.evaluators or []):
-        t.evaluators = [*(t.evaluators or []), name[:100]]
-
-
-def _written(
-    action: str, t: Tournament, user: Principal, change_point: date, matches: Any = None
-) -> dict[str, Any]:
+def _what_if(request: Request, plan: Plan) -> dict[str, Any]:
+    written, report = tournaments.preview(request.app.state.engine, plan)
     return {
-        "action": action,
-        "tournament": t.code,
-        "name": t.name,
-        "vkz": t.vkz,
-        "end": t.end_date,
-        "change_point": change_point,
-        "actor": user.name,
-        "matches": matches,
+        "action": written.action,
+        "tournament": written.tournament,
+        "pending_changes": report.pending_changes,
+        "tournaments_evaluated": report.tournaments_evaluated,
+        "moved": [m.to_dict() for m in report.moved],
     }
 
 
-def _match_list(matches: list[Any]) -> list[dict[str, Any]]:
-    return [
-        {"start_rank": m.start_rank, "name": m.name, "player_id": m.player_id, "how": m.how}
-        for m in matches
-    ]
-
-
 def add_json(doc: Any, user: Principal, today: date) -> Plan:
-    def plan(session: Session) -> dict[str, Any]:
-        info = parse_tournament(doc).tournament
-        check_edit(user, code=info.id, vkz=info.vkz or "000", end=info.end, today=today)
-        t = submissions.add_tournament(session, doc, actor=user.name)
-        _sign(t, user)
-        return _written("add", t, user, t.end_date)
-
-    return plan
+    return partial(tournaments.add_json, doc=doc, user=user, today=today)
 
 
 def correct_json(code: str, doc: Any, user: Principal, today: date) -> Plan:
-    def plan(session: Session) -> dict[str, Any]:
-        t = _existing(session, code)
-        check_edit(user, code=t.code, vkz=t.vkz, end=t.end_date, today=today)
-        info = parse_tournament(doc).tournament
-        if info.id != t.code:
-            raise InputError("$.tournament.id", f"the document is {info.id!r}, not {t.code!r}")
-        check_edit(user, code=t.code, vkz=info.vkz or t.vkz, end=info.end, today=today)
-        old_end = t.end_date
-        t = submissions.correct_tournament(session, t.code, doc, actor=user.name)
-        _sign(t, user)
-        return _written("correct", t, user, min(old_end, t.end_date))
-
-    return plan
+    return partial(tournaments.correct_json, ident=code, doc=doc, user=user, today=today)
 
 
 def delete(code: str, user: Principal, today: date) -> Plan:
-    def plan(session: Session) -> dict[str, Any]:
-        t = _existing(session, code)
-        check_edit(user, code=t.code, vkz=t.vkz, end=t.end_date, today=today)
-        out = _written("delete", t, user, t.end_date)
-        submissions.delete_tournament(session, t.code, actor=user.name)
-        return out
-
-    return plan
+    return partial(tournaments.delete, ident=code, user=user, today=today)
 
 
 def add_trf(
@@ -141,20 +91,10 @@ def add_trf(
     user: Principal,
     today: date,
 ) -> Plan:
-    def plan(session: Session) -> dict[str, Any]:
-        tcode, tvkz = code or parsed.meta.get("id"), vkz or parsed.meta.get("vkz")
-        if not tcode:
-            raise InputError(parsed.source, "no tournament id: give ?id= (or '### ratingdb id:')")
-        if not tvkz:
-            raise InputError(parsed.source, "no VKZ: give ?vkz= (or '### ratingdb vkz:')")
-        check_edit(user, code=tcode, vkz=tvkz, end=parsed.end, today=today)
-        t, matches = trf_import.import_trf(
-            session, parsed, code=tcode, vkz=tvkz, kind=kind, actor=user.name
-        )
-        _sign(t, user)
-        return _written("add", t, user, t.end_date, _match_list(matches))
-
-    return plan
+    return partial(
+        tournaments.add_trf, parsed=parsed, code=code, vkz=vkz, kind=kind, user=user,
+        today=today, hints=API_HINTS,
+    )  # fmt: skip
 
 
 def correct_trf(
@@ -165,45 +105,10 @@ def correct_trf(
     user: Principal,
     today: date,
 ) -> Plan:
-    def plan(session: Session) -> dict[str, Any]:
-        t = _existing(session, code)
-        check_edit(user, code=t.code, vkz=t.vkz, end=t.end_date, today=today)
-        tvkz = vkz or parsed.meta.get("vkz") or t.vkz
-        tkind = kind or parsed.meta.get("kind") or ("team" if parsed.team else "individual")
-        check_edit(user, code=t.code, vkz=tvkz, end=parsed.end, today=today)
-        old_end = t.end_date
-        t, matches = trf_import.correct_trf(
-            session, parsed, t.code, vkz=tvkz, kind=tkind, actor=user.name
-        )
-        _sign(t, user)
-        return _written("correct", t, user, min(old_end, t.end_date), _match_list(matches))
-
-    return plan
-
-
-# -- running them ----------------------------------------------------------------------------
-def _commit(request: Request, plan: Plan) -> dict[str, Any]:
-    with Session(request.app.state.engine) as session, session.begin():
-        out = plan(session)
-        session.flush()
-        return out
-
-
-def _what_if(request: Request, plan: Plan) -> dict[str, Any]:
-    session = Session(request.app.state.engine)
-    try:
-        session.begin()
-        written, report = what_if(session, plan)
-    finally:
-        session.rollback()  # nothing of a what-if is ever written
-        session.close()
-    return {
-        "action": written["action"],
-        "tournament": written["tournament"],
-        "pending_changes": report.pending_changes,
-        "tournaments_evaluated": report.tournaments_evaluated,
-        "moved": [m.to_dict() for m in report.moved],
-    }
+    return partial(
+        tournaments.correct_trf, code=code, parsed=parsed, vkz=vkz, kind=kind, user=user,
+        today=today,
+    )  # fmt: skip
 
 
 WRITE = schemas.error_responses(401, 403, 404, 422)

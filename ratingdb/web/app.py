@@ -63,19 +63,17 @@ def create_app(
 
 
 def app_from_env() -> FastAPI:
-    """The app on the configured database (which must be migrated to head)."""
-    from sqlalchemy import create_engine
-
-    from ratingdb.db.opening import DatabaseUnavailable, NotMigrated, configured_url, require_head
+    """The app on the configured database (which must be migrated to head); the server
+    refuses to start with the one error line of a bad setting or database."""
+    from ratingdb.errors import Unavailable
+    from ratingdb.services.database import open_engine
     from ratingdb.settings import Settings, SettingsError
 
     try:
         threads = Settings.from_env(web=True).web_threads
-        url = configured_url()
-        require_head(url)
-    except (DatabaseUnavailable, NotMigrated, SettingsError) as err:
+        engine = open_engine(pool_size=threads, max_overflow=4, pool_recycle=3600)
+    except (Unavailable, SettingsError) as err:
         raise SystemExit(f"error: {err}") from None
-    engine = create_engine(url, pool_size=threads, max_overflow=4, pool_recycle=3600)
     return create_app(engine, threads=threads)
 
 

@@ -11,7 +11,8 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.orm import Session
 
 from ratingdb.db.users import Principal, authenticate
-from ratingdb.web.permissions import Unauthenticated, require_admin
+from ratingdb.errors import Unauthenticated
+from ratingdb.services.permissions import require_admin
 
 bearer = HTTPBearer(
     auto_error=False,

@@ -1,5 +1,8 @@
 """Errors as structured JSON (API) or an HTML page (pages), never a 500 for bad input.
 
+The status of each error class comes from the one table of :mod:`ratingdb.services.outcomes`
+(the command line reads the same table for its exit codes).
+
 Body: ``{"error": summary, "errors": [{"location", "line", "column", "path", "message"}]}``;
 ``line``/``column`` for file positions (``t.trf:12:97``, ``line 3, column 5``), ``path``
 for JSON paths (``$.games[3].result``).
@@ -16,13 +19,13 @@ from fastapi.responses import JSONResponse
 from sqlalchemy.exc import DataError, IntegrityError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from ratingdb.db.recalc import RecalcBusy
-from ratingdb.io.errors import InputError
+from ratingdb.errors import InputError, RatingdbError, Refused
 from ratingdb.rules.errors import RulesError
-from ratingdb.web.permissions import Forbidden, Unauthenticated
+from ratingdb.services.outcomes import as_error, outcome
 
 _FILE_POSITION = re.compile(r"^(?P<file>.*?):(?P<line>\d+)(?::(?P<column>\d+))?$")
 _LINE_COLUMN = re.compile(r"^line (?P<line>\d+), column (?P<column>\d+)$")
+_DEFAULT_SUMMARY = {404: "not found", 403: "forbidden", 401: "authentication required"}
 _PATH = re.compile(r"(?:^|:\s*)(?P<path>\$[^\s]*)$")
 
 
@@ -58,42 +61,23 @@ def _respond(request: Request, status: int, summary: str, items: list[dict[str, 
     return JSONResponse(body(summary, items), status_code=status, headers=headers)
 
 
-async def input_error(request: Request, exc: Exception) -> Any:
-    assert isinstance(exc, InputError)
-    return _respond(
-        request, 422, "invalid input, nothing written", [error_item(exc.location, exc.message)]
-    )
-
-
-async def lookup_error(request: Request, exc: Exception) -> Any:
-    if isinstance(exc, KeyError | IndexError):  # a programming error, not a missing thing
+async def ratingdb_error(request: Request, exc: Exception) -> Any:
+    """Every error of the hierarchy (and the foreign ones :func:`as_error` knows), by the
+    one table of :mod:`ratingdb.services.outcomes`."""
+    error = as_error(exc)
+    if error is None:  # a KeyError, IndexError: a programming error, not a missing thing
         raise exc
-    message = str(exc.args[0]) if exc.args else "not found"
-    return _respond(request, 404, message, [])
-
-
-async def forbidden(request: Request, exc: Exception) -> Any:
-    return _respond(request, 403, str(exc) or "forbidden", [])
-
-
-async def unauthenticated(request: Request, exc: Exception) -> Any:
-    return _respond(request, 401, str(exc) or "authentication required", [])
-
-
-async def refused(request: Request, exc: Exception) -> Any:
-    assert isinstance(exc, IntegrityError | DataError)
-    reason = str(exc.orig).strip().splitlines()[0] if exc.orig else str(exc)
-    return _respond(
-        request, 422, "refused by the database, nothing written", [error_item("database", reason)]
-    )
-
-
-async def rules_error(request: Request, exc: Exception) -> Any:
-    return _respond(request, 422, "the evaluation failed", [error_item("evaluation", str(exc))])
-
-
-async def busy(request: Request, exc: Exception) -> Any:
-    return _respond(request, 409, str(exc), [])
+    found = outcome(error)
+    if isinstance(error, Refused):
+        items = [error_item("database", error.reason)]
+    elif isinstance(error, InputError):
+        items = [error_item(error.location, error.message)]
+    elif isinstance(error, RulesError):
+        items = [error_item("evaluation", str(error))]
+    else:
+        items = []
+    summary = found.summary or str(error) or _DEFAULT_SUMMARY.get(found.status, "error")
+    return _respond(request, found.status, summary, items)
 
 
 async def validation_error(request: Request, exc: Exception) -> Any:
@@ -111,14 +95,10 @@ async def http_error(request: Request, exc: Exception) -> Any:
 
 
 HANDLERS: dict[Any, Any] = {
-    InputError: input_error,
-    LookupError: lookup_error,
-    Forbidden: forbidden,
-    Unauthenticated: unauthenticated,
-    IntegrityError: refused,
-    DataError: refused,
-    RulesError: rules_error,
-    RecalcBusy: busy,
+    RatingdbError: ratingdb_error,
+    LookupError: ratingdb_error,
+    IntegrityError: ratingdb_error,
+    DataError: ratingdb_error,
     RequestValidationError: validation_error,
     StarletteHTTPException: http_error,
 }

@@ -17,15 +17,10 @@ from __future__ import annotations
 from datetime import date
 
 from ratingdb.db.users import Principal
+from ratingdb.errors import Forbidden
 from ratingdb.rules.dwz2026.groups import add_years
 
-
-class Forbidden(Exception):
-    """The user is known but may not do this (HTTP 403)."""
-
-
-class Unauthenticated(Exception):
-    """No valid token (HTTP 401)."""
+__all__ = ["Forbidden", "check_edit", "in_scope", "require_admin", "within_deadline"]
 
 
 def in_scope(principal: Principal, vkz: str) -> bool:

@@ -1,0 +1,167 @@
+"""``ratingdb tournament``: the officer workflows (add, correct, delete, import) through
+:mod:`ratingdb.services.tournaments`, and showing, listing and exporting tournaments."""
+
+from __future__ import annotations
+
+import click
+from sqlalchemy.orm import Session
+
+from ratingdb.commands.common import (
+    echo_json,
+    engine,
+    read_bytes,
+    read_json,
+    source_name,
+    writing,
+)
+from ratingdb.commands.recalc import recalc_and_report
+
+
+@click.group()
+def tournament() -> None:
+    """Officer workflows: add, correct, delete, show and export tournaments."""
+
+
+def _now(now: bool) -> None:
+    if now:
+        recalc_and_report(engine(), full=False, dry_run=False, quiet=False)
+
+
+def _changed(action: str, code: str, end: object) -> None:
+    click.echo(f"{action}: tournament {code} (ends {end}); change point recorded")
+
+
+@tournament.command("add")
+@click.argument("source", metavar="FILE")
+@click.option("--now", is_flag=True, help="Recalculate immediately.")
+def tournament_add(source: str, now: bool) -> None:
+    """Add a tournament from FILE (format: docs/engine.md, "Submissions")."""
+    from ratingdb.services.tournaments import add_json
+
+    name = source_name(source)
+    doc = read_json(source)
+    with writing(name) as session:
+        written = add_json(session, doc, named=name)
+    _changed("add", written.tournament, written.end)
+    _now(now)
+
+
+@tournament.command("correct")
+@click.argument("ident", metavar="ID")
+@click.argument("source", metavar="FILE")
+@click.option("--now", is_flag=True, help="Recalculate immediately.")
+def tournament_correct(ident: str, source: str, now: bool) -> None:
+    """Replace tournament ID's data with FILE."""
+    from ratingdb.services.tournaments import correct_json
+
+    name = source_name(source)
+    doc = read_json(source)
+    with writing(name) as session:
+        written = correct_json(session, ident, doc, named=name)
+    _changed("correct", written.tournament, written.end)
+    _now(now)
+
+
+@tournament.command("delete")
+@click.argument("ident", metavar="ID")
+@click.option("--now", is_flag=True, help="Recalculate immediately.")
+def tournament_delete(ident: str, now: bool) -> None:
+    """Delete tournament ID (code or number)."""
+    from ratingdb.services.tournaments import delete
+
+    with writing(ident) as session:
+        written = delete(session, ident)
+    _changed("delete", written.tournament, written.end)
+    _now(now)
+
+
+@tournament.command("show")
+@click.argument("ident", metavar="ID")
+@click.option("--json", "as_json", is_flag=True, help="The evaluate JSON instead of the table.")
+def tournament_show(ident: str, as_json: bool) -> None:
+    """The stored evaluation of tournament ID (WO Anhang 3.1.11)."""
+    from ratingdb.queries.evaluation_display import render_text
+    from ratingdb.queries.tournament import stored_evaluation
+
+    with Session(engine()) as session:
+        tin, result = stored_evaluation(session, ident)
+    if as_json:
+        echo_json(result.to_dict())
+    else:
+        click.echo(render_text(tin, result))
+
+
+@tournament.command("import")
+@click.argument("source", metavar="FILE.trf")
+@click.option("--id", "code", help="Tournament id (default: the file's '### ratingdb id:').")
+@click.option("--vkz", help="VKZ of the playing level (default: '### ratingdb vkz:').")
+@click.option("--kind", type=click.Choice(["individual", "team", "match"]), default=None)
+@click.option("--encoding", default="utf-8", show_default=True, help="e.g. cp1252, latin-1")
+@click.option("--now", is_flag=True, help="Recalculate immediately.")
+def tournament_import(
+    source: str, code: str | None, vkz: str | None, kind: str | None, encoding: str, now: bool
+) -> None:
+    """Import a TRF16/TRF26 tournament; players are matched by DSB id, FIDE id, then
+    name + birth year (docs/data-exchange.md). All or nothing."""
+    from ratingdb.services.imports import read_trf
+    from ratingdb.services.tournaments import add_trf
+
+    name = source_name(source)
+    parsed = read_trf(read_bytes(source), name, encoding)
+    for warning in parsed.warnings:
+        click.echo(f"warning: {name}: {warning}", err=True)
+    with writing(name) as session:
+        written = add_trf(session, parsed, code=code, vkz=vkz, kind=kind)
+    matches = written.matches or []
+    for m in matches:
+        who = f"player {m.player_id}" if m.player_id is not None else "textual participant"
+        click.echo(f"  {m.start_rank:4d}  {m.name[:33]:33}  {m.how:18} {who}")
+    new = sum(1 for m in matches if m.how == "new player")
+    textual = sum(1 for m in matches if m.player_id is None)
+    click.echo(
+        f"imported tournament {written.tournament} (ends {written.end}): {len(matches)} players "
+        f"({len(matches) - new - textual} matched, {new} new players, {textual} textual), "
+        f"{len(parsed.games)} games; change point recorded"
+    )
+    _now(now)
+
+
+@tournament.command("export")
+@click.argument("ident", metavar="ID")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["json", "trf", "evaluate"]),
+    default="json",
+    show_default=True,
+    help="json: the submission document; trf: FIDE TRF26 with GER (DWZ) records; "
+    "evaluate: the stored evaluation's input (ratings, residual games) for `ratingdb evaluate`.",
+)
+def tournament_export(ident: str, fmt: str) -> None:
+    """Tournament ID as a submission document (the JSON it can be added with), TRF, or the
+    input of its stored evaluation (`ratingdb evaluate FILE --rechenmodul auto` repeats it)."""
+    from ratingdb.db.trf_import import export_trf
+    from ratingdb.io.trf import write
+    from ratingdb.queries.tournament import evaluation_input, submission_document
+
+    with Session(engine()) as session:
+        if fmt == "evaluate":
+            echo_json(evaluation_input(session, ident))
+        elif fmt == "trf":
+            click.echo(write(export_trf(session, ident)), nl=False)
+        else:
+            echo_json(submission_document(session, ident))
+
+
+@tournament.command("list")
+@click.option("--limit", default=30, show_default=True, type=click.IntRange(min=0))
+def tournament_list(limit: int) -> None:
+    """The latest tournaments in evaluation order (WO 6.5.2.1 item 4)."""
+    from ratingdb.queries.tournament import tournament_list as rows
+
+    with Session(engine()) as session:
+        for r in rows(session, limit):
+            click.echo(
+                f"{r['end_date']}  {r['code']:14} {r['vkz']:6} {r['kind']:10} "
+                f"{r['players']:4} players  {r['status']:9}  {r['name']}"
+            )

@@ -1,0 +1,75 @@
+"""Evaluating tournaments without a database (``ratingdb evaluate``, docs/evaluate.md): the
+rule family or DSB timeline version, parsing, evaluating; errors name the input and, for an
+array, the tournament's index."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ratingdb.errors import InputError
+from ratingdb.rules.errors import RulesError
+
+
+@dataclass(frozen=True, slots=True)
+class Evaluated:
+    """One tournament's input, result and the timeline version used (None: defaults)."""
+
+    tournament: Any
+    result: Any
+    rechenmodul: str | None
+
+
+def evaluate_documents(
+    load: Callable[[], Any],
+    name: str,
+    *,
+    rules_name: str = "dwz2026",
+    rechenmodul: str | None = None,
+    precision: str | None = None,
+) -> tuple[list[Evaluated], bool, str]:
+    """Evaluate the tournament(s) of the JSON value ``load()`` read from ``name`` (loaded
+    after the options are checked).
+
+    ``rechenmodul``: a DSB timeline version (overrides ``rules_name``) or ``auto`` (the
+    version valid at each tournament's end). Returns the evaluations, whether ``data`` was
+    an array, and the rule family's name."""
+    from ratingdb.io.families import PARSERS, input_label
+    from ratingdb.rules import dsb_timeline, get_family
+
+    fixed = None
+    if rechenmodul is not None and rechenmodul != "auto":
+        try:
+            fixed = dsb_timeline.find(rechenmodul)
+        except KeyError as err:
+            raise InputError("--rechenmodul", str(err.args[0])) from None
+        rules_name = fixed.family
+    elif rechenmodul == "auto":
+        rules_name = dsb_timeline.rechenmodule()[0].family  # every version rates tournaments
+    family = get_family(rules_name)
+    data = load()
+    try:
+        tournaments, was_array = PARSERS[family.shape](data)
+    except InputError as err:
+        raise err.with_context(name) from None
+    out = []
+    for k, tournament_in in enumerate(tournaments):
+        entry = fixed
+        if rechenmodul == "auto":
+            entry = dsb_timeline.at(tournament_in.tournament.end)
+        rules = family if entry is None else get_family(entry.family)
+        params = (
+            rules.default_parameters()
+            if entry is None
+            else rules.parameters.from_dict(entry.parameters)
+        )
+        if precision is not None:
+            params = params.with_precision(precision)
+        try:
+            result = rules.evaluate(tournament_in, params)
+        except RulesError as err:
+            where = f"$[{k}]" if was_array else "$"
+            raise err.with_context(f"{name}: {where}: {input_label(tournament_in)}") from None
+        out.append(Evaluated(tournament_in, result, None if entry is None else entry.version))
+    return out, was_array, family.name

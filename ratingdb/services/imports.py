@@ -1,0 +1,52 @@
+"""Importing files: TRF tournaments (read here, stored by
+:func:`ratingdb.services.tournaments.add_trf`), submission documents (JSON,
+:func:`ratingdb.services.database.json_document`) and the DSB member list."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import date
+
+from sqlalchemy.orm import Session
+
+from ratingdb.db.players_import import ListImport
+from ratingdb.io.dsb_list import ListRow
+from ratingdb.io.trf import TrfTournament
+from ratingdb.services.database import refusals_named
+
+
+def read_trf(raw: bytes, name: str, encoding: str = "utf-8") -> TrfTournament:
+    """A TRF16/TRF26 file; errors name ``name:line:column``."""
+    from ratingdb.io.trf import decode, parse
+
+    return parse(decode(raw, name, encoding), name)
+
+
+def read_player_list(raw: bytes, name: str, encoding: str = "cp1252") -> list[ListRow]:
+    """The rows of a DSB member list (spieler.csv)."""
+    from ratingdb.io.dsb_list import parse_list
+
+    return parse_list(raw, name, encoding)
+
+
+def import_player_list(
+    session: Session,
+    rows: Sequence[ListRow],
+    list_date: date,
+    name: str,
+    *,
+    partial: bool = False,
+    actor: str = "cli",
+    progress: Callable[[int, int], None] | None = None,
+) -> ListImport:
+    """Upsert players, clubs and memberships (docs/data-exchange.md); a constraint the
+    list violates is a Refused naming the file."""
+    from pathlib import Path
+
+    from ratingdb.db.players_import import import_list
+
+    with refusals_named(name):
+        return import_list(
+            session, rows, list_date, Path(name).name, partial=partial, actor=actor,
+            progress=progress,
+        )  # fmt: skip

@@ -1,0 +1,251 @@
+"""Submitting, correcting and deleting a tournament (JSON or TRF), and the what-if of each
+(WO 3.7, 6.2, 6.3): one implementation for the command line and the officer API.
+
+Each function takes the session of the caller's transaction and the acting ``user``: a
+:class:`~ratingdb.db.users.Principal` of the API, whose scope and deadline are checked
+(:mod:`ratingdb.services.permissions`) and who signs the tournament as one of its
+evaluators (WO 6.5.2.1 item 4); or None for the command line, a system administrator who
+signs nothing and names a tournament by code or number. The writes themselves (change
+point, audit entry) are :mod:`ratingdb.db.submissions` and :mod:`ratingdb.db.trf_import`.
+
+Order of the checks for a user: the stored tournament's scope and age (Forbidden), the
+document (InputError), the document's scope and age (Forbidden).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any, TypeVar
+
+from sqlalchemy import Engine, select
+from sqlalchemy.orm import Session
+
+from ratingdb.db import submissions, trf_import
+from ratingdb.db.models import Tournament
+from ratingdb.db.trf_import import CLI_HINTS, Match
+from ratingdb.db.users import Principal
+from ratingdb.db.whatif import WhatIf, what_if
+from ratingdb.errors import InputError, NotFound
+from ratingdb.io.evaluate_json import parse_tournament
+from ratingdb.io.trf import TrfTournament
+from ratingdb.services.permissions import check_edit
+
+T = TypeVar("T")
+#: the actor of the command line in the audit log
+CLI_ACTOR = "cli"
+
+
+@dataclass(frozen=True, slots=True)
+class Written:
+    """What a change wrote: the tournament as stored afterwards, the change point, who."""
+
+    action: str
+    tournament: str
+    name: str
+    vkz: str
+    end: date
+    change_point: date
+    actor: str
+    matches: list[Match] | None = field(default=None)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "action": self.action,
+            "tournament": self.tournament,
+            "name": self.name,
+            "vkz": self.vkz,
+            "end": self.end,
+            "change_point": self.change_point,
+            "actor": self.actor,
+            "matches": None
+            if self.matches is None
+            else [
+                {"start_rank": m.start_rank, "name": m.name, "player_id": m.player_id, "how": m.how}
+                for m in self.matches
+            ],
+        }
+
+
+def _actor(user: Principal | None) -> str:
+    return CLI_ACTOR if user is None else user.name
+
+
+def _check(user: Principal | None, code: str, vkz: str, end: date, today: date | None) -> None:
+    if user is not None:
+        assert today is not None, "an API user's deadline needs today's date"
+        check_edit(user, code=code, vkz=vkz, end=end, today=today)
+
+
+def _existing(session: Session, code: str) -> Tournament:
+    t = session.scalar(select(Tournament).where(Tournament.code == code))
+    if t is None:
+        raise NotFound(f"no tournament {code!r}")
+    return t
+
+
+def _stored(session: Session, ident: str, user: Principal | None) -> Tournament:
+    """The API names a tournament by code (404); the command line by code or number."""
+    return submissions.find(session, ident) if user is None else _existing(session, ident)
+
+
+def _sign(t: Tournament, user: Principal | None) -> None:
+    """The officer is one of the tournament's evaluators (WO 6.5.2.1 item 4)."""
+    if user is None:
+        return
+    name = user.full_name or user.name
+    if name not in (t.evaluators or []):
+        t.evaluators = [*(t.evaluators or []), name[:100]]
+
+
+def _written(
+    action: str,
+    t: Tournament,
+    user: Principal | None,
+    change_point: date,
+    matches: list[Match] | None = None,
+) -> Written:
+    return Written(action, t.code, t.name, t.vkz, t.end_date, change_point, _actor(user), matches)
+
+
+@contextmanager
+def _named(name: str | None) -> Iterator[None]:
+    """Input errors of a document read from the file ``name`` name it first."""
+    try:
+        yield
+    except InputError as err:
+        if not name:
+            raise
+        raise err.with_context(name) from None
+
+
+def add_json(
+    session: Session,
+    doc: Any,
+    *,
+    user: Principal | None = None,
+    today: date | None = None,
+    named: str | None = None,
+) -> Written:
+    """Store a new (possibly late) tournament from a submission document (read from the
+    file ``named``, which its errors then name)."""
+    with _named(named):
+        if user is not None:
+            info = parse_tournament(doc).tournament
+            _check(user, info.id, info.vkz or "000", info.end, today)
+        t = submissions.add_tournament(session, doc, actor=_actor(user))
+    _sign(t, user)
+    return _written("add", t, user, t.end_date)
+
+
+def correct_json(
+    session: Session,
+    ident: str,
+    doc: Any,
+    *,
+    user: Principal | None = None,
+    today: date | None = None,
+    named: str | None = None,
+) -> Written:
+    """Replace tournament ``ident``'s data with the document (read from the file
+    ``named``); an API user's document must name the same tournament."""
+    with _named(named):
+        return _correct_json(session, ident, doc, user, today)
+
+
+def _correct_json(
+    session: Session, ident: str, doc: Any, user: Principal | None, today: date | None
+) -> Written:
+    if user is None:
+        code = ident
+        old_end = _end_date(session, ident)
+    else:
+        t = _existing(session, ident)
+        _check(user, t.code, t.vkz, t.end_date, today)
+        info = parse_tournament(doc).tournament
+        if info.id != t.code:
+            raise InputError("$.tournament.id", f"the document is {info.id!r}, not {t.code!r}")
+        _check(user, t.code, info.vkz or t.vkz, info.end, today)
+        code, old_end = t.code, t.end_date
+    t = submissions.correct_tournament(session, code, doc, actor=_actor(user))
+    _sign(t, user)
+    return _written("correct", t, user, min(old_end or t.end_date, t.end_date))
+
+
+def delete(
+    session: Session, ident: str, *, user: Principal | None = None, today: date | None = None
+) -> Written:
+    """Delete tournament ``ident``; the next run replays from its end date."""
+    t = _stored(session, ident, user)
+    _check(user, t.code, t.vkz, t.end_date, today)
+    out = _written("delete", t, user, t.end_date)
+    submissions.delete_tournament(session, ident if user is None else t.code, actor=_actor(user))
+    return out
+
+
+def add_trf(
+    session: Session,
+    parsed: TrfTournament,
+    *,
+    code: str | None = None,
+    vkz: str | None = None,
+    kind: str | None = None,
+    user: Principal | None = None,
+    today: date | None = None,
+    hints: tuple[str, str] = CLI_HINTS,
+) -> Written:
+    """Import a TRF tournament; id, VKZ and kind default to the file's ``### ratingdb``
+    lines (``hints`` say how the front end asks for a missing one)."""
+    tcode, tvkz, tkind = trf_import.resolve_meta(parsed, code, vkz, kind, hints)
+    _check(user, tcode, tvkz, parsed.end, today)
+    t, matches = trf_import.import_trf(
+        session, parsed, code=tcode, vkz=tvkz, kind=tkind, actor=_actor(user)
+    )
+    _sign(t, user)
+    return _written("add", t, user, t.end_date, matches)
+
+
+def correct_trf(
+    session: Session,
+    code: str,
+    parsed: TrfTournament,
+    *,
+    vkz: str | None = None,
+    kind: str | None = None,
+    user: Principal | None = None,
+    today: date | None = None,
+) -> Written:
+    """Replace stored tournament ``code`` with the TRF's players and games."""
+    t = _stored(session, code, user)
+    _check(user, t.code, t.vkz, t.end_date, today)
+    tvkz = vkz or parsed.meta.get("vkz") or t.vkz
+    tkind = kind or parsed.meta.get("kind") or ("team" if parsed.team else "individual")
+    _check(user, t.code, tvkz, parsed.end, today)
+    old_end = t.end_date
+    t, matches = trf_import.correct_trf(
+        session, parsed, t.code, vkz=tvkz, kind=tkind, actor=_actor(user)
+    )
+    _sign(t, user)
+    return _written("correct", t, user, min(old_end, t.end_date), matches)
+
+
+def _end_date(session: Session, ident: str) -> date | None:
+    try:
+        return submissions.find(session, ident).end_date
+    except InputError:
+        return None  # correct_tournament names the missing tournament
+
+
+def preview(engine: Engine, change: Callable[[Session], T]) -> tuple[T, WhatIf]:
+    """What-if: apply ``change``, simulate the next run, roll everything back; returns what
+    ``change`` returned and the ratings the next run would move (:mod:`ratingdb.db.whatif`).
+    A :class:`ratingdb.db.recalc.RecalcBusy` while a run holds the lock."""
+    session = Session(engine)
+    try:
+        session.begin()
+        return what_if(session, change)
+    finally:
+        session.rollback()  # nothing of a what-if is ever written
+        session.close()
