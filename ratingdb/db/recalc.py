@@ -18,15 +18,15 @@ from sqlalchemy import Engine, text
 from sqlalchemy.orm import Session
 
 from ratingdb.db.store import (
-    ORDER_DESC,
+    PostgresSource,
     earlier_players,
     load_history,
     load_order,
-    prior_states,
     write_outcome,
 )
 from ratingdb.engine.changes import Change, plan
-from ratingdb.engine.model import PlayerState, key_from_json
+from ratingdb.engine.model import PlayerState
+from ratingdb.engine.order import ORDER_DESC, OrderKey
 from ratingdb.errors import Busy
 from ratingdb.rules.errors import RulesError
 
@@ -78,7 +78,7 @@ def pending_changes(session: Session) -> list[tuple[int, Change]]:
                 r.from_date,
                 r.tournament_id,
                 frozenset(r.player_ids or ()),
-                key_from_json(r.hold_key) if r.hold_key else None,
+                OrderKey.from_json(r.hold_key) if r.hold_key else None,
             ),
         )
         for r in rows
@@ -189,10 +189,8 @@ def _run(
         everything = replay_plan.force >= {t.id for t in stubs[replay_plan.start :]}
         history, modul_ids = load_history(session, from_key=start_key, lazy=not everything)
         earlier = earlier_players(session, start_key) if replay_plan.everyone_dirty else set()
-        priors = prior_states(session, replay_plan.players | earlier, start_key)
-        history.prior = lambda pid: (
-            priors[pid] if pid in priors else _one_prior(session, pid, start_key)
-        )
+        assert isinstance(history.source, PostgresSource)
+        history.source.load_priors(replay_plan.players | earlier)
         # the walk counts from the change point; before it: the tournaments not loaded
         # (ending before ``since``) and those loaded but before the start
         offset = total - len(stubs) + replay_plan.start
@@ -221,10 +219,6 @@ def _run(
         change_ids=change_ids,
         problems=[f"{p.code}: {p.message}" for p in outcome.problems.values()],
     )
-
-
-def _one_prior(session: Session, player_id: int, before: tuple) -> PlayerState:  # type: ignore[type-arg]
-    return prior_states(session, [player_id], before).get(player_id, PlayerState())
 
 
 def _record_failure(engine: Engine, started_at: datetime, message: str) -> None:

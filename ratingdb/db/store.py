@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable
+from collections.abc import Set as AbstractSet
 from dataclasses import replace
 from datetime import date
 from decimal import Decimal
@@ -34,6 +35,7 @@ from ratingdb.engine.model import (
     SnapshotInput,
     Takeover,
 )
+from ratingdb.engine.order import KEY_AT_LEAST, KEY_BELOW, ORDER_COLUMNS, ORDER_DESC, OrderKey
 from ratingdb.engine.replay import ReplayOutcome
 from ratingdb.engine.timeline import RechenmodulVersion, Timeline
 from ratingdb.rules.dwz2026.groups import add_years
@@ -88,20 +90,6 @@ def load_players(session: Session) -> dict[int, PlayerRecord]:
     }
 
 
-#: WO 2.2.3: the evaluation order (the VKZ column sorts in the "C" collation)
-ORDER_COLUMNS = "t.end_date, t.start_date, t.vkz, t.processed_at, t.id"
-ORDER_DESC = "t.end_date DESC, t.start_date DESC, t.vkz DESC, t.processed_at DESC, t.id DESC"
-
-
-def _key_params(key: tuple[Any, ...]) -> dict[str, Any]:
-    end, _zero, start, vkz, processed, tid = key
-    return {"k_end": end, "k_start": start, "k_vkz": vkz, "k_proc": processed, "k_id": tid}
-
-
-KEY_AT_LEAST = f"({ORDER_COLUMNS}) >= (:k_end, :k_start, :k_vkz, :k_proc, :k_id)"
-KEY_BELOW = f"({ORDER_COLUMNS}) < (:k_end, :k_start, :k_vkz, :k_proc, :k_id)"
-
-
 def _fetch(
     session: Session, sql: str, params: dict[str, Any] | None = None, *, named: bool = False
 ) -> list[Any]:
@@ -116,13 +104,13 @@ def _fetch(
 
 
 def load_order(
-    session: Session, since: date | None = None, from_key: tuple[Any, ...] | None = None
+    session: Session, since: date | None = None, from_key: OrderKey | None = None
 ) -> list[EngineTournament]:
     """Rated tournaments as order-key stubs (no participants, no games), in order: all, or
     those ending on or after ``since``, or those from the order key ``from_key`` on."""
     where, params = "", {}
     if from_key is not None:
-        where, params = f" AND {KEY_AT_LEAST}", _key_params(from_key)
+        where, params = f" AND {KEY_AT_LEAST}", from_key.sql_params()
     elif since is not None:
         where, params = " AND t.end_date >= :since", {"since": since}
     return [
@@ -136,7 +124,7 @@ def load_order(
     ]
 
 
-def player_index(session: Session, from_key: tuple[Any, ...]) -> dict[int, frozenset[int]]:
+def player_index(session: Session, from_key: OrderKey) -> dict[int, frozenset[int]]:
     """The players of every tournament from the order key ``from_key`` on."""
     players: dict[int, set[int]] = defaultdict(set)
     for tid, pid in _fetch(
@@ -144,7 +132,7 @@ def player_index(session: Session, from_key: tuple[Any, ...]) -> dict[int, froze
         "SELECT pa.tournament_id, pa.player_id FROM participants pa "
         "JOIN tournaments t ON t.id = pa.tournament_id "
         f"WHERE t.rated AND {KEY_AT_LEAST} AND pa.player_id IS NOT NULL",
-        _key_params(from_key),
+        from_key.sql_params(),
     ):
         players[tid].add(pid)
     return {tid: frozenset(ps) for tid, ps in players.items()}
@@ -198,11 +186,11 @@ def load_games(session: Session, tournament_id: int) -> tuple[GameInput, ...]:
 
 
 def load_tournaments(
-    session: Session, only: int | None = None, from_key: tuple[Any, ...] | None = None
+    session: Session, only: int | None = None, from_key: OrderKey | None = None
 ) -> list[EngineTournament]:
     """Rated tournaments with participants and games (``only``: just that tournament;
     ``from_key``: the tournaments from that order key on)."""
-    params: dict[str, Any] = {} if from_key is None else _key_params(from_key)
+    params: dict[str, Any] = {} if from_key is None else from_key.sql_params()
     if only is not None:
         where = f" AND t.id = {int(only)}"
     elif from_key is not None:
@@ -245,13 +233,13 @@ def load_snapshots(
     session: Session,
     modul_keys: dict[int, str],
     only: int | None = None,
-    from_key: tuple[Any, ...] | None = None,
+    from_key: OrderKey | None = None,
 ) -> dict[int, dict[int, Snapshot]]:
     params: dict[str, Any] = {}
     if only is not None:
         where = f" WHERE tournament_id = {int(only)}"
     elif from_key is not None:
-        params = _key_params(from_key)
+        params = from_key.sql_params()
         where = f" WHERE tournament_id IN (SELECT t.id FROM tournaments t WHERE {KEY_AT_LEAST})"
     else:
         where = ""
@@ -299,7 +287,7 @@ def _snapshot_from_row(r: Any, modul_keys: dict[int, str]) -> Snapshot:
     return Snapshot(r.tournament_id, r.participant_id, r.player_id, inp, _output(r))
 
 
-def earlier_players(session: Session, before: tuple[Any, ...]) -> set[int]:
+def earlier_players(session: Session, before: OrderKey) -> set[int]:
     """Every player with a snapshot before the order key ``before``."""
     return set(
         session.scalars(
@@ -308,13 +296,13 @@ def earlier_players(session: Session, before: tuple[Any, ...]) -> set[int]:
                 f"JOIN tournaments t ON t.id = s.tournament_id WHERE {KEY_BELOW} "
                 "AND s.player_id IS NOT NULL"
             ),
-            _key_params(before),
+            before.sql_params(),
         )
     )
 
 
 def prior_states(
-    session: Session, player_ids: Iterable[int], before: tuple[Any, ...]
+    session: Session, player_ids: Iterable[int], before: OrderKey
 ) -> dict[int, PlayerState]:
     """Each player's state after their last snapshot before the order key ``before``."""
     ids = sorted(set(player_ids))
@@ -327,7 +315,7 @@ def prior_states(
         "FROM rating_snapshots s JOIN tournaments t ON t.id = s.tournament_id "
         f"WHERE s.player_id = ANY(:ids) AND {KEY_BELOW} "
         f"ORDER BY s.player_id, {ORDER_DESC}",
-        {"ids": ids, **_key_params(before)},
+        {"ids": ids, **before.sql_params()},
         named=True,
     )
     states: dict[int, PlayerState] = {}
@@ -390,18 +378,74 @@ def load_player(session: Session, player_id: int) -> PlayerRecord | None:
     return PlayerRecord(player_id, rows[0][0], spans, takeover)
 
 
+class PostgresSource:
+    """:class:`ratingdb.engine.source.HistorySource` of a history in PostgreSQL.
+
+    ``before`` is the order key of the first loaded tournament (None: the whole history
+    is loaded, every player starts without a rating); a player's state before it is read
+    from the stored snapshots, in bulk with :meth:`load_priors` or one by one. With
+    ``lazy`` the loaded tournaments are order-key stubs: their players come from a bulk
+    index, participants and games are loaded (once) when the replay asks for them.
+    """
+
+    def __init__(self, session: Session, before: OrderKey | None = None, *, lazy: bool = False):
+        if lazy and before is None:
+            raise ValueError("lazy loading needs a change point")
+        self._session = session
+        self._before = before
+        self._priors: dict[int, PlayerState] = {}
+        self._index = player_index(session, before) if lazy and before is not None else None
+        self._full: dict[int, EngineTournament] = {}
+        self._games: dict[int, tuple[GameInput, ...]] = {}
+
+    def load_priors(self, player_ids: Iterable[int]) -> None:
+        """Read the states before ``before`` of many players in one query."""
+        if self._before is None:
+            return
+        ids = set(player_ids) - self._priors.keys()
+        found = prior_states(self._session, ids, self._before)
+        self._priors.update({pid: found.get(pid, PlayerState()) for pid in ids})
+
+    def players_in(self, t: EngineTournament) -> AbstractSet[int]:
+        if self._index is None:
+            return t.player_ids
+        return self._index.get(t.id, frozenset())
+
+    def expand(self, t: EngineTournament) -> EngineTournament:
+        if self._index is None:
+            return t
+        if t.id not in self._full:
+            self._full[t.id] = replace(t, participants=load_participants(self._session, t.id))
+        return self._full[t.id]
+
+    def games_of(self, t: EngineTournament) -> tuple[GameInput, ...]:
+        if self._index is None:
+            return t.games
+        if t.id not in self._games:
+            self._games[t.id] = load_games(self._session, t.id)
+        return self._games[t.id]
+
+    def prior(self, player_id: int) -> PlayerState:
+        if self._before is None:
+            return PlayerState()
+        if player_id not in self._priors:
+            self.load_priors([player_id])
+        return self._priors[player_id]
+
+
 def load_history(
-    session: Session, from_key: tuple[Any, ...] | None = None, *, lazy: bool = False
+    session: Session, from_key: OrderKey | None = None, *, lazy: bool = False
 ) -> tuple[History, dict[str, int]]:
     """The history in memory, and Rechenmodul ids by key.
 
     With ``from_key`` only the tournaments from that order key on are loaded (earlier
-    states come from :func:`prior_states`). With ``lazy`` the participants are loaded in
-    bulk but games, snapshots and player records only when the replay asks for them: an
-    incremental run touches few tournaments.
+    states come from the snapshots before it, see :class:`PostgresSource`). With ``lazy``
+    the participants are loaded in bulk but games, snapshots and player records only when
+    the replay asks for them: an incremental run touches few tournaments.
     """
     timeline, modul_ids = load_timeline(session)
     keys = {v: k for k, v in modul_ids.items()}
+    source = PostgresSource(session, from_key, lazy=lazy)
     if not lazy:
         history = History(
             timeline,
@@ -409,31 +453,19 @@ def load_history(
             load_tournaments(session, from_key=from_key),
             load_snapshots(session, keys, from_key=from_key),
             adjustments=load_adjustments(session),
+            source=source,
         )
         return history, modul_ids
-    assert from_key is not None, "lazy loading needs a change point"
-    stubs = load_order(session, from_key=from_key)
-    index = player_index(session, from_key)
     snapshots = _Lazy(lambda tid: load_snapshots(session, keys, only=tid).get(tid))
     players = _Lazy(lambda pid: load_player(session, pid))
-    history = History(timeline, players, stubs, snapshots, adjustments=load_adjustments(session))
-    full: dict[int, EngineTournament] = {}
-
-    def expand(t: EngineTournament) -> EngineTournament:
-        if t.id not in full:
-            full[t.id] = replace(t, participants=load_participants(session, t.id))
-        return full[t.id]
-
-    history.players_in = lambda t: index.get(t.id, frozenset())
-    history.expand = expand
-    games: dict[int, tuple[GameInput, ...]] = {}
-
-    def games_of(t: EngineTournament) -> tuple[GameInput, ...]:
-        if t.id not in games:
-            games[t.id] = load_games(session, t.id)
-        return games[t.id]
-
-    history.games_of = games_of
+    history = History(
+        timeline,
+        players,
+        load_order(session, from_key=from_key),
+        snapshots,
+        adjustments=load_adjustments(session),
+        source=source,
+    )
     return history, modul_ids
 
 

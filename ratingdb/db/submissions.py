@@ -29,13 +29,13 @@ from ratingdb.db.models import (
     Tournament,
 )
 from ratingdb.db.store import find_tournament
-from ratingdb.engine.model import key_to_json
+from ratingdb.engine.order import OrderKey
 from ratingdb.io.errors import InputError
 from ratingdb.io.evaluate_json import parse_tournament
 
 
-def _order_key(t: Tournament) -> tuple[Any, ...]:
-    return (t.end_date, 0, t.start_date, t.vkz, t.processed_at, t.id)
+def _order_key(t: Tournament) -> OrderKey:
+    return OrderKey(t.end_date, t.start_date, t.vkz, t.processed_at, t.id)
 
 
 def _check_players(session: Session, doc: dict[str, Any]) -> None:
@@ -258,7 +258,7 @@ def _player_ids(session: Session, tournament_id: int) -> set[int]:
 def delete_tournament(session: Session, ident: str, actor: str = "cli") -> Tournament:
     t = find(session, ident)
     players = _player_ids(session, t.id)
-    _record(session, "delete", "delete", t, t.end_date, actor, players, key_to_json(_order_key(t)))
+    _record(session, "delete", "delete", t, t.end_date, actor, players, _order_key(t).to_json())
     session.execute(
         text("UPDATE residual_games SET consumed_by_id = NULL WHERE consumed_by_id = :t"),
         {"t": t.id},
@@ -292,8 +292,8 @@ def correct_tournament(
     t.status = "submitted"
     session.flush()
     players |= _write_field(session, t, doc)
-    since = min(old_key[0], t.end_date)
-    _record(session, "correct", "correct", t, since, actor, players, key_to_json(old_key))
+    since = min(old_key.end, t.end_date)
+    _record(session, "correct", "correct", t, since, actor, players, old_key.to_json())
     session.flush()
     return t
 

@@ -13,9 +13,10 @@ import bisect
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any, Literal
+from typing import Literal
 
 from ratingdb.engine.model import EngineTournament
+from ratingdb.engine.order import OrderKey
 
 ChangeKind = Literal["insert", "correct", "delete", "player", "rechenmodul", "adjustment", "full"]
 
@@ -27,7 +28,7 @@ class Change:
     tournament_id: int | None = None
     player_ids: frozenset[int] = field(default_factory=frozenset)
     #: the old order key of a deleted or corrected tournament
-    hold_key: tuple[Any, ...] | None = None
+    hold_key: OrderKey | None = None
 
 
 @dataclass
@@ -35,7 +36,7 @@ class ReplayPlan:
     start: int
     players: set[int]
     force: set[int]
-    hold_until: dict[int, tuple[Any, ...]]
+    hold_until: dict[int, OrderKey]
     changed_records: set[int]
     full: bool = False
     #: an adjustment or a new Rechenmodul changes the input of every player after it: every
@@ -61,7 +62,7 @@ def plan(changes: Iterable[Change], ordered: Sequence[EngineTournament]) -> Repl
             starts.append(position[change.tournament_id])
             result.force.add(change.tournament_id)
         if change.hold_key is not None:
-            hold = tuple(change.hold_key)
+            hold = change.hold_key
             starts.append(bisect.bisect_left(keys, hold))
             for pid in change.player_ids:
                 result.hold_until[pid] = max(result.hold_until.get(pid, hold), hold)

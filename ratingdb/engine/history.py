@@ -7,11 +7,9 @@ implementation the property tests compare with a full replay.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from collections.abc import Set as AbstractSet
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any
 
 from ratingdb.engine.changes import Change, plan
 from ratingdb.engine.inputs import state_after
@@ -22,9 +20,9 @@ from ratingdb.engine.model import (
     PlayerState,
     Snapshot,
 )
-from ratingdb.engine.replay import ReplayOutcome, replay
+from ratingdb.engine.replay import ReplayOutcome, ReplayScope, replay
+from ratingdb.engine.source import HistorySource, InMemorySource
 from ratingdb.engine.timeline import Timeline
-from ratingdb.rules.model import GameInput
 
 
 @dataclass
@@ -33,61 +31,38 @@ class History:
     players: dict[int, PlayerRecord] = field(default_factory=dict)
     tournaments: list[EngineTournament] = field(default_factory=list)
     snapshots: dict[int, dict[int, Snapshot]] = field(default_factory=dict)
-    #: state of a player before the first loaded tournament (when only a suffix of the
-    #: history is loaded, as the database does for incremental runs)
-    prior: Callable[[int], PlayerState] | None = None
-    #: games of a tournament (the database loads them only for re-evaluated tournaments)
-    games_of: Callable[[EngineTournament], tuple[GameInput, ...]] = lambda t: t.games
     #: rating adjustments (WO Anhang 4), in date order
     adjustments: tuple[Adjustment, ...] = ()
-    #: the database keeps tournaments as order-key stubs: which players each one has, and
-    #: the tournament with its participants, loaded when needed (None: from the objects)
-    players_in: Callable[[EngineTournament], AbstractSet[int]] | None = None
-    expand: Callable[[EngineTournament], EngineTournament] | None = None
-
-    def _players(self, t: EngineTournament) -> AbstractSet[int]:
-        return t.player_ids if self.players_in is None else self.players_in(t)
-
-    def _full(self, t: EngineTournament) -> EngineTournament:
-        return t if self.expand is None else self.expand(t)
+    #: participants, games and earlier states of the tournaments (the database loads them
+    #: lazily, see ratingdb.engine.source)
+    source: HistorySource = field(default_factory=InMemorySource)
 
     def ordered(self) -> list[EngineTournament]:
         return sorted(self.tournaments, key=lambda t: t.order_key)
 
     # -- state ---------------------------------------------------------------------------
     def state_before(
-        self, player_id: int, ordered: list[EngineTournament], pos: int
+        self, player_id: int, ordered: Sequence[EngineTournament], pos: int
     ) -> PlayerState:
         """The player's state after their last stored evaluation before position ``pos``."""
         for t in reversed(ordered[:pos]):
-            if player_id not in self._players(t):
+            if player_id not in self.source.players_in(t):
                 continue
-            for part in self._full(t).participants:
+            for part in self.source.expand(t).participants:
                 if part.player_id == player_id:
                     snap = self.snapshots[t.id][part.id]
                     return state_after(snap.input, snap.output, t)
-        return self.prior(player_id) if self.prior is not None else PlayerState()
+        return self.source.prior(player_id)
 
     def _replay(
         self,
         ordered: list[EngineTournament],
         stored: dict[int, dict[int, Snapshot]],
-        state_of: Callable[[int, int], PlayerState],
-        **options: Any,
+        scope: ReplayScope,
+        progress: Callable[[int], None] | None,
     ) -> ReplayOutcome:
         """Run the replay over ``ordered`` and keep what it wrote."""
-        outcome = replay(
-            ordered,
-            self.players,
-            self.timeline,
-            stored,
-            state_of=state_of,
-            games_of=self.games_of,
-            adjustments=self.adjustments,
-            players_in=self.players_in,
-            expand=self.expand,
-            **options,
-        )
+        outcome = replay(ordered, self, stored, scope, progress)
         for tid, snaps in outcome.written.items():
             self.snapshots[tid] = {s.participant_id: s for s in snaps}
         self.tournaments = ordered
@@ -120,32 +95,25 @@ class History:
             # before the loaded part of the history)
             players |= set(earlier_players)
             for t in ordered[:start]:
-                players |= self._players(t)
-        return self._replay(
-            ordered,
-            self.snapshots,
-            lambda pid, pos: self.state_before(pid, ordered, pos),
+                players |= self.source.players_in(t)
+        scope = ReplayScope(
             start=start,
             dirty={pid: self.state_before(pid, ordered, start) for pid in players},
             force=replay_plan.force,
             changed_records=replay_plan.changed_records,
             hold_until=replay_plan.hold_until,
             pin_all=replay_plan.everyone_dirty,
-            progress=progress,
         )
+        return self._replay(ordered, self.snapshots, scope, progress)
 
     # -- full replay -----------------------------------------------------------------------
     def full_replay(self, progress: Callable[[int], None] | None = None) -> ReplayOutcome:
         """Evaluate everything from the beginning; every player starts without a rating
-        (or with ``prior``'s state), nothing stored is consulted."""
+        (or with the source's prior state), nothing stored is consulted."""
         self.snapshots = {}
         ordered = self.ordered()
         return self._replay(
-            ordered,
-            {},
-            lambda pid, _pos: self.prior(pid) if self.prior else PlayerState(),
-            force={t.id for t in ordered},
-            progress=progress,
+            ordered, {}, ReplayScope(force={t.id for t in ordered}, full=True), progress
         )
 
     # -- edits, each recorded as a change point and replayed (as the database does) ------

@@ -11,6 +11,7 @@ from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 
+from ratingdb.engine.order import OrderKey
 from ratingdb.rules.model import GameInput, Kind
 
 EPOCH = datetime(1970, 1, 1)
@@ -81,9 +82,9 @@ class EngineTournament:
         return frozenset(p.player_id for p in self.participants if p.player_id is not None)
 
     @property
-    def order_key(self) -> tuple[Any, ...]:
+    def order_key(self) -> OrderKey:
         """WO 2.2.3: end date, start date, VKZ as a string, processing time (then id)."""
-        return (self.end, 0, self.start, self.vkz, self.processed_at, self.id)
+        return OrderKey(self.end, self.start, self.vkz, self.processed_at, self.id)
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -185,21 +186,3 @@ class Snapshot:
     @property
     def stored(self) -> bool:
         return bool(self.output["stored"])
-
-
-def key_to_json(key: tuple[Any, ...]) -> list[Any]:
-    """An order key as JSON (dates and times as ISO strings)."""
-    end, zero, start, vkz, processed, tid = key
-    return [end.isoformat(), zero, start.isoformat(), vkz, processed.isoformat(), tid]
-
-
-def key_from_json(data: list[Any]) -> tuple[Any, ...]:
-    end, zero, start, vkz, processed, tid = data
-    return (
-        date.fromisoformat(end),
-        zero,
-        date.fromisoformat(start),
-        vkz,
-        datetime.fromisoformat(processed),
-        tid,
-    )

@@ -12,10 +12,10 @@ no stored snapshots at all this is the full replay from the beginning.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Protocol
 
 from ratingdb.engine.inputs import participant_input, state_after, tournament_input
 from ratingdb.engine.model import (
@@ -26,9 +26,10 @@ from ratingdb.engine.model import (
     Snapshot,
     SnapshotInput,
 )
+from ratingdb.engine.order import OrderKey
 from ratingdb.engine.problems import EvaluationProblem, evaluate_or_strike
+from ratingdb.engine.source import HistorySource
 from ratingdb.engine.timeline import Timeline
-from ratingdb.rules.model import GameInput
 
 StoredSnapshots = Mapping[int, Mapping[int, Snapshot]]
 
@@ -45,55 +46,82 @@ class ReplayOutcome:
     skipped: int = 0
 
 
-def replay(
-    tournaments: Sequence[EngineTournament],
-    players: Mapping[int, PlayerRecord],
-    timeline: Timeline,
-    stored: StoredSnapshots,
-    *,
-    start: int = 0,
-    dirty: dict[int, PlayerState] | None = None,
-    force: Iterable[int] = (),
-    state_of: Callable[[int, int], PlayerState] = lambda _pid, _pos: PlayerState(),
-    changed_records: Iterable[int] = (),
-    hold_until: Mapping[int, tuple[Any, ...]] | None = None,
-    games_of: Callable[[EngineTournament], tuple[GameInput, ...]] = lambda t: t.games,
-    adjustments: Sequence[Adjustment] = (),
-    pin_all: bool = False,
-    players_in: Callable[[EngineTournament], AbstractSet[int]] | None = None,
-    expand: Callable[[EngineTournament], EngineTournament] | None = None,
-    progress: Callable[[int], None] | None = None,
-) -> ReplayOutcome:
-    """Replay ``tournaments[start:]`` (already in evaluation order).
+class ReplayWorld(Protocol):
+    """What a replay reads: the players' records, the Rechenmodul timeline, the rating
+    adjustments, a :class:`HistorySource` and the stored state of a player before a
+    position (``ratingdb.engine.history.History`` is one)."""
+
+    @property
+    def players(self) -> Mapping[int, PlayerRecord]: ...
+
+    @property
+    def timeline(self) -> Timeline: ...
+
+    @property
+    def adjustments(self) -> Sequence[Adjustment]: ...
+
+    @property
+    def source(self) -> HistorySource: ...
+
+    def state_before(
+        self, player_id: int, ordered: Sequence[EngineTournament], pos: int
+    ) -> PlayerState:
+        """The player's stored state just before position ``pos`` of ``ordered``."""
+        ...
+
+
+@dataclass(frozen=True)
+class ReplayScope:
+    """Where a replay starts and what it must not trust (built from a
+    :class:`ratingdb.engine.changes.ReplayPlan`).
 
     ``dirty`` holds the states, just before ``start``, of players whose history changed;
-    ``force`` the ids of tournaments that must be evaluated; ``state_of(player, pos)``
-    gives the stored state of a clean player before position ``pos`` (needed when a clean
-    player appears in a tournament without stored snapshots).
-    ``changed_records`` are players whose memberships or birth year changed: their stored
-    inputs are never trusted, so they stay dirty to the end of the walk. ``hold_until``
-    keeps players dirty up to a stored order key: the participants of a deleted (or moved)
-    tournament, whose later stored inputs still contain its effect. ``pin_all`` trusts no
-    stored input at all (a new rating adjustment changes every later one). ``stored``,
-    ``games_of`` and ``expand`` (a tournament with its participants, from a stub that only
-    knows its order key) are only consulted for tournaments that have to be looked at, and
-    ``players_in`` answers which players a tournament has: callers may load lazily.
+    ``force`` the ids of tournaments that must be evaluated. ``changed_records`` are
+    players whose memberships or birth year changed: their stored inputs are never
+    trusted, so they stay dirty to the end of the walk. ``hold_until`` keeps players dirty
+    up to a stored order key: the participants of a deleted (or moved) tournament, whose
+    later stored inputs still contain its effect. ``pin_all`` trusts no stored input at all
+    (a new rating adjustment or Rechenmodul changes every later one). ``full``: nothing
+    stored is consulted, a player met for the first time starts from the source's prior
+    state (no rating when the whole history is loaded).
     """
-    if players_in is None:
-        players_in = _player_ids
-    if expand is None:
-        expand = _same
-    dirty = dict(dirty or {})
-    pinned = set(changed_records)
-    held = dict(hold_until or {})
 
-    def keep_dirty(pid: int, key: tuple[Any, ...]) -> bool:
+    start: int = 0
+    dirty: Mapping[int, PlayerState] = field(default_factory=dict)
+    force: AbstractSet[int] = frozenset()
+    changed_records: AbstractSet[int] = frozenset()
+    hold_until: Mapping[int, OrderKey] = field(default_factory=dict)
+    pin_all: bool = False
+    full: bool = False
+
+
+def replay(
+    tournaments: Sequence[EngineTournament],
+    world: ReplayWorld,
+    stored: StoredSnapshots,
+    scope: ReplayScope,
+    progress: Callable[[int], None] | None = None,
+) -> ReplayOutcome:
+    """Replay ``tournaments[scope.start:]`` (already in evaluation order).
+
+    ``stored`` (the stored snapshots by tournament and participant) and the world's
+    source are only consulted for tournaments that have to be looked at: callers may load
+    lazily. ``progress`` is called with each position walked.
+    """
+    source, players, timeline = world.source, world.players, world.timeline
+    adjustments = world.adjustments
+    start, pin_all = scope.start, scope.pin_all
+    dirty = dict(scope.dirty)
+    pinned = set(scope.changed_records)
+    held = dict(scope.hold_until)
+
+    def keep_dirty(pid: int, key: OrderKey) -> bool:
         if pin_all or pid in pinned:
             return True
         until = held.get(pid)
         return until is not None and key <= until
 
-    forced = set(force)
+    forced = set(scope.force)
     remaining_forced = {t.id for t in tournaments[start:] if t.id in forced}
     outcome = ReplayOutcome()
     for pos in range(start, len(tournaments)):
@@ -106,10 +134,10 @@ def replay(
             outcome.skipped += len(tournaments) - pos
             break
         is_forced = t.id in forced
-        if not is_forced and dirty.keys().isdisjoint(players_in(t)):
+        if not is_forced and dirty.keys().isdisjoint(source.players_in(t)):
             outcome.skipped += 1  # every participant's stored history is unchanged
             continue
-        t = expand(t)
+        t = source.expand(t)
         remaining_forced.discard(t.id)
         stored_t = stored.get(t.id) or {}
         modul = timeline.at(t.end)
@@ -124,7 +152,11 @@ def replay(
                 elif pid in dirty:
                     state = dirty[pid]
                 else:
-                    state = state_of(pid, pos)
+                    state = (
+                        source.prior(pid)
+                        if scope.full
+                        else world.state_before(pid, tournaments, pos)
+                    )
                 record = players.get(pid) if pid else None
                 inp = participant_input(part, record, state, t, modul, adjustments, timeline)
             else:
@@ -147,7 +179,7 @@ def replay(
             continue
 
         outcome.evaluated += 1
-        tin = tournament_input(t, inputs, games_of(t))
+        tin = tournament_input(t, inputs, source.games_of(t))
         assert modul.rules.outputs is not None
         outputs, struck, message = evaluate_or_strike(modul.rules.outputs, tin, modul.parameters)
         if message is not None:
@@ -174,14 +206,6 @@ def replay(
         if differs:
             outcome.written[t.id] = new
     return outcome
-
-
-def _player_ids(t: EngineTournament) -> AbstractSet[int]:
-    return t.player_ids
-
-
-def _same(t: EngineTournament) -> EngineTournament:
-    return t
 
 
 def _with_modul(inp: SnapshotInput, key: str) -> SnapshotInput:

@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-from ratingdb.db.store import ORDER_COLUMNS
+from ratingdb.engine.order import ORDER_COLUMNS
 
 
 @dataclass

@@ -8,7 +8,6 @@ from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from ratingdb.db.store import (
-    ORDER_DESC,
     find_tournament,
     load_games,
     load_participants,
@@ -16,6 +15,7 @@ from ratingdb.db.store import (
     load_tournament,
 )
 from ratingdb.engine.inputs import tournament_input
+from ratingdb.engine.order import ORDER_DESC
 from ratingdb.queries.evaluation_display import render_text
 from ratingdb.rules.model import PlayerResult, TournamentInput, TournamentResult
 

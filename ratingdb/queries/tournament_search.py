@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-from ratingdb.db.store import ORDER_DESC
+from ratingdb.engine.order import ORDER_DESC
 
 MAX_LIMIT = 500
 
