@@ -53,3 +53,38 @@ def test_whole_floats_and_numeric_strings() -> None:
         params.from_dict({"t": 30.5})
     with pytest.raises(ValueError, match="unknown"):
         params.from_dict({"k_maximum": 1})
+
+
+LIFECYCLE = (
+    "residual_validity_years",
+    "retention_years",
+    "late_member_years",
+    "rating_expiry_years",
+)
+
+
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_every_family_carries_one_lifecycle(family: str) -> None:
+    """The life-cycle numbers (ratingdb/rules/lifecycle.py) are one value the engine reads,
+    set like any other parameter and checked alike in every family."""
+    from ratingdb.rules.lifecycle import Lifecycle
+
+    cls = FAMILIES[family].parameters
+    params = cls.from_dict({"retention_years": 3, "late_member_years": 2})
+    life = params.lifecycle
+    assert type(life) is Lifecycle
+    assert (life.retention_years, life.late_member_years) == (3, 2)
+    assert life.residual_validity_years == cls().residual_validity_years
+    for key in LIFECYCLE:
+        with pytest.raises(ValueError, match=f"{key} cannot be negative"):
+            cls.from_dict({key: -1})
+
+
+def test_family_defaults_of_the_lifecycle() -> None:
+    """Classic DWZ voids a DWZ after 5 years (6.1.1), KBSB keeps a formula-1 player's games
+    until his 20th (100 years), the rest keep the WO 2026 numbers."""
+    lives = {name: f.parameters().lifecycle for name, f in FAMILIES.items()}
+    assert lives["dwz-classic"].rating_expiry_years == 5
+    assert lives["elo-kbsb"].residual_validity_years == 100
+    assert lives["dwz2026"] == lives["ingo"] == lives["elo-online"]
+    assert (lives["dwz2026"].residual_validity_years, lives["dwz2026"].retention_years) == (2, 5)

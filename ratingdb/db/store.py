@@ -615,7 +615,7 @@ def _write_residual(
     created: list[tuple[Any, ...]] = []
     for tid in written:
         years = _validity_years(history, ends[tid])
-        if getattr(history.timeline.at(ends[tid]).parameters, "periodic", False):
+        if history.timeline.at(ends[tid]).rules.periodic is not None:
             continue  # a period's pending games are not Restpartien (ratingdb/engine/periods.py)
         for s in outcome.written[tid]:
             if s.player_id is None or not s.input.member or s.output["group"] != "remaining":
@@ -655,4 +655,4 @@ def _write_residual(
 
 
 def _validity_years(history: History, end: date) -> int:
-    return int(history.timeline.at(end).parameters.residual_validity_years)
+    return history.timeline.at(end).lifecycle.residual_validity_years

@@ -54,8 +54,8 @@ def participant_input(
     if timeline is not None:
         state = close_periods(state, tournament.end, timeline)
     state = state_at(state, player, tournament.end, adjustments)
-    params = modul.parameters
-    retention, late = params.retention_years, params.late_member_years
+    life = modul.lifecycle
+    retention, late = life.retention_years, life.late_member_years
     member = False
     if player is not None and not part.computer:
         status = membership_status(player.memberships, tournament.end, retention, late)
@@ -68,7 +68,7 @@ def participant_input(
         and textual_between(player.memberships, state.as_of, tournament.end, retention, late)
     ):
         state = EMPTY_STATE  # the data were dropped after the retention period
-    state = _expired(state, tournament.end, getattr(params, "rating_expiry_years", 0))
+    state = _expired(state, tournament.end, life.rating_expiry_years)
     rating: int | None
     index: int | None
     source: str | None
@@ -78,7 +78,7 @@ def participant_input(
         rating, index, source = part.external_rating, part.external_index, part.rating_source
     else:
         rating, index, source = None, None, None
-    years = params.residual_validity_years
+    years = life.residual_validity_years
     residual = tuple(
         r for r in state.residual if residual_valid(r.played_on, tournament.end, years)
     )
@@ -90,7 +90,7 @@ def participant_input(
         birth_year=None if player is None else player.birth_year,
         # residual games count only without a rating; a periodic family keeps its pending
         # period games (and formula-1 history) whatever the rating
-        residual=residual if rating is None or getattr(params, "periodic", False) else (),
+        residual=residual if rating is None or modul.rules.periodic is not None else (),
         rechenmodul=modul.key,
     )
 

@@ -1,14 +1,13 @@
 """Periodic rule families in the replay (issue 5; KBSB Elo): rating lists between
 tournaments.
 
-Under a periodic Rechenmodul (``parameters.periodic``) a tournament changes nobody's rating:
-its counted games are kept in the player's state like residual games (the snapshot's
-``new_residual_games``). The first time the player is looked at for a tournament ending on
-or after the next list date, the period is closed: the family's ``close_period`` rates the
-period's games from the list ratings, exactly as it rates a whole period. Games before the
-period in the state are the formula-1 history the family asked to keep. The close depends
-only on the player's own state, so full and incremental replays agree.
-"""
+Under a periodic Rechenmodul (its family's ``RuleFamily.periodic``) a tournament changes
+nobody's rating: its counted games are kept in the player's state like residual games (the
+snapshot's ``new_residual_games``). The first time the player is looked at for a tournament
+ending on or after the next list date, the period is closed: the family's ``close_period``
+rates the period's games from the list ratings, exactly as it rates a whole period. Games
+before the period in the state are the formula-1 history the family asked to keep. The close
+depends only on the player's own state, so full and incremental replays agree. """
 
 from __future__ import annotations
 
@@ -30,7 +29,7 @@ def close_periods(state: PlayerState, day: date, timeline: Timeline) -> PlayerSt
     modul = timeline.at(last)
     params = modul.parameters
     periodic = modul.rules.periodic
-    if periodic is None or not getattr(params, "periodic", False):
+    if periodic is None:
         return state
     start, listed = periodic.period_of(last, params)
     if listed > day or (state.as_of is not None and listed <= state.as_of):

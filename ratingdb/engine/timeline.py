@@ -6,9 +6,10 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import Any, cast
 
 from ratingdb.rules import RuleFamily, get_family
+from ratingdb.rules.lifecycle import Lifecycle
 
 
 @dataclass(frozen=True)
@@ -25,6 +26,11 @@ class RechenmodulVersion:
     @property
     def rules(self) -> RuleFamily:
         return get_family(self.family)
+
+    @property
+    def lifecycle(self) -> Lifecycle:
+        """The version's life-cycle numbers (ratingdb.rules.lifecycle)."""
+        return cast(Lifecycle, self.parameters).lifecycle
 
     @classmethod
     def from_stored(

@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass, field, replace
 from decimal import Decimal
 from typing import Any, Literal
 
+from ratingdb.rules.lifecycle import Lifecycle
 from ratingdb.rules.parameters import coerce, from_dict
 
 Precision = Literal["table", "float"]
@@ -26,7 +27,7 @@ DEFAULT_K0: dict[str, tuple[int, ...]] = {
 
 
 @dataclass(frozen=True)
-class Dwz2026Parameters:
+class Dwz2026Parameters(Lifecycle):
     """All numbers of one DWZ 2026 Rechenmodul version.
 
     Anhang 1.2.1: ``r`` first-rating correction factor, ``t`` divisor of the youth bonus,
@@ -66,13 +67,6 @@ class Dwz2026Parameters:
     # WO 3.2 / Anhang 1.3 age classes (age = end year - birth year)
     youth_max_age: int = 20
     junior_max_age: int = 25
-    # WO 4.1.1: residual games are valid for this many years after their tournament's end
-    residual_validity_years: int = 2
-    # WO 4.1.1: a former member's ratings are kept (and updated) this long after the last
-    # membership ended; afterwards the player is a textual participant
-    retention_years: int = 5
-    # WO 3.4.3: tournaments ending up to this long before joining count for a new member
-    late_member_years: int = 1
     # WO 2.2.4: index assumed for a foreign (FIDE/national) rating given without an index
     foreign_rating_index: int = 6
     # WO Anhang 2.1: D(p) = +-d_limit outside [p_limit, 1 - p_limit]
@@ -86,6 +80,7 @@ class Dwz2026Parameters:
     float_tolerance: Decimal = Decimal("0.1")
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         if self.precision not in ("table", "float"):
             raise ValueError(f"precision must be 'table' or 'float', got {self.precision!r}")
         missing = sorted(set(DEFAULT_K0) - set(self.k0))
@@ -107,8 +102,6 @@ class Dwz2026Parameters:
         non_negative: dict[str, int | Decimal] = {
             "u": self.u, "a1": self.a1, "a2": self.a2, "min_score": self.min_score,
             "exceptional_margin": self.exceptional_margin,
-            "residual_validity_years": self.residual_validity_years,
-            "retention_years": self.retention_years, "late_member_years": self.late_member_years,
             "foreign_rating_index": self.foreign_rating_index,
         }  # fmt: skip
         for name, value in non_negative.items():

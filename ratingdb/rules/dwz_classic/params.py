@@ -26,6 +26,7 @@ from dataclasses import asdict, dataclass, replace
 from decimal import Decimal
 from typing import Any, Literal
 
+from ratingdb.rules.lifecycle import Lifecycle
 from ratingdb.rules.parameters import from_dict
 
 Precision = Literal["table", "float"]
@@ -35,7 +36,7 @@ Sonderwertung = Literal["success", "performance", "off"]
 
 
 @dataclass(frozen=True)
-class DwzClassicParameters:
+class DwzClassicParameters(Lifecycle):
     """All numbers of one classic-DWZ Rechenmodul version."""
 
     # 4.9.2: E = (R_o / e_rating_scale) ** e_exponent + J, J by age class
@@ -67,10 +68,6 @@ class DwzClassicParameters:
     # 4.9.2 age classes (age = end year - birth year)
     youth_max_age: int = 20
     junior_max_age: int = 25
-    # 6.1.1: residual games are discarded after 2 years, a DWZ after 5 (engine)
-    residual_validity_years: int = 2
-    retention_years: int = 5
-    late_member_years: int = 1
     # 4.9.3: a foreign rating used as R_o has index 0 before the evaluation
     foreign_rating_index: int = 0
     # Anhang 2.1: the printed tables ("table") or the logistic approximation ("float")
@@ -104,7 +101,8 @@ class DwzClassicParameters:
     # Sonderwertung: "success" (classic 4.7.6: R_p >= R_o + margin), "performance" (2016:
     # R_h > R_o + margin, opponents rated against R_h) or "off"
     sonderwertung: Sonderwertung = "success"
-    # 6.1.1 classic: a DWZ without an evaluation for this many years is void (0 = never)
+    # 6.1.1 classic: a DWZ without an evaluation for this many years is void (0 = never);
+    # residual games are discarded after 2 years (ratingdb.rules.lifecycle)
     rating_expiry_years: int = 5
     # float precision: a group of first-rating players without a finite solution (they won
     # every game against everybody else) is an error (False) or rated like a 100 % result,
@@ -112,6 +110,7 @@ class DwzClassicParameters:
     unbounded_as_extreme: bool = False
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         choices = {
             "precision": ("table", "float"),
             "e_formula": ("classic", "2014"),
@@ -132,8 +131,8 @@ class DwzClassicParameters:
         )  # fmt: skip
         non_negative = (
             "j_youth", "j_junior", "j_adult", "exceptional_margin", "min_score",
-            "rating_floor", "youth_max_age", "junior_max_age", "residual_validity_years",
-            "retention_years", "late_member_years", "foreign_rating_index", "max_cycle_span",
+            "rating_floor", "youth_max_age", "junior_max_age", "foreign_rating_index",
+            "max_cycle_span",
             "braking_threshold", "first_rating_floor", "first_rating_floor_base",
             "rating_expiry_years",
         )  # fmt: skip

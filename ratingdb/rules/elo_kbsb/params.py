@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, replace
 from typing import Any, ClassVar, Literal
 
+from ratingdb.rules.lifecycle import Lifecycle
 from ratingdb.rules.parameters import from_dict
 
 Precision = Literal["table", "float"]
@@ -30,7 +31,7 @@ ImprovementCount = Literal["period", "total"]
 
 
 @dataclass(frozen=True)
-class KbsbParameters:
+class KbsbParameters(Lifecycle):
     """All numbers of one KBSB Elo Rechenmodul version (defaults: two lists a year).
 
     ``precision``: ``table`` reads W_e from table 2 (two decimals) and D(P) from table 1
@@ -44,9 +45,6 @@ class KbsbParameters:
 
     #: parameters that may be null (JSON null)
     NULLABLE: ClassVar[tuple[str, ...]] = ("d_extreme",)
-    #: rated per period (the replay engine collects a period's games and rates them at the
-    #: next list, ratingdb/engine/periods.py)
-    periodic: ClassVar[bool] = True
 
     # "Formule van het prestatiecijfer"
     formula1_games: int = 20
@@ -71,14 +69,13 @@ class KbsbParameters:
     # float precision: per-player sigma of the normal model behind tables 1 and 2
     float_sigma: int = 200
     # as a Rechenmodul in the replay engine: lists on the 1st of January and July ("two
-    # lists a year"; 1, 2, 3, 4, 6 or 12), and the database's life cycles (same meaning as
-    # in dwz2026; the games a formula-1 player has played are kept until his 20th game)
+    # lists a year"; 1, 2, 3, 4, 6 or 12); of the life cycles (ratingdb.rules.lifecycle)
+    # the games a formula-1 player has played are kept until his 20th game
     lists_per_year: int = 2
-    retention_years: int = 5
     residual_validity_years: int = 100
-    late_member_years: int = 1
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         if self.precision not in ("table", "float"):
             raise ValueError(f"precision must be 'table' or 'float', got {self.precision!r}")
         if self.improvement_count not in ("period", "total"):

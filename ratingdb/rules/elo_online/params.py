@@ -11,12 +11,13 @@ from dataclasses import asdict, dataclass, replace
 from typing import Any, Literal
 
 from ratingdb.rules.elo_kbsb.params import parameters_from_dict
+from ratingdb.rules.lifecycle import Lifecycle
 
 Precision = Literal["table", "float"]
 
 
 @dataclass(frozen=True)
-class OnlineEloParameters:
+class OnlineEloParameters(Lifecycle):
     """``k_low`` below ``k_mid_from``, ``k_mid`` below ``k_high_from``, ``k_high`` from it
     on (the player's own rating before the game); ``scale`` the logistic 400.
 
@@ -35,13 +36,11 @@ class OnlineEloParameters:
     precision: Precision = "table"
     # as a Rechenmodul in the replay engine (ratingdb.rules.elo_online.tournament): the
     # rating a player without one starts from (the spec names none; 1200 as on the site the
-    # spec describes), and the database's life cycles (the same meaning as in dwz2026)
+    # spec describes); the life cycles are ratingdb.rules.lifecycle's
     initial_rating: int = 1200
-    retention_years: int = 5
-    residual_validity_years: int = 2
-    late_member_years: int = 1
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         if self.precision not in ("table", "float"):
             raise ValueError(f"precision must be 'table' or 'float', got {self.precision!r}")
         for name in ("k_low", "k_mid", "k_high", "scale", "k_mid_from", "initial_rating"):

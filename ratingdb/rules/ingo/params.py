@@ -39,6 +39,7 @@ from dataclasses import asdict, dataclass, field, replace
 from decimal import Decimal
 from typing import Any, Literal
 
+from ratingdb.rules.lifecycle import Lifecycle
 from ratingdb.rules.parameters import from_dict
 
 Precision = Literal["table", "float"]
@@ -48,7 +49,7 @@ DEFAULT_SHORT_TOURNAMENTS: dict[int, tuple[int, int]] = {3: (7, 4), 4: (5, 5), 5
 
 
 @dataclass(frozen=True)
-class IngoParameters:
+class IngoParameters(Lifecycle):
     """All numbers of one Ingo Rechenmodul version (defaults: Regelblatt of 1960)."""
 
     precision: Precision = "table"
@@ -82,16 +83,9 @@ class IngoParameters:
     assumed_index: int = 3
     # cap of the newcomers' passes (B III 3)
     max_iterations: int = 1000
-    # life cycle, read by the engine (same meaning as in dwz2026):
-    # residual games are valid for this many years after their tournament's end (Ingo
-    # forms none; kept so the engine can treat every family alike)
-    residual_validity_years: int = 2
-    # a former member's numbers are kept (and updated) this long after membership ends
-    retention_years: int = 5
-    # tournaments ending up to this long before joining count for a new member
-    late_member_years: int = 1
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         if self.precision not in ("table", "float"):
             raise ValueError(f"precision must be 'table' or 'float', got {self.precision!r}")
         positive: dict[str, int | Decimal] = {
@@ -108,8 +102,6 @@ class IngoParameters:
             "match_weight": self.match_weight, "special_min_index": self.special_min_index,
             "junior_deviation_degrees": self.junior_deviation_degrees,
             "junior_max_age": self.junior_max_age, "assumed_index": self.assumed_index,
-            "residual_validity_years": self.residual_validity_years,
-            "retention_years": self.retention_years, "late_member_years": self.late_member_years,
         }  # fmt: skip
         for name, value in non_negative.items():
             if value < 0:
