@@ -7,6 +7,7 @@ import click
 
 from ratingdb.commands.common import read_json, source_name
 from ratingdb.rules import FAMILIES
+from ratingdb.rules.parameters import Precision
 
 
 @click.command()
@@ -44,7 +45,7 @@ from ratingdb.rules import FAMILIES
 )
 def evaluate(
     source: str,
-    precision: str | None,
+    precision: Precision | None,
     rules_name: str,
     rechenmodul: str | None,
     trace: bool,

@@ -25,7 +25,6 @@ from ratingdb.db.store import (
     write_outcome,
 )
 from ratingdb.engine.changes import Change, plan
-from ratingdb.engine.model import PlayerState
 from ratingdb.engine.order import ORDER_DESC, OrderKey
 from ratingdb.errors import Busy
 from ratingdb.rules.errors import RulesError

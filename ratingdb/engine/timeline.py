@@ -6,9 +6,9 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass
 from datetime import date
-from typing import Any, cast
+from typing import Any
 
-from ratingdb.rules import RuleFamily, get_family
+from ratingdb.rules import Parameters, RuleFamily, get_family
 from ratingdb.rules.lifecycle import Lifecycle
 
 
@@ -17,7 +17,7 @@ class RechenmodulVersion:
     family: str
     version: str
     valid_from: date
-    parameters: Any
+    parameters: Parameters
 
     @property
     def key(self) -> str:
@@ -30,7 +30,7 @@ class RechenmodulVersion:
     @property
     def lifecycle(self) -> Lifecycle:
         """The version's life-cycle numbers (ratingdb.rules.lifecycle)."""
-        return cast(Lifecycle, self.parameters).lifecycle
+        return self.parameters.lifecycle
 
     @classmethod
     def from_stored(

@@ -31,7 +31,7 @@ def stored_evaluation(session: Session, ident: str) -> tuple[TournamentInput, To
     result = TournamentResult(
         tournament=tin.tournament,
         rules=modul.family,
-        precision=getattr(modul.parameters, "precision", "table"),
+        precision=modul.parameters.precision,
         parameters=modul.parameters.to_dict(),
         iterations=0,
         players=[PlayerResult.from_dict(str(p.id), snaps[p.id].output) for p in t.participants],

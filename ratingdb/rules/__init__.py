@@ -29,6 +29,8 @@ from ratingdb.rules import dwz2026, dwz_classic, elo_kbsb, elo_online, ingo
 from ratingdb.rules.elo_kbsb import engine as kbsb_engine
 from ratingdb.rules.elo_online import tournament as online_tournament
 from ratingdb.rules.ingo import snapshot as ingo_snapshot
+from ratingdb.rules.lifecycle import Lifecycle
+from ratingdb.rules.parameters import Precision
 from ratingdb.rules.snapshots import Outputs, from_tournament_result
 
 Shape = Literal["tournament", "period", "games"]
@@ -45,14 +47,30 @@ class Periodic:
     close_period: Callable[..., tuple[int | None, int, bool]]
 
 
+class Parameters(Protocol):
+    """A Rechenmodul's numbers, as every family's frozen parameter dataclass offers them:
+    the precision (``table`` or ``float``), the life-cycle numbers the engine applies
+    (:mod:`ratingdb.rules.lifecycle`), and the JSON form stored with the Rechenmodul."""
+
+    @property
+    def precision(self) -> str: ...
+
+    @property
+    def lifecycle(self) -> Lifecycle: ...
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+    def with_precision(self, precision: Precision) -> Parameters: ...
+
+
 class ParameterClass(Protocol):
     """A family's parameter class: ``ParameterClass()`` gives the defaults of the rules,
     ``from_dict`` reads a stored Rechenmodul's JSON (ValueError naming a bad key,
     :mod:`ratingdb.rules.parameters`)."""
 
-    def __call__(self) -> Any: ...
+    def __call__(self) -> Parameters: ...
 
-    def from_dict(self, data: dict[str, Any]) -> Any: ...
+    def from_dict(self, data: dict[str, Any]) -> Parameters: ...
 
 
 @dataclass(frozen=True)
@@ -72,7 +90,7 @@ class RuleFamily:
     def engine(self) -> bool:
         return self.outputs is not None
 
-    def default_parameters(self) -> Any:
+    def default_parameters(self) -> Parameters:
         return self.parameters()
 
 

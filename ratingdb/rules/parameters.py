@@ -16,9 +16,12 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import fields
 from decimal import Decimal, InvalidOperation
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 T = TypeVar("T")
+
+#: every family's two precisions: the rules' printed tables, or exact (float) arithmetic
+Precision = Literal["table", "float"]
 
 
 def coerce(key: str, value: Any, default: Any) -> Any:

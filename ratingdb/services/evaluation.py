@@ -10,6 +10,7 @@ from typing import Any
 
 from ratingdb.errors import InputError
 from ratingdb.rules.errors import RulesError
+from ratingdb.rules.parameters import Precision
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,7 +28,7 @@ def evaluate_documents(
     *,
     rules_name: str = "dwz2026",
     rechenmodul: str | None = None,
-    precision: str | None = None,
+    precision: Precision | None = None,
 ) -> tuple[list[Evaluated], bool, str]:
     """Evaluate the tournament(s) of the JSON value ``load()`` read from ``name`` (loaded
     after the options are checked).

@@ -10,12 +10,10 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, replace
 from decimal import Decimal
-from typing import Any, Literal
+from typing import Any
 
 from ratingdb.rules.lifecycle import Lifecycle
-from ratingdb.rules.parameters import coerce, from_dict
-
-Precision = Literal["table", "float"]
+from ratingdb.rules.parameters import Precision, coerce, from_dict
 
 #: K_0 by index 1..10 and >10 (WO Anhang 1.3). Rows: youth/junior below the young-player
 #: threshold, adults below the adult threshold, everybody else.

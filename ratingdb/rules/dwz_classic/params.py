@@ -27,9 +27,8 @@ from decimal import Decimal
 from typing import Any, Literal
 
 from ratingdb.rules.lifecycle import Lifecycle
-from ratingdb.rules.parameters import from_dict
+from ratingdb.rules.parameters import Precision, from_dict
 
-Precision = Literal["table", "float"]
 EFormula = Literal["classic", "2014"]
 Probability = Literal["logistic", "normal"]
 Sonderwertung = Literal["success", "performance", "off"]

@@ -24,9 +24,8 @@ from dataclasses import asdict, dataclass, replace
 from typing import Any, ClassVar, Literal
 
 from ratingdb.rules.lifecycle import Lifecycle
-from ratingdb.rules.parameters import from_dict
+from ratingdb.rules.parameters import Precision, from_dict
 
-Precision = Literal["table", "float"]
 ImprovementCount = Literal["period", "total"]
 
 

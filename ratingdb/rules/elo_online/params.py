@@ -8,12 +8,11 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, replace
-from typing import Any, Literal
+from typing import Any
 
 from ratingdb.rules.elo_kbsb.params import parameters_from_dict
 from ratingdb.rules.lifecycle import Lifecycle
-
-Precision = Literal["table", "float"]
+from ratingdb.rules.parameters import Precision
 
 
 @dataclass(frozen=True)

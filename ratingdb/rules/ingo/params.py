@@ -37,12 +37,10 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, replace
 from decimal import Decimal
-from typing import Any, Literal
+from typing import Any
 
 from ratingdb.rules.lifecycle import Lifecycle
-from ratingdb.rules.parameters import from_dict
-
-Precision = Literal["table", "float"]
+from ratingdb.rules.parameters import Precision, from_dict
 
 #: C IV: counted games -> (weight of the old F, largest change in degrees)
 DEFAULT_SHORT_TOURNAMENTS: dict[int, tuple[int, int]] = {3: (7, 4), 4: (5, 5), 5: (4, 6)}
