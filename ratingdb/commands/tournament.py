@@ -92,16 +92,22 @@ def tournament_show(ident: str, as_json: bool) -> None:
 
 
 @tournament.command("import")
-@click.argument("source", metavar="FILE.trf")
+@click.argument("source", metavar="FILE")
 @click.option("--id", "code", help="Tournament id (default: the file's '### ratingdb id:').")
 @click.option("--vkz", help="VKZ of the playing level (default: '### ratingdb vkz:').")
 @click.option("--kind", type=click.Choice(["individual", "team", "match"]), default=None)
-@click.option("--encoding", default="utf-8", show_default=True, help="e.g. cp1252, latin-1")
+@click.option("--encoding", help="TRF: utf-8 by default; SWI: detected (cp850, latin-1, utf-8)")
 @click.option("--now", is_flag=True, help="Recalculate immediately.")
 def tournament_import(
-    source: str, code: str | None, vkz: str | None, kind: str | None, encoding: str, now: bool
+    source: str,
+    code: str | None,
+    vkz: str | None,
+    kind: str | None,
+    encoding: str | None,
+    now: bool,
 ) -> None:
-    """Import a TRF16/TRF26 tournament; players are matched by DSB id, FIDE id, then
+    """Import a tournament file – TRF16/TRF26, DSB TournamentReport XML, SWI text or DeWIS
+    XML (detected from the content); players are matched by DSB id, FIDE id, then
     name + birth year (docs/data-exchange.md). All or nothing."""
     from ratingdb.services.imports import read_trf
     from ratingdb.services.tournaments import add_trf
@@ -131,10 +137,11 @@ def tournament_import(
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["json", "trf", "evaluate"]),
+    type=click.Choice(["json", "trf", "dsb-xml", "evaluate"]),
     default="json",
     show_default=True,
     help="json: the submission document; trf: FIDE TRF26 with GER (DWZ) records; "
+    "dsb-xml: the DSB's TournamentReport 2.5; "
     "evaluate: the stored evaluation's input (ratings, residual games) for `ratingdb evaluate`.",
 )
 def tournament_export(ident: str, fmt: str) -> None:
@@ -149,6 +156,11 @@ def tournament_export(ident: str, fmt: str) -> None:
             echo_json(evaluation_input(session, ident))
         elif fmt == "trf":
             click.echo(write(export_trf(session, ident)), nl=False)
+        elif fmt == "dsb-xml":
+            from ratingdb.db.dsb_exchange import export_report
+            from ratingdb.io.dsb_xml import write as write_xml
+
+            click.get_binary_stream("stdout").write(write_xml(export_report(session, ident)))
         else:
             echo_json(submission_document(session, ident))
 

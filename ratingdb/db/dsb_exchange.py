@@ -36,8 +36,26 @@ NAMESPACE = uuid.UUID("6f0b3c4e-2d1a-5b7e-9c8d-0a1b2c3d4e5f")
 ACTION = "import dsb-xml"
 
 
-def known_uuid(session: Session, tournament_uuid: str) -> str | None:
-    """The code of the stored tournament last imported with this ``tournamentUUID``."""
+def derived_uuid(code: str) -> str:
+    """The ``tournamentUUID`` of a tournament that came in without one."""
+    return str(uuid.uuid5(NAMESPACE, f"ratingdb:{code}"))
+
+
+def known_uuid(
+    session: Session, tournament_uuid: str, t: TrfTournament | None = None
+) -> str | None:
+    """The code of the stored tournament last imported with this ``tournamentUUID`` – or,
+    given the file's tournament ``t``, exported with it (a derived UUID: looked for among the
+    tournaments with the file's name, start or end date)."""
+    if t is not None:
+        for (code,) in session.execute(
+            text(
+                "SELECT code FROM tournaments WHERE name = :n OR start_date = :s OR end_date = :e"
+            ),
+            {"n": t.name, "s": t.start, "e": t.end},
+        ):
+            if derived_uuid(code) == tournament_uuid.lower():
+                return str(code)
     row = session.execute(
         text(
             "SELECT a.entity_id FROM audit_log a JOIN tournaments t ON t.code = a.entity_id "
@@ -49,6 +67,12 @@ def known_uuid(session: Session, tournament_uuid: str) -> str | None:
     return None if row is None else str(row[0])
 
 
+def stored_vkz(session: Session, code: str) -> str | None:
+    """The VKZ of stored tournament ``code`` (a corrected file keeps it)."""
+    value = session.execute(text("SELECT vkz FROM tournaments WHERE code = :c"), {"c": code})
+    return value.scalar()
+
+
 def tournament_uuid(session: Session, code: str) -> str:
     """The UUID a tournament was imported with, else one derived from its id."""
     row = session.execute(
@@ -58,7 +82,7 @@ def tournament_uuid(session: Session, code: str) -> str:
         ),
         {"a": ACTION, "c": code},
     ).first()
-    return str(row[0]) if row and row[0] else str(uuid.uuid5(NAMESPACE, f"ratingdb:{code}"))
+    return str(row[0]) if row and row[0] else derived_uuid(code)
 
 
 def import_report(
@@ -73,7 +97,7 @@ def import_report(
 ) -> tuple[Tournament, list[Match], bool]:
     """Store a TournamentReport (already parsed and converted); returns the tournament, the
     matches, and whether it corrected an earlier import of the same ``tournamentUUID``."""
-    existing = known_uuid(session, report.tournament_uuid)
+    existing = known_uuid(session, report.tournament_uuid, t)
     kind = kind or ("team" if report.team else "individual")
     if existing is not None and code in (None, existing):
         stored_vkz = session.execute(

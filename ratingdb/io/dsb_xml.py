@@ -106,10 +106,10 @@ class DsbXmlError(InputError):
     def __init__(self, source: str, problems: list[tuple[str, str]]) -> None:
         self.problems = problems
         super().__init__(f"{source}: {problems[0][0]}", problems[0][1])
-        self.text = "\n".join(f"{source}: {where}: {what}" for where, what in problems)
+        self.args = ("\n".join(f"{source}: {where}: {what}" for where, what in problems),)
 
     def __str__(self) -> str:
-        return self.text
+        return str(self.args[0])
 
 
 @dataclass(slots=True)

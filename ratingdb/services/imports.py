@@ -15,11 +15,12 @@ from ratingdb.io.trf import TrfTournament
 from ratingdb.services.database import refusals_named
 
 
-def read_trf(raw: bytes, name: str, encoding: str = "utf-8") -> TrfTournament:
-    """A TRF16/TRF26 file; errors name ``name:line:column``."""
-    from ratingdb.io.trf import decode, parse
+def read_trf(raw: bytes, name: str, encoding: str | None = None) -> TrfTournament:
+    """A tournament file – TRF16/TRF26, DSB TournamentReport XML, DeWIS XML or SWI text,
+    detected from the content; errors name ``name:line:column`` or the element path."""
+    from ratingdb.io.tournament_file import read_tournament
 
-    return parse(decode(raw, name, encoding), name)
+    return read_tournament(raw, name, encoding)
 
 
 def read_player_list(raw: bytes, name: str, encoding: str = "cp1252") -> list[ListRow]:

@@ -198,9 +198,14 @@ def add_trf(
 ) -> Written:
     """Import a TRF tournament; id, VKZ and kind default to the file's ``### ratingdb``
     lines (``hints`` say how the front end asks for a missing one)."""
+    from ratingdb.db import dsb_exchange
+
+    if code is None and "tournamentUUID" in parsed.other:  # a corrected TournamentReport
+        code = dsb_exchange.known_uuid(session, parsed.other["tournamentUUID"], parsed)
+        vkz = vkz or (dsb_exchange.stored_vkz(session, code) if code else None)
     tcode, tvkz, tkind = trf_import.resolve_meta(parsed, code, vkz, kind, hints)
     _check(user, tcode, tvkz, parsed.end, today)
-    t, matches = trf_import.import_trf(
+    t, matches = dsb_exchange.import_tournament(
         session, parsed, code=tcode, vkz=tvkz, kind=tkind, actor=_actor(user)
     )
     _sign(t, user)

@@ -1,0 +1,84 @@
+"""`ratingdb tournament import` with SWI, TournamentReport XML and DeWIS files, and
+`ratingdb tournament export --format dsb-xml`, on an empty database."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine, text
+from sqlalchemy.pool import NullPool
+
+from ratingdb.db import migrate
+from ratingdb.io import dsb_xml
+from tests.builders import ok
+from tests.cli import run
+
+SHARED = next(
+    (p / "shared" for p in Path(__file__).resolve().parents if (p / "shared" / "spec").is_dir()),
+    Path("/work/shared"),
+)
+CORPUS = SHARED / "corpus" / "swi"
+XSD = SHARED / "spec" / "DSB_DWZ_Tournament_2_5_1.xsd"
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+@pytest.fixture
+def empty_db(scratch_db):
+    migrate.upgrade(scratch_db)
+    return scratch_db
+
+
+def games(url, code: str) -> list[tuple[int, int, int, str]]:
+    eng = create_engine(url, poolclass=NullPool)
+    with eng.connect() as conn:
+        rows = conn.execute(
+            text(
+                "SELECT g.round, w.start_rank, b.start_rank, g.result FROM games g "
+                "JOIN participants w ON w.id = g.white_id "
+                "JOIN participants b ON b.id = g.black_id "
+                "JOIN tournaments t ON t.id = g.tournament_id WHERE t.code = :c ORDER BY 1, 2"
+            ),
+            {"c": code},
+        ).all()
+    eng.dispose()
+    return [tuple(r) for r in rows]
+
+
+def test_swi_import_export_xml_and_import_again(empty_db, tmp_path):
+    url = empty_db
+    cp850 = CORPUS / "marceljuenemann__stadtmeisterschaft-le-2011.derived-cp850-crlf.swi"
+    out = ok(["tournament", "import", str(cp850), "--id", "LE2011", "--vkz", "C05"], url)
+    assert "12 players" in out and "42 games" in out and "Böhmler, Thomas" in out
+    xml = run(["tournament", "export", "LE2011", "--format", "dsb-xml"], url)
+    assert xml.returncode == 0, xml.stderr
+    data = xml.stdout.encode()
+    assert dsb_xml.xsd_problems(data, XSD) == []
+    path = tmp_path / "le.xml"
+    path.write_bytes(data)
+    # the same tournamentUUID: a correction of LE2011, not a second tournament
+    again = ok(["tournament", "import", str(path)], url)
+    assert "LE2011" in again
+    report = dsb_xml.parse(data)
+    report.tournament_uuid = dsb_xml.new_uuid()
+    path.write_bytes(dsb_xml.write(report))
+    ok(["tournament", "import", str(path), "--id", "LE2011B", "--vkz", "C05"], url)
+    assert games(url, "LE2011B") == games(url, "LE2011") and len(games(url, "LE2011")) == 42
+
+
+def test_dewis_and_bad_files_through_the_command(empty_db, tmp_path):
+    url = empty_db
+    ok(["tournament", "import", str(FIXTURES / "dewis" / "clm-individual.xml"), "--id", "VM24",
+        "--vkz", "C01"], url)  # fmt: skip
+    assert len(games(url, "VM24")) == 6
+    bad = tmp_path / "bad.swi"
+    bad.write_bytes(
+        (FIXTURES / "swi" / "swisschess-cp850-crlf.swi").read_bytes().replace(b" 1W  4", b" 1X  4")
+    )
+    out = run(["tournament", "import", str(bad), "--id", "B1", "--vkz", "C01"], url)
+    assert out.returncode == 2 and "bad.swi:5:" in out.stderr and "Traceback" not in out.stderr
+    xml = tmp_path / "bad.xml"
+    xml.write_text("<DSB_DWZ_TournamentReport xmlns='urn:x'/>")
+    out = run(["tournament", "import", str(xml), "--id", "B2", "--vkz", "C01"], url)
+    assert out.returncode == 2 and "neither a DSB_DWZ_TournamentReport" in out.stderr
+    assert games(url, "B1") == [] and games(url, "B2") == []
