@@ -5,6 +5,7 @@ are saved to tests/artifacts/."""
 
 from __future__ import annotations
 
+import os
 import socket
 import threading
 import time
@@ -15,6 +16,10 @@ import pytest
 from tests.web_support import ARTIFACTS, TODAY, engine_for, synth_database
 
 CHROMIUM = Path("/usr/bin/chromium")
+
+if not CHROMIUM.exists() and os.environ.get("RATINGDB_CI"):
+    # CI installs the browser (.ci/run): a missing one is a broken CI, not a skip
+    raise RuntimeError("RATINGDB_CI is set but /usr/bin/chromium is missing")
 
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(), reason="Debian's chromium is not installed (apt-get install chromium)"
