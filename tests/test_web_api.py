@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 from datetime import date
+from pathlib import Path
 
 import pytest
 from sqlalchemy import text
@@ -346,6 +347,27 @@ def test_good_trf_is_stored_with_matches(world):
     ]
     assert (
         client.delete("/api/tournaments/X-TRF", headers=bearer(tokens["admin"])).status_code == 200
+    )
+
+
+def test_swi_in_cp850_is_read_without_an_encoding(world):
+    """SwissChess writes the DEWIS/ELOBASE file in CP850 (docs/data-exchange.md): the API
+    detects it as the CLI does; nobody has to know the encoding."""
+    _url, client, tokens = world
+    raw = (Path(__file__).parent / "fixtures" / "swi" / "swisschess-cp850-crlf.swi").read_bytes()
+    r = client.post(
+        "/api/tournaments/trf",
+        params={"id": "X-SWI", "vkz": "A0001", "filename": "vm.swi"},
+        content=raw,
+        headers=bearer(tokens["admin"]),  # ended > 1 year ago (WO 6.2)
+    )
+    assert r.status_code == 201, r.text
+    games = client.get("/api/tournaments/X-SWI/games").json()["games"]
+    assert ("Müller, Jörg", "Weiß, Käthe", "1/2-1/2") in {
+        (g["white"], g["black"], g["result"]) for g in games
+    }
+    assert (
+        client.delete("/api/tournaments/X-SWI", headers=bearer(tokens["admin"])).status_code == 200
     )
 
 

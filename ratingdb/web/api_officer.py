@@ -51,7 +51,7 @@ def _json(raw: bytes) -> Any:
     return json_document(raw, "body", named=False)
 
 
-def _trf(raw: bytes, filename: str, encoding: str) -> TrfTournament:
+def _trf(raw: bytes, filename: str, encoding: str | None) -> TrfTournament:
     return read_trf(raw, filename, encoding)
 
 
@@ -113,7 +113,10 @@ def correct_trf(
 
 WRITE = schemas.error_responses(401, 403, 404, 422)
 FILENAME = Query(max_length=100, description="named in error locations")
-ENCODING = Query(max_length=20, description="e.g. cp1252 for older programs")
+ENCODING = Query(
+    max_length=20,
+    description="TRF: utf-8 unless given (e.g. cp1252 for older programs); SWI: detected",
+)
 
 
 @router.get("/me", response_model=schemas.Me, responses=schemas.error_responses(401))
@@ -156,7 +159,7 @@ async def submit_trf(
     vkz: Annotated[str | None, Query(max_length=10)] = None,
     kind: Annotated[str | None, KIND] = None,
     filename: Annotated[str, FILENAME] = "upload.trf",
-    encoding: Annotated[str, ENCODING] = "utf-8",
+    encoding: Annotated[str | None, ENCODING] = None,
 ) -> dict[str, Any]:
     parsed = _trf(await _raw(request), filename, encoding)
     plan = add_trf(parsed, id, vkz, kind, user, request.app.state.today())
@@ -190,7 +193,7 @@ async def correct_with_trf(
     vkz: Annotated[str | None, Query(max_length=10)] = None,
     kind: Annotated[str | None, KIND] = None,
     filename: Annotated[str, FILENAME] = "upload.trf",
-    encoding: Annotated[str, ENCODING] = "utf-8",
+    encoding: Annotated[str | None, ENCODING] = None,
 ) -> dict[str, Any]:
     parsed = _trf(await _raw(request), filename, encoding)
     plan = correct_trf(code, parsed, vkz, kind, user, request.app.state.today())
@@ -241,7 +244,7 @@ async def what_if_trf(
     vkz: Annotated[str | None, Query(max_length=10)] = None,
     kind: Annotated[str | None, KIND] = None,
     filename: Annotated[str, FILENAME] = "upload.trf",
-    encoding: Annotated[str, ENCODING] = "utf-8",
+    encoding: Annotated[str | None, ENCODING] = None,
 ) -> dict[str, Any]:
     parsed = _trf(await _raw(request), filename, encoding)
     plan = add_trf(parsed, id, vkz, kind, user, request.app.state.today())
