@@ -16,9 +16,9 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from ratingdb.dates import add_years
 from ratingdb.io.evaluate_json import parse_tournament
 from ratingdb.rules.dwz2026 import Dwz2026Parameters, evaluate
-from ratingdb.rules.dwz2026.groups import add_years
 from ratingdb.rules.dwz2026.probability import d_table, p_milli
 from ratingdb.rules.errors import ConvergenceError
 from ratingdb.rules.model import TournamentInput, TournamentResult

@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
+from ratingdb.dates import add_years, residual_valid
 from ratingdb.io.evaluate_json import parse_tournament
+from ratingdb.rules.dwz.iteration import Iterant, iterate
 from ratingdb.rules.dwz2026 import Dwz2026Parameters, evaluate
-from ratingdb.rules.dwz2026.arithmetic import TableArithmetic
 from ratingdb.rules.dwz2026.development import first_rating, new_rating
-from ratingdb.rules.dwz2026.groups import add_years, residual_valid
-from ratingdb.rules.dwz2026.iteration import Iterant, iterate
+from ratingdb.rules.dwz2026.probability import arithmetic_for
 from ratingdb.rules.errors import ConvergenceError
 from ratingdb.rules.rounding import round_half_up
 from tests import builders
@@ -188,10 +188,10 @@ def test_new_rating_floor_and_half_up():
 # -- Anhang 1.1.3: the +-1 rule and the step cap ----------------------------------------------
 def test_plus_minus_one_cycle_takes_the_higher_value():
     """A player whose correction alternates between +1 and -1 ends at the higher value."""
-    arith = TableArithmetic(PARAMS)
+    arith = arithmetic_for(PARAMS)
     # find an opponent set where the single-player iteration alternates
     for opp in range(1400, 1700):
-        it = Iterant("X", (1500, opp, 1450), (), 3, 3)
+        it = Iterant("X", (1500, opp, 1450), (1, 1, 1))  # W = 1.5 of 3
         for start in range(1550, 1700):
             outcome = iterate([it], [start], arith, 50)
             if len(outcome.trace) > 2 and outcome.trace[-1][0] != outcome.trace[-2][0]:
@@ -203,8 +203,8 @@ def test_plus_minus_one_cycle_takes_the_higher_value():
 
 
 def test_step_cap_is_an_error():
-    arith = TableArithmetic(PARAMS)
-    it = Iterant("X", (1500, 1600, 1700, 1800, 1900), (), 5, 5)
+    arith = arithmetic_for(PARAMS)
+    it = Iterant("X", (1500, 1600, 1700, 1800, 1900), (1, 1, 1, 1, 1))  # W = 2.5 of 5
     with pytest.raises(ConvergenceError):
         iterate([it], [1000], arith, 3)
 

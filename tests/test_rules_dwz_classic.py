@@ -20,16 +20,16 @@ from typing import Any
 import pytest
 
 from ratingdb.io.evaluate_json import parse_tournament
+from ratingdb.rules.dwz.iteration import Iterant, IterationRules, iterate
 from ratingdb.rules.dwz_classic import RULES_NAME, DwzClassicParameters, evaluate
-from ratingdb.rules.dwz_classic.arithmetic import TableArithmetic
 from ratingdb.rules.dwz_classic.coefficient import (
     change_constant,
     development_coefficient,
     new_rating,
     success_value,
 )
-from ratingdb.rules.dwz_classic.iteration import Runner, iterate
 from ratingdb.rules.dwz_classic.tables import (
+    arithmetic_for,
     d_logistic,
     d_of_hundredths,
     p_hundredths,
@@ -668,6 +668,11 @@ def test_float_precision_uses_the_logistic_formula():
 
 
 # -- iteration: cycles, unbounded groups, the step cap -----------------------------------------
+def _cycle_mean(span: int) -> IterationRules:
+    """The classic rules' end of a table cycle (DwzClassicParameters.max_cycle_span)."""
+    return IterationRules(span, "mean", extremes=True)
+
+
 def test_table_iteration_cycle_takes_the_mean():
     """A beat a 1350 player, B a 1550 player; A-B four games =, 0, =, 0 for A
     (A: W = 2 of 5, B: W = 4 of 5). From (2027, 2227):
@@ -676,21 +681,21 @@ def test_table_iteration_cycle_takes_the_mean():
       A 2034: P(684) .99 + 4 * P(-186) .26 = 2.03 -> .494 -> -7 -> 2027
       B 2220: P(670) .99 + 4 * P(186) .74 = 3.95 -> .51 -> +7 -> 2227: the start again.
     Mean of the cycle: (2027 + 2034)/2 = 2030.5 -> 2031, (2227 + 2220)/2 = 2223.5 -> 2224."""
-    a = Runner("A", (1350,), (2,), (1, 1, 1, 1), (1, 0, 1, 0))
-    b = Runner("B", (1550,), (2,), (0, 0, 0, 0), (1, 2, 1, 2))
-    arith = TableArithmetic(PARAMS)
-    outcome = iterate([a, b], [2027, 2227], arith, 100, 14)
+    a = Iterant("A", (1350,), (2,), (1, 1, 1, 1), (1, 0, 1, 0))
+    b = Iterant("B", (1550,), (2,), (0, 0, 0, 0), (1, 2, 1, 2))
+    arith = arithmetic_for(PARAMS)
+    outcome = iterate([a, b], [2027, 2227], arith, 100, _cycle_mean(14))
     assert outcome.trace == [[2027, 2227], [2034, 2220], [2027, 2227]]
     assert outcome.cycle and outcome.values == [2031, 2224]
     with pytest.raises(ConvergenceError) as err:
-        iterate([a, b], [2027, 2227], arith, 100, 6)
+        iterate([a, b], [2027, 2227], arith, 100, _cycle_mean(6))
     assert err.value.players == ["A", "B"]
 
 
 def test_step_cap_is_an_error():
-    runner = Runner("A", (1500, 1600, 1700), (2, 1, 0))
+    runner = Iterant("A", (1500, 1600, 1700), (2, 1, 0))
     with pytest.raises(ConvergenceError):
-        iterate([runner], [2500], TableArithmetic(PARAMS), 1, 14)
+        iterate([runner], [2500], arithmetic_for(PARAMS), 1, _cycle_mean(14))
 
 
 def test_perfect_group_is_an_error_in_float_precision():

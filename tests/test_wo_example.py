@@ -10,9 +10,8 @@ from typing import Any
 
 import pytest
 
-from ratingdb.rules.dwz2026.arithmetic import TableArithmetic
 from ratingdb.rules.dwz2026.params import Dwz2026Parameters
-from ratingdb.rules.dwz2026.probability import p_milli
+from ratingdb.rules.dwz2026.probability import arithmetic_for, p_milli
 
 STAGE_ORDER = ["J", "K", "L", "M", "N"]
 ESTABLISHED = ["A", "B", "C", "D", "E", "F", "G", "H"]
@@ -93,7 +92,7 @@ def test_age_class(example_output, pid, age_class):
     ],
 )
 def test_start_value_components(opponents_sum, n, w2, r_c, d, r_p):
-    arith = TableArithmetic(Dwz2026Parameters())
+    arith = arithmetic_for(Dwz2026Parameters())
     assert arith.mean(opponents_sum, n) == r_c
     assert arith.start_value([r_c] * n, w2) == r_p
     assert r_p - r_c == d

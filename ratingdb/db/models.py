@@ -353,6 +353,9 @@ class RatingSnapshot(Base):
     index_new: Mapped[int | None] = mapped_column(Integer)
     stored: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
     new_residual_games: Mapped[list[dict[str, Any]]] = mapped_column(JSONB, server_default="[]")
+    #: P(D) of each of the player's games in the tournament's game order (null: the game
+    #: does not count), for an evaluated established player; [] otherwise (WO 3.3.2)
+    expected_games: Mapped[list[float | None]] = mapped_column(JSONB, server_default="[]")
 
 
 class RatingTakeover(Base):

@@ -21,6 +21,7 @@ from psycopg.rows import namedtuple_row, tuple_row
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
+from ratingdb.dates import add_years
 from ratingdb.engine.history import History
 from ratingdb.engine.inputs import state_after
 from ratingdb.engine.model import (
@@ -38,14 +39,14 @@ from ratingdb.engine.model import (
 from ratingdb.engine.order import KEY_AT_LEAST, KEY_BELOW, ORDER_COLUMNS, ORDER_DESC, OrderKey
 from ratingdb.engine.replay import ReplayOutcome
 from ratingdb.engine.timeline import RechenmodulVersion, Timeline
-from ratingdb.rules.dwz2026.groups import add_years
 from ratingdb.rules.model import GameInput
 
 SNAPSHOT_COLUMNS = (
     "tournament_id, participant_id, player_id, rechenmodul_id, rating_in, index_in, "
     "rating_source, member, birth_year, residual_in, player_group, age_class, rating_old, "
     "index_old, k, opponents_avg, score, games, expected, performance, exceptional, "
-    "start_value, iteration_value, rating_new, index_new, stored, new_residual_games"
+    "start_value, iteration_value, rating_new, index_new, stored, new_residual_games, "
+    "expected_games"
 )
 
 
@@ -271,6 +272,7 @@ def _output(r: Any) -> dict[str, Any]:
         "index_new": r.index_new,
         "stored": r.stored,
         "new_residual_games": r.new_residual_games,
+        "expected_games": r.expected_games,
     }
 
 
@@ -524,6 +526,7 @@ def _snapshot_row(s: Snapshot, modul_ids: dict[str, int]) -> tuple[Any, ...]:
         o["index_new"],
         o["stored"],
         _json(o["new_residual_games"]),
+        _json(o["expected_games"]),
     )
 
 

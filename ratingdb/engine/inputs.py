@@ -12,6 +12,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
+from ratingdb.dates import add_years, residual_valid
 from ratingdb.engine.lifecycle import membership_status, textual_between
 from ratingdb.engine.model import (
     EMPTY_STATE,
@@ -26,7 +27,6 @@ from ratingdb.engine.model import (
 )
 from ratingdb.engine.periods import close_periods
 from ratingdb.engine.timeline import RechenmodulVersion, Timeline
-from ratingdb.rules.dwz2026.groups import add_years, residual_valid
 from ratingdb.rules.model import (
     GameInput,
     PlayerInput,

@@ -19,8 +19,8 @@ from collections.abc import Sequence
 from datetime import date, timedelta
 from typing import Literal
 
+from ratingdb.dates import add_years
 from ratingdb.engine.model import Membership
-from ratingdb.rules.dwz2026.groups import add_years
 
 Status = Literal["current", "late", "former", "none"]
 

@@ -8,12 +8,14 @@ game (WO 3.3.1); the sum of the rated games is W and W_e of the evaluation displ
 summarises the player's old residual games used (their average opponent rating); games that
 became new residual games are marked.
 
-The rated games follow the DWZ 2026 groups (WO 3.4.1): forfeits, short games and games of
+The rated games follow the DWZ groups (WO 3.4.1): forfeits, short games and games of
 computers never count; established and first-rating players count their games against
 Auswahl II (established and both Zusatzstufen); remaining members receive residual games
-from their games against Auswahl I (WO 3.4.2). P(D) comes from the WO's table (precision
-``table``) or the normal distribution (``float``); it is shown only for the ``dwz2026``
-family and only when the games' sum equals the stored W_e.
+from their games against Auswahl I (WO 3.4.2). P(D) is the one the rules used, stored with
+the evaluation (``PlayerResult.expected_games``, one entry per game of the player in the
+tournament's game order), shown to 3 decimals (a table's value as it is, an unrounded one
+rounded half-up); for an established player the stored values also say which games count.
+Their sum is the stored W_e.
 """
 
 from __future__ import annotations
@@ -28,7 +30,6 @@ from sqlalchemy.orm import Session
 from ratingdb.queries.evaluation_table import participant_players, tournament_info
 from ratingdb.queries.publication import published_players
 from ratingdb.queries.tournament import stored_evaluation
-from ratingdb.rules.dwz2026.probability import p_float, p_milli
 from ratingdb.rules.model import RESULTS, PlayerInput, PlayerResult
 from ratingdb.rules.rounding import decimal_half_up, div_half_up
 
@@ -115,19 +116,17 @@ def _rating_text(rating: int | None, index: int | None, with_index: bool) -> str
     return f"{rating}-{index}" if with_index and index is not None else str(rating)
 
 
-def _seen_as(
-    me: PlayerResult, opp: PlayerResult, opp_in: PlayerInput, kind: str
-) -> tuple[int | None, str]:
-    """The rating the opponent enters ``me``'s calculation with, and how it is shown."""
+def _seen_as(me: PlayerResult, opp: PlayerResult, opp_in: PlayerInput, kind: str) -> str:
+    """How the rating the opponent enters ``me``'s calculation with is shown."""
     member = opp_in.member and not opp_in.computer
     if opp.group in ("first_stage", "second_stage"):
-        return opp.rating_new, _rating_text(opp.rating_new, opp.index_new, member)
+        return _rating_text(opp.rating_new, opp.index_new, member)
     if opp.group == "established":
         if me.group == "established" and opp.exceptional and kind != "match":
-            return opp.performance, f"{opp.performance} (R_h)"
+            return f"{opp.performance} (R_h)"
         dwz = opp_in.rating_source in (None, "dwz")
-        return opp.rating_old, _rating_text(opp.rating_old, opp.index_old, member and dwz)
-    return None, "-"
+        return _rating_text(opp.rating_old, opp.index_old, member and dwz)
+    return "-"
 
 
 def scoresheet(
@@ -149,37 +148,29 @@ def scoresheet(
         else published_players(session, players.values(), day)
     )
     me, me_in = results[key], inputs[key]
-    is_dwz = result.rules == "dwz2026"
     games: list[ScoresheetGame] = []
-    expected_sum = 0
-    for g in tin.games:
-        if key not in (g.white, g.black):
-            continue
+    own_games = [g for g in tin.games if key in (g.white, g.black)]
+    stored = me.expected_games if len(me.expected_games) == len(own_games) else []
+    for k, g in enumerate(own_games):
         white = g.white == key
         other = g.black if white else g.white
         opp, opp_in = results[other], inputs[other]
         points = RESULTS[g.result]
         struck = points is None or me_in.computer or opp_in.computer
         own = None if points is None else Decimal(points[0 if white else 1]) / 2
-        rating, shown_rating = _seen_as(me, opp, opp_in, tin.tournament.kind)
-        counted = not struck and me.group in SELECTION_2 and opp.group in SELECTION_2
+        shown_rating = _seen_as(me, opp, opp_in, tin.tournament.kind)
+        p = stored[k] if stored else None
+        if stored:  # the rules' own list of the counted games
+            counted = p is not None
+        else:
+            counted = not struck and me.group in SELECTION_2 and opp.group in SELECTION_2
         residual = (
             not struck
             and me.group == "remaining"
             and bool(me.new_residual_games)
             and opp.group in SELECTION_1
         )
-        expected = None
-        if counted and me.group == "established" and is_dwz and rating is not None:
-            assert me.rating_old is not None
-            if result.precision == "table":
-                milli = p_milli(me.rating_old - rating)
-                expected_sum += milli
-                expected = Decimal(milli).scaleb(-3)
-            else:
-                value = p_float(me.rating_old - rating)
-                expected_sum += value  # type: ignore[assignment]
-                expected = decimal_half_up(value, 3)
+        expected = None if p is None else decimal_half_up(p, 3)
         opp_player = players.get(int(other))
         games.append(
             ScoresheetGame(
@@ -195,20 +186,6 @@ def scoresheet(
             )
         )
     games.sort(key=lambda x: (x.round is None, x.round or 0))
-    expected_total = None
-    if me.expected is not None and any(x.expected is not None for x in games):
-        total = (
-            Decimal(int(expected_sum)).scaleb(-3)
-            if result.precision == "table"
-            else decimal_half_up(float(expected_sum), 3)
-        )
-        if total == me.expected:
-            expected_total = total
-        else:  # cannot reproduce the stored W_e per game: show no per-game values
-            for x in games:
-                x.expected = None
-    elif me.expected is not None:
-        expected_total = me.expected
     residual_old = None
     if me_in.residual_games:
         held = me_in.residual_games
@@ -239,7 +216,7 @@ def scoresheet(
         games=games,
         score=sum((x.score for x in games if x.score is not None), Decimal(0)),
         rated_games=sum(1 for x in games if x.score is not None),
-        expected=expected_total,
+        expected=me.expected,
         k=me.k,
         rating_new=new,
         coefficient=result.coefficient.upper(),

@@ -127,6 +127,12 @@ class PlayerResult:
     index_new: int | None = None
     stored: bool = False
     new_residual_games: list[NewResidualGame] = field(default_factory=list)
+    #: W_e game by game (WO 3.3.2): for an evaluated established player one entry per game
+    #: of the player in the input's order, P(D) in the rules' precision (a table's
+    #: decimals, or unrounded), None for a game that does not count; empty otherwise.
+    #: Stored with the snapshot (:mod:`ratingdb.rules.snapshots`), not part of
+    #: :meth:`to_dict` (the ``ratingdb evaluate`` output does not depend on the games' order)
+    expected_games: list[float | None] = field(default_factory=list)
 
     @classmethod
     def from_dict(cls, player_id: str, data: dict[str, Any]) -> PlayerResult:
@@ -159,6 +165,7 @@ class PlayerResult:
                 )
                 for g in data["new_residual_games"]
             ],
+            expected_games=list(data.get("expected_games") or []),
         )
 
     def to_dict(self, coefficient: str = "k") -> dict[str, Any]:

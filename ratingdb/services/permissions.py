@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from datetime import date
 
+from ratingdb.dates import add_years
 from ratingdb.db.users import Principal
 from ratingdb.errors import Forbidden
-from ratingdb.rules.dwz2026.groups import add_years
 
 __all__ = ["Forbidden", "check_edit", "in_scope", "require_admin", "within_deadline"]
 

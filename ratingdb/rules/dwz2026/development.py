@@ -1,40 +1,18 @@
-"""Age classes, the development factor K, the new rating R_n and the first-rating correction.
+"""The development factor K, the new rating R_n and the first-rating correction of DWZ 2026.
 
-WO 3.2 (age A = year of the tournament's end - birth year), 3.5.1 / Anhang 1.3 (K =
-K_0 * b + a, rounded half-up to one decimal, capped at K_max), 3.5.2 (R_n = R_0 + K *
-(W - W_e), rounded half-up, floor 1100) and 3.4.4.2 / Anhang 1.2.2 (R_i -> R_1).
+WO 3.5.1 / Anhang 1.3 (K = K_0 * b + a, rounded half-up to one decimal, capped at K_max),
+3.5.2 (R_n = R_0 + K * (W - W_e), rounded half-up, floor 1100) and 3.4.4.2 / Anhang 1.2.2
+(R_i -> R_1). Age classes (WO 3.2) are shared: :func:`ratingdb.rules.dwz.groups.age_class`.
 All arithmetic is exact (Fractions); only the rounding steps the WO names round.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Protocol
 
 from ratingdb.rules.dwz2026.params import Dwz2026Parameters
 from ratingdb.rules.model import AgeClass
 from ratingdb.rules.rounding import round_half_up, round_half_up_to
-
-
-class AgeRules(Protocol):
-    """The age limits of a DWZ Rechenmodul (DWZ 2026 and the classic versions)."""
-
-    @property
-    def youth_max_age(self) -> int: ...
-    @property
-    def junior_max_age(self) -> int: ...
-
-
-def age_class(birth_year: int | None, end_year: int, params: AgeRules) -> AgeClass:
-    """youth (<= 20), junior (21-25), adult (>= 26); no birth year means adult."""
-    if birth_year is None:
-        return "adult"
-    age = end_year - birth_year
-    if age <= params.youth_max_age:
-        return "youth"
-    if age <= params.junior_max_age:
-        return "junior"
-    return "adult"
 
 
 def base_value(rating: int, index: int, age: AgeClass, params: Dwz2026Parameters) -> int:

@@ -28,9 +28,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from itertools import pairwise
 
-from ratingdb.rules.dwz2026.arithmetic import Arithmetic, Num
-from ratingdb.rules.dwz2026.iteration import Iterant, IterationOutcome, iterate
-from ratingdb.rules.errors import ConvergenceError
+from ratingdb.rules.dwz.arithmetic import Arithmetic, Num
+from ratingdb.rules.dwz.iteration import PLUS_MINUS_ONE, Iterant, IterationOutcome, settle
 from ratingdb.rules.rounding import round_half_up
 from ratingdb.rules.solver import Curve, Equation, solve, unbounded
 
@@ -48,16 +47,15 @@ def run(
 ) -> IterationOutcome:
     """The end values R_i: the table iteration (with the exact fallback) or, in float
     precision, the exact solution. ``draws[k]`` is iterant k's R_c for a fictitious draw."""
-    if arith.precision == "table":
-        try:
-            return iterate(iterants, start, arith, max_steps)
-        except ConvergenceError:
-            exact = solve_exact(iterants, start, draws, arith, curve)
-            values: list[Num] = [
-                v if v == MINUS_INFINITY else round_half_up(v) for v in exact.values
-            ]
-            return replace(exact, values=values, method="fallback")
-    return solve_exact(iterants, start, draws, arith, curve)
+
+    def exact(its: Sequence[Iterant], begin: Sequence[Num], fallback: bool) -> IterationOutcome:
+        outcome = solve_exact(its, begin, draws, arith, curve)
+        if not fallback:
+            return outcome
+        values: list[Num] = [v if v == MINUS_INFINITY else round_half_up(v) for v in outcome.values]
+        return replace(outcome, values=values, method="fallback")
+
+    return settle(iterants, start, arith, max_steps, PLUS_MINUS_ONE, exact)
 
 
 def solve_exact(
@@ -81,13 +79,7 @@ def solve_exact(
         for pos in up:
             k = free[pos]
             it = its[k]
-            its[k] = replace(
-                it,
-                fixed=(*it.fixed, draws[k]),
-                fixed_w2=(*_fixed_w2(it), 1),
-                w2=it.w2 + 1,
-                n=it.n + 1,
-            )
+            its[k] = replace(it, fixed=(*it.fixed, draws[k]), fixed_w2=(*it.fixed_w2, 1))
         low |= {free[pos] for pos in down}
     free = [k for k in range(len(its)) if k not in low]
     values: list[float] = [MINUS_INFINITY] * len(its)
@@ -120,19 +112,13 @@ def solve_exact(
     )
 
 
-def _fixed_w2(it: Iterant) -> tuple[int, ...]:
-    if len(it.fixed_w2) == len(it.fixed):
-        return it.fixed_w2
-    raise ValueError(f"{it.id}: the half-points of every constant opponent are needed")
-
-
 def _equations(its: Sequence[Iterant], free: Sequence[int]) -> list[Equation]:
     slot = {k: pos for pos, k in enumerate(free)}
     eqs = []
     for k in free:
         it = its[k]
         fixed = [float(v) for v in it.fixed]
-        fixed_w2 = list(_fixed_w2(it))
+        fixed_w2 = list(it.fixed_w2)
         linked: list[int] = []
         linked_w2: list[int] = []
         for j, w2 in zip(it.linked, it.linked_w2, strict=True):

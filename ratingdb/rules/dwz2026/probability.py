@@ -15,6 +15,8 @@ from functools import lru_cache
 
 from scipy.special import ndtr, ndtri
 
+from ratingdb.rules.dwz.arithmetic import Arithmetic, FloatArithmetic, TableArithmetic
+from ratingdb.rules.dwz2026.params import Dwz2026Parameters
 from ratingdb.rules.rounding import round_half_up
 
 SIGMA = 200 * math.sqrt(2)
@@ -84,3 +86,19 @@ def d_float(p: float, d_limit: int, p_limit: float) -> float:
     if p > 1 - p_limit:
         return float(d_limit)
     return float(ndtri(p)) * SIGMA
+
+
+def arithmetic_for(params: Dwz2026Parameters) -> Arithmetic:
+    """The precision of ``params``: the tables of Anhang 2.1/2.2 in thousandths, or the
+    unrounded normal distribution (numpy sums W_e)."""
+    if params.precision == "table":
+        d = d_table(params.d_limit, params.p_limit)
+        return TableArithmetic(p_table(), d, 1000, params.d_limit)
+    d_limit, p_limit = params.d_limit, float(params.p_limit)
+    return FloatArithmetic(
+        p_float,
+        lambda p: d_float(p, d_limit, p_limit),
+        float(params.float_tolerance),
+        d_limit,
+        p_vector=lambda d: ndtr(d / SIGMA),
+    )

@@ -7,8 +7,8 @@ Order of the work:
    with >= 5 games against established players, valid residual games included (4.4),
    is in the 1st Zusatzstufe; one with >= 5 games against established or 1st-stage
    players is in the 2nd Zusatzstufe; everybody else is remaining (4.7.7). No points are
-   needed (a 0 % result is rated, 4.7.2.1.2). The grouping is DWZ 2026's
-   :func:`ratingdb.rules.dwz2026.groups.classify`.
+   needed (a 0 % result is rated, 4.7.2.1.2). The grouping is the shared DWZ core's
+   :func:`ratingdb.rules.dwz.groups.classify`.
 2. Which games count (4.7.1.2, 4.7.3.2): every game between two players of Auswahl II
    (established + both stages) except a game between two 2nd-stage players: a 2nd-stage
    rating is used only by its "unmittelbaren DWZ-Gegnern" (established and 1st-stage
@@ -19,7 +19,8 @@ Order of the work:
    2nd-stage player, its 1st-stage opponents at their Teiliteration values (4.7.3.2
    allows non-iterated values; the iterated ones are used). Then the Gesamtiteration
    (4.7.4) of all of them together over every counted game, starting from the
-   Teiliteration values (see :mod:`.iteration` for the stop and cycle rules). The end
+   Teiliteration values (see :mod:`ratingdb.rules.dwz.iteration` for the stop and cycle
+   rules). The end
    value is the first rating R_n = R_h (4.8), index 1 (4.9.3); there is no correction.
 4. Established players with >= 1 counted game (4.3.1, 4.7.5): W_e against R_o of
    established opponents and the first ratings, E (4.9.2), R_n (4.9.1), index + 1
@@ -57,27 +58,20 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from ratingdb.rules.dwz2026.development import age_class
-from ratingdb.rules.dwz2026.evaluate import rounded_mean
-from ratingdb.rules.dwz2026.groups import Groups, classify, half_points, rated_adjacency
-from ratingdb.rules.dwz_classic.arithmetic import Arithmetic, Num, arithmetic_for
+from ratingdb.rules.dwz.arithmetic import Num
+from ratingdb.rules.dwz.evaluation import DwzEvaluation, rounded_mean, score
+from ratingdb.rules.dwz.groups import counted_games, half_points
+from ratingdb.rules.dwz.iteration import Iterant, IterationOutcome, IterationRules, settle
 from ratingdb.rules.dwz_classic.coefficient import (
     development_coefficient,
     first_rating_floor,
     new_rating,
     success_value,
 )
-from ratingdb.rules.dwz_classic.iteration import Outcome, Runner, iterate
 from ratingdb.rules.dwz_classic.params import DwzClassicParameters
+from ratingdb.rules.dwz_classic.tables import arithmetic_for
 from ratingdb.rules.errors import ConvergenceError
-from ratingdb.rules.model import (
-    NewResidualGame,
-    PlayerInput,
-    PlayerResult,
-    ResidualGame,
-    TournamentInput,
-    TournamentResult,
-)
+from ratingdb.rules.model import ResidualGame, TournamentInput, TournamentResult
 from ratingdb.rules.rounding import round_half_up
 from ratingdb.rules.solver import Curve, force_extremes, solve, solve_one
 
@@ -96,6 +90,7 @@ class _Rated:
     opponents: list[int]
     w2: int
     expected: Num | None = None
+    probabilities: list[Num] = field(default_factory=list)
     e: int | None = None
     rating_new: int | None = None
     performance: int | None = None
@@ -109,144 +104,106 @@ class _Pass:
     first: dict[int, int] = field(default_factory=dict)
     start: dict[int, Num] = field(default_factory=dict)
     values: dict[int, Num] = field(default_factory=dict)
-    runners: dict[int, Runner] = field(default_factory=dict)
+    iterants: dict[int, Iterant] = field(default_factory=dict)
     steps: int = 0
     rated: dict[int, _Rated] = field(default_factory=dict)
     trace: dict[str, Any] = field(default_factory=dict)
-
-
-def _score(w2: int) -> Decimal:
-    return Decimal(w2) / 2
 
 
 def _residual_part(games: Sequence[ResidualGame]) -> tuple[list[Num], list[int]]:
     return [g.opponent_rating for g in games], [half_points(g.score) for g in games]
 
 
-class _Evaluation:
+class _Evaluation(DwzEvaluation):
+    rules_name = RULES_NAME
+    coefficient = "e"
+
     def __init__(self, t: TournamentInput, params: DwzClassicParameters) -> None:
-        self.t = t
+        super().__init__(t, params, arithmetic_for(params))
         self.params = params
-        self.arith: Arithmetic = arithmetic_for(params)
         sigma = params.normal_sigma_over_sqrt2 * math.sqrt(2)
         self.curve = Curve(params.probability, sigma, params.extreme_difference)
-        self.players: tuple[PlayerInput, ...] = t.players
-        position = {p.id: i for i, p in enumerate(t.players)}
-        end_year = t.tournament.end.year
-        self.ages = [age_class(p.birth_year, end_year, params) for p in t.players]
-        self.results = [
-            PlayerResult(
-                id=p.id,
-                group="remaining",
-                age_class=self.ages[i],
-                rating_old=None if p.computer else p.rating,
-                index_old=self._index_of(p),
-            )
-            for i, p in enumerate(t.players)
-        ]
-        self.adjacency = rated_adjacency(t, position)
-        self.groups: Groups = classify(t, self.adjacency, params)
-        selection_2, second = self.groups.selection_2, self.groups.second_stage
+        #: 4.7.4: a cycle settles at its mean; 4.7.2.1.2: 0 % / 100 % do not iterate
+        self.rules = IterationRules(params.max_cycle_span, "mean", extremes=True)
         #: 4.7.1.2 / 4.7.3.2: the games that count, per player of Auswahl II
-        self.games: dict[int, list[tuple[int, int]]] = {
-            i: [
-                (j, points)
-                for j, points in self.adjacency[i]
-                if j in selection_2 and not (i in second and j in second)
-            ]
-            for i in sorted(selection_2)
-        }
+        self.games = counted_games(self.groups, self.adjacency, second_stage_pairs=False)
 
     # -- driver -----------------------------------------------------------------------
     def run(self) -> TournamentResult:
-        unrated = any(p.rating is None and not p.computer for p in self.players)
-        is_match = self.t.tournament.kind == "match"
         iterations = 0
         trace: dict[str, Any] = {"first_rating": None, "performance": {}, "sonderwertung": {}}
-        if is_match and unrated:  # 6.2.3.5: nothing is evaluated
-            self._not_evaluated()
+        if self.unevaluated_match:  # 6.2.3.5: nothing is evaluated
+            self.not_evaluated()
         else:
             computed = self._compute({})
             exceptional: dict[int, int] = {}
-            if not is_match or self.params.exceptional_in_match:
+            if not self.is_match or self.params.exceptional_in_match:
                 exceptional = self._exceptional(computed)
             if exceptional:  # 4.7.6: once more with R_p, new Sonderwertungen ignored
                 computed = self._compute(exceptional)
             self._fill(computed, set(exceptional))
-            self._remaining(computed.first)
+            self.remaining(computed.first)
             iterations = computed.steps
             trace.update(computed.trace)
             trace["sonderwertung"] = {self.players[i].id: rp for i, rp in exceptional.items()}
-        return TournamentResult(
-            tournament=self.t.tournament,
-            rules=RULES_NAME,
-            precision=self.params.precision,
-            parameters=self.params.to_dict(),
-            iterations=iterations,
-            players=self.results,
-            trace=trace,
-            coefficient="e",
-        )
+        return self.result(iterations, trace)
 
-    def _index_of(self, p: PlayerInput) -> int | None:
-        """The index used; a rating without one (FIDE/national) reads as index 0 (4.9.3)."""
-        if p.computer or p.rating is None:
-            return None
-        return self.params.foreign_rating_index if p.index is None else p.index
-
-    def _rating(self, i: int) -> int:
-        rating = self.players[i].rating
-        assert rating is not None
-        return rating
-
-    def _iterate(self, runners: Sequence[Runner], start: Sequence[Num]) -> Outcome:
+    def _iterate(self, iterants: Sequence[Iterant], start: Sequence[Num]) -> IterationOutcome:
         """The values where W = W_e (4.7.2.1.3, 4.7.4, 4.8): in float precision solved
         exactly; in table precision the rules' iteration, and where that does not end
         (a cycle wider than ``max_cycle_span``, the step cap) the exact solution with the
         continuous P(D) of the same version, rounded half-up (the value the table
         iteration approximates)."""
         p = self.params
-        if self.arith.precision == "float":
-            return self._exact(runners, start)
-        try:
-            return iterate(runners, start, self.arith, p.max_iterations, p.max_cycle_span)
-        except ConvergenceError:
-            exact = self._exact(runners, start, always_extreme=True)
-            values: list[Num] = [round_half_up(v) for v in exact.values]
-            return Outcome(
-                values,
-                exact.steps,
-                [*exact.trace[:-1], values],
-                method="fallback",
-                unbounded=exact.unbounded,
-            )
+        return settle(iterants, start, self.arith, p.max_iterations, self.rules, self._exact)
 
     def _exact(
-        self, runners: Sequence[Runner], start: Sequence[Num], always_extreme: bool = False
-    ) -> Outcome:
+        self, iterants: Sequence[Iterant], start: Sequence[Num], fallback: bool
+    ) -> IterationOutcome:
         """Solve W = W_e; a group without a finite solution (it won, or lost, every game
         against everybody outside it) is rated like a 100 % / 0 % result (4.7.2.1.2:
         R_c +- 677 over the current values) with ``unbounded_as_extreme`` (always when
         the table iteration fell back here), else an error."""
-        if len(runners) == 1 and not runners[0].linked:  # one value: always a root
-            one = solve_one(runners[0].equation(), float(start[0]), self.curve)
-            return Outcome(list(one.values), one.steps, list(one.trace), method="solver")
-        eqs, forced = force_extremes([r.equation() for r in runners])
-        ids = [*forced["up"], *forced["down"]]
-        if ids and not (self.params.unbounded_as_extreme or always_extreme):
-            raise ConvergenceError(
-                f"no finite first rating exists for {', '.join(ids)}: they won (or lost) "
-                "every game against players outside their group",
-                ids,
+        if len(iterants) == 1 and not iterants[0].linked:  # one value: always a root
+            one = solve_one(iterants[0].equation(extremes=True), float(start[0]), self.curve)
+            outcome = IterationOutcome(list(one.values), one.steps, list(one.trace), [], [])
+        else:
+            eqs, forced = force_extremes([it.equation(extremes=True) for it in iterants])
+            ids = [*forced["up"], *forced["down"]]
+            if ids and not (self.params.unbounded_as_extreme or fallback):
+                raise ConvergenceError(
+                    f"no finite first rating exists for {', '.join(ids)}: they won (or lost) "
+                    "every game against players outside their group",
+                    ids,
+                )
+            solution = solve(eqs, [float(v) for v in start], self.curve)
+            outcome = IterationOutcome(
+                list(solution.values),
+                solution.steps,
+                list(solution.trace),
+                [],
+                [],
+                unbounded=forced if forced["up"] or forced["down"] else None,
             )
-        solution = solve(eqs, [float(v) for v in start], self.curve)
-        values: list[Num] = list(solution.values)
-        return Outcome(
+        if not fallback:
+            return IterationOutcome(
+                outcome.values,
+                outcome.steps,
+                outcome.trace,
+                [],
+                [],
+                method="solver",
+                unbounded=outcome.unbounded,
+            )
+        values: list[Num] = [round_half_up(v) for v in outcome.values]
+        return IterationOutcome(
             values,
-            solution.steps,
-            list(solution.trace),
-            method="solver",
-            unbounded=forced if forced["up"] or forced["down"] else None,
+            outcome.steps,
+            [*outcome.trace[:-1], values],
+            [],
+            [],
+            method="fallback",
+            unbounded=outcome.unbounded,
         )
 
     # -- one computation of 4.7.2-4.7.5 -------------------------------------------------
@@ -254,7 +211,7 @@ class _Evaluation:
         """``replaced``: R_p of the exceptional players, seen by their opponents."""
 
         def seen(j: int) -> int:
-            return replaced.get(j, self._rating(j))
+            return replaced.get(j, self.rating(j))
 
         computed = _Pass(trace={"performance": {}})
         self._first_ratings(seen, computed)
@@ -273,34 +230,33 @@ class _Evaluation:
         for i in order:
             against = groups.established if i in groups.first_stage else groups.selection_1
             fixed, fixed_w2 = _residual_part(groups.residual[i])
-            for j, points in self.adjacency[i]:
+            for j, points, _ in self.adjacency[i]:
                 if j in against:
                     fixed.append(partial[j] if j in partial else seen(j))
                     fixed_w2.append(points)
-            alone = Runner(self.players[i].id, tuple(fixed), tuple(fixed_w2))
+            alone = Iterant(self.players[i].id, tuple(fixed), tuple(fixed_w2))
             computed.start[i] = arith.start_value(fixed, alone.w2)
             partial[i] = self._iterate([alone], [computed.start[i]]).values[0]
         # 4.7.4: the Gesamtiteration over every counted game
         slot = {i: k for k, i in enumerate(order)}
-        runners: list[Runner] = []
+        iterants: list[Iterant] = []
         for i in order:
             fixed, fixed_w2 = _residual_part(groups.residual[i])
             linked: list[int] = []
             linked_w2: list[int] = []
-            for j, points in self.games[i]:
+            for j, points, _ in self.games[i]:
                 if j in slot:
                     linked.append(slot[j])
                     linked_w2.append(points)
                 else:
                     fixed.append(seen(j))
                     fixed_w2.append(points)
-            runner = Runner(
+            iterant = Iterant(
                 self.players[i].id, tuple(fixed), tuple(fixed_w2), tuple(linked), tuple(linked_w2)
             )
-            runners.append(runner)
-            computed.runners[i] = runner
-        begin = [partial[i] for i in order]
-        outcome = self._iterate(runners, begin)
+            iterants.append(iterant)
+            computed.iterants[i] = iterant
+        outcome = self._iterate(iterants, [partial[i] for i in order])
         computed.steps = outcome.steps
         for k, i in enumerate(order):
             computed.values[i] = outcome.values[k]
@@ -322,25 +278,27 @@ class _Evaluation:
         params, arith = self.params, self.arith
         first = computed.first
         games = self.games[i]
-        rated = _Rated([first[j] if j in first else seen(j) for j, _ in games], 0)
-        rated.w2 = sum(points for _, points in games)
+        rated = _Rated([first[j] if j in first else seen(j) for j, _, _ in games], 0)
+        rated.w2 = sum(points for _, points, _ in games)
         n = len(games)
         if n == 0:  # 4.3.1: no opponent with a DWZ, no new DWZ
             return rated
-        rating = self._rating(i)
-        index = self._index_of(self.players[i])
-        assert index is not None
-        rated.expected = arith.expected(rating, rated.opponents)
+        rating = self.rating(i)
+        rated.expected, rated.probabilities = arith.expectations(rating, rated.opponents)
         difference = arith.difference(rated.w2, rated.expected)
-        rated.e = development_coefficient(rating, index, self.ages[i], params, difference >= 0)
+        rated.e = development_coefficient(
+            rating, self.index(i), self.ages[i], params, difference >= 0
+        )
         rated.rating_new = new_rating(rating, rated.e, n, difference, params)
         if n >= params.min_games_exceptional:
             rated.success = success_value(rating, n, difference, params)
         if n >= params.min_games_performance:  # 4.8: as the first rating of an unrated player
-            runner = Runner(self.players[i].id, tuple(rated.opponents), tuple(p for _, p in games))
-            outcome = self._iterate([runner], [arith.start_value(rated.opponents, rated.w2)])
+            performer = Iterant(
+                self.players[i].id, tuple(rated.opponents), tuple(p for _, p, _ in games)
+            )
+            outcome = self._iterate([performer], [arith.start_value(rated.opponents, rated.w2)])
             rated.performance = max(arith.final(outcome.values[0]), params.rating_floor)
-            computed.trace["performance"][runner.id] = [_plain(s[0]) for s in outcome.trace]
+            computed.trace["performance"][performer.id] = [_plain(s[0]) for s in outcome.trace]
         return rated
 
     def _exceptional(self, computed: _Pass) -> dict[int, int]:
@@ -355,19 +313,19 @@ class _Evaluation:
             return {
                 i: rated.performance
                 for i, rated in computed.rated.items()
-                if rated.performance is not None and rated.performance - self._rating(i) > margin
+                if rated.performance is not None and rated.performance - self.rating(i) > margin
             }
         return {
             i: rated.success
             for i, rated in computed.rated.items()
-            if rated.success is not None and rated.success - self._rating(i) >= margin
+            if rated.success is not None and rated.success - self.rating(i) >= margin
         }
 
     # -- results ------------------------------------------------------------------------
     def _fill(self, computed: _Pass, exceptional: set[int]) -> None:
         arith = self.arith
-        order = list(computed.runners)  # the Gesamtiteration's positions
-        for i, runner in computed.runners.items():
+        order = list(computed.iterants)  # the Gesamtiteration's positions
+        for i, iterant in computed.iterants.items():
             res, p = self.results[i], self.players[i]
             res.group = "first_stage" if i in self.groups.first_stage else "second_stage"
             res.start_value = arith.final(computed.start[i])
@@ -375,62 +333,26 @@ class _Evaluation:
             res.rating_new = res.performance = computed.first[i]
             res.index_new = 1
             res.stored = p.member
-            res.games, res.score = runner.n, _score(runner.w2)
-            linked = [computed.first[order[k]] for k in runner.linked]
-            res.opponents_avg = rounded_mean([*runner.fixed, *linked])
+            res.games, res.score = iterant.n, score(iterant.w2)
+            linked = [computed.first[order[k]] for k in iterant.linked]
+            res.opponents_avg = rounded_mean([*iterant.fixed, *linked])
         for i, rated in computed.rated.items():
             res, p = self.results[i], self.players[i]
             res.group = "established"
             res.exceptional = i in exceptional
-            res.games, res.score = len(rated.opponents), _score(rated.w2)
+            res.games, res.score = len(rated.opponents), score(rated.w2)
             if rated.rating_new is None:  # not evaluated: rating and index unchanged
-                res.rating_new, res.index_new = self._rating(i), res.index_old
+                res.rating_new, res.index_new = self.rating(i), res.index_old
                 continue
             assert rated.expected is not None and rated.e is not None
             assert res.index_old is not None
             res.k = Decimal(rated.e)
             res.expected = arith.expected_decimal(rated.expected)
+            res.expected_games = self.expected_games(i, self.games[i], rated.probabilities)
             res.opponents_avg = rounded_mean(rated.opponents)
             res.performance = rated.performance
             res.rating_new, res.index_new = rated.rating_new, res.index_old + 1
             res.stored = p.member
-
-    def _remaining(self, first: dict[int, int]) -> None:
-        """4.7.7: games against Auswahl I become residual games of remaining members."""
-        selection_1 = self.groups.selection_1
-        end = self.t.tournament.end
-        for i in sorted(self.groups.remaining):
-            p = self.players[i]
-            if p.computer:
-                continue
-            new = [
-                NewResidualGame(first[j] if j in first else self._rating(j), _score(w2), end)
-                for j, w2 in self.adjacency[i]
-                if j in selection_1
-            ]
-            self._hold(i, new if p.member else [], new)
-
-    def _not_evaluated(self) -> None:
-        """6.2.3.5: a match with an unrated player changes nothing."""
-        for i, p in enumerate(self.players):
-            res = self.results[i]
-            if p.computer:
-                continue
-            if p.rating is not None:
-                res.group = "established"
-                res.rating_new, res.index_new = p.rating, res.index_old
-            else:
-                self._hold(i, [], [])
-
-    def _hold(self, i: int, stored: list[NewResidualGame], counted: list[NewResidualGame]) -> None:
-        """A remaining player: games/score/R_c over every residual game held afterwards
-        (old valid ones + new, as in DWZ 2026)."""
-        res = self.results[i]
-        held: list[ResidualGame | NewResidualGame] = [*self.groups.residual.get(i, []), *counted]
-        res.games = len(held)
-        res.score = _score(sum(half_points(g.score) for g in held))
-        res.opponents_avg = rounded_mean([g.opponent_rating for g in held])
-        res.new_residual_games = stored
 
 
 def _plain(value: Num) -> Num:

@@ -30,13 +30,21 @@ from functools import lru_cache
 
 from scipy.special import ndtr, ndtri
 
-from ratingdb.rules.dwz2026.probability import p_milli
+from ratingdb.rules.dwz.arithmetic import (
+    Arithmetic,
+    FloatArithmetic,
+    TableArithmetic,
+    better_table,
+)
+from ratingdb.rules.dwz2026.probability import p_milli, p_table
+from ratingdb.rules.dwz_classic.params import DwzClassicParameters
 from ratingdb.rules.elo_tables import D_ABOVE_HALF, P_UPPER, p_hundredths
 from ratingdb.rules.rounding import round_half_up
 
 __all__ = [
     "D_ABOVE_HALF",
     "P_UPPER",
+    "arithmetic_for",
     "d_logistic",
     "d_normal",
     "d_of_hundredths",
@@ -108,3 +116,29 @@ def _d_thousandths(sigma_over_sqrt2: int, extreme: int) -> tuple[int, ...]:
     for milli in range(500):
         upper[milli] = -upper[1000 - milli]
     return tuple(upper)
+
+
+@lru_cache(maxsize=8)
+def _hundredths(extreme: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Anhang 2.1 as P(D) for D >= 0 and Anhang 2.2 as D(P) for P = 0 .. 100."""
+    return better_table(p_hundredths, 100), tuple(d_of_hundredths(p, extreme) for p in range(101))
+
+
+def arithmetic_for(params: DwzClassicParameters) -> Arithmetic:
+    """The precision of ``params``: the tables (hundredths of Anhang 2.1/2.2, or with
+    ``probability`` "normal" the normal distribution in thousandths), or the unrounded
+    logistic (normal) P(D) and its inverse."""
+    extreme = params.extreme_difference
+    if params.precision == "table":
+        if params.probability == "normal":
+            inverse = _d_thousandths(params.normal_sigma_over_sqrt2, extreme)
+            return TableArithmetic(p_table(), inverse, 1000, extreme)
+        better, inverse = _hundredths(extreme)
+        return TableArithmetic(better, inverse, 100, extreme)
+    tolerance = float(params.float_tolerance)
+    if params.probability == "normal":
+        sigma = params.normal_sigma_over_sqrt2 * math.sqrt(2)
+        return FloatArithmetic(
+            lambda d: p_normal(d, sigma), lambda p: d_normal(p, sigma, extreme), tolerance, extreme
+        )
+    return FloatArithmetic(p_logistic, lambda p: d_logistic(p, extreme), tolerance, extreme)
