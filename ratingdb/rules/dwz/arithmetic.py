@@ -130,13 +130,16 @@ class TableArithmetic:
         return total
 
     def expectations(self, own: Num, opponents: Sequence[Num]) -> tuple[int, list[Num]]:
-        games: list[Num] = []
-        total = 0
+        tab, scale = self._p, self._scale
+        size = len(tab)
+        games: list[int] = []
         for opp in opponents:
-            p = self.expected(own, (opp,))
-            games.append(p)
-            total += p
-        return total, games
+            d = int(own - opp)
+            if d >= 0:
+                games.append(tab[d] if d < size else scale)
+            else:
+                games.append(scale - (tab[-d] if -d < size else scale))
+        return sum(games), list[Num](games)
 
     def probability(self, value: Num) -> float:
         return int(value) / self._scale

@@ -114,6 +114,7 @@ class DwzEvaluation:
             p.rating is None and not p.computer for p in self.players
         )
         self._params = params
+        self._own_games: list[list[int]] | None = None
 
     def result(self, iterations: int, trace: dict[str, Any]) -> TournamentResult:
         return TournamentResult(
@@ -150,14 +151,19 @@ class DwzEvaluation:
         """P(D) of each of player ``i``'s games in the input's order (``t.games``), None
         for a game that does not count; ``games`` are the counted games (as in
         :data:`~ratingdb.rules.dwz.groups.Adjacency`) and ``probabilities`` their P(D)."""
-        pid = self.players[i].id
+        if self._own_games is None:  # every player's games, in one pass
+            self._own_games = [[] for _ in self.players]
+            position = self.position
+            for g, game in enumerate(self.t.games):
+                white, black = position[game.white], position[game.black]
+                self._own_games[white].append(g)
+                if black != white:
+                    self._own_games[black].append(g)
         by_game = {g: p for (_, _, g), p in zip(games, probabilities, strict=True)}
-        out: list[float | None] = []
-        for g, game in enumerate(self.t.games):
-            if game.white == pid or game.black == pid:
-                p = by_game.get(g)
-                out.append(None if p is None else self.arith.probability(p))
-        return out
+        probability = self.arith.probability
+        return [
+            None if (p := by_game.get(g)) is None else probability(p) for g in self._own_games[i]
+        ]
 
     # -- WO 4.2.4.5 / classic 6.2.3.5 ----------------------------------------------------
     def not_evaluated(self) -> None:
