@@ -59,7 +59,7 @@ from decimal import Decimal
 from typing import Any
 
 from ratingdb.rules.dwz.arithmetic import Num
-from ratingdb.rules.dwz.evaluation import DwzEvaluation, rounded_mean, score
+from ratingdb.rules.dwz.evaluation import DwzEvaluation, plain, rounded_mean, score
 from ratingdb.rules.dwz.groups import counted_games, half_points
 from ratingdb.rules.dwz.iteration import Iterant, IterationOutcome, IterationRules, settle
 from ratingdb.rules.dwz_classic.coefficient import (
@@ -266,9 +266,9 @@ class _Evaluation(DwzEvaluation):
             computed.first[i] = max(r_i, self.params.rating_floor)
         computed.trace["first_rating"] = {
             "order": [self.players[i].id for i in order],
-            "start": [_plain(computed.start[i]) for i in order],
-            "partial": [_plain(partial[i]) for i in order],
-            "steps": [[_plain(v) for v in state] for state in outcome.trace],
+            "start": [plain(computed.start[i]) for i in order],
+            "partial": [plain(partial[i]) for i in order],
+            "steps": [[plain(v) for v in state] for state in outcome.trace],
             "cycle": outcome.cycle,
             "method": outcome.method,
             "unbounded": outcome.unbounded,
@@ -298,7 +298,7 @@ class _Evaluation(DwzEvaluation):
             )
             outcome = self._iterate([performer], [arith.start_value(rated.opponents, rated.w2)])
             rated.performance = max(arith.final(outcome.values[0]), params.rating_floor)
-            computed.trace["performance"][performer.id] = [_plain(s[0]) for s in outcome.trace]
+            computed.trace["performance"][performer.id] = [plain(s[0]) for s in outcome.trace]
         return rated
 
     def _exceptional(self, computed: _Pass) -> dict[int, int]:
@@ -353,8 +353,3 @@ class _Evaluation(DwzEvaluation):
             res.performance = rated.performance
             res.rating_new, res.index_new = rated.rating_new, res.index_old + 1
             res.stored = p.member
-
-
-def _plain(value: Num) -> Num:
-    """Trace values: integers stay integers, floats keep 3 decimals."""
-    return value if isinstance(value, int) else float(f"{value:.3f}")
