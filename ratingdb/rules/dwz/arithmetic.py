@@ -22,14 +22,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from decimal import Decimal
 from fractions import Fraction
-from typing import Literal, Protocol
+from typing import Protocol
 
 import numpy as np
 
+from ratingdb.rules.parameters import Precision
 from ratingdb.rules.rounding import decimal_half_up, div_half_up, round_half_up
 
 Num = int | float
-Precision = Literal["table", "float"]
 
 
 class Arithmetic(Protocol):
