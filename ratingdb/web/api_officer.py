@@ -13,11 +13,12 @@ Order of the checks: token (401), the stored tournament's scope and age (403), t
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import date
 from functools import partial
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from sqlalchemy.orm import Session
 
@@ -49,10 +50,6 @@ async def _raw(request: Request) -> bytes:
 
 def _json(raw: bytes) -> Any:
     return json_document(raw, "body", named=False)
-
-
-def _trf(raw: bytes, filename: str, encoding: str | None) -> TrfTournament:
-    return read_trf(raw, filename, encoding)
 
 
 # -- running the changes of ratingdb.services.tournaments ------------------------------------
@@ -119,6 +116,23 @@ ENCODING = Query(
 )
 
 
+@dataclass
+class FileQuery:
+    """The query parameters of an uploaded tournament file (TRF, SWI, TournamentReport or
+    DeWIS XML; the format is detected from the content)."""
+
+    vkz: Annotated[str | None, Query(max_length=10)] = None
+    kind: Annotated[str | None, KIND] = None
+    filename: Annotated[str, FILENAME] = "upload.trf"
+    encoding: Annotated[str | None, ENCODING] = None
+
+    async def read(self, request: Request) -> TrfTournament:
+        return read_trf(await _raw(request), self.filename, self.encoding)
+
+
+FileDep = Annotated[FileQuery, Depends()]
+
+
 @router.get("/me", response_model=schemas.Me, responses=schemas.error_responses(401))
 def me(user: UserDep) -> dict[str, Any]:
     """The token's user, role and VKZ prefixes."""
@@ -155,14 +169,11 @@ async def submit_json(request: Request, user: UserDep) -> dict[str, Any]:
 async def submit_trf(
     request: Request,
     user: UserDep,
+    file: FileDep,
     id: Annotated[str | None, Query(max_length=30, description="tournament id")] = None,
-    vkz: Annotated[str | None, Query(max_length=10)] = None,
-    kind: Annotated[str | None, KIND] = None,
-    filename: Annotated[str, FILENAME] = "upload.trf",
-    encoding: Annotated[str | None, ENCODING] = None,
 ) -> dict[str, Any]:
-    parsed = _trf(await _raw(request), filename, encoding)
-    plan = add_trf(parsed, id, vkz, kind, user, request.app.state.today())
+    parsed = await file.read(request)
+    plan = add_trf(parsed, id, file.vkz, file.kind, user, request.app.state.today())
     return await run_in_threadpool(_commit, request, plan)
 
 
@@ -190,13 +201,10 @@ async def correct_with_trf(
     request: Request,
     code: str,
     user: UserDep,
-    vkz: Annotated[str | None, Query(max_length=10)] = None,
-    kind: Annotated[str | None, KIND] = None,
-    filename: Annotated[str, FILENAME] = "upload.trf",
-    encoding: Annotated[str | None, ENCODING] = None,
+    file: FileDep,
 ) -> dict[str, Any]:
-    parsed = _trf(await _raw(request), filename, encoding)
-    plan = correct_trf(code, parsed, vkz, kind, user, request.app.state.today())
+    parsed = await file.read(request)
+    plan = correct_trf(code, parsed, file.vkz, file.kind, user, request.app.state.today())
     return await run_in_threadpool(_commit, request, plan)
 
 
@@ -240,14 +248,11 @@ async def what_if_json(request: Request, user: UserDep) -> dict[str, Any]:
 async def what_if_trf(
     request: Request,
     user: UserDep,
+    file: FileDep,
     id: Annotated[str | None, Query(max_length=30)] = None,
-    vkz: Annotated[str | None, Query(max_length=10)] = None,
-    kind: Annotated[str | None, KIND] = None,
-    filename: Annotated[str, FILENAME] = "upload.trf",
-    encoding: Annotated[str | None, ENCODING] = None,
 ) -> dict[str, Any]:
-    parsed = _trf(await _raw(request), filename, encoding)
-    plan = add_trf(parsed, id, vkz, kind, user, request.app.state.today())
+    parsed = await file.read(request)
+    plan = add_trf(parsed, id, file.vkz, file.kind, user, request.app.state.today())
     return await run_in_threadpool(_what_if, request, plan)
 
 
