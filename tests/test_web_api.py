@@ -371,6 +371,39 @@ def test_swi_in_cp850_is_read_without_an_encoding(world):
     )
 
 
+def test_swisschess_file_through_the_trf_endpoint(world):
+    """The endpoint reads any tournament file by its content: a binary SwissChess file is
+    stored, a truncated one is a 422 naming the byte, nothing written."""
+    from tests.swt_builder import round_robin_of_three
+
+    url, client, tokens = world
+    swt = round_robin_of_three()
+    swt.start, swt.end = "01.10.2026", "03.10.2026"
+    before = count(url, "tournaments")
+    r = client.post(
+        "/api/tournaments/trf",
+        params={"id": "X-SWT", "vkz": "A0001", "filename": "rr.SWT"},
+        content=swt.to_bytes()[:-5],
+        headers=bearer(tokens["officer"]),
+    )
+    assert r.status_code == 422, r.text
+    assert r.json()["errors"][0]["location"].startswith("rr.SWT: byte ")
+    assert count(url, "tournaments") == before
+    r = client.post(
+        "/api/tournaments/trf",
+        params={"id": "X-SWT", "vkz": "A0001", "filename": "rr.SWT"},
+        content=swt.to_bytes(),
+        headers=bearer(tokens["officer"]),
+    )
+    assert r.status_code == 201, r.text
+    assert len(r.json()["matches"]) == 3
+    games = client.get("/api/tournaments/X-SWT/games").json()["games"]
+    assert len(games) == 3
+    assert (
+        client.delete("/api/tournaments/X-SWT", headers=bearer(tokens["admin"])).status_code == 200
+    )
+
+
 def test_bad_json_is_422_with_path_or_position(world):
     url, client, tokens = world
     me = bearer(tokens["officer"])

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import click
 from sqlalchemy.orm import Session
 
@@ -96,7 +98,22 @@ def tournament_show(ident: str, as_json: bool) -> None:
 @click.option("--id", "code", help="Tournament id (default: the file's '### ratingdb id:').")
 @click.option("--vkz", help="VKZ of the playing level (default: '### ratingdb vkz:').")
 @click.option("--kind", type=click.Choice(["individual", "team", "match"]), default=None)
-@click.option("--encoding", help="TRF: utf-8 by default; SWI: detected (cp850, latin-1, utf-8)")
+@click.option(
+    "--encoding",
+    help="TRF: utf-8 by default; SWI: detected (cp850, latin-1, utf-8); SWT: cp1252",
+)
+@click.option(
+    "--start",
+    type=click.DateTime(["%Y-%m-%d"]),
+    default=None,
+    help="Start date YYYY-MM-DD, replacing the file's (SwissChess files may have none).",
+)
+@click.option(
+    "--end",
+    type=click.DateTime(["%Y-%m-%d"]),
+    default=None,
+    help="End date YYYY-MM-DD, replacing the file's (needed for a file without dates).",
+)
 @click.option("--now", is_flag=True, help="Recalculate immediately.")
 def tournament_import(
     source: str,
@@ -104,16 +121,22 @@ def tournament_import(
     vkz: str | None,
     kind: str | None,
     encoding: str | None,
+    start: datetime | None,
+    end: datetime | None,
     now: bool,
 ) -> None:
-    """Import a tournament file – TRF16/TRF26, DSB TournamentReport XML, SWI text or DeWIS
-    XML (detected from the content); players are matched by DSB id, FIDE id, then
-    name + birth year (docs/data-exchange.md). All or nothing."""
+    """Import a tournament file – TRF16/TRF26, SwissChess SWT (individual or team), DSB
+    TournamentReport XML, SWI text or DeWIS XML (detected from the content); players are
+    matched by DSB id, FIDE id, then name + birth year (docs/data-exchange.md). All or
+    nothing."""
     from ratingdb.services.imports import read_trf
     from ratingdb.services.tournaments import add_trf
 
     name = source_name(source)
-    parsed = read_trf(read_bytes(source), name, encoding)
+    parsed = read_trf(
+        read_bytes(source), name, encoding,
+        start=start.date() if start else None, end=end.date() if end else None,
+    )  # fmt: skip
     for warning in parsed.warnings:
         click.echo(f"warning: {name}: {warning}", err=True)
     with writing(name) as session:

@@ -1,4 +1,4 @@
-"""Importing files: TRF tournaments (read here, stored by
+"""Importing files: tournament files of every format (read here, stored by
 :func:`ratingdb.services.tournaments.add_trf`), submission documents (JSON,
 :func:`ratingdb.services.database.json_document`) and the DSB member list."""
 
@@ -15,12 +15,20 @@ from ratingdb.io.trf import TrfTournament
 from ratingdb.services.database import refusals_named
 
 
-def read_trf(raw: bytes, name: str, encoding: str | None = None) -> TrfTournament:
-    """A tournament file – TRF16/TRF26, DSB TournamentReport XML, DeWIS XML or SWI text,
-    detected from the content; errors name ``name:line:column`` or the element path."""
+def read_trf(
+    raw: bytes,
+    name: str,
+    encoding: str | None = None,
+    *,
+    start: date | None = None,
+    end: date | None = None,
+) -> TrfTournament:
+    """A tournament file – TRF16/TRF26, SwissChess SWT, DSB TournamentReport XML, DeWIS XML
+    or SWI text, detected from the content; errors name ``name:line:column``, the element
+    path or the byte offset and field. ``start``/``end`` replace the file's dates."""
     from ratingdb.io.tournament_file import read_tournament
 
-    return read_tournament(raw, name, encoding)
+    return read_tournament(raw, name, encoding, start=start, end=end)
 
 
 def read_player_list(raw: bytes, name: str, encoding: str = "cp1252") -> list[ListRow]:

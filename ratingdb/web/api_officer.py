@@ -112,14 +112,15 @@ WRITE = schemas.error_responses(401, 403, 404, 422)
 FILENAME = Query(max_length=100, description="named in error locations")
 ENCODING = Query(
     max_length=20,
-    description="TRF: utf-8 unless given (e.g. cp1252 for older programs); SWI: detected",
+    description="TRF: utf-8 unless given (e.g. cp1252 for older programs); SWI: detected; "
+    "SWT: cp1252",
 )
 
 
 @dataclass
 class FileQuery:
-    """The query parameters of an uploaded tournament file (TRF, SWI, TournamentReport or
-    DeWIS XML; the format is detected from the content)."""
+    """The query parameters of an uploaded tournament file (TRF, SwissChess SWT, SWI,
+    TournamentReport or DeWIS XML; the format is detected from the content)."""
 
     vkz: Annotated[str | None, Query(max_length=10)] = None
     kind: Annotated[str | None, KIND] = None

@@ -81,7 +81,9 @@ def trf_body() -> dict[str, Any]:
     return {
         "requestBody": {
             "required": True,
-            "description": "a FIDE TRF16/TRF26 file (UTF-8 unless ?encoding=)",
+            "description": "a tournament file, its format detected from the content: FIDE "
+            "TRF16/TRF26 (UTF-8 unless ?encoding=), SwissChess .SWT (binary), SWI text, DSB "
+            "TournamentReport or DeWIS XML",
             "content": {"text/plain": {"schema": {"type": "string"}}},
         }
     }
