@@ -502,3 +502,30 @@ def test_group_that_won_every_outside_game_solves_its_rule(era: str) -> None:
     ind = Independent(era, doc, out)
     _check_performances(ind)
     _check_group(ind, first)
+
+
+@pytest.mark.parametrize("kind", ["normal", "logistic"])
+@pytest.mark.parametrize("start", [4778.0, -3000.0, 1e6, -1e12])
+def test_one_unknown_from_far_away(kind: str, start: float) -> None:
+    """Found by the property test: far from the opponents P's slope underflows (z = 16.5
+    in the normal model), the Newton step jumps to -5e59 and bisection from there needed
+    more than 200 halvings. A draw against a 100 is R = 100 from any start."""
+    curve = Curve(kind, SIGMA if kind == "normal" else 400, 677)
+    eq = Equation("R7", (100.0,), (1,))
+    assert solve([eq], [start], curve).values == [100.0]
+
+
+@pytest.mark.parametrize("kind", ["normal", "logistic"])
+def test_a_group_converging_on_an_exact_tie_stops(kind: str) -> None:
+    """Found by the property test: R6 beat a 2785 and lost to a 178, so its root is
+    1481.5 exactly; Newton's stop rule compared raw iterates (1481.4999999 / 1481.5000001
+    round differently) and never stopped. Compared settled, it stops at 1481.5."""
+    from ratingdb.rules.solver import force_extremes
+
+    low = [Equation(f"R{k}", (100.0,) * n, (0,) * n) for k, n in enumerate((6, 1, 1, 6, 4, 4))]
+    low[0] = Equation("R0", (100.0,) * 6, (0,) * 6, (1,), (1,))
+    low[1] = Equation("R1", (100.0,), (0,), (0,), (1,))
+    eqs, _ = force_extremes([*low, Equation("R6", (178.0, 2785.0), (0, 2))])
+    curve = Curve(kind, SIGMA if kind == "normal" else 400, 677)
+    solution = solve(eqs, [0.0] * 6 + [-1577.0], curve)
+    assert solution.values[6] == 1481.5

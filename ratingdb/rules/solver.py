@@ -52,6 +52,10 @@ MAX_NEWTON = 100
 MAX_STEP = 400.0
 #: bisection steps of :func:`solve_one` (the bracket is a few thousand points wide)
 MAX_BISECT = 200
+#: a Newton step of :func:`solve_one` longer than this comes from P's flat tail (the slope
+#: underflows far from the opponents) and is replaced by a bracketing move: no rating
+#: difference in a real evaluation is this large
+MAX_JUMP = 5000.0
 #: decimals of a settled solution (far below a rating point, far above the solver's error)
 PLACES = 6
 _QUANTUM = Decimal(1).scaleb(-PLACES)
@@ -155,6 +159,15 @@ def _half_up(x: float) -> int:
     return math.floor(x + 0.5) if x >= 0 else -math.floor(-x + 0.5)
 
 
+def _rounds_alike(a: float, b: float) -> bool:
+    """Whether two iterates give the same rating once settled and rounded half-up: the
+    stop rule. Compared raw, an iteration converging on an exact tie (1481.5) would flip
+    between 1481.4999999 and 1481.5000001 and never stop."""
+    if not (math.isfinite(a) and math.isfinite(b)):
+        return False
+    return _half_up(_settled([a])[0]) == _half_up(_settled([b])[0])
+
+
 # -- one unknown ---------------------------------------------------------------------------
 def solve_one(eq: Equation, start: float, curve: Curve) -> Solution:
     """The root of W_e(R) = W against constant opponents (``eq.linked`` must be empty).
@@ -169,8 +182,10 @@ def solve_one(eq: Equation, start: float, curve: Curve) -> Solution:
     [1326.711968]
 
     Newton steps
-    from ``start``; a step that leaves the bracket known so far becomes a bisection (or a
-    1000-point move while one side is still open), so the iteration always converges.
+    from ``start``; a step that leaves the bracket known so far, or jumps further than
+    :data:`MAX_JUMP` (the slope underflows in P's flat tails), becomes a bisection (or, while
+    one side is still open, a move of 1000 points, doubled each time), so the iteration
+    converges from any start.
     """
     opponents = np.asarray(eq.fixed, dtype=float)
     if eq.linked:
@@ -191,23 +206,24 @@ def solve_one(eq: Equation, start: float, curve: Curve) -> Solution:
     fx, slope = curve.expected_and_slope(x, opponents)
     fx -= w
     trace = [[x]]
+    reach = 1000.0  # a move towards the open side of the bracket, doubled each time
     for step in range(1, MAX_BISECT + 1):
         if fx < 0:
             lo = x
         else:
             hi = x
         new = x - fx / slope if slope > 0 else math.nan
-        if not lo < new < hi:
+        if not lo < new < hi or abs(new - x) > MAX_JUMP:
             if math.isinf(hi):
-                new = lo + 1000.0
+                new, reach = lo + reach, 2 * reach
             elif math.isinf(lo):
-                new = hi - 1000.0
+                new, reach = hi - reach, 2 * reach
             else:
                 new = (lo + hi) / 2
         f_new, slope = curve.expected_and_slope(new, opponents)
         f_new -= w
         trace.append([new])
-        done = abs(f_new) <= TOLERANCE and _half_up(new) == _half_up(x)
+        done = abs(f_new) <= TOLERANCE and _rounds_alike(new, x)
         x, fx = new, f_new
         if done or hi - lo < 1e-9:
             return Solution(_settled([x]), step, trace)
@@ -367,7 +383,7 @@ def _newton(
             t /= 2
         else:
             return None  # no progress along the Newton direction
-        stable = all(_half_up(a) == _half_up(b) for a, b in zip(x, candidate, strict=True))
+        stable = all(_rounds_alike(a, b) for a, b in zip(x, candidate, strict=True))
         x, f = candidate, f_new
         trace.append(x.tolist())
         if system.holds(f) and stable:
