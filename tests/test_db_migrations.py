@@ -82,3 +82,41 @@ def test_0007_gives_an_existing_database_the_dsb_timeline(scratch_db):
         ("2026.1", date(2026, 7, 1)),
         ("mine", date(2016, 8, 1)),
     ]
+
+
+def test_0009_replays_a_database_with_snapshots(scratch_db):
+    """Snapshots written before 0009 have no per-game expectations: the upgrade records a
+    full replay for the next run, which fills them in for the scoresheet."""
+    from sqlalchemy import text
+    from sqlalchemy.orm import Session
+
+    from ratingdb.db.bulk import load_federation
+    from ratingdb.db.recalc import run_recalc
+    from ratingdb.synth import generate
+
+    migrate.upgrade(scratch_db)
+    engine = create_engine(scratch_db, poolclass=NullPool)
+    with Session(engine) as session, session.begin():
+        load_federation(session, generate(60, 1, 3))
+    run_recalc(engine)
+    migrate.downgrade(scratch_db, "0008")
+    migrate.upgrade(scratch_db)
+    with engine.connect() as conn:
+        pending = (
+            conn.execute(text("SELECT kind FROM change_points WHERE run_id IS NULL"))
+            .scalars()
+            .all()
+        )
+        empty = conn.execute(
+            text("SELECT count(*) FROM rating_snapshots WHERE expected_games = '[]'")
+        ).scalar_one()
+    assert pending == ["full"] and empty > 0
+    run_recalc(engine)
+    with engine.connect() as conn:
+        filled = conn.execute(
+            text(
+                "SELECT count(*) FROM rating_snapshots WHERE jsonb_array_length(expected_games) > 0"
+            )
+        ).scalar_one()
+    engine.dispose()
+    assert filled > 0

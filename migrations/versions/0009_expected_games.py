@@ -4,7 +4,8 @@
 tournament's game order, as the rules computed them (WO 3.3.2; null for a game that does
 not count, [] for a player without W_e). The scoresheet (WO Anhang 3.1.12) reads them
 instead of recomputing. Snapshots written before this revision have [] until their
-tournament is evaluated again (``ratingdb recalc --full``).
+tournament is evaluated again: the upgrade records a full-replay change point when the
+database holds snapshots, so the next nightly run fills them in.
 
 Revision ID: 0009
 Revises: 0008
@@ -34,6 +35,12 @@ def upgrade() -> None:
             server_default="[]",
             nullable=False,
         ),
+    )
+    op.get_bind().execute(
+        sa.text(
+            "INSERT INTO change_points (kind, from_date) SELECT 'full', DATE '0001-01-01' "
+            "WHERE EXISTS (SELECT 1 FROM rating_snapshots)"
+        )
     )
 
 
