@@ -117,6 +117,9 @@ ENCODING = Query(
 )
 
 
+DATES = Query(description="YYYY-MM-DD, replacing the file's date (an SWT file may have none)")
+
+
 @dataclass
 class FileQuery:
     """The query parameters of an uploaded tournament file (TRF, SwissChess SWT, SWI,
@@ -126,9 +129,13 @@ class FileQuery:
     kind: Annotated[str | None, KIND] = None
     filename: Annotated[str, FILENAME] = "upload.trf"
     encoding: Annotated[str | None, ENCODING] = None
+    start: Annotated[date | None, DATES] = None
+    end: Annotated[date | None, DATES] = None
 
     async def read(self, request: Request) -> TrfTournament:
-        return read_trf(await _raw(request), self.filename, self.encoding)
+        return read_trf(
+            await _raw(request), self.filename, self.encoding, start=self.start, end=self.end
+        )
 
 
 FileDep = Annotated[FileQuery, Depends()]
