@@ -1,4 +1,4 @@
-"""Tiny synthetic SwissChess files (version 8.xx layout, see :mod:`ratingdb.io.swt`) for the
+"""Tiny synthetic SwissChess files (the 8.xx or 7.xx layout of :mod:`ratingdb.io.swt`) for the
 variants no public file shows: byes, the placeholder ``spielfrei``, individual forfeits,
 rounds paired without results, broken pairings. Made-up names only."""
 
@@ -52,6 +52,8 @@ class Swt:
     start: str = "06.03.2026"
     end: str = "08.03.2026"
     boards: int = 4
+    mode: int = 0  # 0 Swiss, 1 round robin
+    cycles: int = 1  # a round robin's "Durchgänge": records for rounds × cycles
 
     def game(self, rnd: int, white: int, black: int, result: str, status: int = 0) -> Swt:
         """Both records of a game; ``result`` 1-0, 0-1, 1/2 or none."""
@@ -62,14 +64,18 @@ class Swt:
         return self
 
     def to_bytes(self) -> bytes:
-        n, nt, r = len(self.players), len(self.teams), self.rounds
-        size = PAIRINGS + (n + nt) * r * RECORD + (n + nt) * CARD
+        n, nt = len(self.players), len(self.teams)
+        r = self.rounds * (self.cycles if self.mode == 1 else 1)  # records per player
+        v7 = self.version < 800
+        pairings, card = (3894, 292) if v7 else (PAIRINGS, CARD)
+        size = pairings + (n + nt) * r * RECORD + (n + nt) * card
         data = bytearray(size)
         data[0] = 0xFF
-        data[1], data[3], data[5] = r, r, r
+        data[1], data[3], data[5] = self.rounds, self.rounds, self.rounds
+        data[0x254] = self.mode
         data[7:9] = n.to_bytes(2, "little")
         data[0x241:0x243] = (998).to_bytes(2, "little")
-        data[0x258] = 1
+        data[0x258] = self.cycles
         data[0x25C] = self.boards
         data[0x25E] = 0xFF if self.teams else 0
         data[0x261:0x263] = self.version.to_bytes(2, "little")
@@ -80,14 +86,14 @@ class Swt:
         for k, p in enumerate(self.players):
             total = 0
             for rnd in range(1, r + 1):
-                at = PAIRINGS + (k * r + rnd - 1) * RECORD
+                at = pairings + (k * r + rnd - 1) * RECORD
                 colour, opp, res, status = self.records.get((p.ident, rnd), (0, 0, 0, 0))
                 data[at + 8] = colour
                 data[at + 9 : at + 11] = opp.to_bytes(2, "little")
                 data[at + 11] = res
                 data[at + 15] = status
                 total += {1: 0, 2: 1, 3: 2}.get(res, 0)
-            at = PAIRINGS + (n + nt) * r * RECORD + k * CARD
+            at = pairings + (n + nt) * r * RECORD + k * card
             _text(data, at, p.name, 32)
             _text(data, at + 0x46, p.elo, 4)
             _text(data, at + 0x4B, p.dwz, 4)
@@ -100,16 +106,19 @@ class Swt:
             data[at + 0xC9] = p.team
             data[at + 0xCB] = p.board
             data[at + 0xD9 : at + 0xDB] = p.ident.to_bytes(2, "little")
-            data[at + 0x124] = total if p.points2 is None else p.points2
-            _text(data, at + 0x144, p.fide_id, 12)
-            _text(data, at + 0x151, p.pkz, 12)
+            data[at + (0xE9 if v7 else 0x124)] = total if p.points2 is None else p.points2
+            if v7:
+                _text(data, at + 0x8B, p.fide_id, 8)
+            else:
+                _text(data, at + 0x144, p.fide_id, 12)
+                _text(data, at + 0x151, p.pkz, 12)
         for k, t in enumerate(self.teams):
             for rnd in range(1, r + 1):
-                at = PAIRINGS + (n * r + k * r + rnd - 1) * RECORD
+                at = pairings + (n * r + k * r + rnd - 1) * RECORD
                 home, opp = self.team_records.get((t.ident, rnd), (0, 0))
                 data[at + 8] = home
                 data[at + 9 : at + 11] = opp.to_bytes(2, "little")
-            at = PAIRINGS + (n + nt) * r * RECORD + (n + k) * CARD
+            at = pairings + (n + nt) * r * RECORD + (n + k) * card
             _text(data, at, t.name, 32)
             data[at + 0xD9 : at + 0xDB] = t.ident.to_bytes(2, "little")
             data[at + 0xDB] = t.number

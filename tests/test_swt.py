@@ -200,6 +200,30 @@ def test_team_tournament_and_its_team_check():
     assert "the team records do not pair Ast with Baum in that round" in str(err.value)
 
 
+def test_version_7_layout_and_a_double_round_robin():
+    """7.xx: pairings from 3894, 292-byte cards, FIDE id at 0x8B, card total at 0xE9
+    (SWT-structure-files 700/); a round robin stores rounds × cycles records."""
+    s = Swt([P("Ahorn, Ada", 1, fide_id="4690002", pkz="ignored"), P("Birke, Ben", 2)], 1,
+            version=724, mode=1, cycles=2)  # fmt: skip
+    s.game(1, 1, 2, "1-0").game(2, 2, 1, "1/2")
+    data = s.to_bytes()
+    assert len(data) == 3894 + 2 * 2 * 19 + 2 * 292
+    t = swt.read(data, "old.SWT")
+    assert t.type == "round robin" and [(g.round, g.result) for g in t.games] == [
+        (1, "1-0"), (2, "1/2-1/2")]  # fmt: skip
+    assert t.players[0].fide_id == 4690002 and "GER" not in t.players[0].national
+    assert [p.points for p in t.players] == [Decimal("1.5"), Decimal("0.5")]
+    assert t.warnings == []
+
+
+def test_a_file_without_pairings_is_refused():
+    s = Swt([P("Ahorn, Ada", 1), P("Birke, Ben", 2)], 3)
+    err = _error(s.to_bytes())
+    assert str(err) == (
+        "bad.SWT: byte 5 (0x5) paired rounds (field 3): no round is paired: nothing to import"
+    )
+
+
 # -- errors: one per problem, each with its byte offset and field -----------------------------
 
 

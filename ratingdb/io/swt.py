@@ -270,7 +270,6 @@ def parse(data: bytes, source: str = "<swt>", encoding: str | None = None) -> Sw
     mode_code, cycles, boards = u8(0x254), u8(0x258), u8(0x25C)
     team = u8(0x25E) == 0xFF
     n_teams = u8(0x534) if team else 0
-    id_offset = u16(0x241) or 998
     stored_rounds = rounds * max(cycles, 1) if mode_code == 1 else rounds
     has_pairings = paired > 0 or u8(0x03) > 0
     records = (n_players + n_teams) * stored_rounds if has_pairings else 0
@@ -342,7 +341,6 @@ def parse(data: bytes, source: str = "<swt>", encoding: str | None = None) -> Sw
         teams.append(t)
     if problems:
         raise SwtError(source, problems)
-    del id_offset  # team ids are compared as stored; the offset only names them (field 185)
     tc = " / ".join(
         x for x in (text(data[0x449:0x45D]), text(data[0x45E:0x472]), text(data[0x473:0x488])) if x
     )
@@ -479,6 +477,8 @@ def to_tournament(
     start, end = _dates(swt, start, end, fail)
     by_id = {p.ident: p for p in swt.players}
     games, entries = _games(swt, by_id, fail)
+    if not problems and not entries:
+        fail(0x05, "paired rounds (field 3)", "no round is paired: nothing to import")
     team_of = {t.number: t for t in swt.teams}
     if swt.team:
         _check_teams(swt, games, by_id, team_of, fail)
