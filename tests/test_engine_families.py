@@ -59,11 +59,11 @@ def test_online_elo_rates_each_tournament_from_the_ratings_after_the_last():
     ts = [match(1, date(2021, 1, 1), "1-0", 1, 2), match(2, date(2021, 2, 1), "1/2-1/2", 1, 2)]
     h = History(ONLINE, players, ts)
     h.full_replay()
-    first = {s.player_id: s.output for s in h.snapshots[1].values()}
+    first = {s.player_id: s.output.to_dict() for s in h.snapshots[1].values()}
     assert (first[1]["rating_new"], first[2]["rating_new"]) == (1229, 1571)
     assert (first[1]["index_new"], first[1]["k"]) == (11, 32.0)
     # the draw is rated from 1229 and 1571: W_e = 1 / (1 + 10^((1571 - 1229) / 400))
-    second = {s.player_id: s.output for s in h.snapshots[2].values()}
+    second = {s.player_id: s.output.to_dict() for s in h.snapshots[2].values()}
     expectancy = 1 / (1 + 10 ** ((1571 - 1229) / 400))
     assert second[1]["rating_old"] == 1229
     assert second[1]["rating_new"] == round_half_up(
@@ -76,7 +76,7 @@ def test_online_elo_gives_a_newcomer_the_initial_rating():
     players = {1: PlayerRecord(1, 1990, MEMBER), 2: PlayerRecord(2, 1990, MEMBER)}
     h = History(ONLINE, players, [match(1, date(2021, 1, 1), "0-1", 1, 2)])
     h.full_replay()
-    out = {s.player_id: s.output for s in h.snapshots[1].values()}
+    out = {s.player_id: s.output.to_dict() for s in h.snapshots[1].values()}
     assert (out[1]["rating_new"], out[2]["rating_new"]) == (1184, 1216)  # 1200 -/+ 16
     assert out[1]["group"] == "first_stage" and out[1]["index_new"] == 1
 
@@ -105,9 +105,9 @@ def test_ingo_in_the_engine_stores_what_the_rules_compute():
     direct = {p.id: p for p in ingo.evaluate(tin, IngoParameters()).players}
     for pid, s in snaps.items():
         assert s.input.rating == players[s.player_id].takeover.rating  # F before
-        assert s.output["rating_new"] == direct[str(pid)].rating_new
-        assert s.output["index_new"] == direct[str(pid)].index_new == 9
-    assert any(s.output["rating_new"] != s.input.rating for s in snaps.values())
+        assert s.output.rating_new == direct[str(pid)].rating_new
+        assert s.output.index_new == direct[str(pid)].index_new == 9
+    assert any(s.output.rating_new != s.input.rating for s in snaps.values())
 
 
 MIXED = Timeline(
@@ -182,7 +182,7 @@ def test_a_period_is_rated_at_the_next_list_from_the_list_ratings():
     # inside the period nobody's rating moves: T2 is rated from the January list too
     for pid, (rating, games) in ratings.items():
         assert snaps[2][pid].input.rating == rating and snaps[2][pid].input.index == games
-        assert not snaps[1][pid].output["stored"] and snaps[1][pid].output["games"] == 3
+        assert not snaps[1][pid].output.stored and snaps[1][pid].output.games == 3
     # at the July list: the whole period at once, as the rules rate a period
     period = KbsbPeriodInput(
         PeriodInfo("2026-1", date(2026, 1, 1), date(2026, 7, 1)),

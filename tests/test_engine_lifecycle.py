@@ -198,7 +198,7 @@ def test_full_replay_applies_the_adjustment_once():
         TIMELINE, players, [t1, t2], adjustments=(Adjustment(D(2026, 7, 1), "dwz-2026-umstufung"),)
     )
     h.full_replay()
-    first = h.snapshots[1][101].output
+    first = h.snapshots[1][101].output.to_dict()
     second = h.snapshots[2][201].input
     assert first["stored"] and first["rating_new"] is not None
     assert second.rating == dwz_2026_conversion(first["rating_new"]) != first["rating_new"]

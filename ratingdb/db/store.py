@@ -40,6 +40,7 @@ from ratingdb.engine.order import KEY_AT_LEAST, KEY_BELOW, ORDER_COLUMNS, ORDER_
 from ratingdb.engine.replay import ReplayOutcome
 from ratingdb.engine.timeline import RechenmodulVersion, Timeline
 from ratingdb.rules.model import GameInput
+from ratingdb.rules.snapshots import SnapshotOutput
 
 SNAPSHOT_COLUMNS = (
     "tournament_id, participant_id, player_id, rechenmodul_id, rating_in, index_in, "
@@ -253,27 +254,27 @@ def load_snapshots(
     return dict(out)
 
 
-def _output(r: Any) -> dict[str, Any]:
-    return {
-        "group": r.player_group,
-        "age_class": r.age_class,
-        "rating_old": r.rating_old,
-        "index_old": r.index_old,
-        "k": _float(r.k),
-        "opponents_avg": r.opponents_avg,
-        "score": float(r.score),
-        "games": r.games,
-        "expected": _float(r.expected),
-        "performance": r.performance,
-        "exceptional": r.exceptional,
-        "start_value": r.start_value,
-        "iteration_value": r.iteration_value,
-        "rating_new": r.rating_new,
-        "index_new": r.index_new,
-        "stored": r.stored,
-        "new_residual_games": r.new_residual_games,
-        "expected_games": r.expected_games,
-    }
+def _output(r: Any) -> SnapshotOutput:
+    return SnapshotOutput(
+        group=r.player_group,
+        age_class=r.age_class,
+        rating_old=r.rating_old,
+        index_old=r.index_old,
+        k=_float(r.k),
+        opponents_avg=r.opponents_avg,
+        score=float(r.score),
+        games=r.games,
+        expected=_float(r.expected),
+        performance=r.performance,
+        exceptional=r.exceptional,
+        start_value=r.start_value,
+        iteration_value=r.iteration_value,
+        rating_new=r.rating_new,
+        index_new=r.index_new,
+        stored=r.stored,
+        new_residual_games=r.new_residual_games,
+        expected_games=r.expected_games,
+    )
 
 
 def _snapshot_from_row(r: Any, modul_keys: dict[int, str]) -> Snapshot:
@@ -509,24 +510,24 @@ def _snapshot_row(s: Snapshot, modul_ids: dict[str, int]) -> tuple[Any, ...]:
         i.member,
         i.birth_year,
         _json([r.as_json() for r in i.residual]),
-        o["group"],
-        o["age_class"],
-        o["rating_old"],
-        o["index_old"],
-        o["k"],
-        o["opponents_avg"],
-        o["score"],
-        o["games"],
-        o["expected"],
-        o["performance"],
-        o["exceptional"],
-        o["start_value"],
-        o["iteration_value"],
-        o["rating_new"],
-        o["index_new"],
-        o["stored"],
-        _json(o["new_residual_games"]),
-        _json(o["expected_games"]),
+        o.group,
+        o.age_class,
+        o.rating_old,
+        o.index_old,
+        o.k,
+        o.opponents_avg,
+        o.score,
+        o.games,
+        o.expected,
+        o.performance,
+        o.exceptional,
+        o.start_value,
+        o.iteration_value,
+        o.rating_new,
+        o.index_new,
+        o.stored,
+        _json(o.new_residual_games),
+        _json(o.expected_games),
     )
 
 
@@ -621,9 +622,9 @@ def _write_residual(
         if history.timeline.at(ends[tid]).rules.periodic is not None:
             continue  # a period's pending games are not Restpartien (ratingdb/engine/periods.py)
         for s in outcome.written[tid]:
-            if s.player_id is None or not s.input.member or s.output["group"] != "remaining":
+            if s.player_id is None or not s.input.member or s.output.group != "remaining":
                 continue
-            for seq, g in enumerate(s.output["new_residual_games"]):
+            for seq, g in enumerate(s.output.new_residual_games):
                 played = date.fromisoformat(g["date"])
                 created.append(
                     (s.player_id, g["opponent_rating"], g["score"], played,

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import date
 from decimal import Decimal
-from typing import Any
 
 from ratingdb.dates import add_years, residual_valid
 from ratingdb.engine.lifecycle import membership_status, textual_between
@@ -34,6 +33,7 @@ from ratingdb.rules.model import (
     TournamentInfo,
     TournamentInput,
 )
+from ratingdb.rules.snapshots import SnapshotOutput
 
 
 def participant_input(
@@ -176,7 +176,7 @@ def tournament_input(
 
 
 def state_after(
-    inp: SnapshotInput, output: Mapping[str, Any], tournament: EngineTournament
+    inp: SnapshotInput, output: SnapshotOutput, tournament: EngineTournament
 ) -> PlayerState:
     """A participant's state after the tournament, from its snapshot alone.
 
@@ -186,15 +186,15 @@ def state_after(
     """
     if not inp.member:
         return EMPTY_STATE
-    if output["stored"]:
-        rating, index = output["rating_new"], output["index_new"]
+    if output.stored:
+        rating, index = output.rating_new, output.index_new
     elif inp.rating_source == "dwz":
         rating, index = inp.rating, inp.index
     else:
         rating, index = None, None
-    if output["group"] in ("first_stage", "second_stage") and output["stored"]:
+    if output.group in ("first_stage", "second_stage") and output.stored:
         residual: tuple[ResidualEntry, ...] = ()
-    elif rating is None or output["group"] == "remaining":  # remaining: no new rating yet
+    elif rating is None or output.group == "remaining":  # remaining: no new rating yet
         new = tuple(
             ResidualEntry(
                 tournament.id,
@@ -203,7 +203,7 @@ def state_after(
                 Decimal(str(g["score"])),
                 tournament.end,
             )
-            for seq, g in enumerate(output["new_residual_games"])
+            for seq, g in enumerate(output.new_residual_games)
         )
         residual = inp.residual + new
     else:

@@ -13,6 +13,7 @@ from typing import Any
 
 from ratingdb.engine.order import OrderKey
 from ratingdb.rules.model import GameInput, Kind
+from ratingdb.rules.snapshots import SnapshotOutput
 
 EPOCH = datetime(1970, 1, 1)
 
@@ -180,9 +181,9 @@ class Snapshot:
     participant_id: int
     player_id: int | None
     input: SnapshotInput
-    #: PlayerResult.to_dict() without the id
-    output: dict[str, Any] = field(hash=False)
+    #: what the rules gave out (ratingdb.rules.snapshots)
+    output: SnapshotOutput = field(hash=False)
 
     @property
     def stored(self) -> bool:
-        return bool(self.output["stored"])
+        return self.output.stored

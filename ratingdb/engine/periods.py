@@ -7,7 +7,7 @@ snapshot's ``new_residual_games``). The first time the player is looked at for a
 ending on or after the next list date, the period is closed: the family's ``close_period``
 rates the period's games from the list ratings, exactly as it rates a whole period. Games
 before the period in the state are the formula-1 history the family asked to keep. The close
-depends only on the player's own state, so full and incremental replays agree. """
+depends only on the player's own state, so full and incremental replays agree."""
 
 from __future__ import annotations
 

@@ -26,7 +26,7 @@ from typing import Any
 
 from ratingdb.rules.errors import RulesError
 from ratingdb.rules.model import TournamentInput
-from ratingdb.rules.snapshots import Outputs
+from ratingdb.rules.snapshots import Outputs, SnapshotOutput
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,7 @@ def evaluate_or_strike(
     outputs: Outputs,
     tin: TournamentInput,
     parameters: Any,
-) -> tuple[list[dict[str, Any]], tuple[str, ...], str | None]:
+) -> tuple[list[SnapshotOutput], tuple[str, ...], str | None]:
     """The outputs of one tournament, the ids of the struck players and the rules' message
     (None when nothing had to be struck)."""
     try:
@@ -66,12 +66,13 @@ def _struck(
     tin: TournamentInput,
     parameters: Any,
     ids: set[str],
-) -> list[dict[str, Any]]:
+) -> list[SnapshotOutput]:
     players = tuple(replace(p, computer=True) if p.id in ids else p for p in tin.players)
     rows = outputs(replace(tin, players=players), parameters)
-    for p, row in zip(tin.players, rows, strict=True):
+    for k, (p, row) in enumerate(zip(tin.players, rows, strict=True)):
         if p.id in ids:  # nothing changes for a struck player
-            row.update(
+            rows[k] = replace(
+                row,
                 group="established" if p.rating is not None else "remaining",
                 rating_old=p.rating,
                 index_old=p.index,

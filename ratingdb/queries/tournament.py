@@ -34,7 +34,9 @@ def stored_evaluation(session: Session, ident: str) -> tuple[TournamentInput, To
         precision=modul.parameters.precision,
         parameters=modul.parameters.to_dict(),
         iterations=0,
-        players=[PlayerResult.from_dict(str(p.id), snaps[p.id].output) for p in t.participants],
+        players=[
+            PlayerResult.from_dict(str(p.id), snaps[p.id].output.to_dict()) for p in t.participants
+        ],
         coefficient="e" if modul.family == "dwz-classic" else "k",
     )
     return tin, result

@@ -1,7 +1,7 @@
 """What the replay engine stores per participant and tournament (a rating snapshot).
 
-A snapshot output has exactly :data:`KEYS` (the columns of ``rating_snapshots``, see
-docs/DESIGN.md for their meaning). The DWZ families produce it directly
+A snapshot output is a :class:`SnapshotOutput` (the output columns of
+``rating_snapshots``). The DWZ families produce it from their result
 (:meth:`PlayerResult.to_dict <ratingdb.rules.model.PlayerResult.to_dict>`); other tournament
 families map their own results onto it in their ``snapshot`` modules. The engine only reads
 ``group``, ``stored``, ``rating_new``, ``index_new`` and ``new_residual_games`` to carry a
@@ -14,40 +14,83 @@ scoresheet (WO Anhang 3.1.12) shows them.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from ratingdb.rules.model import TournamentInput
 
-KEYS = (
-    "group", "age_class", "rating_old", "index_old", "k", "opponents_avg", "score", "games",
-    "expected", "performance", "exceptional", "start_value", "iteration_value", "rating_new",
-    "index_new", "stored", "new_residual_games", "expected_games",
-)  # fmt: skip
-
-Outputs = Callable[[TournamentInput, Any], list[dict[str, Any]]]
+Number = int | float
 
 
-def empty(**values: Any) -> dict[str, Any]:
-    """A snapshot output with every key, ``values`` filled in, the rest empty."""
-    out: dict[str, Any] = dict.fromkeys(KEYS)
-    out.update(
-        exceptional=False, stored=False, new_residual_games=[], score=0.0, games=0,
-        expected_games=[],
-    )  # fmt: skip
-    out.update(values)
-    return out
+@dataclass(frozen=True, slots=True)
+class SnapshotOutput:
+    """One participant's outputs of one evaluation, as stored in ``rating_snapshots``.
+
+    ``group`` is the WO 3.4/3.5 group (``established``, ``first_stage``,
+    ``second_stage``, ``remaining``, ``unrated``, … per family); ``rating_old``/
+    ``index_old`` R_0 and its index; ``k`` the development coefficient (E in classic
+    DWZ); ``opponents_avg`` R_c; ``score``/``games`` W and n; ``expected`` W_e;
+    ``performance`` R_h; ``exceptional`` the Sonderwertung; ``start_value`` and
+    ``iteration_value`` a first rating's R_i and its iterated value; ``rating_new``/
+    ``index_new`` R_n and its index; ``stored`` whether R_n becomes the player's rating;
+    ``new_residual_games`` the Restpartien this tournament created (JSON objects with
+    ``opponent_rating``, ``score``, ``date``); ``expected_games`` each game's P(D).
+    """
+
+    group: str | None = None
+    age_class: str | None = None
+    rating_old: int | None = None
+    index_old: int | None = None
+    k: Number | None = None
+    opponents_avg: int | None = None
+    score: float = 0.0
+    games: int = 0
+    expected: Number | None = None
+    performance: int | None = None
+    exceptional: bool = False
+    start_value: int | None = None
+    iteration_value: int | None = None
+    rating_new: int | None = None
+    index_new: int | None = None
+    stored: bool = False
+    new_residual_games: list[dict[str, Any]] = field(default_factory=list)
+    expected_games: list[float | None] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready, with exactly :data:`KEYS` (the form displays and
+        :meth:`PlayerResult.from_dict <ratingdb.rules.model.PlayerResult.from_dict>` read)."""
+        out = {name: getattr(self, name) for name in KEYS}
+        out["new_residual_games"] = list(self.new_residual_games)
+        out["expected_games"] = list(self.expected_games)
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> SnapshotOutput:
+        """From a family result's dict; keys other than :data:`KEYS` (``id``, traces) are
+        not outputs of a snapshot and are left out."""
+        return cls(**{k: data[k] for k in KEYS if k in data})
+
+
+#: the output columns, in the order of ``rating_snapshots``
+KEYS = tuple(f.name for f in fields(SnapshotOutput))
+
+Outputs = Callable[[TournamentInput, Any], list[SnapshotOutput]]
+
+
+def empty(**values: Any) -> SnapshotOutput:
+    """A snapshot output with ``values`` filled in, the rest empty."""
+    return SnapshotOutput(**values)
 
 
 def from_tournament_result(evaluate: Callable[[TournamentInput, Any], Any]) -> Outputs:
     """Outputs of a family whose result is a TournamentResult (dwz2026, dwz-classic)."""
 
-    def outputs(t: TournamentInput, params: Any) -> list[dict[str, Any]]:
+    def outputs(t: TournamentInput, params: Any) -> list[SnapshotOutput]:
         rows = []
         for p in evaluate(t, params).players:
             row = p.to_dict()
-            del row["id"]
             row["expected_games"] = p.expected_games
-            rows.append(row)
+            rows.append(SnapshotOutput.from_dict(row))
         return rows
 
     return outputs

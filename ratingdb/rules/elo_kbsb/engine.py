@@ -20,7 +20,6 @@ from __future__ import annotations
 from datetime import date
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
 
 from ratingdb.rules.elo_kbsb.evaluate import evaluate, expected_score, k_factor
 from ratingdb.rules.elo_kbsb.model import (
@@ -33,7 +32,7 @@ from ratingdb.rules.elo_kbsb.model import (
 from ratingdb.rules.elo_kbsb.params import KbsbParameters
 from ratingdb.rules.model import RESULTS, TournamentInput
 from ratingdb.rules.rounding import round_half_up, round_half_up_to
-from ratingdb.rules.snapshots import empty
+from ratingdb.rules.snapshots import SnapshotOutput, empty
 
 
 def list_before(day: date, lists_per_year: int) -> date:
@@ -50,7 +49,7 @@ def list_after(day: date, lists_per_year: int) -> date:
     return date(start.year + (month - 1) // 12, (month - 1) % 12 + 1, 1)
 
 
-def outputs(t: TournamentInput, params: KbsbParameters) -> list[dict[str, Any]]:
+def outputs(t: TournamentInput, params: KbsbParameters) -> list[SnapshotOutput]:
     by_id = {p.id: p for p in t.players}
     counted: dict[str, list[tuple[int, Decimal]]] = {p.id: [] for p in t.players}
     for g in t.games:

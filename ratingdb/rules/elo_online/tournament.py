@@ -14,19 +14,18 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, time, timedelta
 from decimal import Decimal
-from typing import Any
 
 from ratingdb.rules.elo_online.evaluate import evaluate
 from ratingdb.rules.elo_online.model import OnlineGameInput, OnlineInput, OnlinePlayerInput
 from ratingdb.rules.elo_online.params import OnlineEloParameters
 from ratingdb.rules.model import TournamentInput
 from ratingdb.rules.rounding import round_half_up_to
-from ratingdb.rules.snapshots import empty
+from ratingdb.rules.snapshots import SnapshotOutput, empty
 
 RATED = ("1-0", "0-1", "1/2-1/2")
 
 
-def outputs(t: TournamentInput, params: OnlineEloParameters) -> list[dict[str, Any]]:
+def outputs(t: TournamentInput, params: OnlineEloParameters) -> list[SnapshotOutput]:
     end = datetime.combine(t.tournament.end, time(), tzinfo=UTC)
     order = sorted(
         (k for k, g in enumerate(t.games) if g.result in RATED),

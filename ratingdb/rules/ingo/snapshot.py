@@ -17,14 +17,14 @@ from ratingdb.rules.errors import RulesError
 from ratingdb.rules.ingo.evaluate import evaluate
 from ratingdb.rules.model import TournamentInput
 from ratingdb.rules.rounding import round_half_up
-from ratingdb.rules.snapshots import empty
+from ratingdb.rules.snapshots import SnapshotOutput, empty
 
 
 def _whole(value: Any) -> int | None:
     return None if value is None else round_half_up(value)
 
 
-def outputs(t: TournamentInput, params: Any) -> list[dict[str, Any]]:
+def outputs(t: TournamentInput, params: Any) -> list[SnapshotOutput]:
     result = evaluate(t, params)
     by_id = {p.id: p for p in result.players}
     rows = []
