@@ -322,7 +322,7 @@ def test_trf_without_vkz_or_with_a_player_twice_writes_nothing(empty_db, tmp_pat
     second = run(["tournament", "import", str(path), "--id", "T2", "--vkz", "C01"], empty_db)
     assert second.returncode == 2
     line = next(k for k, x in enumerate(twice.splitlines(), start=1) if x.startswith("GER    3"))
-    assert f"t.trf:{line}: GER number 10012345 of start rank 3 is also start rank 1's" in (
+    assert f"t.trf:{line}:58: GER number 10012345 of start rank 3 is also start rank 1's" in (
         second.stderr
     )
     assert counts(empty_db) == before

@@ -114,6 +114,11 @@ def tournament_show(ident: str, as_json: bool) -> None:
     default=None,
     help="End date YYYY-MM-DD, replacing the file's (needed for a file without dates).",
 )
+@click.option(
+    "--complete-rounds",
+    is_flag=True,
+    help="TRF: leave out rounds that are paired but have no results yet (else an error).",
+)
 @click.option("--now", is_flag=True, help="Recalculate immediately.")
 def tournament_import(
     source: str,
@@ -123,6 +128,7 @@ def tournament_import(
     encoding: str | None,
     start: datetime | None,
     end: datetime | None,
+    complete_rounds: bool,
     now: bool,
 ) -> None:
     """Import a tournament file – TRF16/TRF26, SwissChess SWT (individual or team), DSB
@@ -136,6 +142,7 @@ def tournament_import(
     parsed = read_trf(
         read_bytes(source), name, encoding,
         start=start.date() if start else None, end=end.date() if end else None,
+        complete_rounds=complete_rounds,
     )  # fmt: skip
     for warning in parsed.warnings:
         click.echo(f"warning: {name}: {warning}", err=True)

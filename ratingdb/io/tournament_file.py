@@ -55,18 +55,24 @@ def read_tournament(
     *,
     start: date | None = None,
     end: date | None = None,
+    complete_rounds: bool = False,
 ) -> TrfTournament:
     """Detect the format and read the file; ``encoding`` applies to the texts (TRF: UTF-8 by
     default; SWI: detected by default; SWT: cp1252 by default). ``start``/``end`` replace the
-    file's dates (an SWT file may have none). Raises :class:`InputError` (all problems of the
-    file, located)."""
+    file's dates (an SWT or TRF file may have none); ``complete_rounds`` leaves out the
+    rounds of a TRF that are paired but have no results yet. Raises :class:`InputError` (all
+    problems of the file, located)."""
     try:
         kind = detect(data)
     except InputError as err:
         raise InputError(source, err.message) from None
     if kind == "swt":
         return swt.read(data, source, encoding, start=start, end=end)
-    t = _read(kind, data, source, encoding)
+    if kind == "trf":
+        text = trf.decode(data, source, encoding or "utf-8")
+        t = trf.parse(text, source, complete_rounds=complete_rounds, start=start, end=end)
+    else:
+        t = _read(kind, data, source, encoding)
     t.start, t.end = start or t.start, end or t.end
     if t.end < t.start:
         raise InputError(source, f"end date {t.end} is before the start {t.start}")
@@ -78,6 +84,4 @@ def _read(kind: str, data: bytes, source: str, encoding: str | None) -> TrfTourn
         return dsb_xml.read(data, source)[1]
     if kind == "dewis-xml":
         return dewis_xml.parse(data, source)
-    if kind == "swi":
-        return swi.read(data, source, encoding)
-    return trf.parse(trf.decode(data, source, encoding or "utf-8"), source)
+    return swi.read(data, source, encoding)

@@ -13,17 +13,33 @@ Record types read (fixed columns, 1-based as in the FIDE documents):
   ``001``, the same static columns: start rank of the linked ``001`` record, national
   rating (for GER: the DWZ) at 49-52, national number (DSB id, or ZPS-member number
   ``VKZ-nnn``) at 58-68;
-* team records ``013`` and ``310`` only mark a team competition.
+* team records ``013`` and ``310`` mark a team competition; they, TRF-2026's other team
+  records and JaVaFo's ``XX?`` records are kept as lines (``records``).
+
+What real programs write and is accepted: records that repeat (``112`` one line per deputy,
+``132`` one line per round date in TRF-2026 samples, one team record per team); lines that
+are no records – Swiss-Manager's ruler ``DDD SSSS sTTT …``, legends – kept as comments with a
+warning, never read as records; ``062 163 (73)`` (players, rated players); dates
+``YYYY/MM/DD``, ``YYYY-MM-DD``, ``YYYY.MM.DD``, ``DD.MM.YYYY``, ``DD. MM. YYYY``,
+``DD/MM/YYYY``, ``May 29, 2020`` (:func:`parse_date`); a missing ``052`` (the last round date,
+else the start date, with a warning) or ``042``; old byes ``0000 - =`` and ``0000 - +``, a
+cell shifted inside its ten columns (``0 - H``); TRF-2026's ``*`` (no result yet).
 
 Result codes: ``1 = 0`` rated; ``+ -`` forfeits; ``W D L`` games of less than one move (never
-rated, stored as ``W-L``/``L-W``/``D-D``); ``H F U Z`` (and blank) byes and absences, which are
-not games and are not stored. Lines starting with ``###`` are comments; ratingdb writes its
-tournament id and VKZ into ``### ratingdb id:`` / ``### ratingdb vkz:`` comments on export.
+rated, stored as ``W-L``/``L-W``/``D-D``); ``H F U Z`` (and blank) byes and absences, ``-``,
+``=`` and ``+`` without an opponent likewise: not games (``TrfPlayer.byes``). Lines starting
+with ``###`` are comments; ratingdb writes its tournament id and VKZ into
+``### ratingdb id:`` / ``### ratingdb vkz:`` comments on export.
 
-Every problem is a :class:`TrfError` with the line and column: unknown result code, opponent
-number out of range, asymmetric pairing (A says he played B as white, B's line disagrees),
-a date that is not a date, end before start, duplicate start rank, an NRS record without its
-``001`` line, missing name or dates.
+Every problem of a file is reported at once (:class:`TrfError` with ``problems``, each with
+line and column, at most :data:`MAX_PROBLEMS`): unknown result code, opponent out of range,
+asymmetric pairing (A says he played B as white, B's line disagrees), a date that is not a
+date, end before start, duplicate start rank, an NRS record without its ``001`` line, a
+FIDE id or GER number of two start ranks that both played, a round paired without results
+(``complete_rounds`` leaves such rounds out instead). Defects that touch no game are
+warnings: points or rank column, sex, ``062``/``072``, round dates, a repeated header record,
+an id given twice where one start rank played no game (it loses the id), and a points column
+that differs from the results (the players are named).
 """
 
 from __future__ import annotations
@@ -81,17 +97,73 @@ _DATE = re.compile(r"^(\d{4})[/-](\d{2})[/-](\d{2})$")
 _SHORT_DATE = re.compile(r"^(\d{2})/(\d{2})/(\d{2})$")
 
 
+#: at most this many problems are reported for one file
+MAX_PROBLEMS = 50
+#: records that may appear more than once (one line per arbiter, per round date, per team)
+REPEATABLE = {"112", "132"}
+#: records whose repetition with another value is an error (they decide the tournament)
+_ESSENTIAL = {"012": "tournament name", "042": "start date", "052": "end date"}
+_MONTHS = {
+    m: k
+    for k, names in enumerate(
+        (
+            ("jan", "january", "januar", "jänner"),
+            ("feb", "february", "februar"),
+            ("mar", "march", "mär", "märz", "maerz", "mrz"),
+            ("apr", "april"),
+            ("may", "mai"),
+            ("jun", "june", "juni"),
+            ("jul", "july", "juli"),
+            ("aug", "august"),
+            ("sep", "sept", "september"),
+            ("oct", "october", "okt", "oktober"),
+            ("nov", "november"),
+            ("dec", "december", "dez", "dezember"),
+        ),
+        start=1,
+    )
+    for m in names
+}
+_YMD = re.compile(r"^(\d{4})\s*[/.-]\s*(\d{1,2})\s*[/.-]\s*(\d{1,2})\.?$")
+_DMY = re.compile(r"^(\d{1,2})\s*([/.-])\s*(\d{1,2})\s*[/.-]\s*(\d{4}|\d{2})$")
+_DMY_NAMED = re.compile(r"^(\d{1,2})\.?\s*([A-Za-zäÄ]+)\.?,?\s*(\d{4})$")
+_MDY_NAMED = re.compile(r"^([A-Za-zäÄ]+)\.?\s*(\d{1,2})(?:st|nd|rd|th)?,?\s*(\d{4})$")
+_COUNT = re.compile(r"^(\d+)\s*(?:\(\s*(\d+)\s*\))?$")
+
+
 class TrfError(InputError):
-    """A malformed TRF line: ``location`` is ``file:line:column``."""
+    """One or more problems of a TRF file: ``problems`` holds ``(location, message)`` pairs,
+    ``location`` being ``file:line:column`` (or ``file``); the first is ``location`` /
+    ``message``, and ``str()`` lists every problem, one per line."""
+
+    def __init__(
+        self, location: str, message: str, problems: list[tuple[str, str]] | None = None
+    ) -> None:
+        super().__init__(location, message)
+        self.problems = problems or [(location, message)]
+        if len(self.problems) > 1:
+            self.args = ("\n".join(f"{where}: {what}" for where, what in self.problems),)
+
+    def __str__(self) -> str:
+        return str(self.args[0])
 
 
 @dataclass(frozen=True, slots=True)
 class RoundEntry:
+    """One round of a player line: opponent start rank (0 = none), colour ``w``/``b``/``-``,
+    the upper-case result code (``" "`` blank), and the 1-based column of the cell."""
+
     round: int
     opponent: int  # start rank; 0 = none
     colour: str  # "w", "b" or "-"
     code: str  # upper-case result code, " " for blank
     column: int
+
+    @property
+    def points(self) -> Decimal:
+        """What the code scores for the player (byes included; ``=``/``+`` without an
+        opponent are the old half- and full-point byes)."""
+        return _POINTS.get(self.code, Decimal(0))
 
 
 @dataclass(slots=True)
@@ -133,6 +205,12 @@ class TrfPlayer:
             return self.birth.year
         return self.birth
 
+    @property
+    def byes(self) -> dict[int, str]:
+        """Round -> code of every round without an opponent (H F U Z, ``-`` a forfeit
+        without opponent, ``=``/``+`` old-style byes); blank rounds are left out."""
+        return {e.round: e.code for e in self.rounds if not e.opponent and e.code != " "}
+
 
 @dataclass(frozen=True, slots=True)
 class TrfGame:
@@ -159,8 +237,17 @@ class TrfTournament:
     team: bool = False
     #: ratingdb's own ``### ratingdb key: value`` comments (tournament id, VKZ)
     meta: dict[str, str] = field(default_factory=dict)
+    #: other ``??2`` records by tag; a repeated one (``112``: one line per deputy) holds its
+    #: lines joined by a newline
     other: dict[str, str] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    #: records kept as they are: team records (``013``, ``310``, TRF-2026 ``3xx``/``8xx``),
+    #: JaVaFo's ``XX?`` and other numbered records ratingdb does not interpret
+    records: list[str] = field(default_factory=list)
+    #: lines that are no records (rulers, legends, program banners), kept as comments
+    comments: list[str] = field(default_factory=list)
+    #: the number of rated players when ``062`` says ``N (M)`` or ``072`` gives it
+    rated_players: int | None = None
 
     def player(self, start_rank: int) -> TrfPlayer:
         for p in self.players:
@@ -189,18 +276,70 @@ def decode(data: bytes, source: str, encoding: str = "utf-8") -> str:
         raise TrfError(source, f"unknown encoding {encoding!r}") from None
 
 
-def parse(text: str, source: str = "<trf>") -> TrfTournament:
-    """Parse and validate a TRF text; raises :class:`TrfError` at the first problem."""
+class _Report:
+    """Problems and warnings of one file; problems stop at :data:`MAX_PROBLEMS`."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.problems: list[tuple[str, str]] = []
+        self.warnings: list[str] = []
+        self.dropped = 0
+        #: (start rank, round) of cells already reported: their pairings are not checked
+        self.broken: set[tuple[int, int]] = set()
+
+    def error(self, line: int | None, column: int | None, message: str) -> None:
+        if len(self.problems) >= MAX_PROBLEMS:
+            self.dropped += 1
+            return
+        where = self.source
+        if line is not None:
+            where += f":{line}" + (f":{column}" if column is not None else "")
+        self.problems.append((where, message))
+
+    def warn(self, line: int | None, message: str) -> None:
+        self.warnings.append(f"line {line}: {message}" if line is not None else message)
+
+    def raise_if_any(self) -> None:
+        if not self.problems:
+            return
+        problems = list(self.problems)
+        if self.dropped:
+            problems.append((self.source, f"... and {self.dropped} more problems"))
+        raise TrfError(problems[0][0], problems[0][1], problems)
+
+
+class _Bad(Exception):
+    """A field that cannot be read; the message is the user's."""
+
+
+def parse(
+    text: str,
+    source: str = "<trf>",
+    *,
+    complete_rounds: bool = False,
+    start: date | None = None,
+    end: date | None = None,
+) -> TrfTournament:
+    """Parse and validate a TRF text.
+
+    Every problem of the file is collected and raised together as one :class:`TrfError`
+    (at most :data:`MAX_PROBLEMS`); defects that touch no game (points or rank columns,
+    sex, counts, round dates, repeated records, lines that are no records) are warnings in
+    ``warnings``. With ``complete_rounds`` a round that is paired but has no results yet is
+    left out (with a warning) instead of being an error. ``start``/``end`` replace the
+    file's ``042``/``052`` (a file without them, such as a pairing program's, then reads)."""
+    given = (start, end)
+    rep = _Report(source)
     header: dict[str, tuple[str, int]] = {}
+    repeated: dict[str, list[str]] = {}
     players: list[TrfPlayer] = []
     by_rank: dict[int, TrfPlayer] = {}
     national: list[NationalRecord] = []
     meta: dict[str, str] = {}
-    round_dates: list[date] = []
+    round_dates: list[tuple[int, date]] = []  # (round, date)
+    records: list[str] = []
+    comments: list[str] = []
     team = False
-
-    def err(line: int, column: int, message: str) -> TrfError:
-        return TrfError(f"{source}:{line}:{column}", message)
 
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.rstrip("\r")
@@ -211,257 +350,452 @@ def parse(text: str, source: str = "<trf>") -> TrfTournament:
             if m:
                 meta[m.group(1)] = m.group(2)
             continue
-        if "\t" in line:
-            raise err(number, line.index("\t") + 1, "tab character in a fixed-column line")
         tag = line[:3]
-        if tag == "001":
-            player = _player(line, number, err)
+        kind = _kind(line)
+        if kind == "comment":
+            comments.append(line)
+            rep.warn(number, f"not a TRF record, kept as a comment: {line[:40].rstrip()!r}")
+            continue
+        if kind in ("001", "nrs") and "\t" in line:
+            rep.error(number, line.index("\t") + 1, "tab character in a fixed-column line")
+            continue
+        if kind == "001":
+            player = _player(line, number, rep)
+            if player is None:
+                continue
             if player.start_rank in by_rank:
                 first = by_rank[player.start_rank].line
-                raise err(
+                rep.error(
                     number, 5, f"duplicate start rank {player.start_rank} (also line {first})"
                 )
+                continue
             by_rank[player.start_rank] = player
             players.append(player)
-        elif tag in ("013", "310"):
+        elif kind == "nrs":
+            rec = _national(line, number, rep)
+            if rec is not None:
+                national.append(rec)
+        elif kind == "team":
             team = True
+            records.append(line)
         elif tag == "132":
-            round_dates = _round_dates(line, number, err)
-        elif re.fullmatch(r"\d\d2", tag):
-            if tag in header:
-                raise err(number, 1, f"record {tag} appears twice (also line {header[tag][1]})")
-            header[tag] = (line[4:].strip(), number)
-        elif _NRS_TAG.match(tag) and not tag.startswith("XX"):
-            national.append(_national(line, number, err))
-        elif tag[:1].isdigit() or tag.startswith("XX"):
-            continue  # other TRF records (tie-breaks, team results, JaVaFo extensions)
-        else:
-            raise err(number, 1, f"unknown record type {tag!r}")
+            round_dates += _round_dates(line, number, rep)
+        elif kind == "header":
+            value = line[4:].strip()
+            if tag in REPEATABLE:
+                repeated.setdefault(tag, []).append(value)
+                header.setdefault(tag, (value, number))
+            elif tag in header:
+                first_value, first_line = header[tag]
+                if value == first_value:
+                    continue
+                if tag in _ESSENTIAL:
+                    rep.error(
+                        number, 5, f"record {tag} ({_ESSENTIAL[tag]}) appears twice with "
+                        f"different values (also line {first_line})",
+                    )  # fmt: skip
+                else:
+                    rep.warn(number, f"record {tag} appears twice; the first (line "
+                             f"{first_line}) is used")  # fmt: skip
+            else:
+                header[tag] = (value, number)
+        else:  # other numbered records, JaVaFo's XX? extensions
+            records.append(line)
 
-    def required(tag: str, what: str) -> tuple[str, int]:
-        value = header.get(tag)
-        if value is None or not value[0]:
-            raise TrfError(source, f"record {tag} ({what}) is missing")
-        return value
-
-    name, name_line = required("012", "tournament name")
-    if len(name) > 200:
-        raise err(name_line, 5, f"the tournament name has {len(name)} characters (at most 200)")
-    start_text, start_line = required("042", "start date")
-    end_text, end_line = required("052", "end date")
-    start = _date(start_text, lambda m: err(start_line, 5, m))
-    end = _date(end_text, lambda m: err(end_line, 5, m))
-    if end < start:
-        raise err(end_line, 5, f"end date {end} is before the start date {start}")
-    if not players:
-        raise TrfError(source, "no player records (001)")
+    name, name_line = header.get("012", ("", 0))
+    if not name:
+        rep.error(None, None, "record 012 (tournament name) is missing")
+    elif len(name) > 200:
+        rep.error(name_line, 5, f"the tournament name has {len(name)} characters (at most 200)")
+    start = given[0] or _header_date(header, "042", rep)
+    end = given[1] or _header_date(header, "052", rep)
+    dates = sorted(d for _, d in round_dates)
+    if start is None and "042" not in header:
+        start = dates[0] if dates else end
+        if start is not None:
+            rep.warn(None, f"record 042 (start date) is missing: {start} is used "
+                     f"({'the first round date' if dates else 'the end date'})")  # fmt: skip
+    if end is None and "052" not in header:
+        end = dates[-1] if dates else start
+        if end is not None:
+            rep.warn(None, f"record 052 (end date) is missing: {end} is used "
+                     f"({'the last round date' if dates else 'the start date'})")  # fmt: skip
+    if start is None and end is None and "042" not in header and "052" not in header:
+        rep.error(None, None, "records 042 and 052 (start and end date) are missing")
+    if start is not None and end is not None and end < start:
+        rep.error(header.get("052", ("", None))[1], 5,
+                  f"end date {end} is before the start date {start}")  # fmt: skip
+    if not players and not rep.problems:
+        rep.error(None, None, "no player records (001)")
     for rec in national:
         owner = by_rank.get(rec.start_rank)
         if owner is None:
-            raise err(
-                rec.line,
-                5,
-                f"{rec.federation} record for start rank {rec.start_rank}, which has no 001 line",
-            )
-        if rec.federation in owner.national:
-            raise err(
+            rep.error(rec.line, 5,
+                      f"{rec.federation} record for start rank {rec.start_rank}, which has no "
+                      "001 line")  # fmt: skip
+        elif rec.federation in owner.national:
+            rep.error(
                 rec.line, 1, f"second {rec.federation} record for start rank {rec.start_rank}"
             )
-        owner.national[rec.federation] = rec
-    for tag, what in (("062", "number of players"), ("072", "number of rated players")):
-        if tag in header and header[tag][0]:
-            value, line_no = header[tag]
-            if not (value.isascii() and value.isdigit()):
-                raise err(line_no, 5, f"{what} is not a number: {value!r}")
-    warnings = []
-    if (
-        "062" in header
-        and header["062"][0].isascii()
-        and header["062"][0].isdigit()
-        and int(header["062"][0]) != len(players)
-    ):
-        warnings.append(f"062 says {header['062'][0]} players, the file has {len(players)}")
+        else:
+            owner.national[rec.federation] = rec
+    rated = _counts(header, len(players), rep)
     tournament = TrfTournament(
         source=source,
         name=name,
-        start=start,
-        end=end,
+        start=start or date.min,
+        end=end or date.min,
         city=header.get("022", ("", 0))[0],
         federation=header.get("032", ("", 0))[0],
         type=header.get("092", ("", 0))[0],
         arbiter=header.get("102", ("", 0))[0],
         time_control=header.get("122", ("", 0))[0],
-        round_dates=round_dates,
+        round_dates=[d for _, d in sorted(round_dates)],
         players=players,
         team=team,
         meta=meta,
-        other={t: v for t, (v, _) in header.items() if t not in _KNOWN},
-        warnings=warnings,
+        other={t: v for t, (v, _) in header.items() if t not in _KNOWN}
+        | {t: "\n".join(v) for t, v in repeated.items() if t != "132"},
+        records=records,
+        comments=comments,
+        rated_players=rated,
     )
-    tournament.games = _games(tournament, by_rank, err)
+    _pending_rounds(tournament, rep, complete_rounds)
+    tournament.games = _games(tournament, by_rank, rep)
+    _duplicate_ids(tournament, rep)
+    _points_column(tournament, rep)
+    rep.raise_if_any()
+    tournament.warnings = rep.warnings
     return tournament
 
 
-_KNOWN = {"012", "022", "032", "042", "052", "062", "072", "092", "102", "122"}
+_KNOWN = {"012", "022", "032", "042", "052", "062", "072", "092", "102", "122", "132"}
+
+
+def _kind(line: str) -> str:
+    """What a line is: ``001``, ``nrs``, ``team``, ``header`` (``??2``), ``record`` (other
+    numbered or ``XX?`` records) or ``comment`` (rulers, legends: no record at all)."""
+    tag = line[:3]
+    sep = line[3:4] in ("", " ")
+    rank = line[4:8].strip()
+    if tag == "001":
+        # a ruler or legend ("001 SSSS sTTT NNNN...") has letters where the start rank is
+        return "comment" if rank and not rank.isdigit() and rank.isalpha() else "001"
+    if tag in ("013", "310") and sep:
+        return "team"
+    if re.fullmatch(r"[0-3]\d2", tag) and sep:
+        return "header"
+    if tag.startswith("XX") and tag.isalpha():
+        return "record"
+    if _NRS_TAG.match(tag) and sep and rank.isdigit() and rank.isascii():
+        return "nrs"
+    if tag.isdigit() and sep:
+        return "record"
+    return "comment"
+
+
+def _header_date(header: dict[str, tuple[str, int]], tag: str, rep: _Report) -> date | None:
+    value = header.get(tag)
+    if value is None:
+        return None
+    try:
+        return parse_date(value[0])
+    except _Bad as err:
+        rep.error(value[1], 5, str(err))
+        return None
+
+
+def _counts(header: dict[str, tuple[str, int]], players: int, rep: _Report) -> int | None:
+    """``062`` (``N`` or ``N (M)``, Swiss-Manager) and ``072``: warnings only."""
+    rated = None
+    for tag, what in (("062", "number of players"), ("072", "number of rated players")):
+        if tag not in header or not header[tag][0]:
+            continue
+        value, line = header[tag]
+        m = _COUNT.match(value)
+        if m is None:
+            rep.warn(line, f"{what} is not a number: {value!r} (ignored)")
+            continue
+        if tag == "062":
+            if int(m.group(1)) != players:
+                rep.warn(line, f"062 says {m.group(1)} players, the file has {players}")
+            if m.group(2):
+                rated = int(m.group(2))
+        elif rated is None:
+            rated = int(m.group(1))
+    return rated
+
+
+def parse_date(value: str) -> date:
+    """A date as programs write it: ``2005/07/28``, ``2005-07-28``, ``2005.07.28``,
+    ``28.07.2005``, ``28. 07. 2005``, ``28/07/2005`` (day first; month first only when the
+    day cannot be a month), ``28-07-05``, ``May 29, 2020``, ``29 May 2020``, ``29. Mai
+    2020``. Raises :class:`_Bad` with the user's message."""
+    text = value.strip()
+    try:
+        m = _YMD.match(text)
+        if m:
+            return date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+        m = _DMY.match(text)
+        if m:
+            a, b, year = int(m.group(1)), int(m.group(3)), int(m.group(4))
+            if len(m.group(4)) == 2:
+                year += 2000 if year < 70 else 1900
+            day, month = (b, a) if m.group(2) == "/" and b > 12 >= a else (a, b)
+            return date(year, month, day)
+        m = _DMY_NAMED.match(text)
+        if m and m.group(2).lower() in _MONTHS:
+            return date(int(m.group(3)), _MONTHS[m.group(2).lower()], int(m.group(1)))
+        m = _MDY_NAMED.match(text)
+        if m and m.group(1).lower() in _MONTHS:
+            return date(int(m.group(3)), _MONTHS[m.group(1).lower()], int(m.group(2)))
+    except ValueError as e:
+        raise _Bad(f"not a date: {value!r} ({e})") from None
+    raise _Bad(f"not a date (expected YYYY/MM/DD): {value!r}")
 
 
 def _field(line: str, first: int, last: int) -> str:
     return line[first - 1 : last].strip()
 
 
-def _int_field(line: str, first: int, last: int, what: str, number: int, err) -> int | None:  # type: ignore[no-untyped-def]
+def _int_field(line: str, first: int, last: int, what: str) -> int | None:
     value = _field(line, first, last)
     if not value:
         return None
     if not (value.isascii() and value.isdigit()):
-        raise err(number, first, f"{what} is not a number: {value!r}")
+        raise _Bad(f"{what} is not a number: {value!r}")
     return int(value)
 
 
-def _birth(value: str, fail) -> date | int | None:  # type: ignore[no-untyped-def]
-    """A birth date, or only its year (``YYYY`` or ``YYYY/00/00``); year 0000 is unknown."""
+def _birth(value: str) -> date | int | None:
+    """A birth date, or only its year (``YYYY``, ``YYYY/00/00``); year 0000 is unknown."""
     if not value:
         return None
-    m = _DATE.match(value)
-    if re.fullmatch(r"\d{4}", value) or (m and m.group(2) == "00" and m.group(3) == "00"):
-        year = int(value[:4])
+    m = re.fullmatch(r"(\d{4})(?:[/.-]00[/.-]00)?", value)
+    if m:
+        year = int(m.group(1))
         if year == 0:
             return None
         if not 1850 <= year <= 2200:
-            raise fail(f"birth year {year} is not plausible (1850..2200)")
+            raise _Bad(f"birth year {year} is not plausible (1850..2200)")
         return year
-    born = _date(value, fail)
+    born = parse_date(value)
     if not 1850 <= born.year <= 2200:
-        raise fail(f"birth year {born.year} is not plausible (1850..2200)")
+        raise _Bad(f"birth year {born.year} is not plausible (1850..2200)")
     return born
 
 
-def _date(value: str, fail) -> date:  # type: ignore[no-untyped-def]
-    m = _DATE.match(value)
-    if m is None:
-        raise fail(f"not a date (expected YYYY/MM/DD): {value!r}")
+def _read(rep: _Report, number: int, column: int, read, default=None):  # type: ignore[no-untyped-def]
+    """``read()``, or ``default`` after reporting its problem at ``number:column``."""
     try:
-        return date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
-    except ValueError as e:
-        raise fail(f"not a date: {value!r} ({e})") from None
+        return read()
+    except _Bad as err:
+        rep.error(number, column, str(err))
+        return default
 
 
-def _player(line: str, number: int, err) -> TrfPlayer:  # type: ignore[no-untyped-def]
-    start_rank = _int_field(line, 5, 8, "start rank", number, err)
+def _player(line: str, number: int, rep: _Report) -> TrfPlayer | None:
+    before = len(rep.problems)
+    start_rank = _read(rep, number, 5, lambda: _int_field(line, 5, 8, "start rank"))
     if not start_rank:
-        raise err(number, 5, "a player line needs a start rank 1..9999")
+        if len(rep.problems) == before:
+            rep.error(number, 5, "a player line needs a start rank 1..9999")
+        return None
     sex = _field(line, 10, 10).lower()
     if sex not in ("", "m", "w", "f"):
-        raise err(number, 10, f"sex is m or w, got {sex!r}")
+        rep.warn(number, f"column 10: sex is m or w, got {sex!r} (ignored)")
+        sex = ""
     name = _field(line, 15, 47)
     if not name:
-        raise err(number, 15, "the player's name is empty")
-    points_text = _field(line, 81, 84)
+        rep.error(number, 15, "the player's name is empty")
+    points_text = _field(line, 81, 84).replace(",", ".")
+    points: Decimal | None = None
     try:
         points = Decimal(points_text) if points_text else None
     except InvalidOperation:
-        raise err(number, 81, f"points are not a number: {points_text!r}") from None
+        rep.warn(number, f"column 81: points are not a number: {points_text!r} (ignored)")
     if points is not None and (not points.is_finite() or points < 0 or points * 2 % 1):
-        raise err(number, 81, f"points are not a number of half points: {points_text!r}")
-    rounds = []
-    column = 92
-    while column <= len(line):
-        opponent_text = line[column - 1 : column + 3]
-        colour = line[column + 4 : column + 5] or " "
-        code = (line[column + 6 : column + 7] or " ").upper()
-        opponent_text = opponent_text.strip()
-        if opponent_text and not (opponent_text.isascii() and opponent_text.isdigit()):
-            raise err(number, column, f"opponent is not a start rank: {opponent_text!r}")
-        opponent = int(opponent_text) if opponent_text else 0
-        colour = colour.lower()
-        if colour not in ("w", "b", "-", " "):
-            raise err(number, column + 5, f"colour is w, b or -, got {colour!r}")
-        if code not in PLAYED | FORFEIT | UNRATED | BYES:
-            raise err(number, column + 7, f"unknown result code {code!r}")
-        rnd = (column - 92) // 10 + 1
-        if opponent and code in BYES:
-            raise err(
-                number,
-                column + 7,
-                f"round {rnd}: result {code.strip() or 'blank'!r} "
-                f"is a bye, but an opponent ({opponent}) is given",
-            )
-        if not opponent and code in PLAYED | UNRATED:
-            raise err(number, column + 7, f"round {rnd}: result {code!r} needs an opponent")
-        if opponent and code in PLAYED | UNRATED and colour not in ("w", "b"):
-            raise err(number, column + 5, f"round {rnd}: a played game needs colour w or b")
-        rounds.append(RoundEntry(rnd, opponent, "-" if colour == " " else colour, code, column))
-        column += 10
+        rep.warn(number, f"column 81: points are not a number of half points: {points_text!r}")
+        points = None
+    rank = None
+    try:
+        rank = _int_field(line, 86, 89, "rank")
+    except _Bad as err:
+        rep.warn(number, f"column 86: {err} (ignored)")
+    rating = _read(rep, number, 49, lambda: _int_field(line, 49, 52, "FIDE rating"))
+    fide_id = _read(rep, number, 58, lambda: _int_field(line, 58, 68, "FIDE id"))
+    birth = _read(rep, number, 70, lambda: _birth(_field(line, 70, 79)))
+    rounds = _rounds(line, number, rep, start_rank)
     return TrfPlayer(
         start_rank=start_rank,
         sex={"w": "f"}.get(sex, sex),
         title=_field(line, 11, 13),
         name=name,
-        rating=_int_field(line, 49, 52, "FIDE rating", number, err) or None,
+        rating=rating or None,
         federation=_field(line, 54, 56),
-        fide_id=_int_field(line, 58, 68, "FIDE id", number, err) or None,
-        birth=_birth(_field(line, 70, 79), lambda m: err(number, 70, m)),
+        fide_id=fide_id or None,
+        birth=birth,
         points=points,
-        rank=_int_field(line, 86, 89, "rank", number, err),
+        rank=rank,
         rounds=rounds,
         line=number,
     )
 
 
-def _national(line: str, number: int, err) -> NationalRecord:  # type: ignore[no-untyped-def]
-    start_rank = _int_field(line, 5, 8, "start rank", number, err)
-    if not start_rank:
-        raise err(number, 5, "a national rating record needs the start rank of its 001 line")
+_CELL = re.compile(r"^\s*(\d{1,4})\s+([wbWB-]?)\s*(\S?)\s*$")
+
+
+def _rounds(line: str, number: int, rep: _Report, start_rank: int) -> list[RoundEntry]:
+    """The round cells from column 92, every 10 columns. A cell is read at its fixed
+    columns (opponent 92-95, colour 97, result 99); one whose parts are shifted inside its
+    ten columns (``0 - H``) is read by its words."""
+    rounds = []
+    column = 92
+
+    def error(col: int, message: str) -> None:
+        rep.error(number, col, message)
+        rep.broken.add((start_rank, (column - 92) // 10 + 1))
+
+    while column <= len(line):
+        rnd = (column - 92) // 10 + 1
+        cell = line[column - 1 : column + 9]
+        opponent_text = cell[0:4].strip()
+        colour = (cell[5:6] or " ").lower()
+        code = (cell[7:8] or " ").upper()
+        rest = cell[4:5] + cell[6:7] + cell[8:]
+        fixed = (not opponent_text or opponent_text.isdigit()) and not rest.strip()
+        if not fixed:
+            m = _CELL.match(cell)
+            if m and (m.group(2) or m.group(3)):
+                opponent_text, colour, code = m.group(1), m.group(2).lower() or "-", m.group(3)
+                code = (code or " ").upper()
+        column_code, column_colour = column + 7, column + 5
+        if opponent_text and not (opponent_text.isascii() and opponent_text.isdigit()):
+            error(column, f"round {rnd}: opponent is not a start rank: "
+                      f"{opponent_text!r}")  # fmt: skip
+            column += 10
+            continue
+        opponent = int(opponent_text) if opponent_text else 0
+        if colour not in ("w", "b", "-", " "):
+            error(column_colour, f"round {rnd}: colour is w, b or -, got {colour!r}")
+            column += 10
+            continue
+        if code == "*":
+            code = " "  # TRF-2026: no result yet (paired: see _pending_rounds)
+        if code not in PLAYED | FORFEIT | UNRATED | BYES:
+            error(column_code, f"round {rnd}: unknown result code {code!r}")
+            column += 10
+            continue
+        if opponent and code in BYES - {" "}:
+            error(column_code, f"round {rnd}: result {code!r} is a bye, but an "
+                      f"opponent ({opponent}) is given")  # fmt: skip
+        elif not opponent and code in {"1", "0"} | UNRATED:
+            error(column_code, f"round {rnd}: result {code!r} needs an opponent")
+        elif opponent and code in PLAYED | UNRATED and colour not in ("w", "b"):
+            error(column_colour, f"round {rnd}: a played game needs colour w or b")
+        else:
+            rounds.append(RoundEntry(rnd, opponent, "-" if colour == " " else colour, code, column))
+        column += 10
+    return rounds
+
+
+def _national(line: str, number: int, rep: _Report) -> NationalRecord | None:
+    before = len(rep.problems)
+    start_rank = _read(rep, number, 5, lambda: _int_field(line, 5, 8, "start rank"))
+    rating = _read(rep, number, 49, lambda: _int_field(line, 49, 52, "national rating"))
+    birth = _read(rep, number, 70, lambda: _birth(_field(line, 70, 79)))
+    if len(rep.problems) != before or not start_rank:
+        if not start_rank and len(rep.problems) == before:
+            rep.error(number, 5, "a national rating record needs the start rank of its 001 line")
+        return None
     return NationalRecord(
         federation=line[:3],
         start_rank=start_rank,
-        rating=_int_field(line, 49, 52, "national rating", number, err) or None,
+        rating=rating or None,
         origin=_field(line, 54, 56),
         number=_field(line, 58, 68),
         name=_field(line, 15, 47),
-        birth=_birth(_field(line, 70, 79), lambda m: err(number, 70, m)),
+        birth=birth,
         line=number,
     )
 
 
-def _round_dates(line: str, number: int, err) -> list[date]:  # type: ignore[no-untyped-def]
+def _round_dates(line: str, number: int, rep: _Report) -> list[tuple[int, date]]:
+    """``132``: dates at columns 92, 102, ... (``YY/MM/DD`` or any form of
+    :func:`parse_date`); TRF-2026 files of some programs write one ``132 YYYY/MM/DD`` line
+    per round instead. A date that is no date is a warning (round dates touch no game)."""
+    lead = line[4:91].strip()
+    if lead:
+        try:
+            return [(10_000 + number, parse_date(lead))]  # sorted by line after fixed ones
+        except _Bad as err:
+            rep.warn(number, f"column 5: round date {err} (ignored)")
+            return []
     dates = []
     column = 92
     while column <= len(line):
         value = line[column - 1 : column + 7].strip()
         if value:
-            m = _SHORT_DATE.match(value)
+            m = re.fullmatch(r"(\d{2})/(\d{2})/(\d{2})", value)
             try:
-                if m is None:
-                    raise ValueError("expected YY/MM/DD")
-                dates.append(date(2000 + int(m.group(1)), int(m.group(2)), int(m.group(3))))
-            except ValueError as e:
-                raise err(number, column, f"round date is not a date: {value!r} ({e})") from None
+                if m:
+                    day = date(2000 + int(m.group(1)), int(m.group(2)), int(m.group(3)))
+                else:
+                    day = parse_date(value)
+                dates.append(((column - 92) // 10 + 1, day))
+            except (ValueError, _Bad) as e:
+                rep.warn(number, f"column {column}: round date is not a date: {value!r} ({e}) "
+                         "(ignored)")  # fmt: skip
         column += 10
     return dates
 
 
-def _games(t: TrfTournament, by_rank: dict[int, TrfPlayer], err) -> list[TrfGame]:  # type: ignore[no-untyped-def]
-    """One game per pairing, checked from both sides."""
+def _pending_rounds(t: TrfTournament, rep: _Report, drop: bool) -> None:
+    """Rounds with pairings that have no result yet (blank or ``*`` against an opponent):
+    one error per round, or (``drop``) the round is left out with a warning."""
+    pending: dict[int, list[tuple[TrfPlayer, RoundEntry]]] = {}
+    for p in t.players:
+        for e in p.rounds:
+            if e.opponent and e.code == " ":
+                pending.setdefault(e.round, []).append((p, e))
+    for rnd, entries in sorted(pending.items()):
+        pairs = len({frozenset((p.start_rank, e.opponent)) for p, e in entries})
+        p, e = entries[0]
+        if drop:
+            rep.warn(None, f"round {rnd} has {pairs} pairing(s) without a result: the round "
+                     "is left out")  # fmt: skip
+            for q in t.players:
+                q.rounds = [x for x in q.rounds if x.round != rnd]
+        else:
+            rep.error(
+                p.line,
+                e.column,
+                f"round {rnd} is paired but has no results yet "
+                f"({pairs} pairing(s) without a result, e.g. {p.start_rank} against "
+                f"{e.opponent}); import the complete rounds with --complete-rounds",
+            )
+
+
+def _games(t: TrfTournament, by_rank: dict[int, TrfPlayer], rep: _Report) -> list[TrfGame]:
+    """One game per pairing, checked from both sides; each broken pairing is reported once."""
     games = []
+    reported: set[tuple[int, frozenset[int]]] = set()
     for p in t.players:
         for entry in p.rounds:
-            if not entry.opponent:
-                continue
             q = by_rank.get(entry.opponent)
-            if q is None or q is p:
+            if entry.opponent and (q is None or q is p):
                 what = "himself" if q is p else "no player with that start rank"
-                raise err(
-                    p.line,
-                    entry.column,
-                    f"round {entry.round}: opponent {entry.opponent} is out of range ({what})",
-                )
+                rep.error(p.line, entry.column, f"round {entry.round}: opponent "
+                          f"{entry.opponent} is out of range ({what})")  # fmt: skip
+                rep.broken.add((p.start_rank, entry.round))
+    for p in t.players:
+        for entry in p.rounds:
+            q = by_rank.get(entry.opponent)
+            if not entry.opponent or entry.code == " " or q is None or q is p:
+                continue  # no game, a pending pairing (see _pending_rounds), out of range
+            if {(p.start_rank, entry.round), (q.start_rank, entry.round)} & rep.broken:
+                continue  # the broken cell is reported already
             other = next((e for e in q.rounds if e.round == entry.round), None)
-            theirs = (
-                "no entry"
-                if other is None
-                else f"opponent {other.opponent}, colour {other.colour}, result {other.code!r}"
-            )
             ok = (
                 other is not None
                 and other.opponent == p.start_rank
@@ -469,14 +803,26 @@ def _games(t: TrfTournament, by_rank: dict[int, TrfPlayer], err) -> list[TrfGame
                 and {entry.colour, other.colour} in ({"w", "b"}, {"-"})
             )
             if not ok:
+                key = (entry.round, frozenset((p.start_rank, q.start_rank)))
+                if key in reported:
+                    continue
+                reported.add(key)
+                if other is not None and other.opponent and other.opponent != p.start_rank:
+                    reported.add((entry.round, frozenset((q.start_rank, other.opponent))))
+                theirs = (
+                    "no entry"
+                    if other is None
+                    else f"opponent {other.opponent}, colour {other.colour}, result {other.code!r}"
+                )
                 colour = {"w": "as white", "b": "as black"}.get(entry.colour, "")
-                raise err(
+                rep.error(
                     p.line,
                     entry.column,
-                    f"asymmetric pairing in round {entry.round}: {p.start_rank} says he played "
-                    f"{q.start_rank} {colour} with result {entry.code!r}, but line {q.line} "
-                    f"of {q.start_rank} says {theirs}",
+                    f"asymmetric pairing in round {entry.round}: "
+                    f"{p.start_rank} says he played {q.start_rank} {colour} with result "
+                    f"{entry.code!r}, but line {q.line} of {q.start_rank} says {theirs}",
                 )
+                continue
             assert other is not None  # ok implies it
             white_first = entry.colour == "w" or (
                 entry.colour == "-" and p.start_rank < q.start_rank
@@ -489,6 +835,56 @@ def _games(t: TrfTournament, by_rank: dict[int, TrfPlayer], err) -> list[TrfGame
                 )
     games.sort(key=lambda g: (g.round, g.white))
     return games
+
+
+def _duplicate_ids(t: TrfTournament, rep: _Report) -> None:
+    """One person, one start rank: a FIDE id or GER number given twice is an error – unless
+    one of the two start ranks played no game (a real defect of real files, touching no
+    game): then that one's id is dropped with a warning."""
+    played = [g for g in t.games if g.result not in ("+-", "-+", "--")]
+    playing = {g.white for g in played} | {g.black for g in played}
+    seen: dict[tuple[str, object], TrfPlayer] = {}
+    for p in t.players:
+        keys: list[tuple[str, object, int, int]] = []
+        if p.fide_id:
+            keys.append(("FIDE id", p.fide_id, p.line, 58))
+        ger = p.national.get("GER")
+        if ger is not None and ger.number:
+            keys.append(("GER number", ger.number, ger.line, 58))
+        for kind, value, line, column in keys:
+            first = seen.get((kind, value))
+            if first is None:
+                seen[(kind, value)] = p
+                continue
+            idle = next((x for x in (p, first) if x.start_rank not in playing), None)
+            if idle is None:
+                rep.error(line, column, f"{kind} {value} of start rank {p.start_rank} is also "
+                          f"start rank {first.start_rank}'s")  # fmt: skip
+                continue
+            rep.warn(idle.line, f"{kind} {value} is given to start ranks {first.start_rank} "
+                     f"and {p.start_rank}; {idle.start_rank} played no game and is imported "
+                     "without it")  # fmt: skip
+            if kind == "FIDE id":
+                idle.fide_id = None
+            else:
+                idle.national["GER"].number = ""
+            seen[(kind, value)] = p if idle is first else first
+
+
+def _points_column(t: TrfTournament, rep: _Report) -> None:
+    """A warning naming the players whose points column differs from their results."""
+    differ = []
+    for p in t.players:
+        if p.points is None:
+            continue
+        scored = sum((e.points for e in p.rounds), Decimal(0))
+        if scored != p.points:
+            differ.append(f"{p.start_rank} {p.name} (file {p.points:.1f}, results {scored:.1f})")
+    if differ:
+        shown = ", ".join(differ[:10]) + (f" and {len(differ) - 10} more" if len(differ) > 10
+                                          else "")  # fmt: skip
+        rep.warn(None, f"the points column differs from the results for {len(differ)} "
+                 f"player(s): {shown}")  # fmt: skip
 
 
 # -- writing -------------------------------------------------------------------------------

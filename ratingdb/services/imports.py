@@ -22,13 +22,18 @@ def read_trf(
     *,
     start: date | None = None,
     end: date | None = None,
+    complete_rounds: bool = False,
 ) -> TrfTournament:
     """A tournament file – TRF16/TRF26, SwissChess SWT, DSB TournamentReport XML, DeWIS XML
     or SWI text, detected from the content; errors name ``name:line:column``, the element
-    path or the byte offset and field. ``start``/``end`` replace the file's dates."""
+    path or the byte offset and field (all of them at once). ``start``/``end`` replace the
+    file's dates; ``complete_rounds`` leaves out TRF rounds that are paired but have no
+    results yet."""
     from ratingdb.io.tournament_file import read_tournament
 
-    return read_tournament(raw, name, encoding, start=start, end=end)
+    return read_tournament(
+        raw, name, encoding, start=start, end=end, complete_rounds=complete_rounds
+    )
 
 
 def read_player_list(raw: bytes, name: str, encoding: str = "cp1252") -> list[ListRow]:

@@ -1,0 +1,207 @@
+"""TRF as real programs write it (issue 21, item 1): one made-up fixture per variant in
+tests/data/trf/ (Swiss-Manager, JaVaFo/TRF(x), FIDE's TRF-2026 layout, a US program,
+a round without results), every error of a file in one report, and the import through the
+command line (warnings printed, errors exit 2, nothing written)."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from ratingdb.db import migrate
+from ratingdb.io.trf import MAX_PROBLEMS, TrfError, decode, parse, parse_date, write
+from tests.cli import run
+from tests.test_exchange import counts
+
+DATA = Path(__file__).parent / "data" / "trf"
+
+
+def read(name: str, encoding: str = "utf-8", **options: bool):  # type: ignore[no-untyped-def]
+    return parse(decode((DATA / name).read_bytes(), name, encoding), name, **options)
+
+
+def test_swiss_manager_rulers_counts_deputies_and_dotted_dates():
+    t = read("swiss-manager.trf", "cp1252")
+    assert (t.start, t.end) == (date(2005, 7, 28), date(2005, 7, 31))
+    assert t.rated_players == 4  # "062 6 (4)"
+    assert t.other["112"] == "Helfer, Hugo\nHilfe, Hanna"  # one line per deputy
+    assert t.comments == [next(x for x in t.comments if x.startswith("DDD SSSS"))]
+    anker = t.player(1)
+    assert anker.birth == date(1969, 12, 6) and anker.title == "FM"
+    assert t.player(3).rating is None and t.player(3).fide_id is None  # 0000 and 0
+    assert t.player(5).byes == {2: "-", 3: "-"}  # absent: 0000 - -
+    # the FIDE id of start rank 2 is given to 6 as well; 6 played no game (a forfeit only)
+    assert t.player(6).fide_id is None and t.player(2).fide_id == 4622222
+    assert t.warnings == [
+        "line 15: not a TRF record, kept as a comment: 'DDD SSSS sTTT NNNNNNNNNNNNNNNNNNNNNNNNNN'",
+        "line 22: FIDE id 4622222 is given to start ranks 2 and 6; 6 played no game and is "
+        "imported without it",
+    ]
+    assert len(t.games) == 7 and ("+-" in {g.result for g in t.games})
+
+
+def test_javafo_old_byes_short_cells_day_first_dates_and_no_end_date():
+    t = read("javafo-trfx.trf")
+    assert t.start == date(2010, 9, 24) and t.end == date(2010, 9, 26)
+    assert t.warnings == [
+        "record 052 (end date) is missing: 2010-09-26 is used (the last round date)"
+    ]
+    assert {p.start_rank: p.byes for p in t.players} == {
+        1: {2: "="},  # 0000 - = : old half-point bye
+        2: {3: "+"},  # 0000 - + : old full-point bye
+        3: {1: "+"},
+        4: {2: "H", 3: "Z"},  # "0 - H", the short form
+        5: {2: "U", 3: "-"},
+    }
+    assert "XXR 3" in t.records and "XXC white1" in t.records
+    assert [p.points for p in t.players] == [Decimal(x) for x in ("2.5", "1.5", "1.5", "1.5",
+                                                                  "1.0")]  # fmt: skip
+
+
+def test_trf2026_team_sample_layout():
+    t = read("trf2026-team.trf")
+    assert t.team and t.round_dates == [date(2026, 3, 1), date(2026, 3, 2)]
+    assert {k: t.other[k] for k in ("142", "152", "192")} == {
+        "142": "3", "152": "W", "192": "FIDE_TEAM_BAKU"}  # fmt: skip
+    assert t.other["112"] == "Erster, Emma\nZweiter, Zeno"
+    assert sum(1 for r in t.records if r[:3] in ("013", "310")) == 4  # one line per team
+    assert any(r.startswith("802") for r in t.records)
+    assert t.player(1).national["GER"].number == "10020001"
+    assert t.player(3).national["NED"].rating == 2111
+    assert all(3 not in p.byes for p in t.players)  # "0000 - *": not paired yet, nothing
+    assert len(t.games) == 4 and t.warnings == []
+
+
+def test_dates_as_programs_write_them():
+    assert read("us-dates.trf").start == date(2020, 5, 29)
+    for text, expected in [
+        ("2005/07/28", date(2005, 7, 28)),
+        ("2005-07-28", date(2005, 7, 28)),
+        ("2005.07.28", date(2005, 7, 28)),
+        ("28.07.2005", date(2005, 7, 28)),
+        ("28. 07. 2005", date(2005, 7, 28)),
+        ("24/09/2010", date(2010, 9, 24)),
+        ("09/24/2010", date(2010, 9, 24)),  # the day cannot be a month: month first
+        ("28-07-05", date(2005, 7, 28)),
+        ("May 29, 2020", date(2020, 5, 29)),
+        ("29 May 2020", date(2020, 5, 29)),
+        ("29. Mai 2020", date(2020, 5, 29)),
+    ]:
+        assert parse_date(text) == expected, text
+    for bad, message in [
+        ("2005/02/30", "not a date: '2005/02/30' (day is out of range for month)"),
+        ("next week", "not a date (expected YYYY/MM/DD): 'next week'"),
+        ("Foo 3, 2020", "not a date (expected YYYY/MM/DD): 'Foo 3, 2020'"),
+    ]:
+        with pytest.raises(Exception) as info:
+            parse_date(bad)
+        assert str(info.value) == message
+
+
+def test_a_round_paired_without_results():
+    with pytest.raises(TrfError) as info:
+        read("pending-round.trf")
+    assert str(info.value) == (
+        "pending-round.trf:12:112: round 3 is paired but has no results yet (2 pairing(s) "
+        "without a result, e.g. 1 against 3); import the complete rounds with --complete-rounds"
+    )
+    t = read("pending-round.trf", complete_rounds=True)
+    assert max(g.round for g in t.games) == 2
+    assert "round 3 has 2 pairing(s) without a result: the round is left out" in t.warnings
+
+
+def test_three_independent_errors_are_reported_together():
+    with pytest.raises(TrfError) as info:
+        read("three-errors.trf")
+    assert info.value.problems == [
+        ("three-errors.trf:12:99", "round 1: unknown result code 'X'"),
+        ("three-errors.trf:13:70", "not a date: '1981/13/45' (month must be in 1..12)"),
+        ("three-errors.trf:15:92",
+         "round 1: opponent 15 is out of range (no player with that start rank)"),
+    ]  # fmt: skip
+    assert str(info.value).count("\n") == 2  # one line each, no follow-up errors
+    assert info.value.location == "three-errors.trf:12:99"
+
+
+def test_problems_stop_at_the_limit():
+    base = (DATA / "javafo-trfx.trf").read_text().splitlines()
+    lines = base + [
+        f"001 {n:4d} m    Extra,{n}".ljust(91) + f"{n + 1000:4d} w 1"
+        for n in range(6, 6 + MAX_PROBLEMS + 5)
+    ]
+    with pytest.raises(TrfError) as info:
+        parse("\n".join(lines), "many.trf")
+    assert len(info.value.problems) == MAX_PROBLEMS + 1
+    assert info.value.problems[-1] == ("many.trf", "... and 5 more problems")
+
+
+def test_repeated_records_and_defects_that_touch_no_game():
+    text = (DATA / "javafo-trfx.trf").read_text()
+    again = text.replace("022 Musterdorf\n", "022 Musterdorf\n022 Anderswo\n")
+    t = parse(again, "t.trf")
+    assert t.city == "Musterdorf"
+    assert "line 3: record 022 appears twice; the first (line 2) is used" in t.warnings
+    with pytest.raises(TrfError, match=r"t.trf:2:5: record 012 .tournament name. appears twice"):
+        parse(text.replace("022 Musterdorf\n", "012 Something else\n"), "t.trf")
+    # points, rank, sex, counts and round dates touch no game: warnings
+    lines = text.splitlines()
+    k = next(i for i, x in enumerate(lines) if x.startswith("001    5"))
+    lines[k] = lines[k][:9] + "q" + lines[k][10:80] + " 9.5" + lines[k][84:85] + "  xx" + (
+        lines[k][89:])  # fmt: skip
+    lines[4] = "062 five"
+    t = parse("\n".join(lines), "t.trf")
+    assert t.warnings[:2] + t.warnings[3:] == [
+        f"line {k + 1}: column 10: sex is m or w, got 'q' (ignored)",
+        f"line {k + 1}: column 86: rank is not a number: 'xx' (ignored)",
+        "line 5: number of players is not a number: 'five' (ignored)",
+        "the points column differs from the results for 1 player(s): 5 Ebert,Emil (file 9.5, "
+        "results 1.0)",
+    ]
+
+
+def test_legend_lines_are_never_records():
+    text = (DATA / "trf2026-team.trf").read_text()
+    legend = "AAA SSSS sTTT NNNNN RRRR FFF\n001 SSSS sTTT NNNNNNNN\n"
+    t = parse(legend + text, "t.trf")
+    assert t.comments[:2] == ["AAA SSSS sTTT NNNNN RRRR FFF", "001 SSSS sTTT NNNNNNNN"]
+    assert all(not p.national.get("AAA") for p in t.players)
+
+
+def test_written_files_keep_byes_and_read_back():
+    t = read("javafo-trfx.trf")
+    again = parse(write(t), "again.trf")
+    assert again.games == t.games
+
+
+# -- the command line ------------------------------------------------------------------------
+
+
+@pytest.fixture
+def empty_db(scratch_db):  # type: ignore[no-untyped-def]
+    migrate.upgrade(scratch_db)
+    return scratch_db
+
+
+def test_import_prints_warnings_reports_all_errors_and_writes_nothing(empty_db):
+    before = counts(empty_db)
+    out = run(["tournament", "import", str(DATA / "three-errors.trf"), "--id", "T3",
+               "--vkz", "C01"], empty_db)  # fmt: skip
+    assert out.returncode == 2 and "Traceback" not in out.stderr and out.stdout == ""
+    assert out.stderr.count("three-errors.trf:") == 3
+    assert "three-errors.trf:15:92: round 1: opponent 15 is out of range" in out.stderr
+    assert counts(empty_db) == before
+    pending = run(["tournament", "import", str(DATA / "pending-round.trf"), "--id", "P1",
+                   "--vkz", "C01"], empty_db)  # fmt: skip
+    assert pending.returncode == 2 and "--complete-rounds" in pending.stderr
+    assert counts(empty_db) == before
+    done = run(["tournament", "import", str(DATA / "pending-round.trf"), "--id", "P1",
+                "--vkz", "C01", "--complete-rounds"], empty_db)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "pending-round.trf: round 3 has 2 pairing(s) without a result" in done.stderr
+    sm = run(["tournament", "import", str(DATA / "swiss-manager.trf"), "--encoding", "cp1252",
+              "--id", "SM1", "--vkz", "C01"], empty_db)  # fmt: skip
+    assert sm.returncode == 0, sm.stderr
+    assert "swiss-manager.trf: line 22: FIDE id 4622222 is given to" in sm.stderr
