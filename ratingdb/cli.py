@@ -15,6 +15,7 @@ import click
 
 from ratingdb import __version__
 from ratingdb.commands.adjustment import adjustment
+from ratingdb.commands.clubs import clubs
 from ratingdb.commands.common import Failure
 from ratingdb.commands.db import db
 from ratingdb.commands.demo import demo
@@ -60,6 +61,7 @@ for command in (
     runs,
     player,
     players,
+    clubs,
     export,
     rechenmodul,
     adjustment,

@@ -252,7 +252,7 @@ def test_member_list_memberships_takeovers_and_order(empty_db, tmp_path):
         ('11,C0101,2,A,"A,B",X,D,1999,,,,,,,', "b.csv:3: column Geschlecht"),
         ('11,C0101,2,A,"A,B",M,D', "b.csv:3: 7 fields, the header has 15"),
         ('11,C0101,1,A,"A,B",M,D,1999,,,,,,,', "b.csv:3: member C0101-1 is listed twice"),
-        ('11,C01 01,2,A,"A,B",M,D,1999,,,,,,,', "b.csv:3: column ZPS"),
+        ('11,C01 01,2,A,"A,B",M,D,1999,,,,,,,', "b.csv:3: column VKZ: a VKZ has"),
     ],
 )
 def test_bad_member_lists_are_located_and_change_nothing(empty_db, tmp_path, row, message):

@@ -9,8 +9,11 @@
 * Members who vanished from the list get their open membership ended on the list date; with
   ``partial`` only in the clubs the list contains (a regional list), otherwise everywhere.
 * A federation starts from its current list: a player with no history in the database (no
-  evaluation, no earlier takeover) whose row has a DWZ gets a *takeover* dated on the list
-  date (the official "Datenübernahme"), which later tournaments build on.
+  evaluation, no earlier takeover) whose row has a DWZ gets a *takeover* (the official
+  "Datenübernahme"), which later tournaments build on. It is dated on the Sunday of the week
+  of the row's ``Letzte Auswertung`` when the list has that column (the listed DWZ is the
+  result of that evaluation, so tournaments the officer imports that ended between it and
+  the list date build on it), else – and never later than – on the list date.
 * Lists are imported in date order: a list dated before the last imported one is refused.
 
 Everything runs in the caller's transaction and is written in bulk (COPY / executemany); one
@@ -208,7 +211,8 @@ def import_list(
             if current != r.dwz:
                 report.differences.append((pid, f"{r.surname}, {r.given_name}", current, r.dwz))
             continue
-        takeovers.append((pid, list_date, r.dwz, r.index or 1, source[:200]))
+        taken_on = min(list_date, r.last_evaluation or list_date)
+        takeovers.append((pid, taken_on, r.dwz, r.index or 1, source[:200]))
         changed.add(pid)
     copy_rows(
         session,
@@ -229,7 +233,7 @@ def import_list(
             ),
             {"ids": sorted(changed)},
         ).scalar()
-        since = list_date if first is None else min(first, list_date)
+        since = min([list_date] + [t[1] for t in takeovers] + ([first] if first else []))
         session.add(ChangePoint(kind="player", from_date=since, player_ids=sorted(changed)))
     session.add(
         AuditEntry(

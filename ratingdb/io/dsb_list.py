@@ -1,18 +1,28 @@
-"""The DSB member list (``spieler.csv``): parsing with validation.
+"""The DSB member list (``spieler.csv``) in every published layout: parsing with validation.
 
-The federation publishes its members as CSV in windows-1252 with a header row. Two layouts
-are in use (both are accepted; columns are found by name, so their order does not matter):
+Columns are found by their header, so order and extra columns do not matter; headers are
+compared without case, blanks, hyphens, dots and quotes. Layouts seen (all accepted):
 
-* ``ZPS,Mgl-Nr,Status,Spielername,Geschlecht,Spielberechtigung,Geburtsjahr,
-  Letzte-Auswertung,DWZ,Index,FIDE-Elo,FIDE-Titel,FIDE-ID,FIDE-Land``
-* the same with a leading ``ID`` (the DSB person id) and ``VKZ`` for ``ZPS``.
+* the Wertungsportal today (``LV-0-csv.zip``): ``ID,ZPS,Mitgliedsnummer,Status,"Name,Vorname",
+  Geschlecht,Spielberechtigung,Geburtsjahr,"Letzte Auswertung",DWZ,Index,FIDE-Elozahl,
+  FIDE-Titel,FIDE-ID,FIDE-Land,Vorname,Nachname`` (sometimes followed by
+  ``FIDE-Frauentitel,FIDE-Elozahl-Schnellschach,FIDE-Elozahl-Blitz``), ids like
+  ``NU4005017``, one row per membership;
+* ``ID,VKZ,Mgl-Nr,Status,Spielername,…,Letzte-Auswertung,DWZ,Index,FIDE-Elo,…``;
+* the oldest, without ``ID``: ``ZPS,Mgl-Nr,Status,Spielername,…`` (quoted or not);
+* ratingdb's own rating list (``ratingdb export list --format csv``):
+  ``#,Name,VKZ,Mgl-Nr,Born,Sex,DWZ,Index,FIDE-ID``.
 
-``Spielername`` is "Surname,Given name"; ``Status`` A (active) or P (passive);
-``Geschlecht`` M, W or D; ``DWZ``/``Index`` the current rating and index (empty or 0 when the
-player has none). Aliases accepted in the header: ``Mitgliedsnummer`` for ``Mgl-Nr``,
-``Name`` for ``Spielername``, ``FIDE-Elozahl`` for ``FIDE-Elo``.
+The name is ``Nachname``/``Vorname`` when the file has them, else ``Surname,Given name``
+from the name column; a third part (``Meier,Hans,Dr.``: an academic title) is not part of
+the given name and is dropped. ``Status`` A (active) or P (passive); ``Geschlecht`` M, W or D;
+``DWZ``/``Index`` empty or 0 when the player has none; ``Letzte Auswertung`` the year and week
+of the player's last evaluation (``202436``: week 36 of 2024), read as the Sunday of that ISO
+week; ``Spielberechtigung`` is kept (``eligibility``); member numbers are compared without
+leading zeros (older lists write ``0017``).
 
-Every problem is an :class:`InputError` naming ``file:line`` and the column.
+Every problem of the file is reported at once (at most :data:`MAX_PROBLEMS`), each as
+``file:line`` with the column named by the file's own header.
 """
 
 from __future__ import annotations
@@ -21,31 +31,47 @@ import csv
 import io
 import re
 from dataclasses import dataclass
+from datetime import date
 
 from ratingdb.io.errors import InputError
 from ratingdb.io.trf import decode
 
-REQUIRED = ("vkz", "member_number", "name")
+MAX_PROBLEMS = 50
+#: normalised header -> field
 _ALIASES = {
     "id": "dsb_id",
+    "pkz": "dsb_id",
     "zps": "vkz",
     "vkz": "vkz",
-    "mgl-nr": "member_number",
+    "mglnr": "member_number",
     "mitgliedsnummer": "member_number",
+    "mitgliedsnr": "member_number",
     "status": "status",
     "spielername": "name",
     "name": "name",
+    "namevorname": "name",
+    "nachname": "surname",
+    "vorname": "given_name",
     "geschlecht": "sex",
+    "sex": "sex",
     "spielberechtigung": "eligibility",
     "geburtsjahr": "birth_year",
-    "letzte-auswertung": "last_evaluation",
+    "born": "birth_year",
+    "letzteauswertung": "last_evaluation",
     "dwz": "dwz",
     "index": "index",
-    "fide-elo": "fide_rating",
-    "fide-elozahl": "fide_rating",
-    "fide-titel": "fide_title",
-    "fide-id": "fide_id",
-    "fide-land": "fide_federation",
+    "fideelo": "fide_rating",
+    "fideelozahl": "fide_rating",
+    "fidetitel": "fide_title",
+    "fidefrauentitel": "fide_women_title",
+    "fideid": "fide_id",
+    "fideland": "fide_federation",
+}
+#: the headers a user can give for a required field (for the message when none is there)
+_REQUIRED = {
+    "vkz": ("ZPS", "VKZ"),
+    "member_number": ("Mitgliedsnummer", "Mgl-Nr"),
+    "name": ("Spielername", "Name", '"Name,Vorname"', "Nachname + Vorname"),
 }
 _VKZ = re.compile(r"^[0-9A-Za-z]{1,10}$")
 
@@ -67,11 +93,35 @@ class ListRow:
     fide_title: str
     fide_id: int | None
     fide_federation: str
+    #: the Sunday of the week of the player's last evaluation (``Letzte Auswertung``)
+    last_evaluation: date | None = None
+    #: ``Spielberechtigung`` as listed (D, A, E, G, -: German, foreign, …)
+    eligibility: str = ""
 
 
-def parse_list(data: bytes, source: str, encoding: str = "cp1252") -> list[ListRow]:
-    """All rows of a member list; raises :class:`InputError` at the first bad one."""
-    _check_encoding(data, source, encoding)
+def normalise(header: str) -> str:
+    """A header cell compared without case, blanks, hyphens, dots, quotes and BOM."""
+    return re.sub(r"[\s\-_.\"',\ufeff]+", "", header.lower())
+
+
+class ListError(InputError):
+    """One or more problems of a list file; ``problems`` holds ``(location, message)``."""
+
+    def __init__(self, problems: list[tuple[str, str]]) -> None:
+        super().__init__(problems[0][0], problems[0][1])
+        self.problems = problems
+        self.args = ("\n".join(f"{where}: {what}" for where, what in problems),)
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+def read_csv(
+    data: bytes, source: str, encoding: str
+) -> tuple[list[str], list[tuple[int, list[str]]]]:
+    """The header row and the records (with the line each begins on) of a CSV list; ``;``
+    or ``,`` separated. Raises :class:`InputError` for an empty file or broken quoting."""
+    check_encoding(data, source, encoding)
     text = decode(data, source, encoding)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(text))
     try:
@@ -80,18 +130,7 @@ def parse_list(data: bytes, source: str, encoding: str = "cp1252") -> list[ListR
         raise InputError(source, "the file is empty") from None
     except csv.Error as err:
         raise InputError(f"{source}:1", f"not a CSV header: {err}") from None
-    columns: dict[str, int] = {}
-    for k, name in enumerate(header):
-        key = _ALIASES.get(name.strip().lstrip("\ufeff").lower())
-        if key is not None and key not in columns:
-            columns[key] = k
-    missing = [c for c in REQUIRED if c not in columns]
-    if missing:
-        raise InputError(
-            f"{source}:1", f"header lacks the column(s) {', '.join(missing)} (got {header})"
-        )
-    rows = []
-    seen: dict[tuple[str, str], int] = {}
+    records: list[tuple[int, list[str]]] = []
     while True:
         start = reader.line_num + 1
         try:
@@ -100,7 +139,6 @@ def parse_list(data: bytes, source: str, encoding: str = "cp1252") -> list[ListR
             break
         except csv.Error as err:  # e.g. a quote that is never closed
             raise InputError(f"{source}:{start}", f"malformed CSV record: {err}") from None
-        line = start  # where the record begins (a quoted field may span lines)
         if not any(cell.strip() for cell in raw):
             continue
         if len(raw) != len(header):
@@ -110,21 +148,60 @@ def parse_list(data: bytes, source: str, encoding: str = "cp1252") -> list[ListR
                 else ""
             )
             raise InputError(
-                f"{source}:{line}", f"{len(raw)} fields, the header has {len(header)}{spans}"
+                f"{source}:{start}", f"{len(raw)} fields, the header has {len(header)}{spans}"
             )
-        row = _row(raw, columns, f"{source}:{line}", line)
+        records.append((start, raw))
+    return header, records
+
+
+def parse_list(data: bytes, source: str, encoding: str = "cp1252") -> list[ListRow]:
+    """All rows of a member list; raises :class:`ListError` with every problem at once."""
+    header, records = read_csv(data, source, encoding)
+    columns: dict[str, int] = {}
+    labels: dict[str, str] = {}
+    for k, name in enumerate(header):
+        key = _ALIASES.get(normalise(name))
+        if key is not None and key not in columns:
+            columns[key] = k
+            labels[key] = name.strip().lstrip("\ufeff")
+    if "name" not in columns and "surname" in columns:
+        columns["name"], labels["name"] = columns["surname"], labels["surname"]
+    missing = [key for key in _REQUIRED if key not in columns]
+    if missing:
+        wanted = "; ".join(f"{' or '.join(_REQUIRED[k])}" for k in missing)
+        raise InputError(
+            f"{source}:1",
+            f"the header has no column for {wanted} (the file's header: {', '.join(header)})",
+        )
+    rows = []
+    problems: list[tuple[str, str]] = []
+    seen: dict[tuple[str, str], int] = {}
+    for line, raw in records:
+        try:
+            row = _row(raw, columns, labels, line)
+        except _Bad as err:
+            problems.append((f"{source}:{line}", str(err)))
+            if len(problems) >= MAX_PROBLEMS:
+                problems.append((source, "... stopped after this many problems"))
+                break
+            continue
         member = (row.vkz, row.member_number)
         if member in seen:
-            raise InputError(
-                f"{source}:{line}",
-                f"member {row.vkz}-{row.member_number} is listed twice (also line {seen[member]})",
-            )
+            problems.append((f"{source}:{line}", f"member {row.vkz}-{row.member_number} is "
+                             f"listed twice (also line {seen[member]})"))  # fmt: skip
+            continue
         seen[member] = line
         rows.append(row)
+    if problems:
+        raise ListError(problems)
     return rows
 
 
-def _check_encoding(data: bytes, source: str, encoding: str) -> None:
+class _Bad(Exception):
+    """A cell that cannot be read; the message is the user's."""
+
+
+def check_encoding(data: bytes, source: str, encoding: str) -> None:
     """UTF-8 read as windows-1252 decodes without error into wrong names: refuse it."""
     if encoding.replace("-", "").lower() in ("utf8", "utf8sig") or data.isascii():
         return
@@ -148,59 +225,87 @@ def _delimiter(text: str) -> str:
     return ";" if first.count(";") > first.count(",") else ","
 
 
-def _row(raw: list[str], columns: dict[str, int], where: str, line: int) -> ListRow:
+def week_date(value: str) -> date | None:
+    """``Letzte Auswertung`` (``YYYYWW``, also ``YYYY-WW`` or ``YYYY/WW``) as the Sunday of
+    that ISO week; empty or 0 is None."""
+    text = value.strip()
+    if text in ("", "0"):
+        return None
+    m = re.fullmatch(r"(\d{4})[-/ ]?(\d{2})", text)
+    if m is None:
+        raise ValueError(f"expected year and week (YYYYWW), got {value!r}")
+    try:
+        return date.fromisocalendar(int(m.group(1)), int(m.group(2)), 7)
+    except ValueError:
+        raise ValueError(f"week {int(m.group(2))} of {m.group(1)} does not exist") from None
+
+
+def _row(raw: list[str], columns: dict[str, int], labels: dict[str, str], line: int) -> ListRow:
     def get(key: str) -> str:
         k = columns.get(key)
         return "" if k is None else raw[k].strip()
 
-    def number(key: str, label: str, low: int, high: int) -> int | None:
+    def bad(key: str, message: str) -> _Bad:
+        return _Bad(f"column {labels.get(key, key)}: {message}")
+
+    def number(key: str, low: int, high: int) -> int | None:
         value = get(key)
         if value in ("", "0"):
             return None
         if not (value.isascii() and value.isdigit()) or not low <= int(value) <= high:
-            raise InputError(f"{where}", f"column {label}: expected {low}..{high}, got {value!r}")
+            raise bad(key, f"expected {low}..{high}, got {value!r}")
         return int(value)
 
     vkz = get("vkz")
     if not _VKZ.match(vkz):
-        raise InputError(where, f"column ZPS: a VKZ has 1 to 10 letters or digits, got {vkz!r}")
+        raise bad("vkz", f"a VKZ has 1 to 10 letters or digits, got {vkz!r}")
     member_number = get("member_number")
     if not (member_number.isascii() and member_number.isdigit()) or len(member_number) > 10:
-        raise InputError(where, f"column Mgl-Nr: expected a member number, got {member_number!r}")
+        raise bad("member_number", f"expected a member number, got {member_number!r}")
+    member_number = str(int(member_number))  # older lists pad with zeros: 0017 is 17
     status = get("status").upper()
     if status not in ("", "A", "P"):
-        raise InputError(where, f"column Status: expected A or P, got {status!r}")
-    name = get("name")
-    surname, _, given = name.partition(",")
-    if not surname.strip():
-        raise InputError(where, f"column Spielername: expected 'Surname,Given name', got {name!r}")
+        raise bad("status", f"expected A or P, got {status!r}")
+    surname, given = get("surname"), get("given_name")
+    if not surname:
+        name = get("name")
+        parts = [x.strip() for x in name.split(",")]
+        surname, given = parts[0], parts[1] if len(parts) > 1 else ""
+        if not surname:
+            raise bad("name", f"expected 'Surname,Given name', got {name!r}")
     sex = get("sex").upper()
     if sex not in ("", "M", "W", "F", "D"):
-        raise InputError(where, f"column Geschlecht: expected M, W or D, got {sex!r}")
+        raise bad("sex", f"expected M, W or D, got {sex!r}")
     dsb_id = get("dsb_id") or None
     if dsb_id is not None and not re.fullmatch(r"[0-9A-Za-z-]{1,20}", dsb_id):
-        raise InputError(where, f"column ID: not a DSB id: {dsb_id!r}")
-    dwz = number("dwz", "DWZ", 1, 4000)
-    index = number("index", "Index", 1, 9999)
+        raise bad("dsb_id", f"not a DSB id: {dsb_id!r}")
+    dwz = number("dwz", 1, 4000)
+    index = number("index", 1, 9999)
     if index is not None and dwz is None:
-        raise InputError(where, f"column Index: index {index} without a DWZ")
+        raise bad("index", f"index {index} without a DWZ")
     federation = get("fide_federation")
     if federation and not re.fullmatch(r"[A-Za-z]{3}", federation):
-        raise InputError(where, f"column FIDE-Land: expected a 3-letter code, got {federation!r}")
+        raise bad("fide_federation", f"expected a 3-letter code, got {federation!r}")
+    try:
+        last = week_date(get("last_evaluation"))
+    except ValueError as err:
+        raise bad("last_evaluation", str(err)) from None
     return ListRow(
         line=line,
         dsb_id=dsb_id,
         vkz=vkz,
         member_number=member_number,
         passive=status == "P",
-        surname=surname.strip()[:100],
-        given_name=given.strip()[:100],
+        surname=surname[:100],
+        given_name=given[:100],
         sex={"M": "m", "W": "f", "F": "f", "D": "d"}.get(sex),
-        birth_year=number("birth_year", "Geburtsjahr", 1850, 2200),
+        birth_year=number("birth_year", 1850, 2200),
         dwz=dwz,
         index=index,
-        fide_rating=number("fide_rating", "FIDE-Elo", 1, 4000),
-        fide_title=get("fide_title")[:3],
-        fide_id=number("fide_id", "FIDE-ID", 1, 10**11),
+        fide_rating=number("fide_rating", 1, 4000),
+        fide_title=(get("fide_title") or get("fide_women_title"))[:3],
+        fide_id=number("fide_id", 1, 10**11),
         fide_federation=federation.upper(),
+        last_evaluation=last,
+        eligibility=get("eligibility")[:5],
     )

@@ -1,6 +1,7 @@
 """Importing files: tournament files of every format (read here, stored by
 :func:`ratingdb.services.tournaments.add_trf`), submission documents (JSON,
-:func:`ratingdb.services.database.json_document`) and the DSB member list."""
+:func:`ratingdb.services.database.json_document`), the DSB member list and the DSB's club
+and federation lists."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ from datetime import date
 
 from sqlalchemy.orm import Session
 
+from ratingdb.db.clubs_import import ClubImport
 from ratingdb.db.players_import import ListImport
+from ratingdb.io.dsb_clubs import OrgRow
 from ratingdb.io.dsb_list import ListRow
 from ratingdb.io.trf import TrfTournament
 from ratingdb.services.database import refusals_named
@@ -64,3 +67,29 @@ def import_player_list(
             session, rows, list_date, Path(name).name, partial=partial, actor=actor,
             progress=progress,
         )  # fmt: skip
+
+
+def read_club_lists(
+    clubs: tuple[bytes, str], levels: tuple[bytes, str] | None, encoding: str = "cp1252"
+) -> tuple[list[OrgRow], list[OrgRow]]:
+    """The rows of ``vereine.csv`` and (optionally) ``verbaende.csv``: ``(data, name)`` each."""
+    from ratingdb.io.dsb_clubs import parse_orgs
+
+    club_rows = parse_orgs(clubs[0], clubs[1], encoding, clubs=True)
+    level_rows = parse_orgs(levels[0], levels[1], encoding, clubs=False) if levels else []
+    return club_rows, level_rows
+
+
+def import_club_lists(
+    session: Session,
+    clubs: Sequence[OrgRow],
+    levels: Sequence[OrgRow],
+    name: str,
+    *,
+    actor: str = "cli",
+) -> ClubImport:
+    """Names, kinds and the hierarchy of clubs and federation levels (organisations)."""
+    from ratingdb.db.clubs_import import import_orgs
+
+    with refusals_named(name):
+        return import_orgs(session, clubs, levels, name, actor=actor)

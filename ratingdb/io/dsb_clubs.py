@@ -1,0 +1,125 @@
+"""The DSB's club and federation lists (``vereine.csv``, ``verbaende.csv``): parsing.
+
+Layouts (columns found by header; a file without a header row is read in this order):
+
+* ``vereine.csv`` today: ``ZPS-Nummer,Landesverband,UebergeordneterVerband,Vereinsname``;
+  older downloads: ``ZPS,LV,Verband,Vereinname``;
+* ``verbaende.csv`` today: ``Verbandnummer,Landesverband,UebergeordneterVerband,
+  Verbandname``; older: ``Verband,LV,Uebergeordnet,Verbandname``.
+
+``UebergeordneterVerband`` is the VKZ of the level above (``000``: the DSB itself). Every
+problem of a file is reported at once, each as ``file:line`` with the file's own header.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from dataclasses import dataclass
+
+from ratingdb.io.dsb_list import ListError, check_encoding, normalise
+from ratingdb.io.errors import InputError
+from ratingdb.io.trf import decode
+
+_ALIASES = {
+    "zpsnummer": "code",
+    "zps": "code",
+    "verbandnummer": "code",
+    "verband": "code",  # older verbaende.csv: the level's own number (vereine: the parent)
+    "landesverband": "state",
+    "lv": "state",
+    "uebergeordneterverband": "parent",
+    "übergeordneterverband": "parent",
+    "uebergeordnet": "parent",
+    "vereinsname": "name",
+    "vereinname": "name",
+    "verbandname": "name",
+    "name": "name",
+}
+#: without a header row: code, Landesverband, parent, name
+_ORDER = ("code", "state", "parent", "name")
+_VKZ = re.compile(r"^[0-9A-Za-z]{1,10}$")
+
+
+@dataclass(frozen=True, slots=True)
+class OrgRow:
+    """One club or federation level of a list."""
+
+    line: int
+    code: str  # the VKZ (ZPS of a club, number of a federation level)
+    state: str  # Landesverband
+    parent: str  # VKZ of the level above; "" or "000" at the top
+    name: str
+
+
+def parse_orgs(data: bytes, source: str, encoding: str = "cp1252", *, clubs: bool) -> list[OrgRow]:
+    """The rows of ``vereine.csv`` (``clubs``) or ``verbaende.csv``; raises
+    :class:`~ratingdb.io.dsb_list.ListError` with every problem at once."""
+    check_encoding(data, source, encoding)
+    text = decode(data, source, encoding)
+    first = text.split("\n", 1)[0]
+    delimiter = ";" if first.count(";") > first.count(",") else ","
+    rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter))
+    if not rows:
+        raise InputError(source, "the file is empty")
+    header = [normalise(c) for c in rows[0]]
+    labels = dict(zip(_ORDER, ("code", "Landesverband", "parent", "name"), strict=True))
+    if any(h in _ALIASES for h in header):
+        columns: dict[str, int] = {}
+        for k, h in enumerate(header):
+            key = _ALIASES.get(h)
+            if clubs and h == "verband":
+                key = "parent"  # ZPS,LV,Verband,Vereinname: Verband is the level above
+            if key is not None and key not in columns:
+                columns[key] = k
+                labels[key] = rows[0][k].strip().lstrip("\ufeff")
+        missing = [k for k in ("code", "name") if k not in columns]
+        if missing:
+            raise InputError(
+                f"{source}:1",
+                f"the header has no column for the {' and the '.join(missing)} of a "
+                f"{'club' if clubs else 'federation level'} (the file's header: "
+                f"{', '.join(rows[0])})",
+            )
+        body = list(enumerate(rows[1:], start=2))
+        width = len(rows[0])
+    else:  # no header row
+        columns = {key: k for k, key in enumerate(_ORDER)}
+        body = list(enumerate(rows, start=1))
+        width = len(_ORDER)
+    out: list[OrgRow] = []
+    problems: list[tuple[str, str]] = []
+    seen: dict[str, int] = {}
+    for line, raw in body:
+        if not any(c.strip() for c in raw):
+            continue
+        where = f"{source}:{line}"
+        if len(raw) < width:
+            problems.append((where, f"{len(raw)} fields, expected {width}"))
+            continue
+
+        def get(key: str, raw: list[str] = raw) -> str:
+            k = columns.get(key)
+            return "" if k is None else raw[k].strip()
+
+        code, parent, name = get("code"), get("parent"), get("name")
+        if not _VKZ.match(code):
+            problems.append((where, f"column {labels['code']}: a VKZ has 1 to 10 letters or "
+                             f"digits, got {code!r}"))  # fmt: skip
+        elif parent and not _VKZ.match(parent):
+            problems.append((where, f"column {labels['parent']}: a VKZ has 1 to 10 letters or "
+                             f"digits, got {parent!r}"))  # fmt: skip
+        elif not name:
+            problems.append((where, f"column {labels['name']}: the name is empty"))
+        elif code in seen:
+            problems.append((where, f"{code} is listed twice (also line {seen[code]})"))
+        else:
+            seen[code] = line
+            out.append(OrgRow(line, code, get("state"), parent, name[:200]))
+        if len(problems) >= 50:
+            problems.append((source, "... stopped after this many problems"))
+            break
+    if problems:
+        raise ListError(problems)
+    return out
