@@ -125,9 +125,9 @@ def test_takeover_row_on_the_card_and_list_order(example_db):
     ]  # fmt: skip
     listing = ok(["export", "list", "--club", "aaaaa", "--date", "2027-01-01"], url)
     assert next(csv.reader(io.StringIO(listing))) == [
-        "#", "Name", "VKZ", "Mgl-Nr", "Born", "Sex", "DWZ", "Index", "FIDE-ID",
+        "#", "Name", "VKZ", "Club", "Mgl-Nr", "Born", "Sex", "DWZ", "Index", "FIDE-ID",
     ]  # fmt: skip
-    assert list(csv.reader(io.StringIO(listing)))[1][6:8] == ["2245", "32"]
+    assert list(csv.reader(io.StringIO(listing)))[1][7:9] == ["2245", "32"]
     youth = ok(["export", "list", "--federation", "", "--age-class", "youth", "--date",
                 "2027-01-01"], url)  # fmt: skip
     # D (born 2010) is the only youth member; E (2006) has no membership

@@ -11,7 +11,7 @@ compared without case, blanks, hyphens, dots and quotes. Layouts seen (all accep
 * ``ID,VKZ,Mgl-Nr,Status,Spielername,…,Letzte-Auswertung,DWZ,Index,FIDE-Elo,…``;
 * the oldest, without ``ID``: ``ZPS,Mgl-Nr,Status,Spielername,…`` (quoted or not);
 * ratingdb's own rating list (``ratingdb export list --format csv``):
-  ``#,Name,VKZ,Mgl-Nr,Born,Sex,DWZ,Index,FIDE-ID``.
+  ``#,Name,VKZ,Club,Mgl-Nr,Born,Sex,DWZ,Index,FIDE-ID`` (or without ``Club``).
 
 The name is ``Nachname``/``Vorname`` when the file has them, else ``Surname,Given name``
 from the name column; a third part (``Meier,Hans,Dr.``: an academic title) is not part of

@@ -25,7 +25,9 @@ from ratingdb.queries.documents import Document, cells
 from ratingdb.queries.evaluation_display import evaluation_rows, headers
 from ratingdb.queries.tournament import stored_evaluation
 
-LIST_COLUMNS = ("#", "Name", "VKZ", "Mgl-Nr", "Born", "Sex", "DWZ", "Index", "FIDE-ID")
+LIST_COLUMNS = (
+    "#", "Name", "VKZ", "Club", "Mgl-Nr", "Born", "Sex", "DWZ", "Index", "FIDE-ID",
+)  # fmt: skip
 CARD_COLUMNS = ("End", "Tournament", "W", "n", "W_e", "K", "R_c", "R_h", "DWZ", "Rechenmodul")
 AGE_CLASSES = ("youth", "junior", "adult")
 
@@ -144,7 +146,7 @@ def rating_list_rows(
     members = session.execute(
         text(
             "SELECT DISTINCT ON (p.id) p.id, p.surname, p.given_name, p.birth_year, p.sex, "
-            "p.fide_id, o.vkz, m.member_number FROM memberships m "
+            "p.fide_id, o.vkz, o.name AS club, m.member_number FROM memberships m "
             "JOIN players p ON p.id = m.player_id JOIN organisations o ON o.id = m.organisation_id "
             f"WHERE {where} AND m.valid_from <= :d AND (m.valid_to IS NULL OR m.valid_to >= :d)"
             f"{published}{_age_filter(age_class, day.year)} ORDER BY p.id, o.vkz"
@@ -163,6 +165,7 @@ def rating_list_rows(
             "player_id": m.id,
             "name": f"{m.surname}, {m.given_name}".strip(", "),
             "vkz": m.vkz,
+            "club": m.club,
             "member_number": m.member_number,
             "birth_year": m.birth_year,
             "sex": m.sex,
@@ -181,14 +184,14 @@ def rating_list_document(
     header = [("Stand", day.isoformat()), ("Auswahl", scope)]
     if age_class:
         header.append(("Altersklasse", age_class))
-    keys = ("rank", "name", "vkz", "member_number", "birth_year", "sex", "rating", "index",
-            "fide_id")  # fmt: skip
+    keys = ("rank", "name", "vkz", "club", "member_number", "birth_year", "sex", "rating",
+            "index", "fide_id")  # fmt: skip
     return Document(
         title=f"DWZ-Liste {scope}",
         header=header,
         columns=LIST_COLUMNS,
         rows=[cells([r[k] for k in keys]) for r in rows],
-        left=frozenset({1, 2, 5}),
+        left=frozenset({1, 2, 3, 6}),
     )
 
 

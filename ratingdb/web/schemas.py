@@ -241,6 +241,7 @@ class ListRow(BaseModel):
     player_id: int
     name: str
     vkz: str
+    club: str | None = None
     member_number: str | None
     birth_year: int | None
     sex: str | None
