@@ -182,10 +182,11 @@ def test_write_then_parse_keeps_everything(trf):
     ]
     assert {p.start_rank: p.national for p in again.players}.keys() == {1, 2, 3, 4, 5, 6}
     assert again.player(3).national["GER"].number == "C0327-0012"
-    # points are recomputed from the games; byes (not stored) count as zero-point byes
+    # points are computed from the games and byes written: every bye is kept
     assert again.player(1).points == trf.player(1).points == Decimal("3.5")  # 1 + ½ + 1 + 1
-    assert trf.player(2).points == Decimal("2.5")  # 1 + ½ + ½ (D) + ½ (H bye) as filed
-    assert again.player(2).points == Decimal("2.0")  # the H bye is not stored
+    assert again.player(2).points == trf.player(2).points == Decimal("2.5")  # ½ of an H bye
+    assert [p.byes for p in again.players] == [p.byes for p in trf.players]
+    assert (again.records, again.other) == (trf.records, trf.other)
 
 
 # -- properties ----------------------------------------------------------------------------

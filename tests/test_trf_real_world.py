@@ -205,3 +205,47 @@ def test_import_prints_warnings_reports_all_errors_and_writes_nothing(empty_db):
               "--id", "SM1", "--vkz", "C01"], empty_db)  # fmt: skip
     assert sm.returncode == 0, sm.stderr
     assert "swiss-manager.trf: line 22: FIDE id 4622222 is given to" in sm.stderr
+
+
+@pytest.mark.parametrize(
+    ("name", "encoding"),
+    [("all-records.trf", "utf-8"), ("javafo-trfx.trf", "utf-8"), ("swiss-manager.trf", "cp1252"),
+     ("trf2026-team.trf", "utf-8"), ("us-dates.trf", "utf-8")],
+)  # fmt: skip
+def test_every_variant_survives_write_and_read(name, encoding):
+    from ratingdb.io.trf import differences
+
+    t = read(name, encoding)
+    again = parse(write(t), "again.trf")
+    assert differences(t, again) == []
+    assert [again.player(p.start_rank).points for p in t.players] == [p.points for p in t.players]
+
+
+def test_forfeits_without_colours_stay_without():
+    text = (DATA / "all-records.trf").read_text()
+    t = parse(text.replace("    1 b -", "    1 - -").replace("    3 w +", "    3 - +"), "t.trf")
+    forfeit = next(g for g in t.games if g.result == "+-")
+    assert not forfeit.coloured
+    written = write(t)
+    assert "    3 - +" in written and "    1 - -" in written
+    assert parse(written, "again.trf").games == t.games
+
+
+def test_the_corpus_script_prints_the_table(capsys, monkeypatch):
+    import re
+    import runpy
+    import sys
+
+    monkeypatch.setattr(sys, "argv", ["tournament_corpus.py", str(DATA)])
+    script = Path(__file__).parents[1] / "scripts" / "tournament_corpus.py"
+    with pytest.raises(SystemExit) as done:
+        runpy.run_path(str(script), run_name="__main__")
+    assert done.value.code == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].split() == ["file", "program", "accepted", "warnings", "errors", "lost", "on",
+                              "round", "trip", "points", "kept"]  # fmt: skip
+    rows = {line.split()[0]: line.split() for line in out[2:] if line.strip()}
+    assert rows["swiss-manager.trf"][1:] == ["Swiss-Manager", "yes", "2", "0", "-", "6/6"]
+    assert re.search(r"three-errors.trf +JaVaFo / TRF\(x\) +no +- +3 +round 1: unknown result "
+                     r"code 'X'", "\n".join(out))  # fmt: skip
+    assert out[-1].startswith("5 of 7 files accepted; points column kept for 23 of 23 players")

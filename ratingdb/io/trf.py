@@ -218,6 +218,9 @@ class TrfGame:
     white: int  # start ranks
     black: int
     result: str  # stored result code (see the module docstring)
+    #: False when the file gives no colours (a forfeit written ``-`` on both lines): then
+    #: ``white`` is only the lower start rank, and the writer writes no colour either
+    coloured: bool = True
 
 
 @dataclass(slots=True)
@@ -349,6 +352,9 @@ def parse(
             m = re.match(r"^###\s*ratingdb\s+(\w+):\s*(.*?)\s*$", line)
             if m:
                 meta[m.group(1)] = m.group(2)
+            m = re.match(r"^### other (.+?): (.*)$", line)
+            if m:  # a field of another format (SWI footer, XML UUIDs), as written below
+                repeated.setdefault(m.group(1), []).append(m.group(2))
             continue
         tag = line[:3]
         kind = _kind(line)
@@ -452,7 +458,7 @@ def parse(
         time_control=header.get("122", ("", 0))[0],
         round_dates=[d for _, d in sorted(round_dates)],
         players=players,
-        team=team,
+        team=team or meta.get("kind") == "team",
         meta=meta,
         other={t: v for t, (v, _) in header.items() if t not in _KNOWN}
         | {t: "\n".join(v) for t, v in repeated.items() if t != "132"},
@@ -828,11 +834,9 @@ def _games(t: TrfTournament, by_rank: dict[int, TrfPlayer], rep: _Report) -> lis
                 entry.colour == "-" and p.start_rank < q.start_rank
             )
             if white_first:
-                games.append(
-                    TrfGame(
-                        entry.round, p.start_rank, q.start_rank, _RESULT[(entry.code, other.code)]
-                    )
-                )
+                result = _RESULT[(entry.code, other.code)]
+                coloured = entry.colour != "-"
+                games.append(TrfGame(entry.round, p.start_rank, q.start_rank, result, coloured))
     games.sort(key=lambda g: (g.round, g.white))
     return games
 
@@ -913,28 +917,41 @@ def _points_text(points: Decimal) -> str:
 
 
 def write(t: TrfTournament) -> str:
-    """TRF26 text of ``t`` (players, NRS records, games; points recomputed from games)."""
-    rounds = max((g.round for g in t.games), default=0)
+    """TRF26 text of ``t``: header records (a repeated one line by line), round dates,
+    players with their games and byes (``TrfPlayer.byes``; a round without either is
+    ``0000 - Z`` for a player read from no file, else left blank), NRS records, and the
+    kept records (team records, ``XX?``). The points column is computed from what is
+    written, byes included; forfeits read without colours are written without."""
+    rounds = max([g.round for g in t.games] + [r for p in t.players for r in p.byes], default=0)
     entries: dict[int, dict[int, tuple[int, str, str]]] = {p.start_rank: {} for p in t.players}
     for g in t.games:
         white_code, black_code = _CODES[g.result]
-        entries[g.white][g.round] = (g.black, "w", white_code)
-        entries[g.black][g.round] = (g.white, "b", black_code)
-    lines = [f"### ratingdb {k}: {v}" for k, v in t.meta.items()]
+        colours = ("w", "b") if g.coloured else ("-", "-")
+        entries[g.white][g.round] = (g.black, colours[0], white_code)
+        entries[g.black][g.round] = (g.white, colours[1], black_code)
+    meta = dict(t.meta)
+    if t.team and not any(r[:3] in ("013", "310") for r in t.records):
+        meta.setdefault("kind", "team")  # no team record says it
+    lines = [f"### ratingdb {k}: {v}" for k, v in meta.items()]
+    players = str(len(t.players))
     head = [
         ("012", t.name),
         ("022", t.city),
         ("032", t.federation),
         ("042", t.start.strftime("%Y/%m/%d")),
         ("052", t.end.strftime("%Y/%m/%d")),
-        ("062", str(len(t.players))),
+        ("062", players),
         ("072", str(sum(1 for p in t.players if p.rating or p.national))),
         ("092", t.type),
         ("102", t.arbiter),
         ("122", t.time_control),
     ]
     lines += [f"{tag} {value}".rstrip() for tag, value in head if value]
-    lines += [f"{tag} {value}".rstrip() for tag, value in sorted(t.other.items())]
+    lines += [
+        f"{tag} {value}".rstrip() if re.fullmatch(r"\d\d2", tag) else f"### other {tag}: {value}"
+        for tag, values in sorted(t.other.items())
+        for value in values.split("\n")
+    ]
     if t.round_dates:
         lines.append(
             _cols(
@@ -945,11 +962,15 @@ def write(t: TrfTournament) -> str:
     for p in sorted(t.players, key=lambda p: p.start_rank):
         cells = []
         points = Decimal(0)
+        byes = p.byes
+        blank = (0, "-", "Z") if not p.rounds else (0, " ", " ")
         for rnd in range(1, rounds + 1):
-            opp, colour, code = entries[p.start_rank].get(rnd, (0, "-", "Z"))
+            bye = (0, "-", byes[rnd]) if rnd in byes else blank
+            opp, colour, code = entries[p.start_rank].get(rnd, bye)
             points += _POINTS.get(code, Decimal(0))
             base = 92 + 10 * (rnd - 1)
-            cells += [(base, f"{opp:4d}" if opp else "0000"), (base + 5, colour), (base + 7, code)]
+            number = f"{opp:4d}" if opp else ("0000" if code != " " else "")
+            cells += [(base, number), (base + 5, colour), (base + 7, code)]
         lines.append(
             _cols(
                 [
@@ -982,4 +1003,43 @@ def write(t: TrfTournament) -> str:
                     ]
                 )
             )
+    lines += t.records
     return "\n".join(lines) + "\n"
+
+
+#: the fields a round trip must keep (issue 21, item 3): tournament, then per player
+TOURNAMENT_FIELDS = (
+    "name", "city", "federation", "start", "end", "type", "arbiter", "time_control",
+    "round_dates", "other", "team", "records",
+)  # fmt: skip
+PLAYER_FIELDS = ("name", "sex", "title", "rating", "federation", "fide_id", "birth", "byes")
+
+
+def differences(a: TrfTournament, b: TrfTournament) -> list[str]:
+    """The fields of :data:`TOURNAMENT_FIELDS`, :data:`PLAYER_FIELDS`, the national records
+    and the games in which ``b`` differs from ``a`` (empty: nothing lost); one entry per
+    field, naming it (``player.birth``, ``games``)."""
+    lost = [f for f in TOURNAMENT_FIELDS if getattr(a, f) != getattr(b, f)]
+    theirs = {p.start_rank: p for p in b.players}
+    if set(theirs) != {p.start_rank for p in a.players}:
+        lost.append("players")
+    for name in PLAYER_FIELDS:
+        if any(
+            p.start_rank in theirs
+            and getattr(p, name) != getattr(theirs[p.start_rank], name)
+            and (name != "byes" or p.rounds)  # a format without rounds: byes written as Z
+            for p in a.players
+        ):
+            lost.append(f"player.{name}")
+    if any(
+        p.start_rank in theirs
+        and {k: (r.rating, r.number) for k, r in p.national.items()}
+        != {k: (r.rating, r.number) for k, r in theirs[p.start_rank].national.items()}
+        for p in a.players
+    ):
+        lost.append("player.national")
+    if sorted(a.games, key=lambda g: (g.round, g.white)) != sorted(
+        b.games, key=lambda g: (g.round, g.white)
+    ):
+        lost.append("games")
+    return lost
