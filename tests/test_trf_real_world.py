@@ -249,3 +249,50 @@ def test_the_corpus_script_prints_the_table(capsys, monkeypatch):
     assert re.search(r"three-errors.trf +JaVaFo / TRF\(x\) +no +- +3 +round 1: unknown result "
                      r"code 'X'", "\n".join(out))  # fmt: skip
     assert out[-1].startswith("5 of 7 files accepted; points column kept for 23 of 23 players")
+
+
+def test_placeholder_players_become_byes():
+    t = read("spielfrei-team.trf")
+    assert [p.start_rank for p in t.players] == [1, 2, 4]
+    assert (t.player(1).byes, t.player(4).byes) == ({2: "U"}, {1: "U"})
+    assert t.warnings == [
+        "line 9: 'spielfrei' (start rank 3) is a placeholder, not a player: left out, "
+        "2 game(s) against it read as byes"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("name", "encoding"),
+    [("trf2026-team.trf", "utf-8"), ("spielfrei-team.trf", "utf-8"),
+     ("swiss-manager.trf", "cp1252"), ("all-records.trf", "utf-8")],
+)  # fmt: skip
+def test_import_export_import_keeps_what_the_file_carries(empty_db, tmp_path, name, encoding):
+    """Items 2 and 3 of issue 21: byes, titles, federations, FIDE ratings, full birth dates,
+    team records, round dates, arbiters, type, forfeits without colours survive the
+    database; no placeholder becomes a participant."""
+    url = empty_db
+    imported = run(["tournament", "import", str(DATA / name), "--encoding", encoding,
+                    "--id", "RT1", "--vkz", "C01"], url)  # fmt: skip
+    assert imported.returncode == 0, imported.stderr
+    exported = run(["tournament", "export", "RT1", "--format", "trf"], url)
+    assert exported.returncode == 0, exported.stderr
+    t, again = read(name, encoding), parse(exported.stdout, "again.trf")
+    for field in ("name", "city", "federation", "start", "end", "type", "arbiter",
+                  "time_control", "round_dates", "other", "records"):  # fmt: skip
+        assert getattr(again, field) == getattr(t, field), field
+    assert again.games == t.games
+    for p in t.players:
+        q = again.player(p.start_rank)
+        assert (q.title, q.federation, q.rating, q.byes) == (p.title, p.federation, p.rating,
+                                                             p.byes), p.name  # fmt: skip
+        assert q.points == p.points, p.name  # the points column
+        if p.fide_id or p.national.get("GER"):  # a player record: the full birth date too
+            assert q.birth == p.birth, p.name
+    # and once more: the export imports again as it is
+    path = tmp_path / "again.trf"
+    path.write_text(exported.stdout)
+    second = run(["tournament", "import", str(path), "--id", "RT2"], url)
+    assert second.returncode == 0, second.stderr
+    assert run(["tournament", "export", "RT2", "--format", "trf"], url).stdout == (
+        exported.stdout.replace("ratingdb id: RT1", "ratingdb id: RT2")
+    )

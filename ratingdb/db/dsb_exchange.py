@@ -172,7 +172,7 @@ def export_report(
     session: Session, ident: str, *, sender: str = "ratingdb", system: str = "ratingdb"
 ) -> dsb_xml.DsbReport:
     """A stored tournament as a TournamentReport (see the module docstring)."""
-    t = export_trf(session, ident)
+    t = export_trf(session, ident, file_ranks=False)  # extra is keyed 1..n below
     tid = find_tournament(session, ident)
     parts = load_participants(session, tid)
     rank = {p.id: k for k, p in enumerate(parts, start=1)}

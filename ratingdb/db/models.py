@@ -205,6 +205,9 @@ class Tournament(Base):
         DateTime(timezone=True), server_default=func.now()
     )
     status: Mapped[str] = mapped_column(String(12), server_default="submitted")
+    #: a file's tournament data no rating needs (type, round dates, arbiters, team
+    #: records, ...): migration 0010
+    exchange: Mapped[dict[str, Any]] = mapped_column(JSONB, server_default="{}")
 
 
 class Participant(Base):
@@ -235,6 +238,10 @@ class Participant(Base):
     external_rating: Mapped[int | None] = mapped_column(Integer)
     external_index: Mapped[int | None] = mapped_column(Integer)
     computer: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
+    #: round -> TRF code of every round without an opponent (byes, absences; never rated)
+    byes: Mapped[dict[str, str]] = mapped_column(JSONB, server_default="{}")
+    title: Mapped[str | None] = mapped_column(String(3))
+    federation: Mapped[str | None] = mapped_column(String(3))
 
 
 class Game(Base):

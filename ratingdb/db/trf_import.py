@@ -16,14 +16,14 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any, cast
 
-from sqlalchemy import text
+from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 
-from ratingdb.db.models import Player, Tournament
+from ratingdb.db.models import Participant, Player, Tournament
 from ratingdb.db.store import find_tournament, load_games, load_participants
 from ratingdb.db.submissions import add_tournament, correct_tournament
 from ratingdb.io.errors import InputError
-from ratingdb.io.trf import NationalRecord, TrfGame, TrfPlayer, TrfTournament
+from ratingdb.io.trf import NationalRecord, RoundEntry, TrfGame, TrfPlayer, TrfTournament
 
 FEDERATION = "GER"
 
@@ -221,8 +221,36 @@ def _store(
     stored.time_control = t.time_control[:100] or None
     if t.arbiter:
         stored.evaluators = [t.arbiter[:100]]
+    _keep_exchange(session, stored, t)
     session.flush()
     return stored, matches
+
+
+def _keep_exchange(session: Session, stored: Tournament, t: TrfTournament) -> None:
+    """What the file carries beyond the games (migration 0010): per participant the byes,
+    title and federation; for the tournament type, federation, round dates, further header
+    records, kept records, games filed without colours and the file's start ranks. The
+    submission made participant k of the file's k-th player."""
+    session.flush()
+    parts = session.scalars(
+        select(Participant)
+        .where(Participant.tournament_id == stored.id)
+        .order_by(Participant.start_rank)
+    ).all()
+    for part, p in zip(parts, t.players, strict=True):
+        part.byes = {str(r): code for r, code in sorted(p.byes.items())}
+        part.title = p.title[:3] or None
+        part.federation = p.federation[:3] or None
+    exchange: dict[str, Any] = {
+        "type": t.type,
+        "federation": t.federation,
+        "round_dates": [d.isoformat() for d in t.round_dates],
+        "other": t.other,
+        "records": t.records,
+        "uncoloured": [[g.round, g.white, g.black] for g in t.games if not g.coloured],
+        "start_ranks": [p.start_rank for p in t.players],
+    }
+    stored.exchange = {k: v for k, v in exchange.items() if v}
 
 
 #: how the command line and the API ask for a missing tournament id and VKZ
@@ -282,23 +310,31 @@ def correct_trf(
     )
 
 
-def export_trf(session: Session, ident: str) -> TrfTournament:
-    """A stored tournament as TRF: 001 lines with FIDE data, GER lines with the DWZ the
-    player brought into the tournament and the DSB id (or ZPS-member number)."""
+def export_trf(session: Session, ident: str, *, file_ranks: bool = True) -> TrfTournament:
+    """A stored tournament as TRF: 001 lines with FIDE data (title, federation, FIDE id and
+    rating, full birth date when known), GER lines with the DWZ the player brought into the
+    tournament and the DSB id (or ZPS-member number), the games (forfeits filed without
+    colours stay without), every stored bye, and what the file carried beyond the games
+    (type, federation, round dates, arbiters, team records; migration 0010) under the
+    file's start ranks (``file_ranks``; else 1..n in participant order)."""
+    from datetime import date as date_type
+
     tid = find_tournament(session, ident)
     row = session.execute(
         text(
-            "SELECT code, name, vkz, kind, city, time_control, evaluators, start_date, end_date "
-            "FROM tournaments WHERE id = :i"
+            "SELECT code, name, vkz, kind, city, time_control, evaluators, start_date, end_date, "
+            "exchange FROM tournaments WHERE id = :i"
         ),
         {"i": tid},
     ).one()
+    exchange: dict[str, Any] = row.exchange or {}
     parts = load_participants(session, tid)
     info = {
         r.id: r
         for r in session.execute(
             text(
-                "SELECT pa.id, p.surname, p.given_name, p.sex, p.birth_year, p.fide_id, p.dsb_id, "
+                "SELECT pa.id, pa.title, pa.federation, pa.byes, p.surname, p.given_name, p.sex, "
+                "p.birth_year, p.birth_date, p.fide_id, p.dsb_id, "
                 "s.rating_in, s.index_in, s.rating_source, "
                 "(SELECT o.vkz || '-' || m.member_number FROM memberships m "
                 " JOIN organisations o ON o.id = m.organisation_id WHERE m.player_id = p.id "
@@ -311,7 +347,10 @@ def export_trf(session: Session, ident: str) -> TrfTournament:
             {"i": tid, "end": row.end_date},
         )
     }
-    rank = {p.id: k for k, p in enumerate(parts, start=1)}
+    ranks = list(exchange.get("start_ranks") or [])
+    if len(ranks) != len(parts) or not file_ranks:
+        ranks = list(range(1, len(parts) + 1))
+    rank = {p.id: ranks[k] for k, p in enumerate(parts)}
     players = []
     for p in parts:
         r = info[p.id]
@@ -319,18 +358,24 @@ def export_trf(session: Session, ident: str) -> TrfTournament:
             name = f"{r.surname}, {r.given_name}".strip(", ")
         else:
             name = p.name or str(p.id)
+        # byes as round entries; a tournament read from a file leaves other rounds blank
+        # (the round-0 entry says so to the writer), one entered otherwise writes Z
+        byes = [RoundEntry(int(k), 0, "-", code, 0) for k, code in (r.byes or {}).items()]
+        if exchange:
+            byes.append(RoundEntry(0, 0, "-", " ", 0))
+        birth: date_type | int | None = r.birth_date or r.birth_year
         player = TrfPlayer(
             start_rank=rank[p.id],
             sex=r.sex or "",
-            title="",
+            title=r.title or "",
             name=name,
             rating=p.external_rating if p.rating_source == "fide" else None,
-            federation="",
+            federation=r.federation or "",
             fide_id=r.fide_id,
-            birth=r.birth_year,
+            birth=birth,
             points=None,
             rank=None,
-            rounds=[],
+            rounds=byes,
             line=0,
         )
         number = r.dsb_id or r.member_key
@@ -348,22 +393,30 @@ def export_trf(session: Session, ident: str) -> TrfTournament:
         players.append(player)
     games = load_games(session, tid)
     rounds = _assign_rounds([(g.round, g.white, g.black) for g in games])
-    trf_games = [
-        TrfGame(rnd, rank[int(g.white)], rank[int(g.black)], g.result)
-        for rnd, g in zip(rounds, games, strict=True)
-    ]
+    uncoloured = {tuple(x) for x in exchange.get("uncoloured", [])}
+    trf_games = []
+    for rnd, g in zip(rounds, games, strict=True):
+        white, black = rank[int(g.white)], rank[int(g.black)]
+        trf_games.append(
+            TrfGame(rnd, white, black, g.result, (rnd, white, black) not in uncoloured)
+        )
     return TrfTournament(
         source=row.code,
         name=row.name,
         start=row.start_date,
         end=row.end_date,
         city=row.city or "",
-        type=row.kind,
+        federation=exchange.get("federation", ""),
+        type=exchange.get("type", row.kind),
         arbiter=(row.evaluators or [""])[0],
         time_control=row.time_control or "",
+        round_dates=[date_type.fromisoformat(d) for d in exchange.get("round_dates", [])],
         players=players,
         games=trf_games,
+        team=row.kind == "team",
         meta={"id": row.code, "vkz": row.vkz, "kind": row.kind},
+        other=dict(exchange.get("other", {})),
+        records=list(exchange.get("records", [])),
     )
 
 

@@ -467,6 +467,7 @@ def parse(
         rated_players=rated,
     )
     _pending_rounds(tournament, rep, complete_rounds)
+    _placeholders(tournament, by_rank, rep)
     tournament.games = _games(tournament, by_rank, rep)
     _duplicate_ids(tournament, rep)
     _points_column(tournament, rep)
@@ -780,6 +781,34 @@ def _pending_rounds(t: TrfTournament, rep: _Report, drop: bool) -> None:
                 f"({pairs} pairing(s) without a result, e.g. {p.start_rank} against "
                 f"{e.opponent}); import the complete rounds with --complete-rounds",
             )
+
+
+#: names programs give the opponent of a bye (SwissChess and Swiss-Manager team files)
+PLACEHOLDERS = {"spielfrei", "freilos", "bye"}
+#: a game against the placeholder -> the bye it is: by the player's points
+_PLACEHOLDER_BYE = {Decimal(1): "U", Decimal("0.5"): "H", Decimal(0): "Z"}
+
+
+def _placeholders(t: TrfTournament, by_rank: dict[int, TrfPlayer], rep: _Report) -> None:
+    """A player named like "spielfrei" (no FIDE id, no rating) is no participant: his games
+    become byes of his opponents (U for a point, H for a half, Z for none) and he is left
+    out, with a warning."""
+    for fake in [
+        p
+        for p in t.players
+        if re.sub(r"[^a-z]", "", p.name.lower()) in PLACEHOLDERS and not p.fide_id and not p.rating
+    ]:
+        changed = 0
+        for p in t.players:
+            for k, e in enumerate(p.rounds):
+                if e.opponent == fake.start_rank:
+                    code = _PLACEHOLDER_BYE.get(e.points, "Z")
+                    p.rounds[k] = RoundEntry(e.round, 0, "-", code, e.column)
+                    changed += 1
+        t.players.remove(fake)
+        del by_rank[fake.start_rank]
+        rep.warn(fake.line, f"{fake.name!r} (start rank {fake.start_rank}) is a placeholder, "
+                 f"not a player: left out, {changed} game(s) against it read as byes")  # fmt: skip
 
 
 def _games(t: TrfTournament, by_rank: dict[int, TrfPlayer], rep: _Report) -> list[TrfGame]:
