@@ -2,20 +2,25 @@
 """Read and round-trip every tournament file in a directory; print one table row per file.
 
     python scripts/tournament_corpus.py DIR [--encoding cp1252] [--complete-rounds]
+                                            [--start YYYY-MM-DD --end YYYY-MM-DD]
 
 Each file (TRF, SWI, DSB or DeWIS XML: detected from the content, as ``ratingdb tournament
 import`` does) is read; an accepted one is written as TRF and read again. Columns: file,
 program (guessed from the content), accepted, warnings, errors, the fields lost on the round
 trip (:func:`ratingdb.io.trf.differences`: ``-`` when none) and how many players' points
 column is kept (written points = the file's points column; only players whose file has one).
-A file that is not valid in the file's own encoding is tried as windows-1252. The last line
+A file that is not valid in the file's own encoding is tried as windows-1252; ``--start`` /
+``--end`` give dates to files without any (pairing programs' test files, some SWT files),
+as ``tournament import`` does. The last line
 sums up; the exit code is 0 (the table is the result)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from datetime import date
 from pathlib import Path
+from typing import Any
 
 from ratingdb.errors import InputError
 from ratingdb.io import trf
@@ -46,19 +51,25 @@ def program(text: str, name: str) -> str:
         return "Swiss-Manager"
     if name.lower().endswith(".swi"):
         return "SwissChess / SWI"
+    if name.lower().endswith(".swt"):
+        return "SwissChess SWT"
     return "unknown"
 
 
-def row(path: Path, encoding: str | None, complete_rounds: bool) -> tuple[str, ...]:
+def row(
+    path: Path, encoding: str | None, complete_rounds: bool, dates: tuple[date | None, ...]
+) -> tuple[str, ...]:
     raw = path.read_bytes()
     text = raw.decode("utf-8", errors="replace")
     who = program(text, path.name)
+    options: dict[str, Any] = {"complete_rounds": complete_rounds, "start": dates[0],
+                               "end": dates[1]}  # fmt: skip
     try:
         try:
-            t = read_tournament(raw, path.name, encoding, complete_rounds=complete_rounds)
+            t = read_tournament(raw, path.name, encoding, **options)
         except InputError as err:
             if encoding is None and "is not valid utf-8" in str(err):
-                t = read_tournament(raw, path.name, "cp1252", complete_rounds=complete_rounds)
+                t = read_tournament(raw, path.name, "cp1252", **options)
             else:
                 raise
     except InputError as err:
@@ -82,11 +93,14 @@ def main() -> int:
     parser.add_argument("directory", type=Path)
     parser.add_argument("--encoding", default=None)
     parser.add_argument("--complete-rounds", action="store_true")
+    parser.add_argument("--start", type=date.fromisoformat, default=None)
+    parser.add_argument("--end", type=date.fromisoformat, default=None)
     args = parser.parse_args()
     files = sorted(p for p in args.directory.rglob("*") if p.is_file() and p.stat().st_size)
     header = ("file", "program", "accepted", "warnings", "errors", "lost on round trip",
               "points kept")  # fmt: skip
-    rows = [row(p, args.encoding, args.complete_rounds) for p in files]
+    dates = (args.start, args.end)
+    rows = [row(p, args.encoding, args.complete_rounds, dates) for p in files]
     widths = [max(len(r[k]) for r in [header, *rows]) for k in range(len(header))]
     for r in [header, tuple("-" * w for w in widths), *rows]:
         print("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())

@@ -76,7 +76,7 @@ def test_trf2026_team_sample_layout():
 
 
 def test_dates_as_programs_write_them():
-    assert read("us-dates.trf").start == date(2020, 5, 29)
+    assert read("lichess-swiss.trf").start == date(2020, 5, 29)
     for text, expected in [
         ("2005/07/28", date(2005, 7, 28)),
         ("2005-07-28", date(2005, 7, 28)),
@@ -210,7 +210,8 @@ def test_import_prints_warnings_reports_all_errors_and_writes_nothing(empty_db):
 @pytest.mark.parametrize(
     ("name", "encoding"),
     [("all-records.trf", "utf-8"), ("javafo-trfx.trf", "utf-8"), ("swiss-manager.trf", "cp1252"),
-     ("trf2026-team.trf", "utf-8"), ("us-dates.trf", "utf-8")],
+     ("trf2026-team.trf", "utf-8"), ("lichess-swiss.trf", "utf-8"),
+     ("spielfrei-team.trf", "utf-8")],
 )  # fmt: skip
 def test_every_variant_survives_write_and_read(name, encoding):
     from ratingdb.io.trf import differences
@@ -248,7 +249,31 @@ def test_the_corpus_script_prints_the_table(capsys, monkeypatch):
     assert rows["swiss-manager.trf"][1:] == ["Swiss-Manager", "yes", "2", "0", "-", "6/6"]
     assert re.search(r"three-errors.trf +JaVaFo / TRF\(x\) +no +- +3 +round 1: unknown result "
                      r"code 'X'", "\n".join(out))  # fmt: skip
-    assert out[-1].startswith("5 of 7 files accepted; points column kept for 23 of 23 players")
+    assert out[-1].startswith("6 of 8 files accepted; points column kept for 28 of 28 players")
+
+
+def test_lichess_byes_absences_and_games_in_progress():
+    t = read("lichess-swiss.trf")
+    assert (t.start, t.end, t.city) == (date(2020, 5, 29), date(2020, 5, 31),
+                                        "https://lichess.org/swiss/AbCdEfGh")  # fmt: skip
+    assert [p.byes for p in t.players] == [{3: "U"}, {3: "-"}, {3: "H"}, {3: "-"}]
+    assert "XXP 1 4" in t.records and t.warnings == []
+    # lichess writes Z for a game still being played: the round is not complete
+    text = (DATA / "lichess-swiss.trf").read_text()
+    lines = text.splitlines()
+    lines[-4] = lines[-4][:111] + "   2 b Z"
+    lines[-3] = lines[-3][:111] + "   1 w Z"
+    with pytest.raises(TrfError, match=r"round 3 is paired but has no results yet .1 pairing"):
+        parse("\n".join(lines), "l.trf")
+    # a cell that makes no sense is an error, not silently nothing
+    lines = text.splitlines()
+    lines[-1] = lines[-1][:111] + " x y z w"
+    with pytest.raises(TrfError) as info:
+        parse("\n".join(lines), "l.trf")
+    assert str(info.value) == (
+        "l.trf:15:112: round 3: cannot read the cell ' x y z w' (expected opponent at 92, "
+        "colour at 97, result at 99, every 10 columns)"
+    )
 
 
 def test_placeholder_players_become_byes():

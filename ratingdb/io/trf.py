@@ -23,7 +23,8 @@ warning, never read as records; ``062 163 (73)`` (players, rated players); dates
 ``YYYY/MM/DD``, ``YYYY-MM-DD``, ``YYYY.MM.DD``, ``DD.MM.YYYY``, ``DD. MM. YYYY``,
 ``DD/MM/YYYY``, ``May 29, 2020`` (:func:`parse_date`); a missing ``052`` (the last round date,
 else the start date, with a warning) or ``042``; old byes ``0000 - =`` and ``0000 - +``, a
-cell shifted inside its ten columns (``0 - H``); TRF-2026's ``*`` (no result yet).
+cell shifted inside its ten columns (``0 - H``); TRF-2026's ``*`` and lichess' ``Z`` against
+an opponent (no result yet: a pending pairing); lichess' dates ``May 29, 2020``.
 
 Result codes: ``1 = 0`` rated; ``+ -`` forfeits; ``W D L`` games of less than one move (never
 rated, stored as ``W-L``/``L-W``/``D-D``); ``H F U Z`` (and blank) byes and absences, ``-``,
@@ -649,7 +650,18 @@ def _player(line: str, number: int, rep: _Report) -> TrfPlayer | None:
     )
 
 
-_CELL = re.compile(r"^\s*(\d{1,4})\s+([wbWB-]?)\s*(\S?)\s*$")
+def _words(cell: str) -> tuple[str, str, str] | None:
+    """A round cell whose parts are not at their columns, read by its words: ``0 - H``,
+    ``12 w 1``, ``12 1`` (no colour), ``U`` (a bye without opponent or colour); None when
+    the words make no cell."""
+    words = cell.split()
+    number = words[0] if words and words[0].isascii() and words[0].isdigit() else ""
+    rest = words[1:] if number else words
+    if len(rest) == 2 and rest[0].lower() in ("w", "b", "-") and len(rest[1]) == 1:
+        return number, rest[0].lower(), rest[1].upper()
+    if len(rest) == 1 and len(rest[0]) == 1 and (number or not rest[0].isdigit()):
+        return number, "-", rest[0].upper()
+    return None
 
 
 def _rounds(line: str, number: int, rep: _Report, start_rank: int) -> list[RoundEntry]:
@@ -672,10 +684,13 @@ def _rounds(line: str, number: int, rep: _Report, start_rank: int) -> list[Round
         rest = cell[4:5] + cell[6:7] + cell[8:]
         fixed = (not opponent_text or opponent_text.isdigit()) and not rest.strip()
         if not fixed:
-            m = _CELL.match(cell)
-            if m and (m.group(2) or m.group(3)):
-                opponent_text, colour, code = m.group(1), m.group(2).lower() or "-", m.group(3)
-                code = (code or " ").upper()
+            words = _words(cell)
+            if words is None:
+                error(column, f"round {rnd}: cannot read the cell {cell.rstrip()!r} (expected "
+                      "opponent at 92, colour at 97, result at 99, every 10 columns)")  # fmt: skip
+                column += 10
+                continue
+            opponent_text, colour, code = words
         column_code, column_colour = column + 7, column + 5
         if opponent_text and not (opponent_text.isascii() and opponent_text.isdigit()):
             error(column, f"round {rnd}: opponent is not a start rank: "
@@ -693,6 +708,8 @@ def _rounds(line: str, number: int, rep: _Report, start_rank: int) -> list[Round
             error(column_code, f"round {rnd}: unknown result code {code!r}")
             column += 10
             continue
+        if opponent and code == "Z":
+            code = " "  # lichess writes Z for a game still being played: a pending pairing
         if opponent and code in BYES - {" "}:
             error(column_code, f"round {rnd}: result {code!r} is a bye, but an "
                       f"opponent ({opponent}) is given")  # fmt: skip
