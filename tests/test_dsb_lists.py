@@ -175,3 +175,27 @@ def test_lists_into_the_database(empty_db):
     bad = run(["clubs", "import", str(DATA / "spieler-current.csv")], url)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
     assert "the header has no column for the name of a club" in bad.stderr
+
+
+def test_club_names_are_shown(empty_db):
+    from sqlalchemy.orm import Session
+
+    from ratingdb.queries.evaluation_table import tournament_info
+
+    url = empty_db
+    for args in (
+        ["players", "import", str(DATA / "spieler-current.csv"), "--date", "2026-08-01",
+         "--quiet"],
+        ["clubs", "import", str(DATA / "vereine-current.csv")],
+        ["tournament", "import", str(DATA.parent / "trf" / "spielfrei-team.trf"), "--id", "K1",
+         "--vkz", "10614"],
+    ):  # fmt: skip
+        out = run(args, url)
+        assert out.returncode == 0, out.stderr
+    listing = run(["export", "list", "--club", "10614", "--date", "2026-08-02"], url).stdout
+    assert listing.splitlines()[0].startswith("#,Name,VKZ,Club,Mgl-Nr")
+    assert '"Müller, Jörg",10614,SC Musterstadt 1920,17,' in listing
+    eng = create_engine(url, poolclass=NullPool)
+    with Session(eng) as session:
+        assert tournament_info(session, "K1").vkz_name == "SC Musterstadt 1920"
+    eng.dispose()

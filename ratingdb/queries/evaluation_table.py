@@ -48,6 +48,8 @@ class TournamentInfoRow:
     calculated_at: datetime | None
     players: int
     games: int
+    #: the name of the playing level's organisation (``clubs import``), "" when unknown
+    vkz_name: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -103,7 +105,8 @@ def tournament_info(session: Session, ident: str) -> TournamentInfoRow:
             "t.city, t.time_control, t.evaluators, t.processed_at, c.evaluated_at, "
             "c.calculated_at, "
             "(SELECT count(*) FROM participants p WHERE p.tournament_id = t.id) AS players, "
-            "(SELECT count(*) FROM games g WHERE g.tournament_id = t.id) AS games "
+            "(SELECT count(*) FROM games g WHERE g.tournament_id = t.id) AS games, "
+            "(SELECT o.name FROM organisations o WHERE o.vkz = t.vkz) AS vkz_name "
             "FROM tournaments t LEFT JOIN tournament_calculations c ON c.tournament_id = t.id "
             "WHERE t.id = :t"
         ),
@@ -112,7 +115,7 @@ def tournament_info(session: Session, ident: str) -> TournamentInfoRow:
     return TournamentInfoRow(
         r.id, r.code, r.name, r.start_date, r.end_date, r.vkz, r.kind, r.status, r.city,
         r.time_control, list(r.evaluators or []), r.processed_at, r.evaluated_at,
-        r.calculated_at, r.players, r.games,
+        r.calculated_at, r.players, r.games, r.vkz_name or "",
     )  # fmt: skip
 
 
