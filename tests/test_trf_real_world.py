@@ -10,11 +10,13 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
 
 from ratingdb.db import migrate
 from ratingdb.io.trf import MAX_PROBLEMS, TrfError, decode, parse, parse_date, write
 from tests.cli import run
 from tests.test_exchange import counts
+from tests.test_trf import tournaments
 
 DATA = Path(__file__).parent / "data" / "trf"
 
@@ -321,3 +323,50 @@ def test_import_export_import_keeps_what_the_file_carries(empty_db, tmp_path, na
     assert run(["tournament", "export", "RT2", "--format", "trf"], url).stdout == (
         exported.stdout.replace("ratingdb id: RT1", "ratingdb id: RT2")
     )
+
+
+# -- property: generated files through the database ------------------------------------------
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+          HealthCheck.function_scoped_fixture])  # fmt: skip
+@given(t=tournaments())
+def test_generated_files_survive_the_database(migrated_engine, t):
+    """Import → export keeps byes, forfeits without colours, titles, federations, FIDE
+    ratings, full birth dates and national numbers of every generated tournament (item 3 of
+    issue 21); the textual participants' own data is not kept (WO 4.1.1)."""
+    from sqlalchemy.orm import Session
+
+    from ratingdb.db.trf_import import export_trf, import_trf
+
+    t.type, t.federation, t.round_dates = "Swiss System", "GER", [t.start]
+    t.other, t.records = {"112": "Deputy, D\nDeputy, E"}, ["XXR 9"]
+    with migrated_engine.connect() as conn:
+        outer = conn.begin()
+        session = Session(bind=conn, join_transaction_mode="create_savepoint")
+        try:
+            import_trf(session, t, code="GEN1", vkz="C01")
+            again = parse(write(export_trf(session, "GEN1")), "again.trf")
+        finally:
+            session.close()
+            outer.rollback()
+    assert again.games == t.games
+    assert (again.type, again.federation, again.round_dates, again.other, again.records) == (
+        t.type, t.federation, t.round_dates, t.other, t.records)  # fmt: skip
+    for p in t.players:
+        q = again.player(p.start_rank)
+        assert (q.title, q.federation, q.rating) == (p.title, p.federation, p.rating)
+        assert q.byes == p.byes and q.points == sum((e.points for e in p.rounds), Decimal(0)) + sum(
+            (_game_points(g, p.start_rank) for g in t.games), Decimal(0))  # fmt: skip
+        if p.fide_id or "GER" in p.national:  # a player record
+            assert (q.birth, q.fide_id, q.sex) == (p.birth, p.fide_id, p.sex)
+            if "GER" in p.national:
+                assert q.national["GER"].number == p.national["GER"].number
+
+
+def _game_points(g, rank: int) -> Decimal:  # type: ignore[no-untyped-def]
+    """What game ``g`` scores for start rank ``rank`` (0 when he did not play it)."""
+    white, black = {"1-0": ("1", "0"), "0-1": ("0", "1"), "1/2-1/2": ("0.5", "0.5"),
+                    "+-": ("1", "0"), "-+": ("0", "1"), "--": ("0", "0"), "W-L": ("1", "0"),
+                    "L-W": ("0", "1"), "D-D": ("0.5", "0.5")}[g.result]  # fmt: skip
+    return Decimal(white if g.white == rank else black if g.black == rank else "0")
