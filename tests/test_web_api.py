@@ -476,3 +476,26 @@ def test_what_if_of_a_deletion(world):
             headers=bearer(tokens["admin"])).json()["rows"]}  # fmt: skip
     assert moved and moved & pids  # its own participants move
     assert client.get(f"/api/tournaments/{EARLIER_A}").status_code == 200  # still there
+
+
+def test_every_problem_of_a_file_and_complete_rounds(world):
+    """All problems of a file come back as items (issue 21); a round without results is a
+    422 unless complete_rounds leaves it out."""
+    url, client, tokens = world
+    data = Path(__file__).parent / "data" / "trf"
+    admin = bearer(tokens["admin"])  # the fixtures ended years ago (WO 6.2)
+    before = count(url, "tournaments")
+    params = {"id": "X-RW", "vkz": "A0001", "filename": "three-errors.trf"}
+    r = client.post("/api/tournaments/trf", params=params,
+                    content=(data / "three-errors.trf").read_bytes(), headers=admin)  # fmt: skip
+    assert r.status_code == 422, r.text
+    assert [(e["line"], e["column"]) for e in r.json()["errors"]] == [(12, 99), (13, 70), (15, 92)]
+    pending = (data / "pending-round.trf").read_bytes()
+    params["filename"] = "pending-round.trf"
+    r = client.post("/api/tournaments/trf", params=params, content=pending, headers=admin)
+    assert r.status_code == 422 and "complete" in r.json()["errors"][0]["message"]
+    assert count(url, "tournaments") == before
+    r = client.post("/api/tournaments/trf", params=params | {"complete_rounds": "true"},
+                    content=pending, headers=admin)  # fmt: skip
+    assert r.status_code == 201, r.text
+    assert client.delete("/api/tournaments/X-RW", headers=admin).status_code == 200

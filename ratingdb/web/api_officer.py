@@ -118,6 +118,9 @@ ENCODING = Query(
 
 
 DATES = Query(description="YYYY-MM-DD, replacing the file's date (an SWT file may have none)")
+COMPLETE = Query(
+    description="TRF: leave out rounds that are paired but have no results yet (else a 422)"
+)
 
 
 @dataclass
@@ -131,11 +134,13 @@ class FileQuery:
     encoding: Annotated[str | None, ENCODING] = None
     start: Annotated[date | None, DATES] = None
     end: Annotated[date | None, DATES] = None
+    complete_rounds: Annotated[bool, COMPLETE] = False
 
     async def read(self, request: Request) -> TrfTournament:
         return read_trf(
-            await _raw(request), self.filename, self.encoding, start=self.start, end=self.end
-        )
+            await _raw(request), self.filename, self.encoding, start=self.start, end=self.end,
+            complete_rounds=self.complete_rounds,
+        )  # fmt: skip
 
 
 FileDep = Annotated[FileQuery, Depends()]

@@ -70,8 +70,9 @@ async def ratingdb_error(request: Request, exc: Exception) -> Any:
     found = outcome(error)
     if isinstance(error, Refused):
         items = [error_item("database", error.reason)]
-    elif isinstance(error, InputError):
-        items = [error_item(error.location, error.message)]
+    elif isinstance(error, InputError):  # a file's readers report all its problems at once
+        problems = getattr(error, "problems", None) or [(error.location, error.message)]
+        items = [error_item(str(where), str(what)) for where, what in problems]
     elif isinstance(error, RulesError):
         items = [error_item("evaluation", str(error))]
     else:
