@@ -11,6 +11,7 @@ import click
 from sqlalchemy.orm import Session
 
 from ratingdb.commands.common import echo_json, engine, write_output
+from ratingdb.io.player_files import FORMATS as PLAYER_FILES
 
 
 @click.group()
@@ -53,7 +54,14 @@ def export_evaluation(ident: str, fmt: str, output: str | None) -> None:
 @click.option("--federation", help="A VKZ prefix: every club under it.")
 @click.option("--age-class", help="youth, junior, adult or U<n> (e.g. U18).")
 @click.option("--date", "day", type=click.DateTime(["%Y-%m-%d"]), help="Default: today.")
-@click.option("--format", "fmt", type=click.Choice(["csv", "pdf"]), default="csv")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["csv", "pdf", *PLAYER_FILES]),
+    default="csv",
+    help="csv/pdf: the printable list; the others are player files for pairing programs, "
+    "one row per membership (docs/data-exchange.md).",
+)
 @click.option("-o", "--output", help="Write to this file (default: stdout).")
 def export_list(
     club: str | None,
@@ -65,8 +73,17 @@ def export_list(
 ) -> None:
     """A rating list (WO 6.5.2.1 item 3) of a club or a federation, sorted by DWZ."""
     from ratingdb.queries.reports import rating_list
-    from ratingdb.services.reports import render_document
+    from ratingdb.services.reports import player_file, render_document
 
+    if fmt in PLAYER_FILES:
+        write_output(
+            player_file(
+                engine(), fmt, club=club, federation=federation, age_class=age_class,
+                day=day.date() if day else None,
+            ),
+            output,
+        )  # fmt: skip
+        return
     data = render_document(
         engine(),
         lambda s: rating_list(

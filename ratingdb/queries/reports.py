@@ -126,12 +126,16 @@ def rating_list_rows(
     age_class: str | None = None,
     day: date,
     published_on: date | None = None,
+    memberships: bool = False,
 ) -> list[dict[str, Any]]:
     """The members on ``day`` (each once), by DWZ descending, players without DWZ last.
 
     ``published_on``: only players who are members that day too and not anonymised (WO
     4.1.1: former members appear in publications only as textual participants; the web).
-    ValueError for a bad selection."""
+    ``memberships``: one row per membership (a player in two clubs twice, next to each
+    other), with the fields of the player files (:mod:`ratingdb.io.player_files`): DSB id,
+    membership status, club name, last FIDE rating and federation on ``day``, end date of
+    the last stored evaluation. ValueError for a bad selection."""
     if (club is None) == (federation is None):
         raise ValueError("give either a club VKZ or a federation prefix")
     where = "o.vkz = :v" if club is not None else "o.vkz LIKE :v"
@@ -145,9 +149,11 @@ def rating_list_rows(
     )
     members = session.execute(
         text(
-            "SELECT DISTINCT ON (p.id) p.id, p.surname, p.given_name, p.birth_year, p.sex, "
-            "p.fide_id, o.vkz, o.name AS club, m.member_number FROM memberships m "
+            f"SELECT {'' if memberships else 'DISTINCT ON (p.id) '}p.id, p.surname, "
+            "p.given_name, p.birth_year, p.sex, p.fide_id, p.dsb_id, o.vkz, o.name AS club, "
+            "u.vkz AS parent, m.member_number, m.status FROM memberships m "
             "JOIN players p ON p.id = m.player_id JOIN organisations o ON o.id = m.organisation_id "
+            "LEFT JOIN organisations u ON u.id = o.parent_id "
             f"WHERE {where} AND m.valid_from <= :d AND (m.valid_to IS NULL OR m.valid_to >= :d)"
             f"{published}{_age_filter(age_class, day.year)} ORDER BY p.id, o.vkz"
         ),
@@ -157,9 +163,9 @@ def rating_list_rows(
 
     def key(m: Any) -> tuple[Any, ...]:
         rating = ratings.get(m.id, (None, None))[0]
-        return (rating is None, -(rating or 0), m.surname, m.given_name, m.id)
+        return (rating is None, -(rating or 0), m.surname, m.given_name, m.id, m.vkz)
 
-    return [
+    rows = [
         {
             "rank": k,
             "player_id": m.id,
@@ -173,8 +179,54 @@ def rating_list_rows(
             "index": ratings.get(m.id, (None, None))[1],
             "fide_id": m.fide_id,
         }
+        | (
+            {
+                "surname": m.surname,
+                "given_name": m.given_name,
+                "dsb_id": m.dsb_id,
+                "club_parent": m.parent,
+                "passive": m.status == "passive",
+            }
+            if memberships
+            else {}
+        )
         for k, m in enumerate(sorted(members, key=key), start=1)
     ]
+    if memberships:
+        _player_file_fields(session, rows, day)
+    return rows
+
+
+def _player_file_fields(session: Session, rows: list[dict[str, Any]], day: date) -> None:
+    """The last FIDE rating and federation on ``day`` and the end date of the last stored
+    evaluation up to ``day``, added to every row (None when there is none)."""
+    ids = sorted({r["player_id"] for r in rows})
+    fide = {
+        r.player_id: (r.rating, r.federation)
+        for r in session.execute(
+            text(
+                "SELECT DISTINCT ON (player_id) player_id, rating, federation "
+                "FROM external_ratings WHERE system = 'fide' AND player_id = ANY(:ids) "
+                "AND rated_on <= :d ORDER BY player_id, rated_on DESC"
+            ),
+            {"ids": ids, "d": day},
+        )
+    }
+    last = {
+        r.player_id: r.last
+        for r in session.execute(
+            text(
+                "SELECT s.player_id, max(t.end_date) AS last FROM rating_snapshots s "
+                "JOIN tournaments t ON t.id = s.tournament_id "
+                "WHERE s.stored AND s.player_id = ANY(:ids) AND t.end_date <= :d "
+                "GROUP BY s.player_id"
+            ),
+            {"ids": ids, "d": day},
+        )
+    }
+    for r in rows:
+        r["fide_rating"], r["fide_federation"] = fide.get(r["player_id"], (None, None))
+        r["last_evaluation"] = last.get(r["player_id"])
 
 
 def rating_list_document(

@@ -4,6 +4,7 @@ a Karteikarte (:mod:`ratingdb.queries.reports`)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import date
 
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
@@ -23,3 +24,32 @@ def render_document(engine: Engine, build: Callable[[Session], Document], fmt: s
         except ValueError as err:
             raise InputError("", str(err)) from None
     return render(doc, fmt)
+
+
+def player_file(
+    engine: Engine,
+    fmt: str,
+    *,
+    club: str | None,
+    federation: str | None,
+    age_class: str | None,
+    day: date | None,
+) -> bytes:
+    """A club's or federation's members on ``day`` (default today) as a player file for
+    pairing programs (:mod:`ratingdb.io.player_files`, one of its ``FORMATS``): one row per
+    membership. No members is a NotFound, a bad selection an InputError."""
+    from ratingdb.io import player_files
+    from ratingdb.queries.reports import rating_list_rows
+
+    day = day or date.today()
+    with Session(engine) as session:
+        try:
+            rows = rating_list_rows(
+                session, club=club, federation=federation, age_class=age_class, day=day,
+                memberships=True,
+            )  # fmt: skip
+        except ValueError as err:
+            raise InputError("", str(err)) from None
+    if not rows:
+        raise LookupError(f"no members in {club or f'{federation}*'} on {day}")
+    return player_files.write(fmt, rows, day)
