@@ -78,16 +78,16 @@ HEADER = (
     "FIDE-Frauentitel,FIDE-Elozahl-Schnellschach,FIDE-Elozahl-Blitz\r\n"
 )
 SPIELER_CSV = HEADER + (
-    'NU1000002,C0327,1043,A,"Weiß,Anna-Lena",W,,2008,,2100,80,2050,,24600001,GER,Anna-Lena,'
+    'NU1000002,C0327,1043,A,"Weiß,Anna-Lena",W,,2008,202627,2100,80,2050,,24600001,GER,Anna-Lena,'
     "Weiß,,,\r\n"
-    'NU1000001,C0327,12,A,"Müller,Jürgen",M,,1970,,1950,45,,,,,Jürgen,Müller,,,\r\n'
-    'NU1000001,C0401,3,P,"Müller,Jürgen",M,,1970,,1950,45,,,,,Jürgen,Müller,,,\r\n'
+    'NU1000001,C0327,12,A,"Müller,Jürgen",M,,1970,202627,1950,45,,,,,Jürgen,Müller,,,\r\n'
+    'NU1000001,C0401,3,P,"Müller,Jürgen",M,,1970,202627,1950,45,,,,,Jürgen,Müller,,,\r\n'
     ',C0327,7,A,"Özdemir,Ali",M,,1999,,,,,,,,Ali,Özdemir,,,\r\n'
 )
 SPIELER_TXT = (
-    "NU1000002|C0327|1043|A|Weiß,Anna-Lena|W||2008||2100-80|2050||24600001|GER\r\n"
-    "NU1000001|C0327|12|A|Müller,Jürgen|M||1970||1950-45||||\r\n"
-    "NU1000001|C0401|3|P|Müller,Jürgen|M||1970||1950-45||||\r\n"
+    "NU1000002|C0327|1043|A|Weiß,Anna-Lena|W||2008|202627|2100-80|2050||24600001|GER\r\n"
+    "NU1000001|C0327|12|A|Müller,Jürgen|M||1970|202627|1950-45||||\r\n"
+    "NU1000001|C0401|3|P|Müller,Jürgen|M||1970|202627|1950-45||||\r\n"
     "|C0327|7|A|Özdemir,Ali|M||1999||0-0||||\r\n"
 )
 
@@ -231,8 +231,8 @@ def test_round_trip_through_the_member_list_reader():
 
 def test_round_trip_through_players_and_clubs_import(federation, pg_server, tmp_path):
     """dsb-csv-zip → ``clubs import`` + ``players import`` into an empty database → the same
-    spieler.csv, but for what a list import does not store as such (the week of the last
-    evaluation: a takeover; FIDE rating and federation: FIDE's own list)."""
+    spieler.csv (the week of the last evaluation kept through the takeover's date), but for
+    FIDE rating and federation, which come from FIDE's own list."""
     from tests.conftest import _create_database, _drop_database
 
     with zipfile.ZipFile(io.BytesIO(export(federation, "dsb-csv-zip"))) as archive:
@@ -249,7 +249,7 @@ def test_round_trip_through_players_and_clubs_import(federation, pg_server, tmp_
 
         def comparable(data: bytes) -> list[list[str]]:
             rows = list(csv.reader(io.StringIO(data.decode("cp1252"), newline="")))
-            drop = {rows[0].index(c) for c in ("Letzte Auswertung", "FIDE-Elozahl", "FIDE-Land")}
+            drop = {rows[0].index(c) for c in ("FIDE-Elozahl", "FIDE-Land")}
             return [[v for k, v in enumerate(r) if k not in drop] for r in rows]
 
         assert comparable(export(again, "dsb-csv")) == comparable(SPIELER_CSV.encode("cp1252"))

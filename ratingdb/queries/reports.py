@@ -134,8 +134,8 @@ def rating_list_rows(
     4.1.1: former members appear in publications only as textual participants; the web).
     ``memberships``: one row per membership (a player in two clubs twice, next to each
     other), with the fields of the player files (:mod:`ratingdb.io.player_files`): DSB id,
-    membership status, club name, last FIDE rating and federation on ``day``, end date of
-    the last stored evaluation. ValueError for a bad selection."""
+    membership status, club name, last FIDE rating and federation on ``day``, date of the
+    last evaluation or takeover. ValueError for a bad selection."""
     if (club is None) == (federation is None):
         raise ValueError("give either a club VKZ or a federation prefix")
     where = "o.vkz = :v" if club is not None else "o.vkz LIKE :v"
@@ -198,8 +198,10 @@ def rating_list_rows(
 
 
 def _player_file_fields(session: Session, rows: list[dict[str, Any]], day: date) -> None:
-    """The last FIDE rating and federation on ``day`` and the end date of the last stored
-    evaluation up to ``day``, added to every row (None when there is none)."""
+    """The last FIDE rating and federation on ``day`` and the date of the last evaluation up
+    to ``day`` (the end of a tournament with a stored evaluation, or a list takeover, which
+    ``players import`` dates in the week of the list's "Letzte Auswertung"), added to every
+    row (None when there is none)."""
     ids = sorted({r["player_id"] for r in rows})
     fide = {
         r.player_id: (r.rating, r.federation)
@@ -216,10 +218,11 @@ def _player_file_fields(session: Session, rows: list[dict[str, Any]], day: date)
         r.player_id: r.last
         for r in session.execute(
             text(
-                "SELECT s.player_id, max(t.end_date) AS last FROM rating_snapshots s "
-                "JOIN tournaments t ON t.id = s.tournament_id "
-                "WHERE s.stored AND s.player_id = ANY(:ids) AND t.end_date <= :d "
-                "GROUP BY s.player_id"
+                "SELECT player_id, max(day) AS last FROM ("
+                "SELECT s.player_id, t.end_date AS day FROM rating_snapshots s "
+                "JOIN tournaments t ON t.id = s.tournament_id WHERE s.stored "
+                "UNION ALL SELECT player_id, taken_on FROM rating_takeovers) e "
+                "WHERE player_id = ANY(:ids) AND day <= :d GROUP BY player_id"
             ),
             {"ids": ids, "d": day},
         )
