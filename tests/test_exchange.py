@@ -8,6 +8,7 @@ import csv
 import io
 import json
 import uuid
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -132,6 +133,24 @@ def test_takeover_row_on_the_card_and_list_order(example_db):
                 "2027-01-01"], url)  # fmt: skip
     # D (born 2010) is the only youth member; E (2006) has no membership
     assert [r["Name"] for r in csv.DictReader(io.StringIO(youth))] == ["Player, D"]
+
+
+def test_player_file_week_of_the_last_stored_evaluation(example_db):
+    """``Letzte Auswertung`` of the DSB CSV: the week of the tournament that gave A's DWZ
+    (stored evaluation after the list takeover), with its DWZ and index."""
+    url, _ = example_db
+    eng = create_engine(url, poolclass=NullPool)
+    with eng.connect() as conn:
+        a = conn.execute(text("SELECT id FROM players WHERE given_name = 'A'")).scalar_one()
+    eng.dispose()
+    card = list(csv.reader(io.StringIO(ok(["player", "card", str(a), "--format", "csv"], url))))
+    end = date.fromisoformat(card[2][0])  # the example tournament (after the takeover row)
+    spieler = ok(["export", "list", "--club", "aaaaa", "--date", "2027-01-01", "--format",
+                  "dsb-csv"], url)  # fmt: skip
+    rows = {r["Vorname"]: r for r in csv.DictReader(io.StringIO(spieler))}
+    year, week, _ = end.isocalendar()
+    assert rows["A"]["Letzte Auswertung"] == f"{year}{week:02d}"
+    assert (rows["A"]["DWZ"], rows["A"]["Index"]) == ("2245", "32")
 
 
 def test_export_trf_and_import_again_keeps_players_and_games(example_db, tmp_path):
