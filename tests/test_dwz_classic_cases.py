@@ -177,3 +177,21 @@ def test_a_root_on_a_rounding_boundary_rounds_half_up() -> None:
     out = {p["id"]: p for p in json.loads(result.stdout)["players"]}
     assert (out["U"]["iteration_value"], out["U"]["rating_new"]) == (1942, 1942)
     assert out["X"]["performance"] == 1942
+
+
+def test_s1_016270_a_performance_on_an_exact_tie_rounds_half_up() -> None:
+    """S1-016270 of `ratingdb synth --players 250000 --years 17 --seed 1` (dwz-2014; every
+    player's R_0 as the full replay gave it): 241709's R_h solves to 1495.5 exactly. The
+    solver's old stop rule compared raw iterates, which round differently at a tie, left
+    the root and ended on 1495.4999 -> 1495; settled it stops at 1495.5 -> 1496 (half-up).
+    The one row of 1,210,468 in which the 250k export moved (issue 20's identity check)."""
+    result = CliRunner().invoke(
+        main, ["evaluate", str(CASES / "s1-016270.json"), "--rechenmodul", "auto", "--trace"]
+    )
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert out["rechenmodul"] == "dwz-2014"
+    steps = out["trace"]["performance"]["241709"]
+    assert steps[-1] == pytest.approx(1495.5, abs=1e-6)
+    player = next(p for p in out["players"] if p["id"] == "241709")
+    assert (player["performance"], player["rating_new"]) == (1496, 1581)
