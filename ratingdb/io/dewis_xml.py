@@ -34,10 +34,7 @@ import re
 import xml.etree.ElementTree as ET
 from datetime import date
 
-import defusedxml.ElementTree as SafeET
-from defusedxml import DefusedXmlException
-
-from ratingdb.io.dsb_xml import RESULTS, DsbXmlError
+from ratingdb.io.dsb_xml import RESULTS, DsbXmlError, safe_root
 from ratingdb.io.trf import NationalRecord, TrfGame, TrfPlayer, TrfTournament
 
 ROOT = "dewis"
@@ -80,15 +77,7 @@ def _point(value: str) -> str | None:
 
 def parse(data: bytes, source: str = "<dewis>") -> TrfTournament:
     """Read a DeWIS XML file into the neutral model; all problems at once with their paths."""
-    try:
-        root = SafeET.fromstring(data)
-    except ET.ParseError as err:
-        line, column = getattr(err, "position", (0, 0))
-        raise DsbXmlError(
-            source, [(f"line {line}, column {column + 1}", f"not well-formed XML: {err}")]
-        ) from None
-    except DefusedXmlException as err:
-        raise DsbXmlError(source, [("/", f"refused: {type(err).__name__}")]) from None
+    root = safe_root(data, source)
     if _local(root.tag) != ROOT:
         raise DsbXmlError(source, [(f"/{_local(root.tag)}", "not a DeWIS file (root 'dewis')")])
     problems: list[tuple[str, str]] = []

@@ -380,10 +380,12 @@ _TOP: Spec = [
 ]  # fmt: skip
 
 
-def parse(data: bytes, source: str = "<xml>", *, xsd: bool = True) -> DsbReport:
-    """Read and check a TournamentReport; raises :class:`DsbXmlError` with every problem."""
+def safe_root(data: bytes, source: str) -> ET.Element:
+    """The root element of an XML file read without DTDs or entities (defusedxml); a file
+    that is not well-formed or carries them is a :class:`DsbXmlError` with its position."""
     try:
-        root = SafeET.fromstring(data)
+        root: ET.Element = SafeET.fromstring(data)
+        return root
     except ET.ParseError as err:
         line, column = getattr(err, "position", (0, 0))
         raise DsbXmlError(
@@ -393,6 +395,11 @@ def parse(data: bytes, source: str = "<xml>", *, xsd: bool = True) -> DsbReport:
         raise DsbXmlError(
             source, [("/", f"refused: {type(err).__name__} (DTDs and entities are not accepted)")]
         ) from None
+
+
+def parse(data: bytes, source: str = "<xml>", *, xsd: bool = True) -> DsbReport:
+    """Read and check a TournamentReport; raises :class:`DsbXmlError` with every problem."""
+    root = safe_root(data, source)
     ns, local = _split(root.tag)
     if (ns, local) != (NS, ROOT):
         raise DsbXmlError(

@@ -11,6 +11,7 @@ and the engine reads them as one value, ``parameters.lifecycle``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 
 @dataclass(frozen=True)
@@ -39,9 +40,10 @@ class Lifecycle:
             if value < 0:
                 raise ValueError(f"{name} cannot be negative, got {value}")
 
-    @property
+    @cached_property
     def lifecycle(self) -> Lifecycle:
-        """The life-cycle numbers alone (a family's parameters carry more)."""
+        """The life-cycle numbers alone (a family's parameters carry more); built once per
+        parameter object, since the engine asks for them for every participant."""
         return Lifecycle(
             self.residual_validity_years,
             self.retention_years,
