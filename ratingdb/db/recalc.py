@@ -18,7 +18,6 @@ from sqlalchemy import Engine, text
 from sqlalchemy.orm import Session
 
 from ratingdb.db.store import (
-    PostgresSource,
     earlier_players,
     load_history,
     load_order,
@@ -186,10 +185,13 @@ def _run(
         # forcing everything after the change point (a new Rechenmodul) reads it all
         # anyway: load in bulk; otherwise load lazily what the ripple touches
         everything = replay_plan.force >= {t.id for t in stubs[replay_plan.start :]}
-        history, modul_ids = load_history(session, from_key=start_key, lazy=not everything)
         earlier = earlier_players(session, start_key) if replay_plan.everyone_dirty else set()
-        assert isinstance(history.source, PostgresSource)
-        history.source.load_priors(replay_plan.players | earlier)
+        history, modul_ids = load_history(
+            session,
+            from_key=start_key,
+            lazy=not everything,
+            prior_players=replay_plan.players | earlier,
+        )
         # the walk counts from the change point; before it: the tournaments not loaded
         # (ending before ``since``) and those loaded but before the start
         offset = total - len(stubs) + replay_plan.start

@@ -437,7 +437,11 @@ class PostgresSource:
 
 
 def load_history(
-    session: Session, from_key: OrderKey | None = None, *, lazy: bool = False
+    session: Session,
+    from_key: OrderKey | None = None,
+    *,
+    lazy: bool = False,
+    prior_players: Iterable[int] = (),
 ) -> tuple[History, dict[str, int]]:
     """The history in memory, and Rechenmodul ids by key.
 
@@ -445,10 +449,13 @@ def load_history(
     states come from the snapshots before it, see :class:`PostgresSource`). With ``lazy``
     the participants are loaded in bulk but games, snapshots and player records only when
     the replay asks for them: an incremental run touches few tournaments.
+    ``prior_players``: players whose states before ``from_key`` are read now, in one query
+    (others are read when the replay meets them).
     """
     timeline, modul_ids = load_timeline(session)
     keys = {v: k for k, v in modul_ids.items()}
     source = PostgresSource(session, from_key, lazy=lazy)
+    source.load_priors(prior_players)
     if not lazy:
         history = History(
             timeline,
