@@ -370,3 +370,28 @@ def _game_points(g, rank: int) -> Decimal:  # type: ignore[no-untyped-def]
                     "+-": ("1", "0"), "-+": ("0", "1"), "--": ("0", "0"), "W-L": ("1", "0"),
                     "L-W": ("0", "1"), "D-D": ("0.5", "0.5")}[g.result]  # fmt: skip
     return Decimal(white if g.white == rank else black if g.black == rank else "0")
+
+
+def test_a_surname_of_punctuation_survives_the_database(migrated_engine):
+    """The example hypothesis found: a player named ``,`` (a hand-typed file) exported as an
+    empty name, which the reader then refused. The name goes out as it came in."""
+    from sqlalchemy.orm import Session
+
+    from ratingdb.db.trf_import import export_trf, import_trf
+
+    text = (
+        "012 A\n042 2000/01/01\n052 2000/01/01\n"
+        + "".join(f"001 {r:>4}      A{' ' * 66}0.0\n" for r in (1, 2, 3))
+        + f"001    4      ,{' ' * 66}0.0\nGER    4{' ' * 57}104\n"
+    )
+    t = parse(text, "comma.trf")
+    with migrated_engine.connect() as conn:
+        outer = conn.begin()
+        session = Session(bind=conn, join_transaction_mode="create_savepoint")
+        try:
+            import_trf(session, t, code="GEN1", vkz="C01")
+            again = parse(write(export_trf(session, "GEN1")), "again.trf")
+        finally:
+            session.close()
+            outer.rollback()
+    assert [p.name for p in again.players] == ["A", "A", "A", ","]

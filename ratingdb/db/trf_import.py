@@ -24,6 +24,7 @@ from ratingdb.db.store import find_tournament, load_games, load_participants
 from ratingdb.db.submissions import add_tournament, correct_tournament
 from ratingdb.io.errors import InputError
 from ratingdb.io.trf import NationalRecord, RoundEntry, TrfGame, TrfPlayer, TrfTournament
+from ratingdb.names import full_name
 
 FEDERATION = "GER"
 
@@ -355,7 +356,7 @@ def export_trf(session: Session, ident: str, *, file_ranks: bool = True) -> TrfT
     for p in parts:
         r = info[p.id]
         if p.player_id is not None:
-            name = f"{r.surname}, {r.given_name}".strip(", ")
+            name = full_name(r.surname, r.given_name)
         else:
             name = p.name or str(p.id)
         # byes as round entries; a tournament read from a file leaves other rounds blank

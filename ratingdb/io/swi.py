@@ -47,6 +47,7 @@ from decimal import Decimal
 
 from ratingdb.io.errors import InputError
 from ratingdb.io.trf import NationalRecord, TrfGame, TrfPlayer, TrfTournament
+from ratingdb.names import full_name
 
 FEDERATION = "GER"
 #: result code -> points for the player's own row
@@ -346,7 +347,7 @@ def _player(raw: str, number: int, cols: dict[str, tuple[int, int]], problem) ->
         problem(number, cols["n"][0] + 1, "the player's name is empty")
     surname, comma, given = name.partition(",")
     if comma:
-        name = f"{surname.strip()}, {given.strip()}".strip(", ")
+        name = full_name(surname, given)
     birth = _birth(get("g"), lambda m: problem(number, cols["g"][0] + 1, m))
     # the result blocks start after the last field (the member number), one blank later
     last_end = max(end for _, end in cols.values())

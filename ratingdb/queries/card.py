@@ -11,6 +11,7 @@ from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from ratingdb.engine.order import ORDER_COLUMNS
+from ratingdb.names import full_name
 
 
 @dataclass
@@ -185,7 +186,7 @@ def _with_adjustments(
 
 def render_card(card: RatingCard) -> str:
     p = card.player
-    name = f"{p['surname']}, {p['given_name']}".strip(", ")
+    name = full_name(p["surname"], p["given_name"])
     current = "-" if card.current_rating is None else f"{card.current_rating}-{card.current_index}"
     lines = [
         f"Karteikarte: {name} (id {p['id']}, born {p['birth_year'] or '-'})  DWZ {current}",

@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.engine.inputs import state_at
 from ratingdb.engine.model import Adjustment, PlayerRecord, PlayerState, Takeover
+from ratingdb.names import full_name
 from ratingdb.queries.card import rating_card
 from ratingdb.queries.documents import Document, cells
 from ratingdb.queries.evaluation_display import evaluation_rows, headers
@@ -169,7 +170,7 @@ def rating_list_rows(
         {
             "rank": k,
             "player_id": m.id,
-            "name": f"{m.surname}, {m.given_name}".strip(", "),
+            "name": full_name(m.surname, m.given_name),
             "vkz": m.vkz,
             "club": m.club,
             "member_number": m.member_number,
@@ -319,7 +320,7 @@ def card_document(session: Session, player_id: int, today: date | None = None) -
             )
         )
     current = "-" if card.current_rating is None else f"{card.current_rating}-{card.current_index}"
-    name = f"{p['surname']}, {p['given_name']}".strip(", ")
+    name = full_name(p["surname"], p["given_name"])
     return Document(
         title=f"Karteikarte {name}",
         header=[

@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
+from ratingdb.names import full_name
 from ratingdb.queries.reports import current_ratings
 
 MAX_RESULTS = 200
@@ -102,7 +103,7 @@ def search_players(
     return [
         {
             "id": r.id,
-            "name": f"{r.surname}, {r.given_name}".strip(", "),
+            "name": full_name(r.surname, r.given_name),
             "vkz": r.vkz,
             "club": r.club,
             "dsb_id": r.dsb_id,

@@ -7,6 +7,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 
+from ratingdb.names import full_name
 from ratingdb.queries.evaluation_table import COLUMN_KEYS, evaluation_table
 from ratingdb.queries.games import tournament_games
 from ratingdb.queries.scoresheet import scoresheet
@@ -59,7 +60,7 @@ def api_card(
     return {
         "player": {
             "id": p["id"],
-            "name": f"{p['surname']}, {p['given_name']}".strip(", "),
+            "name": full_name(p["surname"], p["given_name"]),
             "dsb_id": p["dsb_id"],
             "fide_id": p["fide_id"],
             "anonymised": p["anonymised"],

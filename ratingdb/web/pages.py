@@ -16,6 +16,7 @@ from fastapi.responses import HTMLResponse, Response
 from sqlalchemy.orm import Session
 
 from ratingdb.db.users import Principal
+from ratingdb.names import full_name
 from ratingdb.queries.card import rating_card
 from ratingdb.queries.documents import Document, to_csv
 from ratingdb.queries.evaluation_table import COLUMN_KEYS, evaluation_table, tournament_info
@@ -102,7 +103,7 @@ def card_page(
 ) -> HTMLResponse:
     data = card_for(session, player_id, today, user)
     card = data["card"]
-    name = f"{card.player['surname']}, {card.player['given_name']}".strip(", ")
+    name = full_name(card.player["surname"], card.player["given_name"])
     chart = rating_chart(data["points"], f"DWZ-Verlauf {name}")
     stored = sum(1 for e in card.evaluations if e["kind"] == "evaluation" and e["stored"])
     return _render(
