@@ -31,6 +31,8 @@ SIGNS = (
     ("DSB_DWZ_TournamentReport", "DSB TournamentReport XML"),
     ("<dewis", "DeWIS XML (ChessLeagueManager)"),
     ("### ratingdb", "ratingdb"),
+    ("\n182 Sharly Chess", "Sharly-Chess"),
+    ("### TRF 2025 sample", "FIDE TRF-2025/26 sample"),
     ("DDD SSSS sTTT", "Swiss-Manager"),
     ("lichess.org", "lichess"),
     ("Vega", "Vega"),

@@ -251,7 +251,7 @@ def test_the_corpus_script_prints_the_table(capsys, monkeypatch):
     assert rows["swiss-manager.trf"][1:] == ["Swiss-Manager", "yes", "2", "0", "-", "6/6"]
     assert re.search(r"three-errors.trf +JaVaFo / TRF\(x\) +no +- +3 +round 1: unknown result "
                      r"code 'X'", "\n".join(out))  # fmt: skip
-    assert out[-1].startswith("6 of 8 files accepted; points column kept for 28 of 28 players")
+    assert out[-1].startswith("7 of 9 files accepted; points column kept for 32 of 32 players")
 
 
 def test_lichess_byes_absences_and_games_in_progress():
@@ -395,3 +395,19 @@ def test_a_surname_of_punctuation_survives_the_database(migrated_engine):
             session.close()
             outer.rollback()
     assert [p.name for p in again.players] == ["A", "A", "A", ","]
+
+
+def test_sharly_chess_round_dates_one_column_late():
+    """Sharly-Chess writes the ``132`` dates at columns 93, 103, ... (one later than the
+    format's 92): each date belongs to the ten-column slot it starts in, not 'not a date'."""
+    t = read("sharly-chess.trf")
+    assert t.round_dates == [date(2025, 9, 13), date(2025, 9, 13)]
+    assert t.warnings == []
+    assert t.other["182"] == "Sharly Chess" and t.other["142"] == "2"
+    assert [p.points for p in t.players] == [Decimal(x) for x in ("2.0", "1.0", "0.5", "0.5")]
+    assert len(t.games) == 4
+    # the format's own columns still read the same
+    text = (DATA / "sharly-chess.trf").read_text().replace(
+        "132" + " " * 89 + "25/09/13  25/09/13", "132" + " " * 88 + "25/09/13  25/09/14"
+    )
+    assert parse(text, "x.trf").round_dates == [date(2025, 9, 13), date(2025, 9, 14)]

@@ -756,21 +756,21 @@ def _round_dates(line: str, number: int, rep: _Report) -> list[tuple[int, date]]
             rep.warn(number, f"column 5: round date {err} (ignored)")
             return []
     dates = []
-    column = 92
-    while column <= len(line):
-        value = line[column - 1 : column + 7].strip()
-        if value:
-            m = re.fullmatch(r"(\d{2})/(\d{2})/(\d{2})", value)
-            try:
-                if m:
-                    day = date(2000 + int(m.group(1)), int(m.group(2)), int(m.group(3)))
-                else:
-                    day = parse_date(value)
-                dates.append(((column - 92) // 10 + 1, day))
-            except (ValueError, _Bad) as e:
-                rep.warn(number, f"column {column}: round date is not a date: {value!r} ({e}) "
-                         "(ignored)")  # fmt: skip
-        column += 10
+    # each date belongs to the 10-column slot it starts in; Sharly-Chess writes its dates
+    # one column later than the format (93, 103, ...), so a slot is 92 ± 4, not 92 exactly
+    for m in re.finditer(r"\S+", line[87:]):
+        column, value = m.start() + 88, m.group()
+        slot = (column - 92 + 4) // 10
+        short = re.fullmatch(r"(\d{2})/(\d{2})/(\d{2})", value)
+        try:
+            if short:
+                day = date(2000 + int(short.group(1)), int(short.group(2)), int(short.group(3)))
+            else:
+                day = parse_date(value)
+            dates.append((slot + 1, day))
+        except (ValueError, _Bad) as e:
+            rep.warn(number, f"column {column}: round date is not a date: {value!r} ({e}) "
+                     "(ignored)")  # fmt: skip
     return dates
 
 
