@@ -1,7 +1,11 @@
 """Build hook: the wheel carries the Alembic migrations (``migrations/`` at the top of the
 repository) as ``ratingdb/_migrations``, so that an installed ratingdb can migrate its
 database (``ratingdb db upgrade``, ``ratingdb demo``). ``ratingdb.db.migrate`` reads the
-packaged copy when there is one and the repository's folder in a source checkout."""
+packaged copy when there is one and the repository's folder in a source checkout.
+
+It also compiles the message catalogs (``ratingdb/locale/*/LC_MESSAGES/ratingdb.po``) into
+the ``.mo`` files the wheel carries beside them (docs/i18n.md); an editable install or a
+source checkout compiles the ``.po`` in memory instead (``ratingdb.i18n``)."""
 
 from __future__ import annotations
 
@@ -12,11 +16,24 @@ from setuptools import setup
 from setuptools.command.build_py import build_py
 
 
+def compile_catalogs(locale: Path) -> None:
+    """``ratingdb.mo`` beside every ``ratingdb.po`` under ``locale`` (Babel, no fuzzy)."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    for po in sorted(locale.glob("*/LC_MESSAGES/ratingdb.po")):
+        with po.open("rb") as f:
+            catalog = read_po(f, locale=po.parents[1].name, domain="ratingdb")
+        with po.with_suffix(".mo").open("wb") as f:
+            write_mo(f, catalog)
+
+
 class BuildWithMigrations(build_py):
     def run(self) -> None:
         super().run()
         if getattr(self, "editable_mode", False):
-            return  # an editable install reads migrations/ in place
+            return  # an editable install reads migrations/ and the .po files in place
+        compile_catalogs(Path(self.build_lib) / "ratingdb" / "locale")
         source = Path(__file__).parent / "migrations"
         target = Path(self.build_lib) / "ratingdb" / "_migrations"
         shutil.copytree(

@@ -29,6 +29,7 @@ from ratingdb.commands.serve import serve
 from ratingdb.commands.synth import synth
 from ratingdb.commands.tournament import tournament
 from ratingdb.commands.user import user
+from ratingdb.i18n import LANGUAGES, use
 from ratingdb.services.outcomes import as_error, outcome
 
 
@@ -49,8 +50,23 @@ class Main(click.Group):
 
 @click.group(cls=Main, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="ratingdb")
-def main() -> None:
+@click.option(
+    "--lang",
+    type=click.Choice(LANGUAGES),
+    default=None,
+    help="Language of tables and documents (default: RATINGDB_LANG, else de).",
+)
+def main(lang: str | None) -> None:
     """ratingdb: chronological chess rating database (DWZ 2026 and other Rechenmodule)."""
+    if lang is None:
+        from ratingdb.settings import Settings, SettingsError
+
+        try:
+            lang = Settings.from_env().language
+        except SettingsError as err:
+            raise Failure(str(err)) from None
+    # for this call only (an in-process caller keeps its own language afterwards)
+    click.get_current_context().with_resource(use(lang))
 
 
 for command in (

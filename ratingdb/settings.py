@@ -4,7 +4,10 @@
 * ``RATINGDB_HOME``: the embedded server's folder (default: the platform's user data
   folder, e.g. ``~/.local/share/ratingdb``);
 * ``RATINGDB_WEB_THREADS``: worker threads (and database connections) of ``ratingdb
-  serve``, 1 to 256 (default 8).
+  serve``, 1 to 256 (default 8);
+* ``RATINGDB_LANG``: the language of the CLI's tables and documents, ``de`` (default) or
+  ``en`` (``en-GB``, ``de_DE.UTF-8`` name the same); ``ratingdb --lang`` overrides it. The
+  web chooses per request (docs/i18n.md).
 
 A bad value is a :class:`SettingsError` naming the variable: one line for the user, never
 a traceback from ``int()``.
@@ -27,6 +30,7 @@ class Settings:
     database_url: str | None
     home: Path
     web_threads: int
+    language: str = "de"
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, *, web: bool = False) -> Settings:
@@ -48,4 +52,12 @@ class Settings:
             raise SettingsError(f"RATINGDB_WEB_THREADS: not a whole number: {raw!r}") from None
         if not 1 <= threads <= 256:
             raise SettingsError(f"RATINGDB_WEB_THREADS: must be between 1 and 256, got {threads}")
-        return cls(url, home, threads)
+        from ratingdb.i18n import DEFAULT, LANGUAGES, normalise
+
+        raw_lang = env.get("RATINGDB_LANG", "").strip()
+        language = normalise(raw_lang) if raw_lang else DEFAULT
+        if language is None:
+            raise SettingsError(
+                f"RATINGDB_LANG: unknown language {raw_lang!r} (one of {', '.join(LANGUAGES)})"
+            )
+        return cls(url, home, threads, language)

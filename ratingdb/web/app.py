@@ -15,6 +15,7 @@ from sqlalchemy import Engine
 from ratingdb import __version__
 from ratingdb.web import api_admin, api_officer, api_public, pages
 from ratingdb.web.errors import HANDLERS
+from ratingdb.web.language import LanguageMiddleware, template_context
 
 TEMPLATES = Path(__file__).parent / "templates"
 
@@ -56,10 +57,30 @@ def create_app(
     )
     app.state.engine = engine
     app.state.today = today or date.today
-    app.state.templates = Jinja2Templates(directory=str(TEMPLATES))
+    app.state.templates = templates()
+    app.add_middleware(LanguageMiddleware)
     for router in (pages.router, api_public.router, api_officer.router, api_admin.router):
         app.include_router(router)
     return app
+
+
+def templates() -> Jinja2Templates:
+    """The pages' templates with gettext (``{{ _("...") }}``, ``{% trans %}``) in the
+    language of the request (:mod:`ratingdb.web.language`)."""
+    import jinja2
+
+    from ratingdb import i18n
+
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+        autoescape=True,
+        extensions=["jinja2.ext.i18n"],
+    )
+    env.install_gettext_callables(  # type: ignore[attr-defined]
+        i18n.gettext, i18n.ngettext, newstyle=True, pgettext=i18n.pgettext,
+        npgettext=i18n.npgettext,
+    )  # fmt: skip
+    return Jinja2Templates(env=env, context_processors=[template_context])
 
 
 def app_from_env() -> FastAPI:
