@@ -463,8 +463,12 @@ def test_what_if_shows_moves_and_writes_nothing(world):
     ok(["recalc", "--quiet"], url)
     for moved in report["moved"]:
         card = client.get(f"/api/players/{moved['player_id']}", headers=me).json()
-        last = [e for e in card["evaluations"] if e["kind"] == "evaluation" and e["stored"]][-1]
-        assert last["rating_new"] == moved["after"], moved
+        stored = [e for e in card["evaluations"] if e["kind"] == "evaluation" and e["stored"]]
+        last = stored[-1] if stored else {"rating_new": None, "index_new": None}
+        assert (last["rating_new"], last["index_new"]) == (
+            moved["after"],
+            moved["after_index"],
+        ), moved
 
 
 def test_what_if_of_a_deletion(world):

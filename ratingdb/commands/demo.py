@@ -69,6 +69,7 @@ def _fresh_database() -> URL:
 @click.option("--seed", default=2026, show_default=True)
 def demo(players: int, years: int, seed: int) -> None:
     """The main job on the embedded database: federation, nightly run, late insert, card."""
+    from ratingdb.commands.recalc import echo_changes
     from ratingdb.db.bulk import load_federation
     from ratingdb.db.submissions import add_tournament
     from ratingdb.io.evaluate_json import parse_tournament
@@ -121,13 +122,8 @@ def demo(players: int, years: int, seed: int) -> None:
         f"tournaments after the change point; {len(late.ratings_changed)} ratings changed "
         f"({late.seconds:.2f} s)"
     )
-    for change in late.ratings_changed[:10]:
-        delta = (
-            ""
-            if change.before is None or change.after is None
-            else (f" ({change.after - change.before:+d})")
-        )
-        click.echo(f"     {change.name:28} {change.before} -> {change.after}{delta}")
+    more = f"; `ratingdb runs --changes {late.run_id}` lists all"
+    echo_changes(late.ratings_changed, more=more, indent="     ")
     with Session(eng) as session:
         click.echo("")
         click.echo(show(session, "DEMO-LATE"))

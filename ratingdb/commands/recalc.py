@@ -6,14 +6,38 @@ players had to be struck."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 import click
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
 from ratingdb.commands.common import echo_json, engine, progress_bar
 
+if TYPE_CHECKING:
+    from ratingdb.db.change_report import RatingChange
 
-def recalc_and_report(eng: Engine, *, full: bool, dry_run: bool, quiet: bool) -> None:
+
+#: how many changed players a command lists unless told otherwise
+SHOWN = 10
+
+
+def echo_changes(
+    changes: Sequence[RatingChange], *, limit: int = SHOWN, more: str = "", indent: str = "  "
+) -> None:
+    """Every changed player as ``name (id): old → new`` (:mod:`ratingdb.db.change_report`),
+    the first ``limit`` of them; "showing 10 of 47" and ``more`` (how to see the rest) when
+    cut."""
+    for c in changes[:limit]:
+        click.echo(f"{indent}{c.line()}")
+    if len(changes) > limit:
+        click.echo(f"{indent}(showing {limit} of {len(changes)}{more})")
+
+
+def recalc_and_report(
+    eng: Engine, *, full: bool, dry_run: bool, quiet: bool, shown: int = SHOWN
+) -> None:
     """Run :func:`ratingdb.services.recalc.recalculate` and print what it did."""
     from ratingdb.services.recalc import recalculate
 
@@ -36,19 +60,32 @@ def recalc_and_report(eng: Engine, *, full: bool, dry_run: bool, quiet: bool) ->
         )
         for line in report.problems[:20]:
             click.echo(f"  {line}")
-    if dry_run:
-        for c in report.ratings_changed[:50]:
-            delta = "" if c.before is None or c.after is None else f" ({c.after - c.before:+d})"
-            click.echo(f"  {c.player_id:>8}  {c.name:30} {c.before} -> {c.after}{delta}")
+    more = (
+        f"; --list {len(report.ratings_changed)} shows all"
+        if dry_run
+        else f"; `ratingdb runs --changes {report.run_id}` lists all"
+    )
+    echo_changes(report.ratings_changed, limit=shown, more=more)
 
 
 @click.command()
 @click.option("--full", is_flag=True, help="Replay the whole history from the beginning.")
 @click.option("--dry-run", is_flag=True, help="Report what would change; write nothing.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-def recalc(full: bool, dry_run: bool, quiet: bool) -> None:
-    """The nightly job: one recalculation run for all pending change points (WO 3.7)."""
-    recalc_and_report(engine(), full=full, dry_run=dry_run, quiet=quiet)
+@click.option(
+    "--list",
+    "shown",
+    default=SHOWN,
+    show_default=True,
+    type=click.IntRange(min=0),
+    help="List this many of the changed players.",
+)
+def recalc(full: bool, dry_run: bool, quiet: bool, shown: int) -> None:
+    """The nightly job: one recalculation run for all pending change points (WO 3.7).
+
+    A player changed when their current DWZ or any of their evaluations differs from what
+    the last run published (docs/engine.md, "Change reports")."""
+    recalc_and_report(engine(), full=full, dry_run=dry_run, quiet=quiet, shown=shown)
 
 
 @click.command()
@@ -60,13 +97,23 @@ def recalc(full: bool, dry_run: bool, quiet: bool) -> None:
     is_flag=True,
     help="Only the tournaments whose last evaluation had to strike players.",
 )
-def runs(as_json: bool, limit: int, show_problems: bool) -> None:
+@click.option(
+    "--changes",
+    "run_id",
+    type=int,
+    metavar="RUN",
+    help="Every player run RUN changed, with old and new DWZ.",
+)
+def runs(as_json: bool, limit: int, show_problems: bool, run_id: int | None) -> None:
     """Recorded recalculation runs, newest first, and the tournaments whose last
     evaluation had to strike players (the rules refused them; nobody else was held up)."""
     from sqlalchemy import text
 
     from ratingdb.queries.problems import open_problems
 
+    if run_id is not None:
+        _run_changes(run_id, as_json)
+        return
     with Session(engine()) as session:
         rows = [
             dict(r)
@@ -87,7 +134,7 @@ def runs(as_json: bool, limit: int, show_problems: bool) -> None:
         rows = []
     for r in rows:
         seconds = (r["finished_at"] - r["started_at"]).total_seconds() if r["finished_at"] else 0
-        where = "full" if r["full"] else f"from {r['change_point']}"
+        where = "full" if r["full"] else f"from {r['change_point'] or '–'}"
         click.echo(
             f"run {r['id']:>4}  {r['started_at']:%Y-%m-%d %H:%M:%S}  {r['status']:9} {where:16} "
             f"{r['tournaments_evaluated']:>6} tournaments  {r['ratings_changed']:>6} ratings  "
@@ -100,3 +147,24 @@ def runs(as_json: bool, limit: int, show_problems: bool) -> None:
             click.echo(
                 f"  {p['code']} (ends {p['end_date']}): not rated: {names}\n    {p['message']}"
             )
+
+
+def _run_changes(run_id: int, as_json: bool) -> None:
+    """The players run ``run_id`` changed (``recalc_runs.changes``)."""
+    from sqlalchemy import text
+
+    from ratingdb.db.change_report import from_record, names_of
+    from ratingdb.errors import NotFound
+
+    with Session(engine()) as session:
+        entries = session.execute(
+            text("SELECT changes FROM recalc_runs WHERE id = :id"), {"id": run_id}
+        ).scalar_one_or_none()
+        if entries is None:
+            raise NotFound(f"no recalculation run {run_id} (see `ratingdb runs`)")
+        changes = from_record(entries, names_of(session, (e[0] for e in entries)))
+    if as_json:
+        echo_json([c.to_dict() for c in changes])
+        return
+    click.echo(f"run {run_id}: {len(changes)} ratings changed")
+    echo_changes(changes, limit=len(changes))

@@ -422,6 +422,31 @@ class RecalcRun(Base):
     tournaments_evaluated: Mapped[int] = mapped_column(Integer, server_default="0")
     ratings_changed: Mapped[int] = mapped_column(Integer, server_default="0")
     message: Mapped[str | None] = mapped_column(Text)
+    #: every player the run changed (:mod:`ratingdb.db.change_report`): ``[player_id,
+    #: rating_before, index_before, rating_after, index_after, evaluations_changed]``
+    changes: Mapped[list[list[Any]]] = mapped_column(JSONB, server_default="[]")
+
+
+class RemovedSnapshot(Base):
+    """An evaluation an edit removed before the next run (deleting or correcting a
+    tournament deletes its snapshots at once), kept for that run's change report
+    (:mod:`ratingdb.db.change_report`): the tournament's order key (WO 2.2.3) at the time,
+    what it stored and the fingerprint of its exported values. The run drops it."""
+
+    __tablename__ = "removed_snapshots"
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    #: no foreign key: the tournament may be gone
+    tournament_id: Mapped[int] = mapped_column(BigInteger)
+    end_date: Mapped[date] = mapped_column(Date)
+    start_date: Mapped[date] = mapped_column(Date)
+    vkz: Mapped[str] = mapped_column(String(10, collation="C"))
+    processed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    stored: Mapped[bool] = mapped_column(Boolean)
+    rating_new: Mapped[int | None] = mapped_column(Integer)
+    index_new: Mapped[int | None] = mapped_column(Integer)
+    fingerprint: Mapped[int] = mapped_column(BigInteger)
 
 
 class ChangePoint(Base):

@@ -4,11 +4,13 @@ A run takes every pending change point, replays the history from the earliest on
 :mod:`ratingdb.engine.replay`) and writes what changed, all in one transaction. A
 PostgreSQL advisory lock serialises runs: a second run exits with a clear message
 instead of interleaving. Each run is recorded in ``recalc_runs`` with its change point,
-the tournaments it re-evaluated and the ratings it changed.
+the tournaments it re-evaluated and every player it changed (the one definition of
+:mod:`ratingdb.db.change_report`).
 """
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -17,6 +19,8 @@ from datetime import UTC, date, datetime
 from sqlalchemy import Engine, text
 from sqlalchemy.orm import Session
 
+from ratingdb.db import change_report
+from ratingdb.db.change_report import RatingChange
 from ratingdb.db.store import (
     earlier_players,
     load_history,
@@ -24,7 +28,7 @@ from ratingdb.db.store import (
     write_outcome,
 )
 from ratingdb.engine.changes import Change, plan
-from ratingdb.engine.order import ORDER_DESC, OrderKey
+from ratingdb.engine.order import OrderKey
 from ratingdb.errors import Busy
 from ratingdb.rules.errors import RulesError
 
@@ -34,14 +38,6 @@ LOCK_KEY = 0x7261_7469_6E67_6462 & 0x7FFF_FFFF_FFFF_FFFF
 
 class RecalcBusy(Busy):
     """Another recalculation run holds the lock."""
-
-
-@dataclass
-class RatingChange:
-    player_id: int
-    name: str
-    before: int | None
-    after: int | None
 
 
 @dataclass
@@ -81,26 +77,6 @@ def pending_changes(session: Session) -> list[tuple[int, Change]]:
         )
         for r in rows
     ]
-
-
-def current_ratings(
-    session: Session, player_ids: set[int] | None = None
-) -> dict[int, tuple[int | None, str]]:
-    """Current stored rating (the last stored snapshot) and name, of the given players."""
-    if player_ids is not None and not player_ids:
-        return {}
-    only = "" if player_ids is None else " AND s.player_id = ANY(%(ids)s)"
-    raw = session.connection().connection.driver_connection
-    assert raw is not None
-    rows = raw.execute(
-        "SELECT DISTINCT ON (s.player_id) s.player_id, s.rating_new, "
-        "p.surname || ', ' || p.given_name AS name "
-        "FROM rating_snapshots s JOIN tournaments t ON t.id = s.tournament_id "
-        f"JOIN players p ON p.id = s.player_id WHERE s.stored{only} "
-        f"ORDER BY s.player_id, {ORDER_DESC}",
-        {"ids": sorted(player_ids or ())},
-    ).fetchall()
-    return {pid: (rating, name) for pid, rating, name in rows}
 
 
 def run_recalc(
@@ -170,6 +146,7 @@ def _run(
         history, modul_ids = load_history(session)
         offset = 0  # a full replay walks every tournament
     elif replay_plan.start >= len(stubs):  # e.g. the last tournament was deleted
+        published = change_report.before_run(session, (), ())
         return RunReport(
             None,
             min(c.from_date for c in plan_changes),
@@ -177,6 +154,7 @@ def _run(
             total,
             0,
             0,
+            change_report.after_run(session, published),
             dry_run=dry_run,
             change_ids=change_ids,
         )
@@ -200,14 +178,11 @@ def _run(
     if progress is not None:
         progress(total, total)
     touched = {s.player_id for snaps in outcome.written.values() for s in snaps if s.player_id}
-    before = current_ratings(session, touched)
+    published = change_report.before_run(
+        session, None if replay_plan.full else outcome.written, touched
+    )
     written = write_outcome(session, history, outcome, modul_ids, clear_all=replay_plan.full)
-    after = current_ratings(session, touched)
-    changed = []
-    for pid in sorted(set(before) | set(after)):
-        old, new = before.get(pid, (None, "")), after.get(pid, (None, ""))
-        if old[0] != new[0]:
-            changed.append(RatingChange(pid, new[1] or old[1], old[0], new[0]))
+    changed = change_report.after_run(session, published)
     return RunReport(
         None,
         None if replay_plan.full else min(c.from_date for c in plan_changes),
@@ -239,8 +214,9 @@ def _finish_run(session: Session, report: RunReport) -> None:
     run_id = conn.execute(
         text(
             'INSERT INTO recalc_runs (started_at, finished_at, change_point, "full", '
-            "status, tournaments_evaluated, ratings_changed, message) "
-            "VALUES (:started, clock_timestamp(), :cp, :full, 'succeeded', :te, :rc, :msg) "
+            "status, tournaments_evaluated, ratings_changed, changes, message) "
+            "VALUES (:started, clock_timestamp(), :cp, :full, 'succeeded', :te, :rc, "
+            "CAST(:changes AS jsonb), :msg) "
             "RETURNING id"
         ),
         {
@@ -249,6 +225,7 @@ def _finish_run(session: Session, report: RunReport) -> None:
             "full": report.full,
             "te": report.tournaments_evaluated,
             "rc": len(report.ratings_changed),
+            "changes": json.dumps([c.record() for c in report.ratings_changed]),
             "msg": f"{report.snapshots_written} snapshots written in {report.seconds:.2f} s"
             + (
                 f"; {len(report.problems)} tournament(s) with struck players "

@@ -18,6 +18,7 @@ from typing import Any
 from sqlalchemy import delete, select, text
 from sqlalchemy.orm import Session
 
+from ratingdb.db.change_report import keep_removed
 from ratingdb.db.changes import record_change
 from ratingdb.db.models import (
     Game,
@@ -259,6 +260,7 @@ def delete_tournament(session: Session, ident: str, actor: str = "cli") -> Tourn
     t = find(session, ident)
     players = _player_ids(session, t.id)
     _record(session, "delete", "delete", t, t.end_date, actor, players, _order_key(t).to_json())
+    keep_removed(session, t.id)  # for the next run's change report
     session.execute(
         text("UPDATE residual_games SET consumed_by_id = NULL WHERE consumed_by_id = :t"),
         {"t": t.id},
@@ -277,6 +279,7 @@ def correct_tournament(
     t = find(session, ident)
     old_key = _order_key(t)
     players = _player_ids(session, t.id)
+    keep_removed(session, t.id)  # for the next run's change report
     session.execute(delete(RatingSnapshot).where(RatingSnapshot.tournament_id == t.id))
     session.execute(delete(Game).where(Game.tournament_id == t.id))
     session.execute(

@@ -5,7 +5,9 @@ The change is applied inside a savepoint, the next recalculation run is simulate
 (``recalc.dry_run``: the same incremental replay the nightly job does) and
 everything is rolled back. Other edits still pending for the next run would move ratings
 too; to show only this change's effect the pending edits are simulated alone first (the
-*baseline*), and the answer is the difference between the two simulations. The caller's
+*baseline*), and the answer is the difference between the two simulations: every player
+whose current DWZ or any evaluation differs (:mod:`ratingdb.db.change_report`), listed in
+full. The caller's
 transaction holds the recalculation lock until it ends, so no run interleaves; the caller
 must roll that transaction back (nothing here is ever committed).
 """
@@ -19,6 +21,7 @@ from typing import Any, TypeVar
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
+from ratingdb.db.change_report import PlayerState, RatingChange
 from ratingdb.db.recalc import LOCK_KEY, RecalcBusy, RunReport, dry_run
 
 T = TypeVar("T")
@@ -26,29 +29,39 @@ T = TypeVar("T")
 
 @dataclass(frozen=True, slots=True)
 class MovedRating:
-    """One player's current rating (last stored), after the next run without the change
-    (``baseline``) and with it (``after``); ``delta`` = after - baseline."""
+    """One player whose state the change moves (:mod:`ratingdb.db.change_report`: the
+    current DWZ or any evaluation): published now (``current``), after the next run without
+    the change (``baseline``) and with it (``after``)."""
 
     player_id: int
     name: str
-    current: int | None
-    baseline: int | None
-    after: int | None
+    current: PlayerState
+    baseline: PlayerState
+    after: PlayerState
 
     @property
     def delta(self) -> int | None:
-        if self.after is None or self.baseline is None:
+        """After minus baseline rating; None when either has none (a first rating)."""
+        if self.after.rating is None or self.baseline.rating is None:
             return None
-        return self.after - self.baseline
+        return self.after.rating - self.baseline.rating
+
+    def line(self) -> str:
+        """``name (id): baseline → after``, as the run reports' lines."""
+        return RatingChange(self.player_id, self.name, self.baseline, self.after).line()
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "player_id": self.player_id,
             "name": self.name,
-            "current": self.current,
-            "baseline": self.baseline,
-            "after": self.after,
+            "current": self.current.rating,
+            "current_index": self.current.index,
+            "baseline": self.baseline.rating,
+            "baseline_index": self.baseline.index,
+            "after": self.after.rating,
+            "after_index": self.after.index,
             "delta": self.delta,
+            "evaluations_changed": self.baseline.evaluations != self.after.evaluations,
         }
 
 
@@ -92,10 +105,11 @@ def what_if(session: Session, change: Callable[[Session], T]) -> tuple[T, WhatIf
     moved = []
     for pid in sorted(set(baseline) | set(with_change)):
         base, new = baseline.get(pid), with_change.get(pid)
-        current = (base or new).before  # type: ignore[union-attr]
-        before_run = base.after if base is not None else current
-        after_run = new.after if new is not None else current
+        some = base or new
+        assert some is not None
+        current = some.old  # both runs start from the published state
+        before_run = base.new if base is not None else current
+        after_run = new.new if new is not None else current
         if before_run != after_run:
-            name = (new.name if new is not None else "") or (base.name if base else "")
-            moved.append(MovedRating(pid, name, current, before_run, after_run))
+            moved.append(MovedRating(pid, some.name, current, before_run, after_run))
     return result, WhatIf(pending, report.tournaments_evaluated, moved)

@@ -13,26 +13,35 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-COLUMNS = (
-    "tournament", "end_date", "player_id", "name", "player_group", "age_class", "member",
-    "rating_old", "index_old", "k", "opponents_avg", "score", "games", "expected",
-    "performance", "exceptional", "start_value", "iteration_value", "rating_new",
-    "index_new", "stored", "residual_in", "new_residual_games",
-)  # fmt: skip
+#: the residual games that went in, without their internal links (creating tournament, seq)
+RESIDUAL_IN = (
+    "(SELECT jsonb_agg(jsonb_build_object('opponent_rating', r->'opponent_rating', "
+    "'score', r->'score', 'played_on', r->'played_on')) "
+    "FROM jsonb_array_elements(s.residual_in) r)"
+)
+#: column -> SQL over the snapshot ``s``, its tournament ``t``, participant ``pa`` and player
+#: ``pl``; every column but ``name`` is a value of the evaluation (what a change report
+#: compares: ratingdb/db/change_report.py)
+SQL = {
+    "tournament": "t.code", "end_date": "t.end_date", "player_id": "s.player_id",
+    "name": "coalesce(pa.textual_name, pl.surname || ', ' || pl.given_name)",
+    **{c: f"s.{c}" for c in (
+        "player_group", "age_class", "member", "rating_old", "index_old", "k",
+        "opponents_avg", "score", "games", "expected", "performance", "exceptional",
+        "start_value", "iteration_value", "rating_new", "index_new", "stored",
+    )},
+    "residual_in": RESIDUAL_IN, "new_residual_games": "s.new_residual_games",
+}  # fmt: skip
+COLUMNS = tuple(SQL)
+#: the values of an evaluation (every column but the name) as one SQL row
+VALUES_ROW = "row(" + ", ".join(sql for column, sql in SQL.items() if column != "name") + ")"
 
 
 def evaluation_rows(session: Session) -> list[dict[str, Any]]:
+    select = ", ".join(f"{sql} AS {column}" for column, sql in SQL.items())
     rows = session.execute(
         text(
-            "SELECT t.code AS tournament, t.end_date, s.player_id, "
-            "coalesce(pa.textual_name, pl.surname || ', ' || pl.given_name) AS name, "
-            "s.player_group, s.age_class, s.member, s.rating_old, s.index_old, s.k, "
-            "s.opponents_avg, s.score, s.games, s.expected, s.performance, s.exceptional, "
-            "s.start_value, s.iteration_value, s.rating_new, s.index_new, s.stored, "
-            "(SELECT jsonb_agg(jsonb_build_object('opponent_rating', r->'opponent_rating', "
-            " 'score', r->'score', 'played_on', r->'played_on')) "
-            " FROM jsonb_array_elements(s.residual_in) r) AS residual_in, "
-            "s.new_residual_games "
+            f"SELECT {select} "
             "FROM rating_snapshots s JOIN tournaments t ON t.id = s.tournament_id "
             "JOIN participants pa ON pa.id = s.participant_id "
             "LEFT JOIN players pl ON pl.id = s.player_id "

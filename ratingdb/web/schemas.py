@@ -281,10 +281,16 @@ class Written(BaseModel):
 class Moved(BaseModel):
     player_id: int
     name: str
-    current: int | None = Field(description="the rating stored now")
+    current: int | None = Field(description="the DWZ published now (the last run's)")
+    current_index: int | None
     baseline: int | None = Field(description="after the next run without this change")
+    baseline_index: int | None
     after: int | None = Field(description="after the next run with this change")
-    delta: int | None
+    after_index: int | None
+    delta: int | None = Field(description="after - baseline; null for a first rating")
+    evaluations_changed: bool = Field(
+        description="an evaluation (snapshot) of the player differs, with or without the change"
+    )
 
 
 class WhatIfOut(BaseModel):

@@ -1,0 +1,287 @@
+"""Exact change reports: which players a recalculation run (Berechnungslauf, WO 3.7) changes.
+
+The one definition behind the run record (``recalc_runs.changes``), ``ratingdb recalc
+[--dry-run]``, ``ratingdb runs`` and the what-if: a player *changed* when their current DWZ
+(rating and index of their last stored evaluation, WO 6.4.2) or any of their stored
+evaluations (the values ``ratingdb export evaluations`` shows, the name excepted) differs
+between the *published* state, the one the last run left, and the state after the run.
+
+Deleting or correcting a tournament removes its snapshots at once (ratingdb/db/submissions.py),
+before the run that replays the change; :func:`keep_removed` keeps what the report needs of
+them in ``removed_snapshots`` so that the published state still holds them: a deleted
+tournament's players are reported, and so is every player whose later state moved. The next
+successful run drops them (a dry run or a what-if rolls back and leaves them).
+
+The comparison is in bulk: :func:`before_run` reads, in a few queries inside the run's
+transaction, the current DWZ of every player who can change (those in the re-evaluated
+tournaments, old and new, and in removed snapshots) and a multiset hash of all their
+evaluations; :func:`after_run` reads the same after the snapshots are written and compares.
+The hashes cover a player's whole history, so two runs' states of a player compare too (the
+what-if compares the next run with and without a change, ratingdb/db/whatif.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any
+
+from sqlalchemy import text
+from sqlalchemy.orm import Session
+
+from ratingdb.engine.order import ORDER_DESC
+from ratingdb.names import full_name
+from ratingdb.queries.export import VALUES_ROW
+
+#: a snapshot's exported values hashed to a signed 64-bit integer (SQL over ``s``, ``t``)
+FINGERPRINT = f"('x' || left(md5({VALUES_ROW}::text), 16))::bit(64)::bigint"
+#: how a missing rating is shown
+NONE = "–"
+
+Key = tuple[date, date, str, datetime, int]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerState:
+    """A player's current DWZ (``rating``, ``index``: the last stored evaluation; None
+    without one) and ``evaluations``: how many of their evaluations the compared
+    tournaments hold and the sum of their fingerprints modulo 2**64 (equal multisets give
+    equal pairs; a different evaluation a different pair, up to a hash collision)."""
+
+    rating: int | None = None
+    index: int | None = None
+    evaluations: tuple[int, int] = (0, 0)
+
+    @property
+    def dwz(self) -> str:
+        """``1742-31`` (DWZ and index, as the DSB writes them), ``1742``, or ``–``."""
+        if self.rating is None:
+            return NONE
+        return str(self.rating) if self.index is None else f"{self.rating}-{self.index}"
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    """One changed player: the published state (``old``) and the state after the run."""
+
+    player_id: int
+    name: str
+    old: PlayerState
+    new: PlayerState
+
+    @property
+    def before(self) -> int | None:
+        return self.old.rating
+
+    @property
+    def after(self) -> int | None:
+        return self.new.rating
+
+    @property
+    def delta(self) -> int | None:
+        """New minus old rating; None when either has none (a first rating)."""
+        if self.old.rating is None or self.new.rating is None:
+            return None
+        return self.new.rating - self.old.rating
+
+    @property
+    def dwz_changed(self) -> bool:
+        return (self.old.rating, self.old.index) != (self.new.rating, self.new.index)
+
+    @property
+    def evaluations_changed(self) -> bool:
+        return self.old.evaluations != self.new.evaluations
+
+    def line(self) -> str:
+        """``Meier, Anna (17): 1742-31 → 1753-32 (+11)``; ``(evaluations only)`` when the
+        current DWZ stayed and an evaluation changed."""
+        if self.delta:
+            note = f" ({self.delta:+d})"
+        elif not self.dwz_changed:
+            note = " (evaluations only)"
+        else:
+            note = ""
+        return f"{self.name} ({self.player_id}): {self.old.dwz} → {self.new.dwz}{note}"
+
+    def record(self) -> list[Any]:
+        """The run record's entry (``recalc_runs.changes``)."""
+        return [
+            self.player_id,
+            self.old.rating,
+            self.old.index,
+            self.new.rating,
+            self.new.index,
+            self.evaluations_changed,
+        ]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "player_id": self.player_id,
+            "name": self.name,
+            "rating_before": self.old.rating,
+            "index_before": self.old.index,
+            "rating_after": self.new.rating,
+            "index_after": self.new.index,
+            "delta": self.delta,
+            "evaluations_changed": self.evaluations_changed,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Published:
+    """The published state of the players a run can change (:func:`before_run`);
+    ``every_player``: of everyone with an evaluation (a full replay)."""
+
+    states: dict[int, PlayerState]
+    every_player: bool
+    removed_ids: tuple[int, ...]
+
+
+def keep_removed(session: Session, tournament_id: int) -> None:
+    """Keep the evaluations of tournament ``tournament_id`` for the next run's report; call
+    before an edit deletes its snapshots (deleting or correcting the tournament)."""
+    session.execute(
+        text(
+            "INSERT INTO removed_snapshots (player_id, tournament_id, end_date, start_date, "
+            "vkz, processed_at, stored, rating_new, index_new, fingerprint) "
+            "SELECT s.player_id, t.id, t.end_date, t.start_date, t.vkz, t.processed_at, "
+            f"s.stored, s.rating_new, s.index_new, {FINGERPRINT} "
+            "FROM rating_snapshots s JOIN tournaments t ON t.id = s.tournament_id "
+            "WHERE s.tournament_id = :t AND s.player_id IS NOT NULL"
+        ),
+        {"t": tournament_id},
+    )
+
+
+def before_run(
+    session: Session, tournaments: Iterable[int] | None, players: Iterable[int]
+) -> Published:
+    """The published state of every player the run can change, read before it writes: those
+    in the snapshots of the tournaments it rewrites (``None``: all, a full replay), in the
+    removed snapshots, and ``players`` (those in the run's new snapshots)."""
+    removed = session.execute(
+        text(
+            "SELECT id, player_id, end_date, start_date, vkz, processed_at, tournament_id, "
+            "stored, rating_new, index_new, fingerprint FROM removed_snapshots"
+        )
+    ).all()
+    pids = {r.player_id for r in removed} | set(players)
+    if tournaments is not None:
+        pids |= set(
+            session.execute(
+                text(
+                    "SELECT DISTINCT player_id FROM rating_snapshots "
+                    "WHERE tournament_id = ANY(:tids) AND player_id IS NOT NULL"
+                ),
+                {"tids": sorted(set(tournaments))},
+            ).scalars()
+        )
+    every = tournaments is None
+    digests = _digests(session, None if every else pids)
+    latest: dict[int, tuple[Key, int | None, int | None]] = {}
+    for r in removed:
+        digests[r.player_id] = _add(digests.get(r.player_id, (0, 0)), r.fingerprint)
+        key = (r.end_date, r.start_date, r.vkz, r.processed_at, r.tournament_id)
+        if r.stored and (r.player_id not in latest or key > latest[r.player_id][0]):
+            latest[r.player_id] = (key, r.rating_new, r.index_new)
+    pids |= set(digests)
+    current = _current(session, None if every else pids)
+    states = {}
+    for pid in pids:
+        found = [x for x in (current.get(pid), latest.get(pid)) if x]
+        last = max(found, key=lambda x: x[0], default=None)
+        rating, index = (None, None) if last is None else last[1:]
+        states[pid] = PlayerState(rating, index, digests.get(pid, (0, 0)))
+    return Published(states, every, tuple(r.id for r in removed))
+
+
+def after_run(session: Session, published: Published) -> list[RatingChange]:
+    """Every player whose state after the run differs from the published one, by player id;
+    drops the removed snapshots the run has now accounted for."""
+    pids = None if published.every_player else set(published.states)
+    digests = _digests(session, pids)
+    current = _current(session, pids)
+    changed: dict[int, tuple[PlayerState, PlayerState]] = {}
+    for pid in published.states.keys() | digests.keys():
+        _, rating, index = current.get(pid, (None, None, None))
+        new = PlayerState(rating, index, digests.get(pid, (0, 0)))
+        old = published.states.get(pid, PlayerState())
+        if new != old:
+            changed[pid] = (old, new)
+    if published.removed_ids:
+        session.execute(
+            text("DELETE FROM removed_snapshots WHERE id = ANY(:ids)"),
+            {"ids": list(published.removed_ids)},
+        )
+    names = names_of(session, changed)
+    return [RatingChange(pid, names.get(pid, ""), *changed[pid]) for pid in sorted(changed)]
+
+
+def from_record(
+    entries: Sequence[Sequence[Any]], names: dict[int, str] | None = None
+) -> list[RatingChange]:
+    """A run record's changes (:meth:`RatingChange.record`) back as :class:`RatingChange`;
+    the evaluation hashes are not kept, only whether they changed."""
+    out = []
+    for pid, old_rating, old_index, new_rating, new_index, evaluations in entries:
+        old = PlayerState(old_rating, old_index)
+        new = PlayerState(new_rating, new_index, (1, 0) if evaluations else (0, 0))
+        out.append(RatingChange(pid, (names or {}).get(pid, ""), old, new))
+    return out
+
+
+def names_of(session: Session, player_ids: Iterable[int]) -> dict[int, str]:
+    """``Surname, Given`` of the given players."""
+    return {
+        r.id: full_name(r.surname, r.given_name)
+        for r in session.execute(
+            text("SELECT id, surname, given_name FROM players WHERE id = ANY(:ids)"),
+            {"ids": sorted(set(player_ids))},
+        )
+    }
+
+
+def _add(digest: tuple[int, int], fingerprint: int) -> tuple[int, int]:
+    return digest[0] + 1, (digest[1] + fingerprint) % 2**64
+
+
+def _digests(session: Session, players: set[int] | None) -> dict[int, tuple[int, int]]:
+    """Per player: count and fingerprint sum (mod 2**64) of all their snapshots (of the
+    given players; None: of everyone)."""
+    if players is not None and not players:
+        return {}
+    only = "" if players is None else " AND s.player_id = ANY(:ids)"
+    rows = session.execute(
+        text(
+            f"SELECT s.player_id, count(*) AS n, sum({FINGERPRINT}::numeric) AS total "
+            "FROM rating_snapshots s JOIN tournaments t ON t.id = s.tournament_id "
+            f"WHERE s.player_id IS NOT NULL{only} GROUP BY s.player_id"
+        ),
+        {"ids": sorted(players or ())},
+    ).all()
+    return {r.player_id: (r.n, int(r.total) % 2**64) for r in rows}
+
+
+def _current(
+    session: Session, players: set[int] | None
+) -> dict[int, tuple[Key, int | None, int | None]]:
+    """Per player: order key, rating and index of their last stored snapshot (of the given
+    players; None: of everyone)."""
+    if players is not None and not players:
+        return {}
+    only = "" if players is None else " AND s.player_id = ANY(:ids)"
+    rows = session.execute(
+        text(
+            "SELECT DISTINCT ON (s.player_id) s.player_id, s.rating_new, s.index_new, "
+            "t.end_date, t.start_date, t.vkz, t.processed_at, t.id "
+            "FROM rating_snapshots s JOIN tournaments t ON t.id = s.tournament_id "
+            f"WHERE s.stored{only} ORDER BY s.player_id, {ORDER_DESC}"
+        ),
+        {"ids": sorted(players or ())},
+    ).all()
+    return {
+        r.player_id: ((r.end_date, r.start_date, r.vkz, r.processed_at, r.id), r.rating_new,
+                      r.index_new)
+        for r in rows
+    }  # fmt: skip

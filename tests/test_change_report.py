@@ -1,0 +1,343 @@
+"""Exact change reports (issue 23, item 1): the players a run reports as changed are exactly
+those whose exported evaluations (``ratingdb export evaluations``) or current DWZ differ
+between the published database (before the edit) and the database after the run; the dry
+run, the what-if, the run record and the CLI say the same."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter, defaultdict
+from collections.abc import Callable
+from datetime import date, timedelta
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sqlalchemy import Engine, create_engine, text
+from sqlalchemy.orm import Session
+from sqlalchemy.pool import NullPool
+
+from ratingdb.db import migrate
+from ratingdb.db.bulk import load_federation
+from ratingdb.db.recalc import RunReport, dry_run, run_recalc
+from ratingdb.db.submissions import (
+    add_tournament,
+    change_membership,
+    correct_tournament,
+    delete_tournament,
+)
+from ratingdb.db.whatif import what_if
+from ratingdb.queries.export import evaluation_rows
+from ratingdb.queries.tournament import submission_document
+from ratingdb.services.rechenmodule import add_adjustment, add_rechenmodul
+from ratingdb.synth import generate
+from tests.builders import ok
+from tests.conftest import _create_database, _drop_database
+
+Dwz = tuple[int | None, int | None]
+#: per player: their exported evaluations (a multiset, the name left out) and current DWZ
+State = dict[int, tuple[Counter[str], Dwz]]
+
+
+def exported(engine: Engine) -> State:
+    """The database as ``ratingdb export evaluations`` shows it, per player; the current
+    DWZ is the rating and index of the player's last stored evaluation (WO 6.4.2)."""
+    with Session(engine) as session:
+        rows = evaluation_rows(session)
+    evaluations: dict[int, Counter[str]] = defaultdict(Counter)
+    current: dict[int, Dwz] = {}
+    for row in rows:  # in evaluation order (WO 2.2.3)
+        pid = row["player_id"]
+        if pid is None:
+            continue
+        values = {k: v for k, v in row.items() if k != "name"}
+        evaluations[pid][json.dumps(values, sort_keys=True, default=str)] += 1
+        if row["stored"]:
+            current[pid] = (row["rating_new"], row["index_new"])
+    return {pid: (evaluations[pid], current.get(pid, (None, None))) for pid in evaluations}
+
+
+def difference(before: State, after: State) -> dict[int, tuple[Dwz, Dwz]]:
+    """Every player whose evaluations or current DWZ differ: old and new DWZ."""
+    nothing: tuple[Counter[str], Dwz] = (Counter(), (None, None))
+    return {
+        pid: (before.get(pid, nothing)[1], after.get(pid, nothing)[1])
+        for pid in sorted(before.keys() | after.keys())
+        if before.get(pid, nothing) != after.get(pid, nothing)
+    }
+
+
+def reported(report: RunReport) -> dict[int, tuple[Dwz, Dwz]]:
+    return {
+        c.player_id: ((c.old.rating, c.old.index), (c.new.rating, c.new.index))
+        for c in report.ratings_changed
+    }
+
+
+def simulated(engine: Engine) -> RunReport:
+    """The dry run inside a transaction that is rolled back (as the what-if does)."""
+    with Session(engine) as session:
+        try:
+            return dry_run(session)
+        finally:
+            session.rollback()
+
+
+@pytest.fixture(scope="module")
+def federation(pg_server) -> Any:
+    """A small synthetic federation (2 years, 60 players) after its first run."""
+    name = "change_report_federation"
+    url = _create_database(pg_server, name)
+    migrate.upgrade(url)
+    engine = create_engine(url, poolclass=NullPool)
+    fed = generate(players=60, years=2, seed=11, start_year=2026, today=date(2026, 11, 1))
+    with Session(engine) as session, session.begin():
+        load_federation(session, fed)
+    run_recalc(engine)
+    yield url, engine
+    engine.dispose()
+    _drop_database(pg_server, name)
+
+
+def codes(engine: Engine) -> list[str]:
+    with Session(engine) as session:
+        return list(
+            session.execute(
+                text("SELECT code FROM tournaments ORDER BY end_date, start_date, vkz, code")
+            ).scalars()
+        )
+
+
+def test_deleting_a_tournament_reports_every_moved_player(federation):
+    """The regression of issue 23: after a deletion the run reported only the players whose
+    snapshots it wrote ("1 ratings changed"), not the deleted tournament's players nor
+    those whose later state moved."""
+    url, engine = federation
+    before = exported(engine)
+    code = codes(engine)[len(codes(engine)) // 3]
+    with Session(engine) as session:
+        participants = set(
+            session.execute(
+                text(
+                    "SELECT p.player_id FROM participants p JOIN tournaments t "
+                    "ON t.id = p.tournament_id WHERE t.code = :c AND p.player_id IS NOT NULL"
+                ),
+                {"c": code},
+            ).scalars()
+        )
+        _, preview = what_if(session, lambda s: delete_tournament(s, code))
+        session.rollback()
+    with Session(engine) as session, session.begin():
+        delete_tournament(session, code)
+    dry = simulated(engine)
+    report = run_recalc(engine)
+    expected = difference(before, exported(engine))
+    assert reported(report) == expected
+    assert reported(dry) == expected
+    # the deleted tournament's own players and players who were not in it, whose later
+    # evaluations moved: a deletion reports more than the snapshots the run wrote
+    assert participants <= expected.keys()
+    assert expected.keys() - participants
+    assert sum(old != new for old, new in expected.values()) >= 4
+    # the what-if of the same deletion (nothing else pending) predicted exactly this
+    assert {m.player_id: (m.baseline.rating, m.after.rating) for m in preview.moved} == {
+        pid: (old[0], new[0]) for pid, (old, new) in expected.items()
+    }
+    # the run record keeps the count and every player; the CLI lists them
+    with Session(engine) as session:
+        row = session.execute(
+            text("SELECT ratings_changed, changes FROM recalc_runs WHERE id = :id"),
+            {"id": report.run_id},
+        ).one()
+    assert row.ratings_changed == len(expected)
+    assert {e[0]: ((e[1], e[2]), (e[3], e[4])) for e in row.changes} == expected
+    listing = ok(["runs", "--changes", str(report.run_id)], url).splitlines()
+    assert listing[0] == f"run {report.run_id}: {len(expected)} ratings changed"
+    assert len(listing) == 1 + len(expected)
+    first = report.ratings_changed[0]
+    assert listing[1] == f"  {first.line()}" and f"({first.player_id}): " in listing[1]
+    assert "None" not in "\n".join(listing)
+
+
+def test_the_cli_says_how_many_and_shows_ten(federation):
+    url, engine = federation
+    code = codes(engine)[len(codes(engine)) // 4]
+    with Session(engine) as session, session.begin():
+        delete_tournament(session, code)
+    dry = ok(["recalc", "--dry-run", "--quiet"], url)
+    n = len(simulated(engine).ratings_changed)
+    assert n > 10
+    lines = dry.splitlines()
+    assert f"{n} ratings changed" in lines[0]
+    changes = [line for line in lines[1:] if " → " in line]
+    assert len(changes) == 10
+    assert lines[-1] == f"  (showing 10 of {n}; --list {n} shows all)"
+    assert "None" not in dry
+    done = ok(["recalc", "--quiet", "--list", "3"], url)
+    assert f"{n} ratings changed" in done and f"(showing 3 of {n}; `ratingdb runs" in done
+
+
+# -- the property: random edits -----------------------------------------------------------
+Edit = Callable[[Session], object]
+
+
+@st.composite
+def edits(draw: st.DrawFn, engine: Engine) -> tuple[str, Edit]:
+    """One random edit of the kinds an officer makes (WO 3.7)."""
+    with Session(engine) as session:
+        tournaments = list(
+            session.execute(
+                text("SELECT code, end_date FROM tournaments ORDER BY end_date, code")
+            ).all()
+        )
+        players = list(session.execute(text("SELECT id FROM players ORDER BY id")).scalars())
+        memberships = list(
+            session.execute(
+                text(
+                    "SELECT m.player_id, o.vkz, m.valid_from FROM memberships m "
+                    "JOIN organisations o ON o.id = m.organisation_id "
+                    "WHERE m.valid_to IS NULL ORDER BY m.player_id, o.vkz"
+                )
+            ).all()
+        )
+    first, last = tournaments[0].end_date, tournaments[-1].end_date
+    day = draw(st.dates(min_value=first, max_value=last))
+    kind = draw(
+        st.sampled_from(["insert", "correct", "delete", "membership", "rechenmodul", "adjust"])
+    )
+    serial = draw(st.integers(0, 10**9))
+    if kind == "insert":
+        chosen = draw(st.lists(st.sampled_from(players), min_size=4, max_size=8, unique=True))
+        results = draw(
+            st.lists(
+                st.sampled_from(["1-0", "0-1", "1/2-1/2"]),
+                min_size=len(chosen) - 1,
+                max_size=len(chosen) - 1,
+            )
+        )
+        doc = {
+            "tournament": {
+                "id": f"P{len(tournaments)}-{serial}",
+                "name": "property",
+                "start": (day - timedelta(days=2)).isoformat(),
+                "end": day.isoformat(),
+                "vkz": "A0001",
+            },
+            "players": [{"id": f"p{k}", "player_id": pid} for k, pid in enumerate(chosen)],
+            "games": [
+                {"round": 1 + k, "white": f"p{k}", "black": f"p{k + 1}", "result": r}
+                for k, r in enumerate(results)
+            ],
+        }
+        return f"insert {doc}", lambda s: add_tournament(s, doc)
+    if kind in ("correct", "delete"):
+        code = draw(st.sampled_from([t.code for t in tournaments]))
+        if kind == "delete":
+            return f"delete {code}", lambda s: delete_tournament(s, code)
+        flip = draw(st.integers(0, 1000))
+
+        def correct(s: Session) -> object:
+            doc = submission_document(s, code)
+            games = [g for g in doc["games"] if g["result"] in ("1-0", "0-1", "1/2-1/2")]
+            if games:
+                game = games[flip % len(games)]
+                game["result"] = {"1-0": "0-1", "0-1": "1/2-1/2", "1/2-1/2": "1-0"}[game["result"]]
+            return correct_tournament(s, code, doc)
+
+        return f"correct {code} ({flip})", correct
+    if kind == "membership":
+        pid, vkz, since = draw(st.sampled_from(memberships))
+        left = max(day, since)
+        return f"leave {pid} {vkz} {left}", lambda s: change_membership(s, pid, vkz, left=left)
+    if kind == "rechenmodul":
+
+        def rechenmodul(s: Session) -> object:
+            family = s.execute(
+                text(
+                    "SELECT family FROM rechenmodule ORDER BY valid_from <= :d DESC, "
+                    "CASE WHEN valid_from <= :d THEN valid_from END DESC, valid_from LIMIT 1"
+                ),
+                {"d": day},
+            ).scalar_one()
+            return add_rechenmodul(
+                s,
+                family=family,
+                version=f"prop-{serial}",
+                valid_from=day,
+                changes={"exceptional_margin": 150, "min_games_performance": 4},
+            )
+
+        return f"rechenmodul {day}", rechenmodul
+    return f"adjustment {day}", lambda s: add_adjustment(
+        s, day=day, formula="dwz-2026-umstufung", name=f"prop {serial}"
+    )
+
+
+def apply(engine: Engine, edit: Edit) -> bool:
+    """Commit ``edit``; False when the database refuses it (no example then)."""
+    from ratingdb.errors import RatingdbError
+
+    try:
+        with Session(engine) as session, session.begin():
+            edit(session)
+    except RatingdbError:
+        return False
+    return True
+
+
+def check_run(engine: Engine, before: State) -> dict[int, tuple[Dwz, Dwz]]:
+    """Run; the run's and the dry run's reports are the difference from ``before``."""
+    dry = simulated(engine)
+    report = run_recalc(engine)
+    expected = difference(before, exported(engine))
+    assert reported(report) == expected
+    assert reported(dry) == expected
+    return expected
+
+
+@settings(
+    max_examples=12,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(data=st.data())
+def test_the_report_is_the_difference_of_the_exports(federation, data):
+    """For a random edit, the run's report (and the dry run's) equals the difference of the
+    exported evaluations and current DWZ before the edit and after the run. The what-if of
+    an edit, also with another edit pending, predicts the difference between the next run
+    without it and with it."""
+    _url, engine = federation
+    assert simulated(engine).change_point is None  # nothing pending between examples
+    published = exported(engine)
+    pending = data.draw(st.booleans(), label="another edit pending")
+    if pending:
+        label, first = data.draw(edits(engine), label="pending edit")
+        if not apply(engine, first):
+            return
+    label, edit = data.draw(edits(engine), label="edit")
+    with Session(engine) as session:
+        try:
+            _, preview = what_if(session, edit)
+        except Exception as err:  # an edit the database refuses is no example
+            from ratingdb.errors import RatingdbError
+
+            if isinstance(err, RatingdbError):
+                check_run(engine, published)
+                return
+            raise
+        finally:
+            session.rollback()
+    baseline = published
+    if pending:
+        check_run(engine, published)  # the next run without the edit
+        baseline = exported(engine)
+    assert apply(engine, edit), label
+    expected = check_run(engine, baseline)
+    assert {m.player_id: (m.baseline.rating, m.baseline.index) for m in preview.moved} == {
+        pid: old for pid, (old, _new) in expected.items()
+    }, label
+    assert {m.player_id: (m.after.rating, m.after.index) for m in preview.moved} == {
+        pid: new for pid, (_old, new) in expected.items()
+    }, label
