@@ -124,9 +124,14 @@ def test_history_2010_to_2026_with_a_late_may_tournament(scratch_db):
     assert conversion["rating_new"] == dwz_2026_conversion(conversion["rating_old"])
     assert conversion["index_new"] == conversion["index_old"] + 1
     assert ("evaluation", "LATE-AUTUMN", "2026.1") in kinds
-    old_new = f"{conversion['rating_old']}-{conversion['index_old']} -> "
-    assert old_new in text_card and "dwz-2016" in text_card and "Rechenmodul" in text_card
-    assert any(r[1] == conversion["name"] and r[-2].startswith(old_new) for r in pdf_rows)
+    old = f"{conversion['rating_old']}-{conversion['index_old']}"
+    new = f"{conversion['rating_new']}-{conversion['index_new']}"
+    change = f"{conversion['rating_new'] - conversion['rating_old']:+d}"
+    line = next(x for x in text_card.splitlines() if x.startswith(UMSTUFUNG.isoformat()))
+    assert line.split()[-4:] == [old, new, change, "dwz-2026-umstufung"]
+    assert "dwz-2016" in text_card and "Rechenmodul" in text_card
+    assert any(r[1] == conversion["name"] and list(r[-4:-1]) == [old, new, change]
+               for r in pdf_rows)  # fmt: skip
     assert "Rechenmodul: dwz-2016" in shown.splitlines()[0]
 
     run_recalc(engine, full=True)

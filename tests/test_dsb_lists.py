@@ -45,11 +45,12 @@ def test_the_oldest_quoted_layout_and_ratingdbs_own_list():
         ("10614", "17", "Müller", "Jörg", None),  # 0017: zeros dropped
         ("10614", "18", "Meier", "Hans", None),
     ]
-    own = rows("ratingdb-list.csv", "utf-8")
-    assert [(r.surname, r.given_name, r.birth_year, r.sex, r.dwz, r.fide_id) for r in own] == [
-        ("Weiß", "Wiebke", 2001, "f", 2011, 4699002),
-        ("Müller", "Jörg", 1980, "m", 1850, 4699001),
-    ]
+    for name in ("ratingdb-list.csv", "ratingdb-list-de.csv"):  # English and German heads
+        own = rows(name, "utf-8")
+        assert [(r.surname, r.given_name, r.birth_year, r.sex, r.dwz, r.fide_id) for r in own] == [
+            ("Weiß", "Wiebke", 2001, "f", 2011, 4699002),
+            ("Müller", "Jörg", 1980, "m", 1850, 4699001),
+        ], name
 
 
 def test_errors_name_the_files_headers_and_come_all_at_once():
@@ -193,7 +194,7 @@ def test_club_names_are_shown(empty_db):
         out = run(args, url)
         assert out.returncode == 0, out.stderr
     listing = run(["export", "list", "--club", "10614", "--date", "2026-08-02"], url).stdout
-    assert listing.splitlines()[0].startswith("#,Name,VKZ,Club,Mgl-Nr")
+    assert listing.splitlines()[0].startswith("#,Name,VKZ,Verein,Mgl-Nr")
     assert '"Müller, Jörg",10614,SC Musterstadt 1920,17,' in listing
     eng = create_engine(url, poolclass=NullPool)
     with Session(eng) as session:

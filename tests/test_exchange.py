@@ -79,7 +79,7 @@ def example_evaluation(example_db) -> dict[str, dict]:
     names = {}
     shown = ok(["export", "evaluation", "12345678", "--format", "csv"], url)
     for row in csv.DictReader(io.StringIO(shown)):
-        names[row["#"]] = row["Player"].split(", ")[1]
+        names[row["#"]] = row["Spieler"].split(", ")[1]
     return {names[str(k)]: p for k, p in enumerate(result["players"], start=1)}
 
 
@@ -109,24 +109,35 @@ def test_takeover_row_on_the_card_and_list_order(example_db):
     url, _ = example_db
     card = ok(["player", "card", "1", "--format", "csv"], url)  # a player of the first list
     rows = list(csv.reader(io.StringIO(card)))
-    assert rows[0] == ["End", "Tournament", "W", "n", "W_e", "K", "R_c", "R_h", "DWZ",
-                       "Rechenmodul"]  # fmt: skip
+    # German by default (docs/i18n.md): the words of the page, the symbols in its legend
+    assert rows[0] == ["Ende", "Turnier", "Punkte", "Partien", "We", "K/E", "Niveau", "Leistung",
+                       "DWZ alt", "DWZ neu", "+/-", "Rechenmodul"]  # fmt: skip
     eng = create_engine(url, poolclass=NullPool)
     with eng.connect() as conn:
         a = conn.execute(text("SELECT id FROM players WHERE given_name = 'A'")).scalar_one()
     eng.dispose()
     card_a = list(csv.reader(io.StringIO(ok(["player", "card", str(a), "--format", "csv"], url))))
     assert card_a[1][0] == "2026-08-01" and card_a[1][1].startswith("Datenübernahme")
-    assert card_a[1][-2] == "2220-31"
-    assert card_a[2][1] == "WO-Beispielturnier" and card_a[2][-2] == "2245-32"
+    assert card_a[1][-3:-1] == ["2220-31", ""]  # a takeover has no +/-
+    assert card_a[2][1] == "WO-Beispielturnier" and card_a[2][-4:-1] == [
+        "2220-31",
+        "2245-32",
+        "+25",
+    ]
     assert card_a[2][-1] == "2026.1"  # the Rechenmodul of the row
     evaluation = ok(["export", "evaluation", "12345678", "--format", "csv"], url)
     assert next(csv.reader(io.StringIO(evaluation))) == [
+        "#", "Spieler", "Altersstufe", "VKZ", "DWZ alt", "K", "Niveau", "Punkte", "Partien", "We",
+        "Leistung", "DWZ neu", "+/-",
+    ]  # fmt: skip
+    english = ok(["--lang", "en", "export", "evaluation", "12345678", "--format", "csv"], url)
+    assert next(csv.reader(io.StringIO(english))) == [
         "#", "Player", "Age", "VKZ", "R_o", "K", "R_c", "W", "n", "W_e", "R_h", "R_n", "+/-",
     ]  # fmt: skip
     listing = ok(["export", "list", "--club", "aaaaa", "--date", "2027-01-01"], url)
     assert next(csv.reader(io.StringIO(listing))) == [
-        "#", "Name", "VKZ", "Club", "Mgl-Nr", "Born", "Sex", "DWZ", "Index", "FIDE-ID",
+        "#", "Name", "VKZ", "Verein", "Mgl-Nr", "Jahrgang", "Geschlecht", "DWZ", "Index",
+        "FIDE-ID",
     ]  # fmt: skip
     assert list(csv.reader(io.StringIO(listing)))[1][7:9] == ["2245", "32"]
     youth = ok(["export", "list", "--federation", "", "--age-class", "youth", "--date",
@@ -440,4 +451,4 @@ def test_a_list_on_the_day_of_a_conversion_shows_converted_values(empty_db, tmp_
     listing = ok(["export", "list", "--club", "C1", "--date", "2026-06-20"], url)
     assert next(csv.DictReader(io.StringIO(listing)))["DWZ"] == "1800"
     card = list(csv.reader(io.StringIO(ok(["player", "card", "1", "--format", "csv"], url))))
-    assert [row[-2] for row in card[1:]] == ["1800-20"]  # the takeover row, no conversion
+    assert [row[-3] for row in card[1:]] == ["1800-20"]  # the takeover row, no conversion

@@ -95,3 +95,17 @@ def test_error_pages_and_the_api(client) -> None:
     client.cookies.clear()
     # the JSON API is data for programs: English unless asked
     assert client.get("/api/tournaments").headers["content-language"] == "en"
+
+
+def test_no_translation_inside_an_f_string() -> None:
+    """Babel does not extract ``_()`` inside f-strings: such a text would stay English in
+    German and ``--check`` could not notice; use ``_("...%(name)s") % {...}`` instead."""
+    import re
+
+    found = [
+        f"{path.relative_to(ROOT)}:{k}"
+        for path in sorted((ROOT / "ratingdb").rglob("*.py"))
+        for k, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if re.search(r"f[\"'][^\"']*\{\s*(_|gettext|ngettext|pgettext|npgettext)\(", line)
+    ]
+    assert found == []

@@ -62,7 +62,8 @@ def page(site):
 
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True)
-        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        # a German browser: the pages' default language (docs/i18n.md)
+        context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="de-DE")
         yield context.new_page()
         browser.close()
 

@@ -52,7 +52,7 @@ def test_evaluation_page_shows_the_published_numbers(example):
     assert rows["A"][4:13] == ["2220-31", "25.0", "1855", "7.0", "7", "5.990", "2331",
                                "2245-32", "+25"]  # fmt: skip
     assert rows["G"][10:12] == ["1961*", "1730-4"]  # Sonderwertung
-    assert rows["P"][11] == "residual"
+    assert rows["P"][11] == "Erstdaten"  # as the WO prints it (Anhang 3.1.11)
     # E and N are non-members: computed, not stored, shown as textual participants
     assert rows["E"][2:4] == ["", "-"] and rows["E"][5] == "(42.0)"
     assert rows["N"][11] == "(1494-1)"
@@ -100,7 +100,9 @@ def test_scoresheet_of_h_as_in_anhang_3_1_12(example):
 def test_scoresheet_of_a_remaining_player_marks_new_residual_games(example):
     _, client, participants = example
     sheet = client.get(f"/api/tournaments/{EXAMPLE}/players/{participants['P']}").json()
-    assert sheet["group"] == "remaining" and sheet["rating_new"] == "Restpartien"
+    assert sheet["group"] == "remaining" and sheet["rating_new"] == "Residual games"  # API: en
+    page = client.get(f"/tournaments/{EXAMPLE}/players/{participants['P']}").text
+    assert '<span id="rating-new">Restpartien</span>' in page
     assert sheet["residual_old"] is not None  # P brought residual games from 2025
     assert sum(g["new_residual"] for g in sheet["games"]) == 2
 
@@ -155,3 +157,91 @@ def test_games_and_tournament_and_list_pages(example, example_json):
     home = client.get("/").text
     assert EXAMPLE in home and 'role="search"' in home
     assert client.get("/nowhere").status_code == 404
+
+
+#: English words that stood beside German headings before the display spoke one language
+#: ("Player" is checked in the heads: the example's players are named "Player, A")
+ENGLISH = ("Age", "Born", "Sex", "Club", "Points", "Games", "Performance", "youth",
+           "junior", "adult", "residual", "individual", "exceptional", "non-member")  # fmt: skip
+
+
+def test_evaluation_page_in_german_has_no_english_word(example):
+    """German by default: the heads are the words DeWIS users know, each symbol explained
+    by hover text and in the legend (WO 3.2); no English column name or value is left."""
+    _, client, _ = example
+    page = client.get(f"/tournaments/{EXAMPLE}").text
+    table = page.split('id="evaluation"', 1)[1].split("</table>", 1)[0]
+    heads = [unescape(re.sub(r"<[^>]+>", "", h)).split()[0]
+             for h in re.findall(r"<th[^>]*>(.*?)</th>", table, re.S)]  # fmt: skip
+    assert heads == ["#", "Spieler", "Altersstufe", "VKZ", "DWZ", "K", "Niveau", "Punkte",
+                     "Partien", "We", "Leistung", "DWZ", "+/-"]  # fmt: skip
+    visible = unescape(re.sub(r"<[^>]+>", " ", page.split("<main>", 1)[1]))
+    for word in ENGLISH:
+        assert not re.search(rf"\b{word}\b", visible), word
+    assert '<abbr title="W_e: Punkterwartung im Turnier = Summe aller einzelnen ' in page
+    assert '<abbr title="R_c: Durchschnitt der Gegner-DWZ / Gegner-Niveau' in page
+    assert "Entwicklungsfaktor" in page and "Turnierleistung" in page
+    rows = {r[1].split(", ")[-1].rstrip(" ↗"): r for r in cells(page, "evaluation")}
+    ages = {r[2] for r in rows.values()}
+    assert ages <= {"", "Jgd", "Jun", "Erw"} and ages & {"Jgd", "Jun"}  # the WO's own marks
+    assert "Einzelturnier" in page  # the tournament's kind
+    english = client.get(f"/tournaments/{EXAMPLE}", headers={"Accept-Language": "en"}).text
+    assert ">Player<" in english and ">youth<" in english and "Altersstufe" not in english
+
+
+def _pdf_text_and_paths(
+    data: bytes, shot: str | None = None
+) -> tuple[str, list[tuple[float, float]], float]:
+    """All pages' text, the horizontal extent of every drawn path, the page width; page 1
+    rendered to ``$RATINGDB_SCREENSHOTS/shot.png`` when that variable is set."""
+    import os
+
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as pdfium_c
+
+    pdf = pdfium.PdfDocument(data)
+    if shot and os.environ.get("RATINGDB_SCREENSHOTS"):
+        image = pdf[0].render(scale=2).to_pil()
+        image.save(os.path.join(os.environ["RATINGDB_SCREENSHOTS"], f"{shot}.png"))
+    text_, spans = "", []
+    for page in pdf:
+        text_ += page.get_textpage().get_text_range()
+        for obj in page.get_objects():
+            if obj.type == pdfium_c.FPDF_PAGEOBJ_PATH:
+                left, _bottom, right, _top = obj.get_bounds()
+                spans.append((left, right))
+    return text_, spans, pdf[0].get_width()
+
+
+def test_karteikarte_pdf_has_chart_memberships_and_plus_minus(example):
+    url, client, _ = example
+    with engine_for(url).connect() as conn:
+        a = conn.execute(text("SELECT id FROM players WHERE given_name = 'A'")).scalar_one()
+    pdf = client.get(f"/players/{a}/card.pdf")
+    assert pdf.status_code == 200 and pdf.headers["content-type"] == "application/pdf"
+    text_, spans, _width = _pdf_text_and_paths(pdf.content, "karteikarte-pdf")
+    assert "Karteikarte Player, A" in text_
+    assert "Mitgliedschaften" in text_ and "Verein aaaaa" in text_ and "aktiv" in text_
+    assert "2026-08-01" in text_
+    # the chart: its heading, its rating ticks, and drawn marks (grid, line, points)
+    assert "DWZ-Verlauf" in text_ and "2250" in text_
+    assert len(spans) >= 8
+    assert "+25" in text_  # the +/- of the evaluation row
+    assert "Geburtsjahr" not in text_  # the public card (WO 4.1.1)
+    english = client.get(f"/players/{a}/card.pdf?lang=en").content
+    assert "Memberships" in _pdf_text_and_paths(english)[0]
+    client.cookies.clear()
+
+
+def test_evaluation_pdf_table_uses_the_page_width(example, tmp_path):
+    """The table fills A4 landscape between the margins (it filled less than half)."""
+    from tests.builders import ok
+
+    url, _, _ = example
+    target = tmp_path / "evaluation.pdf"
+    ok(["export", "evaluation", EXAMPLE, "--format", "pdf", "-o", str(target)], url)
+    text_, spans, width = _pdf_text_and_paths(target.read_bytes(), "evaluation-pdf")
+    available = width - 2 * 15 * 72 / 25.4  # 15 mm margins
+    widest = max(right - left for left, right in spans)
+    assert widest >= 0.99 * available, (widest, available)
+    assert "Leistung" in text_ and "Punkterwartung im Turnier" in text_  # heads and legend

@@ -57,6 +57,7 @@ _ALIASES = {
     "spielberechtigung": "eligibility",
     "geburtsjahr": "birth_year",
     "born": "birth_year",
+    "jahrgang": "birth_year",  # ratingdb's own list in German (docs/i18n.md)
     "letzteauswertung": "last_evaluation",
     "dwz": "dwz",
     "index": "index",

@@ -11,6 +11,7 @@ from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from ratingdb.engine.order import ORDER_COLUMNS
+from ratingdb.i18n import _, pgettext
 from ratingdb.names import full_name
 
 
@@ -70,6 +71,8 @@ def rating_card(session: Session, player_id: int, today: date | None = None) -> 
         e["kind"] = "evaluation"
     evaluations = _with_takeover(session, player_id, evaluations)
     evaluations, current = _with_adjustments(session, evaluations, today or date.today())
+    for e in evaluations:
+        e["change"] = rating_change(e)
     memberships = [
         dict(r)
         for r in session.execute(
@@ -98,6 +101,25 @@ def rating_card(session: Session, player_id: int, today: date | None = None) -> 
     return RatingCard(dict(player), current[0], current[1], evaluations, memberships, residual)
 
 
+def rating_change(entry: dict[str, Any]) -> int | None:
+    """The +/- of a Karteikarte row: new minus old rating of a stored evaluation or an
+    adjustment (None for a takeover, a first rating or an evaluation not stored)."""
+    if not entry.get("stored") or entry.get("rating_old") is None:
+        return None
+    if entry.get("rating_new") is None:
+        return None
+    return int(entry["rating_new"]) - int(entry["rating_old"])
+
+
+def current_memberships(card: RatingCard, day: date) -> list[dict[str, Any]]:
+    """The memberships of the card's player that cover ``day`` (the club at the top)."""
+    return [
+        m
+        for m in card.memberships
+        if m["valid_from"] <= day and (m["valid_to"] is None or m["valid_to"] >= day)
+    ]
+
+
 def _with_takeover(
     session: Session, player_id: int, evaluations: list[dict[str, Any]]
 ) -> list[dict[str, Any]]:
@@ -113,7 +135,9 @@ def _with_takeover(
         return evaluations
     entry = {
         "kind": "takeover",
-        "name": f"Datenübernahme ({row.source})" if row.source else "Datenübernahme",
+        "name": _("List takeover (%(source)s)") % {"source": row.source}
+        if row.source
+        else _("List takeover"),
         "end_date": row.taken_on,
         "rating_old": None,
         "index_old": None,
@@ -184,48 +208,76 @@ def _with_adjustments(
     return out, (rating, index)
 
 
-def render_card(card: RatingCard) -> str:
+def render_card(card: RatingCard, today: date | None = None) -> str:
+    """The Karteikarte as a text table (``ratingdb player card``) in the language in force:
+    the club at the top, every row with its +/-, a legend of the symbols, memberships and
+    residual games."""
+    from ratingdb.terms import card_terms, membership_status, residual_mark
+
     p = card.player
     name = full_name(p["surname"], p["given_name"])
     current = "-" if card.current_rating is None else f"{card.current_rating}-{card.current_index}"
+    clubs = "; ".join(
+        f"{m['club']} ({m['vkz']})" for m in current_memberships(card, today or date.today())
+    )
+    born = p["birth_year"] or "-"
+    w, n, w_e, k, r_c, r_h, r_o, r_n, change = (t.label for t in card_terms())
+    end, tournament = pgettext("column", "End"), pgettext("column", "Tournament")
     lines = [
-        f"Karteikarte: {name} (id {p['id']}, born {p['birth_year'] or '-'})  DWZ {current}",
+        _("Rating card: %(name)s (id %(id)s, born %(born)s)  DWZ %(rating)s")
+        % {"name": name, "id": p["id"], "born": born, "rating": current},
+        _("Club: %(clubs)s") % {"clubs": clubs or "-"},
         "",
-        f"{'end':10}  {'tournament':36} {'W/n':>8} {'W_e':>7} {'K/E':>5} {'R_c':>5} "
-        f"{'R_h':>5} {'DWZ':>9}  Rechenmodul",
+        f"{end:10}  {tournament:36} {w + '/' + n:>13} {w_e:>7} {k:>5} {r_c:>6} {r_h:>8} "
+        f"{r_o:>9} {r_n:>9} {change:>5}  " + pgettext("column", "Rechenmodul"),
     ]
+
+    def signed(e: dict[str, Any]) -> str:
+        return "" if e.get("change") is None else f"{e['change']:+d}"
+
+    def old(e: dict[str, Any]) -> str:
+        return "" if e["rating_old"] is None else f"{e['rating_old']}-{e['index_old']}"
+
     for e in card.evaluations:
         if e["kind"] in ("adjustment", "takeover"):
-            before = "" if e["rating_old"] is None else f"{e['rating_old']}-{e['index_old']} -> "
-            change = f"{before}{e['rating_new']}-{e['index_new']}"
             modul = f"  {e['rechenmodul']}" if e["rechenmodul"] else ""
-            lines.append(f"{e['end_date'].isoformat():10}  {e['name'][:36]:36} {change:>46}{modul}")
+            new = f"{e['rating_new']}-{e['index_new']}"
+            lines.append(
+                f"{e['end_date'].isoformat():10}  {e['name'][:36]:36} {'':>13} {'':>7} {'':>5} "
+                f"{'':>6} {'':>8} {old(e):>9} {new:>9} {signed(e):>5}{modul}"
+            )
             continue
         new = (
             f"{e['rating_new']}-{e['index_new']}"
             if e["stored"]
-            else ("residual" if e["new_residual"] else "-")
+            else (residual_mark() if e["new_residual"] else "-")
         )
         perf = "" if e["performance"] is None else str(e["performance"])
         lines.append(
             f"{e['end_date'].isoformat():10}  {(e['name'] or e['tournament'])[:36]:36} "
-            f"{float(e['score']):4.1f}/{e['games']:<3} "
+            f"{float(e['score']):8.1f}/{e['games']:<4} "
             f"{'' if e['expected'] is None else format(e['expected'], '.3f'):>7} "
             f"{'' if e['k'] is None else format(e['k'], '.1f'):>5} "
-            f"{'' if e['opponents_avg'] is None else e['opponents_avg']:>5} "
-            f"{perf + ('*' if e['exceptional'] else ''):>5} {new:>9}  {e['rechenmodul'] or ''}"
+            f"{'' if e['opponents_avg'] is None else e['opponents_avg']:>6} "
+            f"{perf + ('*' if e['exceptional'] else ''):>8} {old(e):>9} {new:>9} "
+            f"{signed(e):>5}  {e['rechenmodul'] or ''}"
         )
+    lines += ["", *(f"  {t.legend}" for t in card_terms())]
     if card.memberships:
-        lines += ["", "Memberships:"]
+        lines += ["", _("Memberships:")]
         for m in card.memberships:
-            until = m["valid_to"].isoformat() if m["valid_to"] else "today"
-            lines.append(f"  {m['vkz']} {m['club']}  {m['valid_from'].isoformat()} - {until}")
-    if card.residual_games:
-        lines += ["", "Residual games (Restpartien):"]
-        for r in card.residual_games:
-            state = "valid until" if r["valid"] else "expired"
+            until = m["valid_to"].isoformat() if m["valid_to"] else _("today")
             lines.append(
-                f"  {r['opponent_rating']:>5} {float(r['score']):3.1f}  played "
-                f"{r['played_on'].isoformat()}  {state} {r['expires_on'].isoformat()}"
+                f"  {m['vkz']} {m['club']}  {m['valid_from'].isoformat()} - {until}  "
+                f"{membership_status(m['status'])}"
             )
+    if card.residual_games:
+        lines += ["", _("Residual games:")]
+        for r in card.residual_games:
+            text = (
+                _("played %(played)s, valid until %(expires)s")
+                if r["valid"]
+                else _("played %(played)s, expired %(expires)s")
+            ) % {"played": r["played_on"].isoformat(), "expires": r["expires_on"].isoformat()}
+            lines.append(f"  {r['opponent_rating']:>5} {float(r['score']):3.1f}  {text}")
     return "\n".join(lines)

@@ -4,16 +4,18 @@ Columns: #, player, age class, VKZ, R_o-index, K, R_c, W, n, W_e, R_h, R_n-index
 Conventions (WO Anhang 3.1.11 notes): values of non-members ("textual participants") are
 shown in parentheses because nothing is stored for them; an exceptional player's
 performance is marked with ``*`` (the WO underlines it); remaining members who received
-residual games show ``residual`` in the R_n column, the others ``-``.
+residual games show ``residual`` (German: the WO's "Erstdaten") in the R_n column, the
+others ``-``. Column heads, age classes and notes are in the language in force
+(:mod:`ratingdb.terms`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ratingdb import terms
+from ratingdb.i18n import _, pgettext
 from ratingdb.rules.model import PlayerInput, TournamentInput, TournamentResult
-
-HEADERS = ("#", "Player", "Age", "VKZ", "R_o", "K", "R_c", "W", "n", "W_e", "R_h", "R_n", "+/-")
 
 
 @dataclass(frozen=True)
@@ -41,7 +43,7 @@ def evaluation_rows(t: TournamentInput, result: TournamentResult) -> list[Displa
         new = ""
         change = ""
         if res.group == "remaining":
-            new = "residual" if res.new_residual_games else "-"
+            new = terms.residual_mark() if res.new_residual_games else "-"
         elif res.rating_new is not None and (res.games or res.group != "established"):
             new = _paren(_rating_index(res.rating_new, res.index_new), member)
             if res.rating_old is not None and member:
@@ -54,7 +56,7 @@ def evaluation_rows(t: TournamentInput, result: TournamentResult) -> list[Displa
                 (
                     str(number),
                     player.name or res.id,
-                    res.age_class,
+                    terms.age_class(res.age_class),
                     player.club_vkz or "-",
                     _rating_index(res.rating_old, res.index_old),
                     "" if res.k is None else _paren(f"{res.k:.{decimals}f}", member),
@@ -72,8 +74,9 @@ def evaluation_rows(t: TournamentInput, result: TournamentResult) -> list[Displa
 
 
 def headers(result: TournamentResult) -> tuple[str, ...]:
-    """The column names; the coefficient column is K (DWZ 2026) or E (classic DWZ)."""
-    return tuple(result.coefficient.upper() if h == "K" else h for h in HEADERS)
+    """The column names in the language in force; the coefficient column is K (DWZ 2026) or
+    E (classic DWZ)."""
+    return tuple(t.label for t in terms.evaluation_terms(result.coefficient))
 
 
 def render_text(
@@ -82,15 +85,18 @@ def render_text(
     """Plain-text table with a header as in WO Anhang 3.1.11; ``rechenmodul`` names the
     Rechenmodul version used (``ratingdb evaluate --rechenmodul``)."""
     info = t.tournament
-    header = (
-        f"{info.name or ''}  Tournament ID: {info.id}  Start: {info.start.isoformat()}  "
-        f"End: {info.end.isoformat()}  Level (VKZ): {info.vkz or '-'}  "
-        f"Rules: {result.rules} ({result.precision})"
-    )
+    parts = [
+        (_("Tournament ID"), info.id),
+        (pgettext("date", "Start"), info.start.isoformat()),
+        (pgettext("date", "End"), info.end.isoformat()),
+        (_("Level (VKZ)"), info.vkz or "-"),
+        (_("Rules"), f"{result.rules} ({result.precision})"),
+    ]
     if rechenmodul:
-        header += f"  Rechenmodul: {rechenmodul}"
+        parts.append((_("Rechenmodul"), rechenmodul))
+    header = "  ".join([info.name or "", *(f"{label}: {value}" for label, value in parts)])
     rows = [headers(result), *(row.cells for row in evaluation_rows(t, result))]
-    widths = [max(len(r[c]) for r in rows) for c in range(len(HEADERS))]
+    widths = [max(len(r[c]) for r in rows) for c in range(len(rows[0]))]
     left = {1, 2, 3}
     lines = [header, ""]
     for k, row in enumerate(rows):
@@ -102,5 +108,6 @@ def render_text(
         if k == 0:
             lines.append("  ".join("-" * w for w in widths))
     lines.append("")
-    lines.append("(...) non-member: computed, not stored;  * exceptional (Sonderwertung, WO 3.6.3)")
+    lines.append(terms.notes())
+    lines += [f"  {t.legend}" for t in terms.evaluation_terms(result.coefficient)[2:]]
     return "\n".join(lines)

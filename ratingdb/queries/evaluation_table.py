@@ -23,6 +23,7 @@ from ratingdb.queries.problems import open_problems
 from ratingdb.queries.publication import published_players
 from ratingdb.queries.tournament import evaluation_rechenmodul, stored_evaluation
 from ratingdb.rules.model import TournamentInput, TournamentResult
+from ratingdb.terms import Term, evaluation_terms
 
 #: URL keys of the display columns, in the order of ``evaluation_display.HEADERS``
 COLUMN_KEYS = (
@@ -94,6 +95,8 @@ class EvaluationTable:
     #: the rules refused this tournament in its last evaluation: ``participant_ids`` were
     #: struck (kept their ratings), ``message`` says why (ratingdb/engine/problems.py)
     problem: dict[str, Any] | None = None
+    #: the columns' symbols and explanations (hover text and legend, :mod:`ratingdb.terms`)
+    terms: tuple[Term, ...] = ()
 
 
 def tournament_info(session: Session, ident: str) -> TournamentInfoRow:
@@ -192,6 +195,7 @@ def evaluation_table(
         problem=None
         if problem is None
         else {"participant_ids": problem["participant_ids"], "message": problem["message"]},
+        terms=evaluation_terms(result.coefficient),
     )
 
 

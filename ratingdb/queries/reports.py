@@ -18,40 +18,59 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
+from ratingdb import terms
 from ratingdb.engine.inputs import state_at
 from ratingdb.engine.model import Adjustment, PlayerRecord, PlayerState, Takeover
+from ratingdb.i18n import _, pgettext
 from ratingdb.names import full_name
-from ratingdb.queries.card import rating_card
-from ratingdb.queries.documents import Document, cells
+from ratingdb.queries.card import current_memberships, rating_card
+from ratingdb.queries.chart import chart_points
+from ratingdb.queries.documents import Document, Section, cells
 from ratingdb.queries.evaluation_display import evaluation_rows, headers
 from ratingdb.queries.tournament import stored_evaluation
+from ratingdb.terms import card_terms
 
-LIST_COLUMNS = (
-    "#", "Name", "VKZ", "Club", "Mgl-Nr", "Born", "Sex", "DWZ", "Index", "FIDE-ID",
-)  # fmt: skip
-CARD_COLUMNS = ("End", "Tournament", "W", "n", "W_e", "K", "R_c", "R_h", "DWZ", "Rechenmodul")
 AGE_CLASSES = ("youth", "junior", "adult")
+
+
+def list_columns() -> tuple[str, ...]:
+    """The columns of a rating list (CSV and PDF) in the language in force."""
+    return (
+        "#", pgettext("column", "Name"), "VKZ", pgettext("column", "Club"),
+        pgettext("column", "Member no."), pgettext("column", "Born"),
+        pgettext("column", "Sex"), "DWZ", pgettext("column", "Index"),
+        pgettext("column", "FIDE ID"),
+    )  # fmt: skip
+
+
+def card_columns() -> tuple[str, ...]:
+    """The columns of the Karteikarte's CSV and PDF in the language in force: end, tournament,
+    then the number columns of the page (:func:`ratingdb.terms.card_terms`), Rechenmodul."""
+    return (
+        pgettext("column", "End"),
+        pgettext("column", "Tournament"),
+        *(t.label for t in card_terms()),
+        pgettext("column", "Rechenmodul"),
+    )
 
 
 def evaluation_document(session: Session, ident: str) -> Document:
     tin, result = stored_evaluation(session, ident)
     info = tin.tournament
+    described = terms.evaluation_terms(result.coefficient)
     return Document(
-        title=f"DWZ-Auswertung: {info.name or info.id}",
+        title=_("DWZ evaluation: %(name)s") % {"name": info.name or info.id},
         header=[
-            ("Turnier-ID", info.id),
-            ("Beginn", info.start.isoformat()),
-            ("Ende", info.end.isoformat()),
+            (_("Tournament ID"), info.id),
+            (pgettext("date", "Start"), info.start.isoformat()),
+            (pgettext("date", "End"), info.end.isoformat()),
             ("VKZ", info.vkz or "-"),
-            ("Art", info.kind),
-            ("Rechenmodul", f"{result.rules} ({result.precision})"),
+            (_("Kind"), terms.tournament_kind(info.kind)),
+            (_("Rechenmodul"), f"{result.rules} ({result.precision})"),
         ],
         columns=headers(result),
         rows=[row.cells for row in evaluation_rows(tin, result)],
-        notes=[
-            "(...) non-member: computed, not stored;  * exceptional (Sonderwertung, WO 3.6.3); "
-            "residual: residual games stored (WO 3.4.2)"
-        ],
+        notes=[terms.notes(), *(t.legend for t in described[2:])],
         left=frozenset({1, 2, 3}),
     )
 
@@ -237,15 +256,15 @@ def rating_list_document(
     rows: list[dict[str, Any]], *, scope: str, day: date, age_class: str | None
 ) -> Document:
     """Rows of :func:`rating_list_rows` as a CSV/PDF document."""
-    header = [("Stand", day.isoformat()), ("Auswahl", scope)]
+    header = [(_("As of"), day.isoformat()), (_("Selection"), scope)]
     if age_class:
-        header.append(("Altersklasse", age_class))
+        header.append((_("Age class"), age_class))
     keys = ("rank", "name", "vkz", "club", "member_number", "birth_year", "sex", "rating",
             "index", "fide_id")  # fmt: skip
     return Document(
-        title=f"DWZ-Liste {scope}",
+        title=_("Rating list %(selection)s") % {"selection": scope},
         header=header,
-        columns=LIST_COLUMNS,
+        columns=list_columns(),
         rows=[cells([r[k] for k in keys]) for r in rows],
         left=frozenset({1, 2, 3, 6}),
     )
@@ -264,42 +283,41 @@ def rating_list(
     rows = rating_list_rows(session, club=club, federation=federation, age_class=age_class, day=day)
     if not rows:
         raise LookupError(f"no members in {club or f'{federation}*'} on {day}")
-    scope = f"Verein {club}" if club is not None else f"Verband {federation}"
-    return rating_list_document(rows, scope=scope, day=day, age_class=age_class)
+    return rating_list_document(rows, scope=list_scope(club, federation), day=day,
+                                age_class=age_class)  # fmt: skip
 
 
-def card_document(session: Session, player_id: int, today: date | None = None) -> Document:
+def list_scope(club: str | None, federation: str | None) -> str:
+    """The selection of a rating list in words ("Verein C0327", "Verband C03")."""
+    if club is not None:
+        return _("Club %(vkz)s") % {"vkz": club}
+    return _("Federation %(prefix)s") % {"prefix": federation}
+
+
+def card_document(
+    session: Session, player_id: int, today: date | None = None, *, public: bool = False
+) -> Document:
+    """The Karteikarte as CSV/PDF: every evaluation, takeover and adjustment with its +/-,
+    and in the PDF the rating chart and the memberships. ``public``: without birth year (as
+    the public page, WO 4.1.1)."""
+    today = today or date.today()
     card = rating_card(session, player_id, today)
     p = card.player
     rows = []
     for e in card.evaluations:
+        change = "" if e["change"] is None else f"{e['change']:+d}"
+        old = "" if e["rating_old"] is None else f"{e['rating_old']}-{e['index_old']}"
         if e["kind"] != "evaluation":
+            new = f"{e['rating_new']}-{e['index_new']}"
             rows.append(
-                cells(
-                    (
-                        e["end_date"],
-                        e["name"],
-                        "",
-                        "",
-                        "",
-                        "",
-                        "",
-                        "",
-                        (
-                            ""
-                            if e["rating_old"] is None
-                            else f"{e['rating_old']}-{e['index_old']} -> "
-                        )
-                        + f"{e['rating_new']}-{e['index_new']}",
-                        e["rechenmodul"],
-                    )
-                )
-            )
+                cells((e["end_date"], e["name"], "", "", "", "", "", "", old, new, change,
+                       e["rechenmodul"]))
+            )  # fmt: skip
             continue
         new = (
             f"{e['rating_new']}-{e['index_new']}"
             if e["stored"]
-            else ("residual" if e["new_residual"] else "-")
+            else (terms.residual_mark() if e["new_residual"] else "-")
         )
         rows.append(
             cells(
@@ -314,22 +332,45 @@ def card_document(session: Session, player_id: int, today: date | None = None) -
                     None
                     if e["performance"] is None
                     else f"{e['performance']}{'*' if e['exceptional'] else ''}",
+                    old,
                     new,
+                    change,
                     e["rechenmodul"],
                 )
             )
         )
     current = "-" if card.current_rating is None else f"{card.current_rating}-{card.current_index}"
     name = full_name(p["surname"], p["given_name"])
-    return Document(
-        title=f"Karteikarte {name}",
-        header=[
-            ("Spieler-ID", str(p["id"])),
-            ("DSB-ID", p["dsb_id"] or "-"),
-            ("Geburtsjahr", str(p["birth_year"] or "-")),
-            ("DWZ", current),
+    clubs = "; ".join(f"{m['club']} ({m['vkz']})" for m in current_memberships(card, today))
+    header = [(_("Player ID"), str(p["id"])), (_("DSB ID"), p["dsb_id"] or "-")]
+    if not public:
+        header.append((_("Year of birth"), str(p["birth_year"] or "-")))
+    header += [(pgettext("column", "Club"), clubs or "-"), ("DWZ", current)]
+    memberships = Section(
+        _("Memberships"),
+        ("VKZ", pgettext("column", "Club"), _("from"), _("until"), _("Status")),
+        [
+            cells(
+                (
+                    m["vkz"],
+                    m["club"],
+                    m["valid_from"],
+                    m["valid_to"],
+                    terms.membership_status(m["status"]),
+                )
+            )
+            for m in card.memberships
         ],
-        columns=CARD_COLUMNS,
+        left=frozenset({0, 1, 4}),
+    )
+    return Document(
+        title=_("Rating card %(name)s") % {"name": name},
+        header=header,
+        columns=card_columns(),
         rows=rows,
-        left=frozenset({0, 1}),
+        left=frozenset({0, 1, 11}),
+        notes=[t.legend for t in card_terms()],
+        chart=chart_points(card.evaluations),
+        chart_title=_("Rating history"),
+        sections=[memberships] if card.memberships else [],
     )

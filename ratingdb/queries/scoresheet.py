@@ -27,6 +27,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from ratingdb.i18n import _
 from ratingdb.queries.evaluation_table import participant_players, tournament_info
 from ratingdb.queries.publication import published_players
 from ratingdb.queries.tournament import stored_evaluation
@@ -197,7 +198,7 @@ def scoresheet(
     member = me_in.member and not me_in.computer
     new = ""
     if me.group == "remaining":
-        new = "Restpartien" if me.new_residual_games else "-"
+        new = _("Residual games") if me.new_residual_games else "-"
     elif me.rating_new is not None and (me.games or me.group != "established"):
         new = _rating_text(me.rating_new, me.index_new, member)
         new = new if member else f"({new})"

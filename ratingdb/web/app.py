@@ -69,7 +69,7 @@ def templates() -> Jinja2Templates:
     language of the request (:mod:`ratingdb.web.language`)."""
     import jinja2
 
-    from ratingdb import i18n
+    from ratingdb import i18n, terms
 
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)),
@@ -80,6 +80,9 @@ def templates() -> Jinja2Templates:
         i18n.gettext, i18n.ngettext, newstyle=True, pgettext=i18n.pgettext,
         npgettext=i18n.npgettext,
     )  # fmt: skip
+    env.globals["tournament_kind"] = terms.tournament_kind
+    env.globals["evaluation_notes"] = terms.notes
+    env.globals["membership_status"] = terms.membership_status
     return Jinja2Templates(env=env, context_processors=[template_context])
 
 

@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.io.errors import InputError
 from ratingdb.queries.documents import Document
-from ratingdb.queries.reports import rating_list_document, rating_list_rows
+from ratingdb.queries.reports import list_scope, rating_list_document, rating_list_rows
 
 
 def selected_list(
@@ -39,7 +39,7 @@ def selected_list(
         )
     except ValueError as err:
         raise InputError("age_class", str(err)) from None
-    scope = f"Verein {club}" if club is not None else f"Verband {federation}"
+    scope = list_scope(club, federation)
     return rows, rating_list_document(rows, scope=scope, day=day, age_class=age_class)
 
 

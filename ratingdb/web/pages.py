@@ -16,15 +16,18 @@ from fastapi.responses import HTMLResponse, Response
 from sqlalchemy.orm import Session
 
 from ratingdb.db.users import Principal
+from ratingdb.i18n import _
 from ratingdb.names import full_name
-from ratingdb.queries.card import rating_card
-from ratingdb.queries.documents import Document, to_csv
+from ratingdb.queries.card import current_memberships, rating_card
+from ratingdb.queries.documents import Document, to_csv, to_pdf
 from ratingdb.queries.evaluation_table import COLUMN_KEYS, evaluation_table, tournament_info
 from ratingdb.queries.games import tournament_games
 from ratingdb.queries.publication import is_published
+from ratingdb.queries.reports import card_document
 from ratingdb.queries.scoresheet import scoresheet
 from ratingdb.queries.search import search_players
 from ratingdb.queries.tournament_search import find_tournaments
+from ratingdb.terms import card_terms, term
 from ratingdb.web.chart import chart_points, rating_chart
 from ratingdb.web.deps import OptionalUser, SessionDep, TodayDep
 from ratingdb.web.lists import list_query, selected_list
@@ -104,10 +107,32 @@ def card_page(
     data = card_for(session, player_id, today, user)
     card = data["card"]
     name = full_name(card.player["surname"], card.player["given_name"])
-    chart = rating_chart(data["points"], f"DWZ-Verlauf {name}")
+    chart = rating_chart(data["points"], _("Rating history of %(name)s") % {"name": name})
     stored = sum(1 for e in card.evaluations if e["kind"] == "evaluation" and e["stored"])
     return _render(
-        request, "card.html", {"card": card, "name": name, "chart": chart, "stored": stored}
+        request,
+        "card.html",
+        {
+            "card": card,
+            "name": name,
+            "chart": chart,
+            "stored": stored,
+            "clubs": current_memberships(card, today),
+            "terms": card_terms(),
+        },
+    )
+
+
+@router.get("/players/{player_id}/card.pdf")
+def card_pdf(player_id: int, session: SessionDep, today: TodayDep, user: OptionalUser) -> Response:
+    """The Karteikarte as a PDF: the chart, the evaluations, the memberships (WO 6.5.2.2);
+    the public one without birth year (as the page)."""
+    card_for(session, player_id, today, user)  # the publication check of the page
+    doc = card_document(session, player_id, today, public=user is None)
+    return Response(
+        to_pdf(doc),
+        media_type="application/pdf",
+        headers={"Content-Disposition": f'inline; filename="karteikarte-{player_id}.pdf"'},
     )
 
 
@@ -194,7 +219,11 @@ def scoresheet_page(
     user: OptionalUser,
 ) -> HTMLResponse:
     sheet = scoresheet(session, code, participant_id, today, show_all=user is not None)
-    return _render(request, "scoresheet.html", {"sheet": sheet})
+    return _render(
+        request,
+        "scoresheet.html",
+        {"sheet": sheet, "coefficient_term": term("k", sheet.coefficient.lower())},
+    )
 
 
 @router.get("/tournaments/{code}/games", response_class=HTMLResponse)

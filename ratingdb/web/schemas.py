@@ -71,6 +71,11 @@ class CardEntry(BaseModel):
     index_new: int | None = None
     stored: bool
     new_residual: int | None = None
+    change: int | None = Field(
+        default=None,
+        description="the +/- column: rating_new - rating_old of a stored evaluation or an "
+        "adjustment",
+    )
     rechenmodul: str | None = Field(
         default=None,
         description="Rechenmodul version of an evaluation (e.g. dwz-2016, 2026.1) or the "

@@ -1,0 +1,173 @@
+"""The words of the displays: the columns of the evaluation display and of the Karteikarte
+with their symbols and explanations in the words of the WO's glossary (WO 3.2 "Die
+Auswertungskomponenten", Anhang 3.1.11 with its notes), the age classes and the kinds of
+tournament, in the language in force (:mod:`ratingdb.i18n`).
+
+German column heads are those DeWIS users know (Punkte, Partien, We, Niveau, Leistung, DWZ
+alt/neu); English keeps the WO's symbols (W, n, W_e, R_c, R_h, R_o/R_n). Pages show the
+explanation as hover text (``<abbr title>``) and in a legend below the table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ratingdb.i18n import _, pgettext
+
+
+@dataclass(frozen=True)
+class Term:
+    #: the URL/sort key of the column (``ratingdb.queries.evaluation_table.COLUMN_KEYS``)
+    key: str
+    #: the WO's symbol (W_e, R_c, ...)
+    symbol: str
+    #: the column head in the language in force
+    label: str
+    #: the WO's definition in the language in force
+    explanation: str
+
+    @property
+    def title(self) -> str:
+        """The hover text: symbol and definition."""
+        return f"{self.symbol}: {self.explanation}" if self.symbol else self.explanation
+
+    @property
+    def legend(self) -> str:
+        """A legend line: the column head (with its symbol when they differ) and the
+        definition."""
+        head = self.label if self.symbol in ("", self.label) else f"{self.label} ({self.symbol})"
+        return f"{head}: {self.explanation}"
+
+
+def evaluation_terms(coefficient: str = "k") -> tuple[Term, ...]:
+    """The columns of the evaluation display (WO Anhang 3.1.11), in order; ``coefficient``
+    is ``k`` (DWZ 2026: Entwicklungsfaktor K) or ``e`` (classic DWZ: Entwicklungskoeffizient
+    E)."""
+    if coefficient == "e":
+        development = Term(
+            "k", "E", pgettext("column", "E"),
+            _("Development coefficient (classic DWZ rating regulations)."),
+        )  # fmt: skip
+    else:
+        development = Term(
+            "k", "K", pgettext("column", "K"), _("Development factor (WO 3.2, Anhang 1.3).")
+        )
+    return (
+        Term("nr", "#", pgettext("column", "#"), _("Running number (or the pairing number).")),
+        Term("name", "", pgettext("column", "Player"), _("Name of the player.")),
+        Term(
+            "age",
+            "",
+            pgettext("column", "Age"),
+            _(
+                "Age class in the year of the tournament's end: youth up to 20 years, junior 21 "
+                "to 25 years (age = year of the tournament's end minus year of birth, WO 3.2)."
+            ),
+        ),
+        Term(
+            "vkz",
+            "VKZ",
+            pgettext("column", "VKZ"),
+            _("Club code: the active membership at the time of the tournament."),
+        ),
+        Term(
+            "r_o",
+            "R_o",
+            pgettext("column", "R_o"),
+            _("Old rating before the tournament (entry DWZ), with its index."),
+        ),
+        development,
+        Term(
+            "r_c",
+            "R_c",
+            pgettext("column", "R_c"),
+            _("Average of the opponents' ratings / the opponents' level."),
+        ),
+        Term("w", "W", pgettext("column", "W"), _("Points scored, a draw counts 0.5.")),
+        Term("n", "n", pgettext("column", "n"), _("Number of rated games.")),
+        Term(
+            "w_e",
+            "W_e",
+            pgettext("column", "W_e"),
+            _(
+                "Expected score in the tournament = the sum of all single winning "
+                "expectations P(D)."
+            ),
+        ),
+        Term(
+            "r_h",
+            "R_h",
+            pgettext("column", "R_h"),
+            _(
+                "Tournament performance independent of R_o (WO 3.6); * an exceptional "
+                "player (Sonderwertung, WO 3.6.3)."
+            ),
+        ),
+        Term(
+            "r_n",
+            "R_n",
+            pgettext("column", "R_n"),
+            _("New rating after the evaluation (following DWZ), with its index."),
+        ),
+        Term("change", "+/-", pgettext("column", "+/-"), _("Rating change: R_n minus R_o.")),
+    )
+
+
+def term(key: str, coefficient: str = "k") -> Term:
+    """One column of :func:`evaluation_terms` by its key."""
+    return next(t for t in evaluation_terms(coefficient) if t.key == key)
+
+
+def age_class(value: str | None) -> str:
+    """An age class (WO 3.2: ``youth``, ``junior``, ``adult``) as the display shows it."""
+    names = {
+        "youth": pgettext("age class", "youth"),
+        "junior": pgettext("age class", "junior"),
+        "adult": pgettext("age class", "adult"),
+    }
+    return names.get(value or "", value or "")
+
+
+def tournament_kind(value: str) -> str:
+    """A kind of tournament (``individual``, ``team``, ``match``) in words."""
+    names = {
+        "individual": pgettext("tournament kind", "individual"),
+        "team": pgettext("tournament kind", "team"),
+        "match": pgettext("tournament kind", "match"),
+    }
+    return names.get(value, value)
+
+
+def residual_mark() -> str:
+    """The R_n cell of a remaining member who received residual games (the WO's
+    "Erstdaten", Anhang 3.1.11)."""
+    return pgettext("evaluation", "residual")
+
+
+def notes() -> str:
+    """The note under every evaluation display (WO Anhang 3.1.11 notes)."""
+    return _(
+        "(...) non-member: computed, not stored (WO 3.4.3); * exceptional player "
+        "(Sonderwertung, WO 3.6.3); residual: residual games stored (WO 3.4.2)."
+    )
+
+
+def card_terms() -> tuple[Term, ...]:
+    """The number columns of the Karteikarte: W, n, W_e, K/E, R_c, R_h, R_o, R_n, +/-
+    (its rows mix DWZ 2026's K and classic DWZ's E)."""
+    by_key = {t.key: t for t in evaluation_terms()}
+    k, e = by_key["k"], term("k", "e")
+    development = Term("k", "K/E", pgettext("column", "K/E"), f"{k.title} {e.title}")
+    return (
+        by_key["w"], by_key["n"], by_key["w_e"], development, by_key["r_c"], by_key["r_h"],
+        by_key["r_o"], by_key["r_n"], by_key["change"],
+    )  # fmt: skip
+
+
+def membership_status(value: str) -> str:
+    """A membership's status (``active``, ``passive``) in words."""
+    names = {
+        "active": pgettext("membership", "active"),
+        "passive": pgettext("membership", "passive"),
+    }
+    return names.get(value, value)
