@@ -109,3 +109,32 @@ def test_no_translation_inside_an_f_string() -> None:
         if re.search(r"f[\"'][^\"']*\{\s*(_|gettext|ngettext|pgettext|npgettext)\(", line)
     ]
     assert found == []
+
+
+def test_cli_tables_follow_lang_and_the_setting() -> None:
+    """``ratingdb evaluate --format table`` (the table of ``tournament show`` and the demo):
+    German by default, English by ``RATINGDB_LANG`` or ``--lang``; the call's language does
+    not outlive the call."""
+    from click.testing import CliRunner
+
+    from ratingdb.cli import main
+
+    example = str(ROOT / "ratingdb" / "data" / "wo-2026-example.json")
+    german = CliRunner().invoke(main, ["evaluate", example, "--format", "table"])
+    assert german.exit_code == 0, german.output
+    lines = german.output.splitlines()
+    assert lines[0].startswith("WO-Beispielturnier  Turnier-ID: 12345678  Beginn: 2026-08-10")
+    assert lines[2].split() == ["#", "Spieler", "Altersstufe", "VKZ", "DWZ", "alt", "K",
+                                "Niveau", "Punkte", "Partien", "We", "Leistung", "DWZ", "neu",
+                                "+/-"]  # fmt: skip
+    for word in ("Age", "youth", "junior", "adult", "residual", "non-member", "exceptional"):
+        assert word not in german.output, word
+    assert "  We (W_e): Punkterwartung im Turnier = Summe aller einzelnen Gewinnerwartungen" in (
+        german.output
+    )
+    for args, env in ((["evaluate"], {"RATINGDB_LANG": "en"}), (["--lang", "en", "evaluate"], {})):
+        english = CliRunner().invoke(main, [*args, example, "--format", "table"], env=env)
+        assert english.output.splitlines()[2].split()[:5] == ["#", "Player", "Age", "VKZ", "R_o"]
+        assert i18n.language() == "de"
+    bad = CliRunner().invoke(main, ["evaluate", example], env={"RATINGDB_LANG": "fr"})
+    assert bad.exit_code == 2 and "RATINGDB_LANG: unknown language 'fr'" in bad.output

@@ -185,3 +185,25 @@ def test_language_by_browser_and_by_switch(example_site, browser):
     page.goto(site + "/tournaments")  # no ?lang=: the cookie decides
     assert page.locator("h1").inner_text() == "Turniere"
     english.close()
+
+
+def test_print_stylesheet(example_site, browser):
+    """Printed (A4 landscape, about 1123 px wide at 96 dpi): no header, form or scroll box,
+    the tables at full width and not cut off."""
+    site, player, _ = example_site
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    context = browser.new_context(viewport={"width": 1123, "height": 794}, locale="de-DE")
+    page = context.new_page()
+    try:
+        page.emulate_media(media="print")
+        for name, path in (("karteikarte", f"/players/{player}"),
+                           ("evaluation", f"/tournaments/{EXAMPLE}")):  # fmt: skip
+            page.goto(site + path)
+            assert page.evaluate("getComputedStyle(document.querySelector('header')).display")\
+                == "none"  # fmt: skip
+            measured = page.evaluate(OVERFLOW.replace("'auto'", "'visible'"))
+            assert measured["scrollWidth"] <= measured["innerWidth"], (name, measured)
+            assert measured["bad"] == [], (name, measured)
+            page.screenshot(path=str(SCREENS / f"{name}-print.png"), full_page=True)
+    finally:
+        context.close()

@@ -231,6 +231,10 @@ def test_karteikarte_pdf_has_chart_memberships_and_plus_minus(example):
     english = client.get(f"/players/{a}/card.pdf?lang=en").content
     assert "Memberships" in _pdf_text_and_paths(english)[0]
     client.cookies.clear()
+    with engine_for(url).connect() as conn:
+        e = conn.execute(text("SELECT id FROM players WHERE given_name = 'E'")).scalar_one()
+    assert client.get(f"/players/{e}/card.pdf").status_code == 404  # a non-member (WO 4.1.1)
+    assert client.get("/players/987654/card.pdf").status_code == 404
 
 
 def test_evaluation_pdf_table_uses_the_page_width(example, tmp_path):
