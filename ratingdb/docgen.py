@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import re
+import typing
 from collections.abc import Iterator
 from decimal import Decimal
 from typing import Any
@@ -26,6 +27,22 @@ parameters are explained in `rules-dwz2026.md`, `rules-dwz-classic.md`, `rules-i
 `rules-elo.md`; the life-cycle numbers (`residual_validity_years`, `retention_years`,
 `late_member_years`, `rating_expiry_years`) are shared by every family
 (`ratingdb/rules/lifecycle.py`) and applied by the engine (`engine.md`).
+"""
+
+
+PARAMETER_SCHEMA = """Every value is checked by one schema (`ratingdb/rules/parameters.py`)
+before a Rechenmodul is stored, and again when a stored one is read back for a run: the
+type (a whole number where the default is one; a finite decimal, never `NaN` or
+`Infinity`; `true`/`false`; one of the listed strings), the range in the column "Allowed"
+(both ends included), a table's rows, and no unknown key. A refused value ends
+`rechenmodul add` with one error line naming the parameter (exit code 2) and stores
+nothing. The WO fixes only the defaults (Anhang 1.2.1: "default-Wert"), not the ranges:
+each range is the widest a rating officer would set, with the reason in brackets (the WO
+section of the default, or the scale it lives on), and every value in it lets a run
+complete (a property test replays random histories with random accepted values). A step
+cap below 100 would fail tournaments that converge; above 10,000 it only lengthens a run
+that cannot converge; a logistic `scale` below 100 or a `p_limit` below 0.001 overflow
+the arithmetic.
 """
 
 
@@ -105,14 +122,47 @@ def _default(value: Any) -> str:
     return repr(value) if isinstance(value, str) else str(value)
 
 
+def _allowed(cls: type) -> dict[str, str]:
+    """What the schema accepts for each field (:mod:`ratingdb.rules.parameters`): a range
+    with the reason of its bounds, the listed strings, a table's rows."""
+    from ratingdb.rules.parameters import bounds, rows
+
+    hints = typing.get_type_hints(cls)
+    ranges, tables = bounds(cls), rows(cls)
+    out = {}
+    for f in dataclasses.fields(cls):
+        hint, bound = hints[f.name], ranges.get(f.name)
+        text = f"{bound.text()} ({bound.why})" if bound and bound.why else ""
+        if bound and not bound.why:
+            text = bound.text()
+        if f.name in tables:
+            shape = tables[f.name]
+            text = f"rows {', '.join(shape.names)}, {shape.length} values each, {text}"
+        elif typing.get_origin(hint) is dict and bound:
+            text = f"an object: games ({text}) -> [weight, cap]"
+        elif typing.get_origin(hint) is typing.Literal:
+            text = " or ".join(f"`{v!r}`" for v in typing.get_args(hint))
+        elif hint is bool:
+            text = "`true` or `false`"
+        if type(None) in typing.get_args(hint):
+            text += " or null"
+        out[f.name] = text
+    return out
+
+
 def parameters_table(cls: type) -> str:
-    """Every parameter of a family: key, default, meaning (the field's comment)."""
+    """Every parameter of a family: key, default, the values the schema accepts, meaning
+    (the field's comment)."""
     comments = _comments(cls)
+    allowed = _allowed(cls)
     defaults = cls()
-    rows = ["| Parameter | Default | Meaning |", "| --- | --- | --- |"]
+    rows = ["| Parameter | Default | Allowed | Meaning |", "| --- | --- | --- | --- |"]
     for f in dataclasses.fields(cls):
         value = getattr(defaults, f.name)
-        rows.append(f"| `{f.name}` | `{_default(value)}` | {_cell(comments.get(f.name, ''))} |")
+        rows.append(
+            f"| `{f.name}` | `{_default(value)}` | {_cell(allowed[f.name])} "
+            f"| {_cell(comments.get(f.name, ''))} |"
+        )
     return "\n".join(rows)
 
 
@@ -127,6 +177,7 @@ def render() -> str:
         "Set with `ratingdb rechenmodul add FAMILY --version V --valid-from D --set KEY=VALUE`"
         " (unset keys keep the default) or in the `parameters` of an `evaluate` document.\n"
     )
+    parts.append(PARAMETER_SCHEMA)
     for name, family in sorted(FAMILIES.items()):
         parts.append(f"### `{name}`: {family.description}\n")
         parts.append(parameters_table(family.parameters))  # type: ignore[arg-type]

@@ -21,7 +21,9 @@ def test_the_tables_carry_what_a_reader_looks_up() -> None:
     text = render()
     assert "| `ratingdb recalc` | The nightly job" in text
     assert "`--full`" in text
-    # every family's parameters, with the comment that explains them
-    assert "| `retention_years` | `5` | WO 4.1.1" in text
+    # every family's parameters, with the range the schema accepts and the comment
+    assert "| `retention_years` | `5` | 0 to 100 (years: 0 to a century) | WO 4.1.1" in text
+    assert "| `max_iterations` | `1000` | 100 to 10000 (WO Anhang 1.1.3" in text
+    assert "| `precision` | `'table'` | `'table'` or `'float'` |" in text
     assert "| `rating_expiry_years` | `5` |" in text  # classic DWZ 6.1.1
     assert text.count("| `residual_validity_years` |") == 5

@@ -76,7 +76,7 @@ def test_every_family_carries_one_lifecycle(family: str) -> None:
     assert (life.retention_years, life.late_member_years) == (3, 2)
     assert life.residual_validity_years == cls().residual_validity_years
     for key in LIFECYCLE:
-        with pytest.raises(ValueError, match=f"{key} cannot be negative"):
+        with pytest.raises(ValueError, match=f"parameter {key}: must be between 0 and 100, got -1"):
             cls.from_dict({key: -1})
 
 

@@ -281,8 +281,11 @@ def test_b_iii_3_newcomers_count_with_their_h_for_the_others() -> None:
 
 
 def test_b_iii_3_cap_on_passes_is_a_convergence_error() -> None:
+    capped = IngoParameters()
+    # below the schema's range (ratingdb/rules/parameters.py ITERATIONS): the guard itself
+    object.__setattr__(capped, "max_iterations", 2)
     with pytest.raises(ConvergenceError) as err:
-        b_iii_3(IngoParameters(max_iterations=2))
+        b_iii_3(capped)
     assert set(err.value.players) == {"Lang", "Behn", "Haak"}
 
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import replace
 from datetime import date, timedelta
 from fractions import Fraction
 from typing import Any
@@ -412,7 +411,10 @@ def test_table_fallback_is_used_when_the_iteration_cannot_end() -> None:
     }
     params = dwz2026.Dwz2026Parameters()
     normal = dwz2026.evaluate(parse_tournament(doc), params)
-    capped = dwz2026.evaluate(parse_tournament(doc), replace(params, max_iterations=1))
+    one_step = dwz2026.Dwz2026Parameters()
+    # below the schema's range (ratingdb/rules/parameters.py ITERATIONS): the fallback itself
+    object.__setattr__(one_step, "max_iterations", 1)
+    capped = dwz2026.evaluate(parse_tournament(doc), one_step)
     assert normal.trace["first_rating"]["method"] == "iteration" and normal.iterations == 4
     assert capped.trace["first_rating"]["method"] == "fallback"
     for result in (normal, capped):

@@ -53,7 +53,8 @@ def rechenmodul_show(version: str) -> None:
 
 
 def parse_settings(settings: tuple[str, ...]) -> dict[str, Any]:
-    """``NAME=VALUE`` pairs; a VALUE that is JSON is read as JSON, else as a string."""
+    """``NAME=VALUE`` pairs; a VALUE that is JSON is read as JSON, else as a string (which
+    the parameter schema then refuses for a number, naming NAME)."""
     out: dict[str, Any] = {}
     for item in settings:
         key, sep, raw = item.partition("=")
@@ -61,7 +62,7 @@ def parse_settings(settings: tuple[str, ...]) -> dict[str, Any]:
             raise InputError(f"--set {item!r}", "expected NAME=VALUE")
         try:
             out[key] = json.loads(raw)
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):  # not JSON, too many digits, nested too deep
             out[key] = raw
     return out
 

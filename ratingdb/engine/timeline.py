@@ -9,6 +9,7 @@ from datetime import date
 from typing import Any
 
 from ratingdb.rules import Parameters, RuleFamily, get_family
+from ratingdb.rules.errors import RulesError
 from ratingdb.rules.lifecycle import Lifecycle
 
 
@@ -36,7 +37,13 @@ class RechenmodulVersion:
     def from_stored(
         cls, family: str, version: str, valid_from: date, parameters: dict[str, Any]
     ) -> RechenmodulVersion:
-        params = get_family(family).parameters.from_dict(parameters)
+        """A version as stored (``rechenmodule.parameters``), validated by the same schema as
+        every new one (:mod:`ratingdb.rules.parameters`): a row that would break a run is
+        a RulesError naming the version, before any tournament is evaluated."""
+        try:
+            params = get_family(family).parameters.from_dict(parameters)
+        except (KeyError, ValueError) as err:
+            raise RulesError(f"Rechenmodul {family}/{version}: {err.args[0]}") from None
         return cls(family, version, valid_from, params)
 
 

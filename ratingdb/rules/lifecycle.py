@@ -10,35 +10,35 @@ and the engine reads them as one value, ``parameters.lifecycle``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cached_property
+from typing import Annotated
+
+from pydantic.dataclasses import dataclass
+
+from ratingdb.rules.parameters import SCHEMA, In
+
+#: a period in years: 0 (at once, or never for ``rating_expiry_years``) to a century (the
+#: KBSB family keeps a formula-1 player's games for 100 years); a longer one is no rule
+YEARS = In(0, 100, "years: 0 to a century")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, config=SCHEMA)
 class Lifecycle:
     """Life-cycle periods in years (0 = never, for ``rating_expiry_years``)."""
 
     #: WO 4.1.1: residual games are valid for this many years after their tournament's end
-    residual_validity_years: int = 2
+    residual_validity_years: Annotated[int, YEARS] = 2
     #: WO 4.1.1: a former member's ratings are kept (and updated) this long after the last
     #: membership ended; afterwards the player is a textual participant
-    retention_years: int = 5
+    retention_years: Annotated[int, YEARS] = 5
     #: WO 3.4.3: tournaments ending up to this long before joining count for a new member
-    late_member_years: int = 1
+    late_member_years: Annotated[int, YEARS] = 1
     #: classic DWZ 6.1.1: a DWZ without an evaluation for this many years is void
     #: (0 = never; WO 2026 and the other families keep a rating)
-    rating_expiry_years: int = 0
+    rating_expiry_years: Annotated[int, YEARS] = 0
 
     def __post_init__(self) -> None:
-        for name in (
-            "residual_validity_years",
-            "retention_years",
-            "late_member_years",
-            "rating_expiry_years",
-        ):
-            value = getattr(self, name)
-            if value < 0:
-                raise ValueError(f"{name} cannot be negative, got {value}")
+        """Cross-field checks of a family (each field's own range is its schema's)."""
 
     @cached_property
     def lifecycle(self) -> Lifecycle:

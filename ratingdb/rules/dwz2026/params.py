@@ -8,12 +8,28 @@ without touching code. The defaults are the values valid from the second half of
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, field, replace
 from decimal import Decimal
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import StrictBool
+from pydantic.dataclasses import dataclass
 
 from ratingdb.rules.lifecycle import Lifecycle
-from ratingdb.rules.parameters import Precision, coerce, from_dict
+from ratingdb.rules.parameters import (
+    AGE,
+    DIFFERENCE,
+    GAMES,
+    INDEX,
+    ITERATIONS,
+    RATING,
+    SCHEMA,
+    In,
+    Precision,
+    Rows,
+    from_dict,
+)
+from ratingdb.rules.parameters import K as K_RANGE
 
 #: K_0 by index 1..10 and >10 (WO Anhang 1.3). Rows: youth/junior below the young-player
 #: threshold, adults below the adult threshold, everybody else.
@@ -23,8 +39,11 @@ DEFAULT_K0: dict[str, tuple[int, ...]] = {
     "strong": (60, 60, 41, 39, 37, 35, 33, 31, 29, 27, 25),
 }
 
+#: the K_0 table: the three rows of WO Anhang 1.3, 11 values each (index 1..10, >10)
+K0Table = Annotated[dict[str, tuple[Annotated[int, K_RANGE], ...]], Rows(tuple(DEFAULT_K0), 11)]
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, config=SCHEMA)
 class Dwz2026Parameters(Lifecycle):
     """All numbers of one DWZ 2026 Rechenmodul version.
 
@@ -34,81 +53,52 @@ class Dwz2026Parameters(Lifecycle):
     """
 
     # WO Anhang 1.2.1
-    r: Decimal = Decimal("0.08")
-    t: int = 30
-    u: int = 800
-    a1: Decimal = Decimal("4")
-    a2: Decimal = Decimal("4")
-    k_max: Decimal = Decimal("80")
+    r: Annotated[Decimal, In(0, 1, "Anhang 1.2.2: a share of 2000 - R_i")] = Decimal("0.08")
+    t: Annotated[int, In(1, 1000, "Anhang 1.3: divisor of 2000 - R_0")] = 30
+    u: Annotated[int, In(0, 4000, "Anhang 1.3: b = (R_0 + u) / (1600 + u)")] = 800
+    a1: Annotated[Decimal, In(0, 100, "Anhang 1.3: added to K, at most K_max")] = Decimal("4")
+    a2: Annotated[Decimal, In(0, 100, "Anhang 1.3: added to K, at most K_max")] = Decimal("4")
+    k_max: Annotated[Decimal, In(1, 200, K_RANGE.why)] = Decimal("80")
     # WO 3.4.1.1/3.4.1.2: games and points needed for the 1st/2nd Zusatzstufe
-    min_games: int = 5
-    min_score: Decimal = Decimal("0.5")
+    min_games: Annotated[int, GAMES] = 5
+    min_score: Annotated[Decimal, In(0, 100, "points of one evaluation")] = Decimal("0.5")
     # WO 3.6.1: games needed for a performance R_h
-    min_games_performance: int = 5
+    min_games_performance: Annotated[int, GAMES] = 5
     # WO 3.6.3: Sonderwertung margin
-    exceptional_margin: int = 300
+    exceptional_margin: Annotated[int, DIFFERENCE] = 300
     # WO 3.4.4.2 / 3.5.2: floor of a first rating and of every new rating
-    rating_floor: int = 1100
+    rating_floor: Annotated[int, In(1, 4000, RATING.why)] = 1100
     # WO 3.5.2: False rounds R_0 + K*(W - W_e) half-up (docs/DESIGN.md rule 8); True rounds the
     # change K*(W - W_e) half away from zero first and adds it, as the columns of WO
     # Anhang 3.1.10 do. They differ only for a loss of exactly x.5 points (-12.5: 1988 vs 1987).
-    round_change_first: bool = False
+    round_change_first: StrictBool = False
     # WO Anhang 1.2.2: pivot of the first-rating correction; Anhang 1.3: youth bonus pivot
-    first_rating_pivot: int = 2000
-    youth_bonus_pivot: int = 2000
+    first_rating_pivot: Annotated[int, In(1, 4000, RATING.why)] = 2000
+    youth_bonus_pivot: Annotated[int, RATING] = 2000
     # WO Anhang 1.3: bonus a1/a2 and brake b apply below this rating
-    low_rating_threshold: int = 1600
+    low_rating_threshold: Annotated[int, RATING] = 1600
     # WO Anhang 1.3: K_0 row thresholds (young players / adults)
-    k0_young_threshold: int = 2200
-    k0_adult_threshold: int = 2000
-    k0: dict[str, tuple[int, ...]] = field(default_factory=lambda: dict(DEFAULT_K0))
+    k0_young_threshold: Annotated[int, RATING] = 2200
+    k0_adult_threshold: Annotated[int, RATING] = 2000
+    # WO Anhang 1.3: K_0 by index 1..10 and >10, rows young/adult/strong (DEFAULT_K0)
+    k0: K0Table = field(default_factory=lambda: dict(DEFAULT_K0))
     # WO 3.2 / Anhang 1.3 age classes (age = end year - birth year)
-    youth_max_age: int = 20
-    junior_max_age: int = 25
+    youth_max_age: Annotated[int, AGE] = 20
+    junior_max_age: Annotated[int, AGE] = 25
     # WO 2.2.4: index assumed for a foreign (FIDE/national) rating given without an index
-    foreign_rating_index: int = 6
+    foreign_rating_index: Annotated[int, INDEX] = 6
     # WO Anhang 2.1: D(p) = +-d_limit outside [p_limit, 1 - p_limit]
-    d_limit: int = 729
-    p_limit: Decimal = Decimal("0.005")
+    d_limit: Annotated[int, In(1, 4000, DIFFERENCE.why)] = 729
+    p_limit: Annotated[Decimal, In("0.001", "0.1", "Anhang 2.1: 0.005")] = Decimal("0.005")
     # WO Anhang 2.1: table (Anhang 2.1/2.2 rounding) or float precision
     precision: Precision = "table"
     # WO Anhang 1.1.3: step cap of the iterations (non-convergence is an error)
-    max_iterations: int = 1000
+    max_iterations: Annotated[int, ITERATIONS] = 1000
     # WO Anhang 1.1.3: float-precision convergence threshold for max |D'|
-    float_tolerance: Decimal = Decimal("0.1")
+    float_tolerance: Annotated[Decimal, In("0.001", "1", "Anhang 1.1.3: e.g. 0.1")] = Decimal("0.1")
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        if self.precision not in ("table", "float"):
-            raise ValueError(f"precision must be 'table' or 'float', got {self.precision!r}")
-        missing = sorted(set(DEFAULT_K0) - set(self.k0))
-        if missing:  # development.py reads every row
-            raise ValueError(f"parameter k0: rows missing: {', '.join(missing)}")
-        for row, values in self.k0.items():
-            if len(values) != 11:
-                raise ValueError(f"k0 row {row!r} needs 11 values (index 1..10, >10)")
-        positive: dict[str, int | Decimal] = {
-            "t": self.t, "k_max": self.k_max, "min_games": self.min_games,
-            "min_games_performance": self.min_games_performance,
-            "rating_floor": self.rating_floor, "first_rating_pivot": self.first_rating_pivot,
-            "max_iterations": self.max_iterations, "float_tolerance": self.float_tolerance,
-            "d_limit": self.d_limit,
-        }  # fmt: skip
-        for name, value in positive.items():
-            if value <= 0:
-                raise ValueError(f"{name} must be positive, got {value}")
-        non_negative: dict[str, int | Decimal] = {
-            "u": self.u, "a1": self.a1, "a2": self.a2, "min_score": self.min_score,
-            "exceptional_margin": self.exceptional_margin,
-            "foreign_rating_index": self.foreign_rating_index,
-        }  # fmt: skip
-        for name, value in non_negative.items():
-            if value < 0:
-                raise ValueError(f"{name} cannot be negative, got {value}")
-        if not 0 <= self.r <= 1:
-            raise ValueError(f"r must be between 0 and 1, got {self.r}")
-        if not 0 < self.p_limit < Decimal("0.5"):
-            raise ValueError(f"p_limit must be between 0 and 0.5, got {self.p_limit}")
         if self.first_rating_pivot <= self.rating_floor:
             raise ValueError("first_rating_pivot must be above rating_floor")
 
@@ -142,13 +132,4 @@ class Dwz2026Parameters(Lifecycle):
     def from_dict(cls, data: dict[str, Any]) -> Dwz2026Parameters:
         """Build from a (partial) dict such as a stored Rechenmodul's JSONB parameters
         (:func:`ratingdb.rules.parameters.from_dict`); ValueError names a bad key."""
-        return from_dict(cls, data, "DWZ 2026", special={"k0": _k0_table})
-
-
-def _k0_table(value: Any) -> dict[str, tuple[int, ...]]:
-    """The K_0 table (WO Anhang 1.3): rows of whole numbers."""
-    out: dict[str, tuple[int, ...]] = {}
-    for row, values in value.items():
-        numbers = [coerce(f"k0.{row}", v, 0) for v in values]
-        out[row] = tuple(numbers)
-    return out
+        return from_dict(cls, data, "DWZ 2026")

@@ -20,16 +20,21 @@ Spec sections:
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, replace
-from typing import Any, ClassVar, Literal
+from dataclasses import asdict, replace
+from typing import Annotated, Any, Literal
 
-from ratingdb.rules.lifecycle import Lifecycle
-from ratingdb.rules.parameters import Precision, from_dict
+from pydantic.dataclasses import dataclass
+
+from ratingdb.rules.lifecycle import YEARS, Lifecycle
+from ratingdb.rules.parameters import DIFFERENCE, RATING, SCHEMA, In, K, Precision, from_dict
 
 ImprovementCount = Literal["period", "total"]
 
+#: a count of a player's games over his career (the spec's thresholds: 10 to 300)
+CAREER_GAMES = In(0, 10_000, "games of a career; the spec: 10 to 300")
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, config=SCHEMA)
 class KbsbParameters(Lifecycle):
     """All numbers of one KBSB Elo Rechenmodul version (defaults: two lists a year).
 
@@ -42,70 +47,42 @@ class KbsbParameters(Lifecycle):
     integer uses +-d_extreme instead.
     """
 
-    #: parameters that may be null (JSON null)
-    NULLABLE: ClassVar[tuple[str, ...]] = ("d_extreme",)
-
     # "Formule van het prestatiecijfer"
-    formula1_games: int = 20
-    provisional_games: int = 10
+    formula1_games: Annotated[int, In(1, 10_000, CAREER_GAMES.why)] = 20
+    provisional_games: Annotated[int, In(1, 10_000, CAREER_GAMES.why)] = 10
     # "Gewone kwotering van een speler": K by games played before the period and rating
-    k_first: int = 32
-    k_first_games: int = 100
-    k_second: int = 24
-    k_second_games: int = 300
-    k_low: int = 16
-    k_high: int = 12
-    k_low_threshold: int = 2000
-    k_top: int = 10
-    k_top_threshold: int = 2200
+    k_first: Annotated[int, K] = 32
+    k_first_games: Annotated[int, CAREER_GAMES] = 100
+    k_second: Annotated[int, K] = 24
+    k_second_games: Annotated[int, CAREER_GAMES] = 300
+    k_low: Annotated[int, K] = 16
+    k_high: Annotated[int, K] = 12
+    k_low_threshold: Annotated[int, RATING] = 2000
+    k_top: Annotated[int, K] = 10
+    k_top_threshold: Annotated[int, RATING] = 2200
     # improvement rule ("verbeteringssysteem")
-    improvement_change: int = 150
-    improvement_games: int = 25
+    improvement_change: Annotated[int, DIFFERENCE] = 150
+    improvement_games: Annotated[int, CAREER_GAMES] = 25
     improvement_count: ImprovementCount = "period"
     # table 1 "X" at P = 1 and P = 0
-    d_extreme: int | None = None
+    d_extreme: Annotated[int, In(1, 4000, DIFFERENCE.why)] | None = None
     precision: Precision = "table"
     # float precision: per-player sigma of the normal model behind tables 1 and 2
-    float_sigma: int = 200
+    float_sigma: Annotated[int, In(10, 1000, "tables 1 and 2: 200")] = 200
     # as a Rechenmodul in the replay engine: lists on the 1st of January and July ("two
     # lists a year"; 1, 2, 3, 4, 6 or 12); of the life cycles (ratingdb.rules.lifecycle)
     # the games a formula-1 player has played are kept until his 20th game
-    lists_per_year: int = 2
-    residual_validity_years: int = 100
+    lists_per_year: Annotated[int, In(1, 12, "a divisor of 12")] = 2
+    residual_validity_years: Annotated[int, YEARS] = 100
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        if self.precision not in ("table", "float"):
-            raise ValueError(f"precision must be 'table' or 'float', got {self.precision!r}")
-        if self.improvement_count not in ("period", "total"):
-            raise ValueError(
-                f"improvement_count must be 'period' or 'total', got {self.improvement_count!r}"
-            )
-        positive = {
-            "formula1_games": self.formula1_games, "provisional_games": self.provisional_games,
-            "k_first": self.k_first, "k_second": self.k_second, "k_low": self.k_low,
-            "k_high": self.k_high, "k_top": self.k_top, "float_sigma": self.float_sigma,
-        }  # fmt: skip
-        for name, value in positive.items():
-            if value <= 0:
-                raise ValueError(f"{name} must be positive, got {value}")
-        non_negative = {
-            "k_first_games": self.k_first_games, "k_second_games": self.k_second_games,
-            "k_low_threshold": self.k_low_threshold, "k_top_threshold": self.k_top_threshold,
-            "improvement_change": self.improvement_change,
-            "improvement_games": self.improvement_games,
-        }  # fmt: skip
-        for name, value in non_negative.items():
-            if value < 0:
-                raise ValueError(f"{name} cannot be negative, got {value}")
         if self.provisional_games > self.formula1_games:
             raise ValueError("provisional_games cannot exceed formula1_games")
         if self.k_second_games < self.k_first_games:
             raise ValueError("k_second_games cannot be below k_first_games")
-        if self.lists_per_year not in (1, 2, 3, 4, 6, 12):
+        if 12 % self.lists_per_year:
             raise ValueError(f"lists_per_year must divide 12, got {self.lists_per_year}")
-        if self.d_extreme is not None and self.d_extreme <= 0:
-            raise ValueError(f"d_extreme must be positive or null, got {self.d_extreme}")
 
     def with_precision(self, precision: Precision) -> KbsbParameters:
         return replace(self, precision=precision)
@@ -116,10 +93,4 @@ class KbsbParameters(Lifecycle):
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> KbsbParameters:
         """Build from a (partial) dict such as a stored Rechenmodul's JSONB parameters."""
-        params: KbsbParameters = parameters_from_dict(cls, data, "KBSB Elo")
-        return params
-
-
-def parameters_from_dict(cls: Any, data: dict[str, Any], label: str) -> Any:
-    """Shared by the Elo families (:func:`ratingdb.rules.parameters.from_dict`)."""
-    return from_dict(cls, data, label, nullable=tuple(getattr(cls, "NULLABLE", ())))
+        return from_dict(cls, data, "KBSB Elo")

@@ -7,15 +7,16 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, replace
-from typing import Any
+from dataclasses import asdict, replace
+from typing import Annotated, Any
 
-from ratingdb.rules.elo_kbsb.params import parameters_from_dict
+from pydantic.dataclasses import dataclass
+
 from ratingdb.rules.lifecycle import Lifecycle
-from ratingdb.rules.parameters import Precision
+from ratingdb.rules.parameters import RATING, SCHEMA, In, K, Precision, from_dict
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, config=SCHEMA)
 class OnlineEloParameters(Lifecycle):
     """``k_low`` below ``k_mid_from``, ``k_mid`` below ``k_high_from``, ``k_high`` from it
     on (the player's own rating before the game); ``scale`` the logistic 400.
@@ -26,25 +27,20 @@ class OnlineEloParameters(Lifecycle):
     game within one evaluation and rounds only what it reports. Both compute W_e unrounded.
     """
 
-    k_low: int = 32
-    k_mid: int = 24
-    k_high: int = 16
-    k_mid_from: int = 2100
-    k_high_from: int = 2400
-    scale: int = 400
+    k_low: Annotated[int, K] = 32
+    k_mid: Annotated[int, K] = 24
+    k_high: Annotated[int, K] = 16
+    k_mid_from: Annotated[int, In(1, 4000, RATING.why)] = 2100
+    k_high_from: Annotated[int, In(1, 4000, RATING.why)] = 2400
+    scale: Annotated[int, In(100, 4000, "the spec: 400")] = 400
     precision: Precision = "table"
     # as a Rechenmodul in the replay engine (ratingdb.rules.elo_online.tournament): the
     # rating a player without one starts from (the spec names none; 1200 as on the site the
     # spec describes); the life cycles are ratingdb.rules.lifecycle's
-    initial_rating: int = 1200
+    initial_rating: Annotated[int, In(1, 4000, RATING.why)] = 1200
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        if self.precision not in ("table", "float"):
-            raise ValueError(f"precision must be 'table' or 'float', got {self.precision!r}")
-        for name in ("k_low", "k_mid", "k_high", "scale", "k_mid_from", "initial_rating"):
-            if getattr(self, name) <= 0:
-                raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
         if self.k_high_from < self.k_mid_from:
             raise ValueError("k_high_from cannot be below k_mid_from")
 
@@ -57,5 +53,4 @@ class OnlineEloParameters(Lifecycle):
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> OnlineEloParameters:
         """Build from a (partial) dict such as a stored Rechenmodul's JSONB parameters."""
-        params: OnlineEloParameters = parameters_from_dict(cls, data, "online Elo")
-        return params
+        return from_dict(cls, data, "online Elo")

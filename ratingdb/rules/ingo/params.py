@@ -35,90 +35,76 @@ The life-cycle fields are read by the engine, as for every family:
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, field, replace
 from decimal import Decimal
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import StrictBool
+from pydantic.dataclasses import dataclass
 
 from ratingdb.rules.lifecycle import Lifecycle
-from ratingdb.rules.parameters import Precision, from_dict
+from ratingdb.rules.parameters import (
+    AGE,
+    GAMES,
+    INDEX,
+    ITERATIONS,
+    SCHEMA,
+    In,
+    Precision,
+    from_dict,
+)
 
 #: C IV: counted games -> (weight of the old F, largest change in degrees)
 DEFAULT_SHORT_TOURNAMENTS: dict[int, tuple[int, int]] = {3: (7, 4), 4: (5, 5), 5: (4, 6)}
 
+#: a weight of the old F against H (B I 4: 1 to 3, C IV: 4 to 7, C V: 7)
+WEIGHT = In(0, 100, "B I 4, C IV, C V: 1 to 7")
+#: a number of Ingo degrees (the scale runs from about 0 to 300; C VI limits to 50)
+DEGREES = In(0, 300, "the Ingo scale, about 0 to 300")
+#: games of a short tournament (C IV: 3 to 5), JSON object keys
+SHORT_GAMES = In(1, 100, GAMES.why, keys=True)
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, config=SCHEMA)
 class IngoParameters(Lifecycle):
     """All numbers of one Ingo Rechenmodul version (defaults: Regelblatt of 1960)."""
 
     precision: Precision = "table"
     # A, B I 2: %d = average_percent - 100 (W + score_offset) / (n + games_offset)
-    average_percent: int = 50
-    score_offset: Decimal = Decimal("0.5")
-    games_offset: int = 1
+    average_percent: Annotated[int, In(1, 100, "A: a percentage, 50")] = 50
+    score_offset: Annotated[Decimal, In(0, 10, "B I 2: 1/2")] = Decimal("0.5")
+    games_offset: Annotated[int, In(0, 10, "B I 2: 1")] = 1
     # table precision: decimals of %d, levels and H (tables; B III 3 shows 170,6)
-    decimals: int = 1
+    decimals: Annotated[int, In(0, 6, "B III 3: one decimal")] = 1
     # B I 4 / C I: weight of the old F is min(index, full_weight)
-    full_weight: int = 3
+    full_weight: Annotated[int, In(1, 100, WEIGHT.why)] = 3
     # fewest counted games for a calculation (the %d tables start at 3 games)
-    min_games: int = 3
+    min_games: Annotated[int, GAMES] = 3
     # C IV: games -> (weight of the old F, cap of the change in degrees)
-    short_tournaments: dict[int, tuple[int, int]] = field(
-        default_factory=lambda: dict(DEFAULT_SHORT_TOURNAMENTS)
-    )
+    short_tournaments: dict[
+        Annotated[int, SHORT_GAMES], tuple[Annotated[int, WEIGHT], Annotated[int, DEGREES]]
+    ] = field(default_factory=lambda: dict(DEFAULT_SHORT_TOURNAMENTS))
     # C V: matches ("Einzel-Wettkämpfe") of at least match_min_games games; (7 F + H) / 8
-    match_min_games: int = 4
-    match_weight: int = 7
+    match_min_games: Annotated[int, GAMES] = 4
+    match_weight: Annotated[int, WEIGHT] = 7
     # C IV / C V apply from this index on; below it C I's averaging applies
-    special_min_index: int = 3
+    special_min_index: Annotated[int, INDEX] = 3
     # C III: large improvements of juniors, (F + 2 H) / 3; off by default
-    junior_deviation: bool = False
-    junior_deviation_degrees: int = 25
-    junior_h_weight: int = 2
-    junior_max_age: int = 20
+    junior_deviation: StrictBool = False
+    junior_deviation_degrees: Annotated[int, DEGREES] = 25
+    junior_h_weight: Annotated[int, In(1, 100, "C III: 2")] = 2
+    junior_max_age: Annotated[int, AGE] = 20
     # C VI: the 50-degree limit
-    limit_degrees: int = 50
+    limit_degrees: Annotated[int, In(1, 300, DEGREES.why)] = 50
     # a number given without an index is taken to stem from this many calculations
-    assumed_index: int = 3
+    assumed_index: Annotated[int, INDEX] = 3
     # cap of the newcomers' passes (B III 3)
-    max_iterations: int = 1000
+    max_iterations: Annotated[int, ITERATIONS] = 1000
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        if self.precision not in ("table", "float"):
-            raise ValueError(f"precision must be 'table' or 'float', got {self.precision!r}")
-        positive: dict[str, int | Decimal] = {
-            "average_percent": self.average_percent, "full_weight": self.full_weight,
-            "min_games": self.min_games, "match_min_games": self.match_min_games,
-            "limit_degrees": self.limit_degrees, "max_iterations": self.max_iterations,
-            "junior_h_weight": self.junior_h_weight,
-        }  # fmt: skip
-        for name, value in positive.items():
-            if value <= 0:
-                raise ValueError(f"{name} must be positive, got {value}")
-        non_negative: dict[str, int | Decimal] = {
-            "score_offset": self.score_offset, "games_offset": self.games_offset,
-            "match_weight": self.match_weight, "special_min_index": self.special_min_index,
-            "junior_deviation_degrees": self.junior_deviation_degrees,
-            "junior_max_age": self.junior_max_age, "assumed_index": self.assumed_index,
-        }  # fmt: skip
-        for name, value in non_negative.items():
-            if value < 0:
-                raise ValueError(f"{name} cannot be negative, got {value}")
-        if not 0 <= self.decimals <= 6:
-            raise ValueError(f"decimals must be between 0 and 6, got {self.decimals}")
         if self.score_offset > self.games_offset:
             raise ValueError("score_offset cannot exceed games_offset")
-        for games, rule in self.short_tournaments.items():
-            if (
-                not isinstance(games, int)
-                or games <= 0
-                or len(rule) != 2
-                or any(not isinstance(v, int) or v < 0 for v in rule)
-            ):
-                raise ValueError(
-                    f"short_tournaments[{games!r}] must map a positive number of games to "
-                    f"[weight, cap] (non-negative integers), got {rule!r}"
-                )
 
     def with_precision(self, precision: Precision) -> IngoParameters:
         return replace(self, precision=precision)
@@ -139,17 +125,4 @@ class IngoParameters(Lifecycle):
     def from_dict(cls, data: dict[str, Any]) -> IngoParameters:
         """Build from a (partial) dict such as a stored Rechenmodul's JSONB parameters
         (:func:`ratingdb.rules.parameters.from_dict`); ValueError names a bad key."""
-        return from_dict(cls, data, "Ingo", special={"short_tournaments": _short_tournaments})
-
-
-def _short_tournaments(value: Any) -> dict[int, tuple[int, int]]:
-    if not isinstance(value, dict):
-        raise TypeError
-    out: dict[int, tuple[int, int]] = {}
-    for games, rule in value.items():
-        if isinstance(games, bool) or not isinstance(rule, list | tuple) or len(rule) != 2:
-            raise TypeError
-        if any(isinstance(v, bool) or not isinstance(v, int) for v in rule):
-            raise TypeError
-        out[int(games)] = (rule[0], rule[1])
-    return out
+        return from_dict(cls, data, "Ingo")
