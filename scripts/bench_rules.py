@@ -1,8 +1,12 @@
 #!/usr/bin/env python3
-"""Benchmark of the DWZ 2026 rules core: a 300-player, 9-round Swiss open, 40 unrated.
+"""Benchmark of the DWZ rules core: a 300-player, 9-round Swiss open, 40 unrated.
 
-Prints seconds per evaluation and tournaments/second for table and float precision.
+Prints milliseconds per evaluation and tournaments/second for DWZ 2026 in table and float
+precision, and (``--versions``) for the DSB's versions before 2026 on the same core
+(``dwz-classic`` and ``dwz-wo2002`` in table precision, ``dwz-2014`` and ``dwz-2016`` in
+float precision), which rate most of a replayed history.
 Usage: python scripts/bench_rules.py [--players 300] [--rounds 9] [--unrated 40] [--repeat 20]
+       [--versions]
 """
 
 from __future__ import annotations
@@ -12,9 +16,12 @@ import random
 import statistics
 import time
 from datetime import date
+from typing import Any
 
+from ratingdb.rules import dwz_classic
 from ratingdb.rules.dwz2026 import Dwz2026Parameters, evaluate
 from ratingdb.rules.dwz2026.probability import p_float
+from ratingdb.rules.dwz_classic.versions import VERSIONS
 from ratingdb.rules.model import GameInput, PlayerInput, TournamentInfo, TournamentInput
 
 
@@ -68,19 +75,25 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--unrated", type=int, default=40)
     parser.add_argument("--repeat", type=int, default=20)
+    parser.add_argument("--versions", action="store_true", help="also the versions before 2026")
     args = parser.parse_args()
     tournament = swiss_open(args.players, args.rounds, args.unrated)
     print(
         f"tournament: {args.players} players, {args.rounds} rounds, {args.unrated} unrated, "
         f"{len(tournament.games)} games"
     )
-    for precision in ("table", "float"):
-        params = Dwz2026Parameters(precision=precision)
-        result = evaluate(tournament, params)  # warm-up (tables, imports)
+    runs: list[tuple[str, Any, Any]] = [
+        (precision, evaluate, Dwz2026Parameters(precision=precision))
+        for precision in ("table", "float")
+    ]
+    if args.versions:
+        runs += [(name, dwz_classic.evaluate, params) for name, params in VERSIONS.items()]
+    for label, rate, params in runs:
+        result = rate(tournament, params)  # warm-up (tables, imports)
         times = []
         for _ in range(args.repeat):
             start = time.perf_counter()
-            evaluate(tournament, params)
+            rate(tournament, params)
             times.append(time.perf_counter() - start)
         median = statistics.median(times)
         groups = {
@@ -88,7 +101,7 @@ def main() -> None:
             for g in ("established", "first_stage", "second_stage", "remaining")
         }
         print(
-            f"{precision:5s}: median {median * 1000:7.1f} ms  min {min(times) * 1000:7.1f} ms  "
+            f"{label:5s}: median {median * 1000:7.1f} ms  min {min(times) * 1000:7.1f} ms  "
             f"{1 / median:6.1f} tournaments/s  iterations {result.iterations}  groups {groups}"
         )
 

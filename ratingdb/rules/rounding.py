@@ -8,6 +8,7 @@ float is converted exactly (its binary value) before rounding.
 
 from __future__ import annotations
 
+import math
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
@@ -37,8 +38,10 @@ def round_half_up(value: Number) -> int:
     """
     if isinstance(value, int):
         return value
-    frac = value if isinstance(value, Fraction) else Fraction(value)
-    return div_half_up(frac.numerator, frac.denominator)
+    if isinstance(value, Fraction):
+        return div_half_up(value.numerator, value.denominator)
+    numerator, denominator = value.as_integer_ratio()  # exact, like Fraction(value)
+    return div_half_up(numerator, denominator)
 
 
 def round_half_up_to(value: Number, places: int) -> Fraction:
@@ -52,6 +55,23 @@ def to_decimal(value: Fraction, places: int) -> Decimal:
     quantum = Decimal(1).scaleb(-places)
     exact = Decimal(value.numerator) / Decimal(value.denominator)
     return exact.quantize(quantum, rounding=ROUND_HALF_UP)
+
+
+def float_half_up(value: float, places: int) -> float:
+    """``float(decimal_half_up(value, places))`` without Decimals: the binary value rounded
+    half away from zero to ``places`` decimals, then the nearest float (an int division is
+    correctly rounded, as ``float(Decimal)`` is); -0.0 and a small negative value that
+    rounds to zero give -0.0, as the Decimal does.
+
+    >>> float_half_up(1941.4999999999, 6), float_half_up(-2.5, 0), float_half_up(-1e-9, 6)
+    (1941.5, -3.0, -0.0)
+    """
+    numerator, denominator = value.as_integer_ratio()
+    scale: int = 10**places
+    q = div_half_up(numerator * scale, denominator)
+    if q == 0 and math.copysign(1.0, value) < 0:
+        return -0.0
+    return q / scale
 
 
 def decimal_half_up(value: Number, places: int) -> Decimal:

@@ -32,7 +32,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from decimal import ROUND_HALF_UP, Decimal
 from typing import Literal
 
 import numpy as np
@@ -40,6 +39,8 @@ from scipy import optimize
 from scipy.special import expit, ndtr
 
 from ratingdb.rules.errors import ConvergenceError
+from ratingdb.rules.numpy_sums import row_sums
+from ratingdb.rules.rounding import float_half_up
 
 Extreme = Literal["high", "low"]
 
@@ -58,7 +59,6 @@ MAX_BISECT = 200
 MAX_JUMP = 5000.0
 #: decimals of a settled solution (far below a rating point, far above the solver's error)
 PLACES = 6
-_QUANTUM = Decimal(1).scaleb(-PLACES)
 #: nonlinear Gauss-Seidel sweeps before Newton takes over again
 MAX_SWEEPS = 500
 
@@ -147,12 +147,7 @@ def _settled(values: list[float]) -> list[float]:
     50 % against opponents averaging 1941.5 has R_h = 1941.5 exactly) comes out of the
     floating-point iteration as 1941.4999999999 or 1941.5000000001; settled, it is 1941.5
     and the half-up rounding of the rules gives 1942 whichever way the iteration came."""
-    out = []
-    for v in values:
-        if math.isfinite(v):
-            v = float(Decimal(v).quantize(_QUANTUM, rounding=ROUND_HALF_UP))
-        out.append(v)
-    return out
+    return [float_half_up(v, PLACES) if math.isfinite(v) else v for v in values]
 
 
 def _half_up(x: float) -> int:
@@ -165,7 +160,7 @@ def _rounds_alike(a: float, b: float) -> bool:
     between 1481.4999999 and 1481.5000001 and never stop."""
     if not (math.isfinite(a) and math.isfinite(b)):
         return False
-    return _half_up(_settled([a])[0]) == _half_up(_settled([b])[0])
+    return _half_up(float_half_up(a, PLACES)) == _half_up(float_half_up(b, PLACES))
 
 
 # -- one unknown ---------------------------------------------------------------------------
@@ -228,6 +223,113 @@ def solve_one(eq: Equation, start: float, curve: Curve) -> Solution:
         if done or hi - lo < 1e-9:
             return Solution(_settled([x]), step, trace)
     raise ConvergenceError(f"{eq.id}: W = W_e was not reached", [eq.id])  # pragma: no cover
+
+
+# -- many single unknowns at once ----------------------------------------------------------
+def _expected_and_slope(
+    curve: Curve, x: np.ndarray, opponents: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """:meth:`Curve.expected_and_slope` for many unknowns at once (row k: ``x[k]`` against
+    ``opponents[k]``), element by element and summed in the same order."""
+    if curve.kind == "normal":
+        z = (x[:, None] - opponents) / curve.sigma
+        slope = row_sums(np.exp(-0.5 * z * z)) / (curve.sigma * math.sqrt(2 * math.pi))
+        return row_sums(ndtr(z)), slope
+    p = expit((x[:, None] - opponents) * curve._scale)
+    return row_sums(p), curve._scale * row_sums(p * (1 - p))
+
+
+@dataclass(frozen=True, slots=True)
+class Single:
+    """:func:`solve_one`'s solution of one unknown, with W_e at every state after the
+    start (``expected[k]`` belongs to ``solution.trace[k + 1]``)."""
+
+    solution: Solution
+    expected: list[float]
+
+
+def solve_many(
+    problems: Sequence[tuple[Sequence[float], int]], starts: Sequence[float], curve: Curve
+) -> list[Single | None]:
+    """:func:`solve_one` for many unknowns against constant opponents at once, step for
+    step the same iteration: ``problems[k]`` = (opponent ratings, half-points scored),
+    started from ``starts[k]``. The unknowns with the same number of games iterate
+    together as the rows of arrays (every value computed element by element as
+    :func:`solve_one` computes it, every sum in numpy's order: :func:`row_sums`), so each
+    solution, trace and W_e is identical to :func:`solve_one`'s. None where
+    :func:`solve_one` would not end normally (a 0 % or 100 % score, an opponent at
+    -infinity, no root within its step cap): the caller asks :func:`solve_one` itself."""
+    out: list[Single | None] = [None] * len(problems)
+    by_games: dict[int, list[int]] = {}
+    for k, (opponents, w2) in enumerate(problems):
+        n = len(opponents)
+        if 0 < w2 < 2 * n and all(math.isfinite(v) for v in opponents):
+            by_games.setdefault(n, []).append(k)
+    for ks in by_games.values():
+        _solve_rows(problems, starts, curve, ks, out)
+    return out
+
+
+def _solve_rows(
+    problems: Sequence[tuple[Sequence[float], int]],
+    starts: Sequence[float],
+    curve: Curve,
+    ks: list[int],
+    out: list[Single | None],
+) -> None:
+    """The bracketing Newton iteration of :func:`solve_one` for the rows ``ks`` (all with
+    the same number of games)."""
+    rows = np.array(ks)
+    opponents = np.array([[float(v) for v in problems[k][0]] for k in ks], dtype=float)
+    w = np.array([problems[k][1] / 2 for k in ks])
+    x = np.array([float(starts[k]) for k in ks])
+    fx, slope = _expected_and_slope(curve, x, opponents)
+    fx = fx - w
+    lo = np.full(len(ks), -math.inf)
+    hi = np.full(len(ks), math.inf)
+    reach = np.full(len(ks), 1000.0)
+    traces: dict[int, list[list[float]]] = {
+        k: [[float(v)]] for k, v in zip(ks, x.tolist(), strict=True)
+    }
+    expected: dict[int, list[float]] = {k: [] for k in ks}
+    with np.errstate(all="ignore"):
+        for step in range(1, MAX_BISECT + 1):
+            below = fx < 0
+            lo = np.where(below, x, lo)
+            hi = np.where(below, hi, x)
+            positive = slope > 0
+            new = np.where(positive, x - fx / np.where(positive, slope, 1.0), math.nan)
+            jump = ~((lo < new) & (new < hi)) | (np.abs(new - x) > MAX_JUMP)
+            open_hi = jump & np.isinf(hi)
+            open_lo = jump & ~np.isinf(hi) & np.isinf(lo)
+            bisect = jump & ~np.isinf(hi) & ~np.isinf(lo)
+            new = np.where(open_hi, lo + reach, new)
+            new = np.where(open_lo, hi - reach, new)
+            new = np.where(bisect, (lo + hi) / 2, new)
+            reach = np.where(open_hi | open_lo, 2 * reach, reach)
+            we, slope = _expected_and_slope(curve, new, opponents)
+            f_new = we - w
+            new_list, we_list, x_list = new.tolist(), we.tolist(), x.tolist()
+            small = (np.abs(f_new) <= TOLERANCE).tolist()
+            narrow = (hi - lo < 1e-9).tolist()
+            finished = []
+            for pos, k in enumerate(rows.tolist()):
+                traces[k].append([new_list[pos]])
+                expected[k].append(we_list[pos])
+                done = small[pos] and _rounds_alike(new_list[pos], x_list[pos])
+                if done or narrow[pos]:
+                    solution = Solution(_settled([new_list[pos]]), step, traces[k])
+                    out[k] = Single(solution, expected[k])
+                    finished.append(pos)
+            x, fx = new, f_new
+            if finished:
+                keep = np.ones(len(rows), dtype=bool)
+                keep[finished] = False
+                if not keep.any():
+                    return
+                rows, x, fx, slope = rows[keep], x[keep], fx[keep], slope[keep]
+                lo, hi, reach, w = lo[keep], hi[keep], reach[keep], w[keep]
+                opponents = opponents[keep]
 
 
 # -- a group ---------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from fractions import Fraction
 
 from ratingdb.rules.dwz2026.params import Dwz2026Parameters
 from ratingdb.rules.model import AgeClass
-from ratingdb.rules.rounding import round_half_up, round_half_up_to
+from ratingdb.rules.rounding import div_half_up, round_half_up
 
 
 def base_value(rating: int, index: int, age: AgeClass, params: Dwz2026Parameters) -> int:
@@ -50,13 +50,20 @@ def development_factor(
     score_at_least_expected: bool,
     params: Dwz2026Parameters,
 ) -> Fraction:
-    """K = K_0 * b + a, rounded half-up to 1 decimal, then capped at K_max (Anhang 1.3)."""
+    """K = K_0 * b + a, rounded half-up to 1 decimal, then capped at K_max (Anhang 1.3).
+    Computed on the integer ratios of a and b (exact); the result is a Fraction."""
     k0 = base_value(rating, index, age, params)
     if score_at_least_expected:
-        raw = k0 + success_bonus(rating, age, params)
+        num, den = success_bonus(rating, age, params).as_integer_ratio()
+        num += k0 * den
     else:
-        raw = k0 * brake_factor(rating, params)
-    return min(round_half_up_to(raw, 1), Fraction(params.k_max))
+        num, den = brake_factor(rating, params).as_integer_ratio()
+        num *= k0
+    tenths = div_half_up(10 * num, den)
+    cap_num, cap_den = params.k_max.as_integer_ratio()
+    if tenths * cap_den > 10 * cap_num:
+        return Fraction(params.k_max)
+    return Fraction(tenths, 10)
 
 
 def new_rating(
@@ -67,10 +74,16 @@ def new_rating(
     With ``round_change_first`` the change is rounded (half away from zero) before it is
     added; see :class:`Dwz2026Parameters`.
     """
-    change = float(k) * difference if isinstance(difference, float) else k * difference
+    if isinstance(difference, float):
+        change = float(k) * difference
+        if params.round_change_first:
+            return max(rating + round_half_up(change), params.rating_floor)
+        return max(round_half_up(rating + change), params.rating_floor)
+    num = k.numerator * difference.numerator  # exact: K (W - W_e) = num / den
+    den = k.denominator * difference.denominator
     if params.round_change_first:
-        return max(rating + round_half_up(change), params.rating_floor)
-    return max(round_half_up(rating + change), params.rating_floor)
+        return max(rating + div_half_up(num, den), params.rating_floor)
+    return max(div_half_up(rating * den + num, den), params.rating_floor)
 
 
 def first_rating(iteration_value: Fraction | float | int, params: Dwz2026Parameters) -> int:

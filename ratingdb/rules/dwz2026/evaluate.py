@@ -24,6 +24,7 @@ docs/rules-dwz2026.md.
 from __future__ import annotations
 
 import math
+from itertools import pairwise
 from typing import Any
 
 from ratingdb.rules.dwz.arithmetic import Num
@@ -37,7 +38,7 @@ from ratingdb.rules.dwz2026.probability import SIGMA, arithmetic_for
 from ratingdb.rules.errors import ConvergenceError
 from ratingdb.rules.model import TournamentInput, TournamentResult
 from ratingdb.rules.rounding import to_decimal
-from ratingdb.rules.solver import Curve
+from ratingdb.rules.solver import Curve, Single, solve_many
 
 RULES_NAME = "dwz2026"
 
@@ -181,8 +182,11 @@ class _Evaluation(DwzEvaluation):
 
     # -- 3.6 / Anhang 1.1.4: performance R_h -------------------------------------------
     def _performances(self, r1: dict[int, int]) -> dict[int, int]:
+        """R_h of every established player with >= 5 games and W > 0; in float precision
+        solved for all of them at once (:func:`ratingdb.rules.solver.solve_many`, the same
+        steps as one by one)."""
         arith, params = self.arith, self.params
-        performances: dict[int, int] = {}
+        jobs: list[tuple[int, str, list[Num], list[int], int | None, Num]] = []
         for i in sorted(self.groups.established):
             games = self.games[i]
             opponents: list[Num] = [r1[j] if j in r1 else self.rating(j) for j, _, _ in games]
@@ -198,20 +202,36 @@ class _Evaluation(DwzEvaluation):
                 fixed_w2.append(1)
                 w2 += 1
             start = arith.start_value(opponents, w2)
-            pid = self.players[i].id
-            performer = Iterant(pid, tuple(opponents), tuple(fixed_w2))
-            try:
-                outcome = exact.run(
-                    [performer], [start], [0], arith, self.curve, params.max_iterations
-                )
-            except ConvergenceError as err:
-                raise ConvergenceError(f"performance of {pid}: {err}", [pid]) from err
-            performances[i] = max(arith.final(outcome.values[0]), 0)
+            jobs.append((i, self.players[i].id, opponents, fixed_w2, draw, start))
+        solved: list[Single | None] = [None] * len(jobs)
+        if arith.precision == "float" and jobs:
+            problems = [(opponents, sum(w2s)) for _, _, opponents, w2s, _, _ in jobs]
+            solved = solve_many(problems, [job[5] for job in jobs], self.curve)
+        performances: dict[int, int] = {}
+        for (i, pid, opponents, fixed_w2, draw, start), single in zip(jobs, solved, strict=True):
+            if single is None:
+                performer = Iterant(pid, tuple(opponents), tuple(fixed_w2))
+                try:
+                    outcome = exact.run(
+                        [performer], [start], [0], arith, self.curve, params.max_iterations
+                    )
+                except ConvergenceError as err:
+                    raise ConvergenceError(f"performance of {pid}: {err}", [pid]) from err
+                value = outcome.values[0]
+                states = [state[0] for state in outcome.trace]
+                expected = [state[0] for state in outcome.expected]
+                corrections = [state[0] for state in outcome.corrections]
+            else:  # what exact.run gives for one player: solver.solve_one's steps
+                value = single.solution.values[0]
+                states = [state[0] for state in single.solution.trace]
+                expected = single.expected
+                corrections = [b - a for a, b in pairwise(states)]
+            performances[i] = max(arith.final(value), 0)
             self.trace["performance"][pid] = {
                 "fictitious_draw": draw,
-                "steps": [plain(state[0]) for state in outcome.trace],
-                "expected": [self._w(state[0]) for state in outcome.expected],
-                "corrections": [plain(state[0]) for state in outcome.corrections],
+                "steps": [plain(v) for v in states],
+                "expected": [self._w(v) for v in expected],
+                "corrections": [plain(v) for v in corrections],
             }
         return performances
 

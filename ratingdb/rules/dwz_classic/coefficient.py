@@ -31,7 +31,7 @@ from fractions import Fraction
 
 from ratingdb.rules.dwz_classic.params import DwzClassicParameters
 from ratingdb.rules.model import AgeClass
-from ratingdb.rules.rounding import round_half_up
+from ratingdb.rules.rounding import div_half_up, round_half_up
 
 
 def age_offset(age: AgeClass, params: DwzClassicParameters) -> int:
@@ -48,16 +48,20 @@ def development_coefficient(
     params: DwzClassicParameters,
     reached: bool = True,
 ) -> int:
-    """E of 4.9.2 (an integer); ``reached`` is W >= W_e (used by the 2014 formula only)."""
-    raw = Fraction(rating, params.e_rating_scale) ** params.e_exponent + age_offset(age, params)
-    braking = Fraction(0)
-    if params.e_formula == "2014":
-        raw *= acceleration_factor(rating, age, reached, params)
-        braking = braking_supplement(rating, reached, params)
-    if braking > 0:
-        return max(params.e_min, min(round_half_up(raw + braking), params.e_max_braking))
+    """E of 4.9.2 (an integer); ``reached`` is W >= W_e (used by the 2014 formula only).
+    E0 = top / scale exactly, in integers (a Fraction only where fB or SBr apply)."""
+    scale = params.e_rating_scale**params.e_exponent
+    top = rating**params.e_exponent + age_offset(age, params) * scale
     cap = min(params.e_max, params.e_index_factor * max(index, 1))
-    return max(params.e_min, min(round_half_up(raw), cap))
+    if params.e_formula == "2014":
+        factor = acceleration_factor(rating, age, reached, params)
+        braking = braking_supplement(rating, reached, params)
+        if braking > 0:
+            raw = Fraction(top, scale) * factor + braking
+            return max(params.e_min, min(round_half_up(raw), params.e_max_braking))
+        if factor != 1:
+            return max(params.e_min, min(round_half_up(Fraction(top, scale) * factor), cap))
+    return max(params.e_min, min(div_half_up(top, scale), cap))
 
 
 def acceleration_factor(
@@ -102,13 +106,18 @@ def change_constant(e: int, n: int, params: DwzClassicParameters) -> Fraction:
 def new_rating(
     rating: int, e: int, n: int, difference: Fraction | float, params: DwzClassicParameters
 ) -> int:
-    """R_n = R_o + 800 (W - W_e) / (E + n) (4.9.1), rounded half-up."""
-    change = change_constant(e, n, params) * Fraction(difference)
-    return max(round_half_up(rating + change), params.rating_floor)
+    """R_n = R_o + 800 (W - W_e) / (E + n) (4.9.1), rounded half-up (exact: the
+    difference's integer ratio, so a float difference counts with its binary value)."""
+    num, den = difference.as_integer_ratio()
+    den *= e + n
+    value = div_half_up(rating * den + params.change_factor * num, den)
+    return max(value, params.rating_floor)
 
 
 def success_value(
     rating: int, n: int, difference: Fraction | float, params: DwzClassicParameters
 ) -> int:
-    """R_p = R_o + 800 (W - W_e) / n (4.7.6, Anhang 1.2.1), rounded half-up."""
-    return round_half_up(rating + Fraction(params.change_factor, n) * Fraction(difference))
+    """R_p = R_o + 800 (W - W_e) / n (4.7.6, Anhang 1.2.1), rounded half-up (exact)."""
+    num, den = difference.as_integer_ratio()
+    den *= n
+    return div_half_up(rating * den + params.change_factor * num, den)

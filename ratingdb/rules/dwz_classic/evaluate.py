@@ -73,7 +73,7 @@ from ratingdb.rules.dwz_classic.tables import arithmetic_for
 from ratingdb.rules.errors import ConvergenceError
 from ratingdb.rules.model import ResidualGame, TournamentInput, TournamentResult
 from ratingdb.rules.rounding import round_half_up
-from ratingdb.rules.solver import Curve, force_extremes, solve, solve_one
+from ratingdb.rules.solver import Curve, Single, force_extremes, solve, solve_many, solve_one
 
 RULES_NAME = "dwz-classic"
 
@@ -215,8 +215,10 @@ class _Evaluation(DwzEvaluation):
 
         computed = _Pass(trace={"performance": {}})
         self._first_ratings(seen, computed)
+        performers: list[tuple[int, Iterant]] = []
         for i in sorted(self.groups.established):
-            computed.rated[i] = self._established(i, seen, computed)
+            computed.rated[i] = self._established(i, seen, computed, performers)
+        self._performances(performers, computed)
         return computed
 
     def _first_ratings(self, seen: Callable[[int], int], computed: _Pass) -> None:
@@ -274,7 +276,15 @@ class _Evaluation(DwzEvaluation):
             "unbounded": outcome.unbounded,
         }
 
-    def _established(self, i: int, seen: Callable[[int], int], computed: _Pass) -> _Rated:
+    def _established(
+        self,
+        i: int,
+        seen: Callable[[int], int],
+        computed: _Pass,
+        performers: list[tuple[int, Iterant]],
+    ) -> _Rated:
+        """W_e, E, R_n and R_p of an established player; one with enough games is added
+        to ``performers`` (R_h, :meth:`_performances`)."""
         params, arith = self.params, self.arith
         first = computed.first
         games = self.games[i]
@@ -296,10 +306,27 @@ class _Evaluation(DwzEvaluation):
             performer = Iterant(
                 self.players[i].id, tuple(rated.opponents), tuple(p for _, p, _ in games)
             )
-            outcome = self._iterate([performer], [arith.start_value(rated.opponents, rated.w2)])
-            rated.performance = max(arith.final(outcome.values[0]), params.rating_floor)
-            computed.trace["performance"][performer.id] = [plain(s[0]) for s in outcome.trace]
+            performers.append((i, performer))
         return rated
+
+    def _performances(self, performers: list[tuple[int, Iterant]], computed: _Pass) -> None:
+        """R_h (4.8) of each performer against its fixed opponents; in float precision
+        solved for all of them at once (:func:`ratingdb.rules.solver.solve_many`: the
+        steps :func:`~ratingdb.rules.solver.solve_one` takes for each)."""
+        params, arith = self.params, self.arith
+        starts = [arith.start_value(p.fixed, p.w2) for _, p in performers]
+        solved: list[Single | None] = [None] * len(performers)
+        if arith.precision == "float" and performers:
+            problems = [(p.fixed, p.w2) for _, p in performers]
+            solved = solve_many(problems, starts, self.curve)
+        for (i, performer), start, single in zip(performers, starts, solved, strict=True):
+            if single is None:
+                outcome = self._iterate([performer], [start])
+                value, trace = outcome.values[0], outcome.trace
+            else:
+                value, trace = single.solution.values[0], single.solution.trace
+            computed.rated[i].performance = max(arith.final(value), params.rating_floor)
+            computed.trace["performance"][performer.id] = [plain(s[0]) for s in trace]
 
     def _exceptional(self, computed: _Pass) -> dict[int, int]:
         """The rating the opponents of an exceptional player see instead of R_o:

@@ -1,0 +1,98 @@
+"""The development factor K, the new rating R_n and the first-rating correction of DWZ 2026.
+
+WO 3.5.1 / Anhang 1.3 (K = K_0 * b + a, rounded half-up to one decimal, capped at K_max),
+3.5.2 (R_n = R_0 + K * (W - W_e), rounded half-up, floor 1100) and 3.4.4.2 / Anhang 1.2.2
+(R_i -> R_1). Age classes (WO 3.2) are shared: :func:`tests.reference_dwz.dwz.groups.age_class`.
+All arithmetic is exact (Fractions); only the rounding steps the WO names round.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ratingdb.rules.dwz2026.params import Dwz2026Parameters
+from ratingdb.rules.model import AgeClass
+from ratingdb.rules.rounding import round_half_up, round_half_up_to
+
+
+def base_value(rating: int, index: int, age: AgeClass, params: Dwz2026Parameters) -> int:
+    """K_0 from the table of Anhang 1.3 (index 1..10, >10; index 0 reads column 1)."""
+    if age in ("youth", "junior"):
+        row = "young" if rating < params.k0_young_threshold else "strong"
+    else:
+        row = "adult" if rating < params.k0_adult_threshold else "strong"
+    column = min(max(index, 1), 11) - 1
+    return params.k0[row][column]
+
+
+def success_bonus(rating: int, age: AgeClass, params: Dwz2026Parameters) -> Fraction:
+    """Erfolgsaufschlag a, applied only when W >= W_e (Anhang 1.3)."""
+    if age == "youth":
+        if rating < params.youth_bonus_pivot:
+            return Fraction(params.youth_bonus_pivot - rating, params.t)
+        return Fraction(0)
+    if rating < params.low_rating_threshold:
+        return Fraction(params.a1 if age == "junior" else params.a2)
+    return Fraction(0)
+
+
+def brake_factor(rating: int, params: Dwz2026Parameters) -> Fraction:
+    """Bremsfaktor b, applied only when W < W_e (Anhang 1.3), independent of age."""
+    if rating < params.low_rating_threshold:
+        return Fraction(rating + params.u, params.low_rating_threshold + params.u)
+    return Fraction(1)
+
+
+def development_factor(
+    rating: int,
+    index: int,
+    age: AgeClass,
+    score_at_least_expected: bool,
+    params: Dwz2026Parameters,
+) -> Fraction:
+    """K = K_0 * b + a, rounded half-up to 1 decimal, then capped at K_max (Anhang 1.3)."""
+    k0 = base_value(rating, index, age, params)
+    if score_at_least_expected:
+        raw = k0 + success_bonus(rating, age, params)
+    else:
+        raw = k0 * brake_factor(rating, params)
+    return min(round_half_up_to(raw, 1), Fraction(params.k_max))
+
+
+def new_rating(
+    rating: int, k: Fraction, difference: Fraction | float, params: Dwz2026Parameters
+) -> int:
+    """R_n = R_0 + K * (W - W_e), rounded half-up, at least the floor (WO 3.5.2).
+
+    With ``round_change_first`` the change is rounded (half away from zero) before it is
+    added; see :class:`Dwz2026Parameters`.
+    """
+    change = float(k) * difference if isinstance(difference, float) else k * difference
+    if params.round_change_first:
+        return max(rating + round_half_up(change), params.rating_floor)
+    return max(round_half_up(rating + change), params.rating_floor)
+
+
+def first_rating(iteration_value: Fraction | float | int, params: Dwz2026Parameters) -> int:
+    """R_1 from the iteration end value R_i (WO 3.4.4.2, Anhang 1.2.2).
+
+    >>> from ratingdb.rules.dwz2026.params import Dwz2026Parameters
+    >>> [first_rating(r, Dwz2026Parameters()) for r in (2329, 1430, 1100, 550, 0, -50)]
+    [2329, 1476, 1172, 1136, 1100, 1100]
+
+
+    R_i >= pivot: unchanged; floor <= R_i < pivot: R_i + r*(pivot - R_i);
+    R_i < floor: floor + 9*r*R_i/11, with a negative R_i taken as 0 (so R_1 >= floor).
+    The WO's 9/11 is (pivot - floor)/floor = 900/1100; written that way here so that the
+    two pieces still meet at R_i = floor when a Rechenmodul changes pivot or floor.
+    """
+    r = Fraction(params.r)
+    ri = max(Fraction(iteration_value), Fraction(0))
+    pivot, floor = params.first_rating_pivot, params.rating_floor
+    if ri >= pivot:
+        value = ri
+    elif ri >= floor:
+        value = ri + r * (pivot - ri)
+    else:
+        value = floor + r * (pivot - floor) * ri / floor
+    return round_half_up(value)

@@ -1,0 +1,114 @@
+"""The development coefficient E, the change constant K, R_n and R_p of the classic rules.
+
+* 4.9.2: E = (R_o/1000)^4 + J, J = 5 / 10 / 15 for youth (<= 20) / juniors (21-25) /
+  adults (>= 26), rounded half-up to an integer ("stets ganzzahlig gerundet"), then
+  5 <= E <= 30 and E <= 5 * index, index 0 counting as 1. The text's "E<5 x Index" and
+  "E 30" are garbled "<=": the table Anhang 2.4 reaches both bounds. Rounding before or
+  after the integer caps gives the same E. Anhang 2.4 equals this formula in every cell.
+* 4.9.1: R_n = R_o + 800 (W - W_e) / (E + n), computed exactly, rounded half-up.
+* Anhang 1.2.2: K = 800 / (E + n). The printed table Anhang 2.5 never shows K below 26
+  (and has one misprint, E = 16, n = 9: 33 for 32); 4.9.1 has no such floor and Anhang
+  1.2.2 says K gives "the same" R_n, so no floor is applied (see tests/test_rules_dwz_classic).
+* 4.7.6 / Anhang 1.2.1: R_p = R_o + 800 (W - W_e) / n, rounded half-up.
+
+* WO 2014 4.9.2 (``e_formula`` "2014"): E = E0 * fB + SBr with E0 = (R_o/1000)^4 + J;
+  the youth acceleration fB = R_o/2000 within [0.5, 1] for a youth (age <= 20) with
+  W >= W_e, else 1; the braking supplement SBr = e^((1300 - R_o)/150) - 1 for R_o < 1300
+  and W < W_e, else 0. E is rounded half-up, E >= 5; E <= 30 and E <= 5 * index when
+  SBr = 0, E <= 150 when SBr > 0. (The 2014 text writes "W <= W_e" for SBr; at W = W_e
+  R_n = R_o whatever E is, so "<" and "<=" give the same rating.)
+* WO 2014 (``first_rating_floor`` 800): a first rating R_i < 800 becomes 700 + R_i/8,
+  rounded half-up.
+
+A rating below ``rating_floor`` (the rules have none; ratings must stay positive) is
+raised to it.
+"""
+
+from __future__ import annotations
+
+from decimal import Context, Decimal
+from fractions import Fraction
+
+from ratingdb.rules.dwz_classic.params import DwzClassicParameters
+from ratingdb.rules.model import AgeClass
+from ratingdb.rules.rounding import round_half_up
+
+
+def age_offset(age: AgeClass, params: DwzClassicParameters) -> int:
+    """J of 4.9.2."""
+    if age == "youth":
+        return params.j_youth
+    return params.j_junior if age == "junior" else params.j_adult
+
+
+def development_coefficient(
+    rating: int,
+    index: int,
+    age: AgeClass,
+    params: DwzClassicParameters,
+    reached: bool = True,
+) -> int:
+    """E of 4.9.2 (an integer); ``reached`` is W >= W_e (used by the 2014 formula only)."""
+    raw = Fraction(rating, params.e_rating_scale) ** params.e_exponent + age_offset(age, params)
+    braking = Fraction(0)
+    if params.e_formula == "2014":
+        raw *= acceleration_factor(rating, age, reached, params)
+        braking = braking_supplement(rating, reached, params)
+    if braking > 0:
+        return max(params.e_min, min(round_half_up(raw + braking), params.e_max_braking))
+    cap = min(params.e_max, params.e_index_factor * max(index, 1))
+    return max(params.e_min, min(round_half_up(raw), cap))
+
+
+def acceleration_factor(
+    rating: int, age: AgeClass, reached: bool, params: DwzClassicParameters
+) -> Fraction:
+    """fB of WO 2014 4.9.2: R_o/2000 within [0.5, 1] for a youth with W >= W_e, else 1."""
+    if age != "youth" or not reached:
+        return Fraction(1)
+    low = Fraction(params.acceleration_min)
+    return min(max(Fraction(rating, params.acceleration_pivot), low), Fraction(1))
+
+
+_EXP = Context(prec=40)
+
+
+def braking_supplement(rating: int, reached: bool, params: DwzClassicParameters) -> Fraction:
+    """SBr of WO 2014 4.9.2: e^((1300 - R_o)/150) - 1 for R_o < 1300 and W < W_e, else 0
+    (computed to 40 digits, exact enough for the half-up rounding of E)."""
+    if reached or rating >= params.braking_threshold:
+        return Fraction(0)
+    gap = Decimal(params.braking_threshold - rating)
+    exponent = _EXP.divide(gap, Decimal(params.braking_scale))
+    return Fraction(_EXP.exp(exponent)) - 1
+
+
+def first_rating_floor(value: int, params: DwzClassicParameters) -> int:
+    """WO 2014: a first rating R_i below ``first_rating_floor`` (800) becomes
+    ``first_rating_floor_base`` + R_i / ``first_rating_floor_divisor`` (700 + R_i/8),
+    rounded half-up; with ``first_rating_floor`` 0 (the classic text) R_i stays."""
+    if value >= params.first_rating_floor:
+        return value
+    return round_half_up(
+        params.first_rating_floor_base + Fraction(value, params.first_rating_floor_divisor)
+    )
+
+
+def change_constant(e: int, n: int, params: DwzClassicParameters) -> Fraction:
+    """K = 800 / (E + n) of Anhang 1.2.2, exact."""
+    return Fraction(params.change_factor, e + n)
+
+
+def new_rating(
+    rating: int, e: int, n: int, difference: Fraction | float, params: DwzClassicParameters
+) -> int:
+    """R_n = R_o + 800 (W - W_e) / (E + n) (4.9.1), rounded half-up."""
+    change = change_constant(e, n, params) * Fraction(difference)
+    return max(round_half_up(rating + change), params.rating_floor)
+
+
+def success_value(
+    rating: int, n: int, difference: Fraction | float, params: DwzClassicParameters
+) -> int:
+    """R_p = R_o + 800 (W - W_e) / n (4.7.6, Anhang 1.2.1), rounded half-up."""
+    return round_half_up(rating + Fraction(params.change_factor, n) * Fraction(difference))

@@ -1,0 +1,486 @@
+"""One solver for W = W_e: first-rating groups and performances of every DWZ version.
+
+The rules define a first rating and a performance R_h as the rating at which the expected
+score equals the score: classic DWZ 4.7.2.1.3 ("bis W und We gleich sind"), 4.7.4 (the
+Gesamtiteration of a group) and 4.8 (R_h); WO 2026 3.4.4.1, 3.6 and Anhang 1.1. The rules
+describe a step-by-step iteration to reach that point; this module finds the point itself,
+so that neither a slow iteration nor a step cap decides the number:
+
+* :func:`solve_one`: one unknown against constant opponents (a performance R_h, an
+  individual Teiliteration). W_e(R) is strictly increasing, so a bracketing Newton
+  iteration (Newton steps, bisection whenever a step leaves the bracket) always converges.
+* :func:`solve`: a group of unknowns that play each other (the Gesamtiteration). The
+  equations W_k = W_e,k(R) are the gradient of a strictly concave function when no player
+  has an extreme result (P(-D) = 1 - P(D) makes the Jacobian symmetric), so the root is
+  unique when it exists; damped Newton with a backtracking line search finds it, with
+  scipy's ``root`` (Powell's hybrid method) as a second method.
+* :func:`unbounded`: the groups for which no root exists, in both directions: a group that
+  won every game against everybody outside it (its summed W - W_e stays positive for any
+  finite ratings) or lost every such game (it stays negative).
+
+A player with an extreme result under the classic rules (0 % or 100 %, 4.7.2.1.2) has no
+equation W = W_e; his value is R_c -+ 677 over the opponents' current values, an equation
+the solver takes as it is (``Equation.extreme``).
+
+The stop rule is taken from the result, not from the step size: the solver stops when
+every |W - W_e| is below ``TOLERANCE`` (in points) and the last step no longer changes a
+value's half-up rounding.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Literal
+
+import numpy as np
+from scipy import optimize
+from scipy.special import expit, ndtr
+
+from ratingdb.rules.errors import ConvergenceError
+
+Extreme = Literal["high", "low"]
+
+#: |W - W_e| (in points) below which an equation holds
+TOLERANCE = 1e-9
+#: Newton steps before the second method is tried (each step at least halves the error
+#: near the root, so a solvable group needs far fewer)
+MAX_NEWTON = 100
+#: the largest change of a value in one Newton step (keeps a step out of P's flat tails)
+MAX_STEP = 400.0
+#: bisection steps of :func:`solve_one` (the bracket is a few thousand points wide)
+MAX_BISECT = 200
+#: a Newton step of :func:`solve_one` longer than this comes from P's flat tail (the slope
+#: underflows far from the opponents) and is replaced by a bracketing move: no rating
+#: difference in a real evaluation is this large
+MAX_JUMP = 5000.0
+#: decimals of a settled solution (far below a rating point, far above the solver's error)
+PLACES = 6
+_QUANTUM = Decimal(1).scaleb(-PLACES)
+#: nonlinear Gauss-Seidel sweeps before Newton takes over again
+MAX_SWEEPS = 500
+
+
+@dataclass(frozen=True, slots=True)
+class Equation:
+    """One unknown: games against constant ratings (``fixed``) and against other unknowns
+    (``linked``, positions, repeats allowed), with the half-points scored in each game.
+    ``extreme`` "high"/"low": the value is R_c + / - the extreme difference over the
+    opponents' current values instead of a root of W = W_e (classic 4.7.2.1.2)."""
+
+    id: str
+    fixed: tuple[float, ...]
+    fixed_w2: tuple[int, ...]
+    linked: tuple[int, ...] = ()
+    linked_w2: tuple[int, ...] = ()
+    extreme: Extreme | None = None
+
+    @property
+    def n(self) -> int:
+        return len(self.fixed) + len(self.linked)
+
+    @property
+    def w2(self) -> int:
+        return sum(self.fixed_w2) + sum(self.linked_w2)
+
+
+class Curve:
+    """The winning expectation P(D) and its derivative: the normal distribution with
+    standard deviation ``sigma`` (WO 2026 3.3.1; classic 4.5 names it as the table's basis)
+    or the logistic approximation 1 / (1 + 10^(-D/400)) (classic Anhang 2.1).
+    ``extreme`` is the difference of a 0 % / 100 % result (classic 4.7.2.1.2: 677)."""
+
+    def __init__(self, kind: Literal["normal", "logistic"], sigma: float, extreme: float) -> None:
+        self.kind = kind
+        self.sigma = sigma
+        self.extreme = extreme
+        self._scale = math.log(10) / 400
+
+    def p(self, d: np.ndarray) -> np.ndarray:
+        if self.kind == "normal":
+            return ndtr(d / self.sigma)  # type: ignore[no-any-return]
+        return expit(d * self._scale)  # type: ignore[no-any-return]
+
+    def expected_and_slope(self, own: float, opponents: np.ndarray) -> tuple[float, float]:
+        """W_e = sum P(own - opponent) and its derivative in ``own``."""
+        if self.kind == "normal":
+            z = (own - opponents) / self.sigma
+            slope = float(np.exp(-0.5 * z * z).sum()) / (self.sigma * math.sqrt(2 * math.pi))
+            return float(ndtr(z).sum()), slope
+        p = expit((own - opponents) * self._scale)
+        return float(p.sum()), self._scale * float((p * (1 - p)).sum())
+
+    def integral(self, d: np.ndarray) -> np.ndarray:
+        """Psi(d) with Psi' = P: d Phi(d/sigma) + sigma phi(d/sigma) (normal),
+        ln(1 + e^(s d)) / s with s = ln 10 / 400 (logistic)."""
+        if self.kind == "normal":
+            z = d / self.sigma
+            pdf = np.exp(-0.5 * z * z) / math.sqrt(2 * math.pi)
+            value: np.ndarray = d * ndtr(z) + self.sigma * pdf
+            return value
+        soft: np.ndarray = np.logaddexp(0.0, d * self._scale) / self._scale
+        return soft
+
+    def density(self, d: np.ndarray) -> np.ndarray:
+        if self.kind == "normal":
+            z = d / self.sigma
+            return np.exp(-0.5 * z * z) / (self.sigma * math.sqrt(2 * math.pi))
+        p = expit(d * self._scale)
+        return self._scale * p * (1 - p)  # type: ignore[no-any-return]
+
+
+@dataclass(frozen=True, slots=True)
+class Solution:
+    """The values where every W = W_e holds, the number of steps, and every state
+    (``trace[0]`` = start)."""
+
+    values: list[float]
+    steps: int
+    trace: list[list[float]]
+
+
+def _settled(values: list[float]) -> list[float]:
+    """The solution to the solver's accuracy: each value rounded half-up to ``PLACES``
+    decimals. A root the rules' exact equations put on a rounding boundary (a player with
+    50 % against opponents averaging 1941.5 has R_h = 1941.5 exactly) comes out of the
+    floating-point iteration as 1941.4999999999 or 1941.5000000001; settled, it is 1941.5
+    and the half-up rounding of the rules gives 1942 whichever way the iteration came."""
+    out = []
+    for v in values:
+        if math.isfinite(v):
+            v = float(Decimal(v).quantize(_QUANTUM, rounding=ROUND_HALF_UP))
+        out.append(v)
+    return out
+
+
+def _half_up(x: float) -> int:
+    return math.floor(x + 0.5) if x >= 0 else -math.floor(-x + 0.5)
+
+
+def _rounds_alike(a: float, b: float) -> bool:
+    """Whether two iterates give the same rating once settled and rounded half-up: the
+    stop rule. Compared raw, an iteration converging on an exact tie (1481.5) would flip
+    between 1481.4999999 and 1481.5000001 and never stop."""
+    if not (math.isfinite(a) and math.isfinite(b)):
+        return False
+    return _half_up(_settled([a])[0]) == _half_up(_settled([b])[0])
+
+
+# -- one unknown ---------------------------------------------------------------------------
+def solve_one(eq: Equation, start: float, curve: Curve) -> Solution:
+    """The root of W_e(R) = W against constant opponents (``eq.linked`` must be empty).
+
+    W_e is strictly increasing in R, so the root is unique; it exists unless the score is
+    0 % or 100 % (then the caller applies its rule, or ``eq.extreme`` is set). The R_h of
+    tests/fixtures/dwz-classic-cases/slow-performance (1 point against 355 and four 2400s):
+
+    >>> curve = Curve("normal", 200 * math.sqrt(2), 677)
+    >>> x = Equation("X", (355.0, 2400.0, 2400.0, 2400.0, 2400.0), (2, 0, 0, 0, 0))
+    >>> solve_one(x, 2000.0, curve).values
+    [1326.711968]
+
+    Newton steps
+    from ``start``; a step that leaves the bracket known so far, or jumps further than
+    :data:`MAX_JUMP` (the slope underflows in P's flat tails), becomes a bisection (or, while
+    one side is still open, a move of 1000 points, doubled each time), so the iteration
+    converges from any start.
+    """
+    opponents = np.asarray(eq.fixed, dtype=float)
+    if eq.linked:
+        raise ValueError("solve_one takes constant opponents only")
+    if eq.extreme is not None:
+        sign = 1 if eq.extreme == "high" else -1
+        value = float(opponents.mean()) + sign * curve.extreme
+        return Solution([value], 1, [[start], [value]])
+    w = eq.w2 / 2
+    sure = float(np.count_nonzero(opponents == -math.inf))  # P = 1 whatever R is
+    if not sure < w < eq.n:
+        raise ConvergenceError(
+            f"{eq.id}: a score of {w} in {eq.n} games has no finite solution of W = W_e",
+            [eq.id],
+        )
+    lo, hi = -math.inf, math.inf
+    x = float(start)
+    fx, slope = curve.expected_and_slope(x, opponents)
+    fx -= w
+    trace = [[x]]
+    reach = 1000.0  # a move towards the open side of the bracket, doubled each time
+    for step in range(1, MAX_BISECT + 1):
+        if fx < 0:
+            lo = x
+        else:
+            hi = x
+        new = x - fx / slope if slope > 0 else math.nan
+        if not lo < new < hi or abs(new - x) > MAX_JUMP:
+            if math.isinf(hi):
+                new, reach = lo + reach, 2 * reach
+            elif math.isinf(lo):
+                new, reach = hi - reach, 2 * reach
+            else:
+                new = (lo + hi) / 2
+        f_new, slope = curve.expected_and_slope(new, opponents)
+        f_new -= w
+        trace.append([new])
+        done = abs(f_new) <= TOLERANCE and _rounds_alike(new, x)
+        x, fx = new, f_new
+        if done or hi - lo < 1e-9:
+            return Solution(_settled([x]), step, trace)
+    raise ConvergenceError(f"{eq.id}: W = W_e was not reached", [eq.id])  # pragma: no cover
+
+
+# -- a group ---------------------------------------------------------------------------------
+class _System:
+    """The equations in array form: F(x) (W - W_e per normal row, the extreme rule's
+    difference per extreme row) and its Jacobian."""
+
+    def __init__(self, eqs: Sequence[Equation], curve: Curve) -> None:
+        self.m = len(eqs)
+        self.curve = curve
+        fk, fo, lk, lj, ek, ej = [], [], [], [], [], []
+        self.w = np.zeros(self.m)
+        self.n = np.array([max(e.n, 1) for e in eqs], dtype=float)
+        self.extreme_sign = np.zeros(self.m)
+        self.fixed_sum = np.zeros(self.m)
+        for k, e in enumerate(eqs):
+            if e.extreme is not None:
+                self.extreme_sign[k] = 1 if e.extreme == "high" else -1
+                self.fixed_sum[k] = sum(e.fixed)
+                ek += [k] * len(e.linked)
+                ej += list(e.linked)
+            else:
+                self.w[k] = e.w2 / 2
+                fk += [k] * len(e.fixed)
+                fo += list(e.fixed)
+                lk += [k] * len(e.linked)
+                lj += list(e.linked)
+        self.is_extreme = self.extreme_sign != 0
+        self.fk, self.fo = np.array(fk, dtype=int), np.array(fo, dtype=float)
+        self.lk, self.lj = np.array(lk, dtype=int), np.array(lj, dtype=int)
+        self.ek, self.ej = np.array(ek, dtype=int), np.array(ej, dtype=int)
+        #: scale of each row in the merit function: points per game / rating points
+        self.scale = np.where(self.is_extreme, 400.0, self.n)
+
+    def residual(self, x: np.ndarray) -> np.ndarray:
+        m, c = self.m, self.curve
+        we = np.bincount(self.fk, c.p(x[self.fk] - self.fo), m)
+        we += np.bincount(self.lk, c.p(x[self.lk] - x[self.lj]), m)
+        f = self.w - we
+        if self.is_extreme.any():
+            mean = (self.fixed_sum + np.bincount(self.ek, x[self.ej], m)) / self.n
+            target = mean + self.extreme_sign * c.extreme
+            f = np.where(self.is_extreme, target - x, f)
+        return f
+
+    def jacobian(self, x: np.ndarray) -> np.ndarray:
+        m, c = self.m, self.curve
+        jac = np.zeros((m, m))
+        fixed_density = c.density(x[self.fk] - self.fo)
+        linked_density = c.density(x[self.lk] - x[self.lj])
+        diagonal = np.bincount(self.fk, fixed_density, m) + np.bincount(self.lk, linked_density, m)
+        np.add.at(jac, (self.lk, self.lj), linked_density)
+        jac[np.arange(m), np.arange(m)] -= diagonal
+        if self.is_extreme.any():
+            rows = np.flatnonzero(self.is_extreme)
+            jac[rows, :] = 0.0
+            np.add.at(jac, (self.ek, self.ej), 1.0 / self.n[self.ek])
+            jac[rows, rows] -= 1.0
+        return jac
+
+    @property
+    def has_potential(self) -> bool:
+        """W - W_e is the gradient of a concave function when no row is extreme and every
+        game between two unknowns is in both players' equations."""
+        if self.is_extreme.any():
+            return False
+        forward = sorted(zip(self.lk.tolist(), self.lj.tolist(), strict=True))
+        backward = sorted(zip(self.lj.tolist(), self.lk.tolist(), strict=True))
+        return forward == backward
+
+    def potential(self, x: np.ndarray) -> float:
+        """G(x) = sum (W_k - L_k / 2) x_k - sum Psi(x_k - o) - 1/2 sum Psi(x_k - x_j) over
+        the games (the linked ones in both directions), Psi' = P; dG/dx_k = W_k - W_e,k.
+        A constant opponent at -infinity (P = 1) contributes -x_k."""
+        c = self.curve
+        links = np.bincount(self.lk, None, self.m)
+        value = float(np.dot(self.w - links / 2, x))
+        finite = np.isfinite(self.fo)
+        value -= float(np.sum(c.integral(x[self.fk[finite]] - self.fo[finite])))
+        value -= float(np.sum(x[self.fk[~finite]]))
+        value -= 0.5 * float(np.sum(c.integral(x[self.lk] - x[self.lj])))
+        return value
+
+    def merit(self, f: np.ndarray) -> float:
+        return float(np.sum((f / self.scale) ** 2))
+
+    def holds(self, f: np.ndarray) -> bool:
+        limit = np.where(self.is_extreme, 1e-7, TOLERANCE)
+        return bool(np.all(np.abs(f) <= limit))
+
+
+def solve(eqs: Sequence[Equation], start: Sequence[float], curve: Curve) -> Solution:
+    """The values where every equation holds (see the module text); raises
+    :class:`ConvergenceError` naming the equations that do not hold when no method finds
+    the root (call :func:`unbounded` first: such a group has none).
+
+    1. Newton's method with a backtracking line search: on the concave potential whose
+       gradient is W - W_e when every row is an equation W = W_e (then every Newton step
+       goes uphill and the iteration converges from any start), else on the sum of
+       squared residuals;
+    2. if that stalls: sweeps of nonlinear Gauss-Seidel, each value solved exactly against
+       the others' current values (the system is an M-function: W - W_e falls with the own
+       value and rises with the others', so the sweeps converge), then Newton again;
+    3. scipy's ``root`` (Powell's hybrid method) with a Newton polish.
+    """
+    if len(eqs) == 1 and not eqs[0].linked:
+        return solve_one(eqs[0], float(start[0]), curve)
+    system = _System(eqs, curve)
+    x = np.asarray(start, dtype=float).copy()
+    trace = [x.tolist()]
+    done = _newton(system, x, trace, potential=system.has_potential)
+    if done is not None:
+        return done
+    x = _gauss_seidel(system, eqs, np.asarray(trace[-1]), trace)
+    done = _newton(system, x, trace, potential=False)
+    if done is not None:
+        return done
+    return _second_method(system, eqs, np.asarray(start, dtype=float), trace)
+
+
+def _newton(
+    system: _System, x: np.ndarray, trace: list[list[float]], *, potential: bool
+) -> Solution | None:
+    f = system.residual(x)
+    if system.holds(f):
+        return Solution(_settled(x.tolist()), len(trace) - 1, trace)
+    for _ in range(MAX_NEWTON):
+        jac = system.jacobian(x)
+        try:
+            delta = np.linalg.solve(jac, -f)
+        except np.linalg.LinAlgError:
+            delta = np.linalg.lstsq(jac, -f, rcond=None)[0]
+        largest = float(np.max(np.abs(delta))) if delta.size else 0.0
+        if not math.isfinite(largest):
+            return None
+        if largest > MAX_STEP:
+            delta *= MAX_STEP / largest
+        t = 1.0
+        if potential:  # ascent on the concave potential G, grad G = f
+            value, slope = system.potential(x), float(f @ delta)
+        else:
+            value, slope = system.merit(f), -2.0 * system.merit(f)
+        while t > 1e-10:
+            candidate = x + t * delta
+            f_new = system.residual(candidate)
+            if system.holds(f_new):
+                break
+            if potential:
+                if system.potential(candidate) >= value + 1e-4 * t * slope:
+                    break
+            elif system.merit(f_new) <= value + 1e-4 * t * slope:
+                break
+            t /= 2
+        else:
+            return None  # no progress along the Newton direction
+        stable = all(_rounds_alike(a, b) for a, b in zip(x, candidate, strict=True))
+        x, f = candidate, f_new
+        trace.append(x.tolist())
+        if system.holds(f) and stable:
+            return Solution(_settled(x.tolist()), len(trace) - 1, trace)
+    return None
+
+
+def _gauss_seidel(
+    system: _System, eqs: Sequence[Equation], x: np.ndarray, trace: list[list[float]]
+) -> np.ndarray:
+    """Sweeps of nonlinear Gauss-Seidel until the residuals are small (Newton finishes)."""
+    x = x.copy()
+    for _ in range(MAX_SWEEPS):
+        for k, e in enumerate(eqs):
+            fixed = (*e.fixed, *(float(x[j]) for j in e.linked))
+            one = Equation(e.id, fixed, (*e.fixed_w2, *e.linked_w2), extreme=e.extreme)
+            x[k] = solve_one(one, float(x[k]), system.curve).values[0]
+        trace.append(x.tolist())
+        if float(np.max(np.abs(system.residual(x)))) < 1e-4:
+            break
+    return x
+
+
+def _second_method(
+    system: _System, eqs: Sequence[Equation], start: np.ndarray, trace: list[list[float]]
+) -> Solution:
+    result = optimize.root(
+        lambda v: (system.residual(v), system.jacobian(v)), start, jac=True, method="hybr"
+    )
+    x = np.asarray(result.x, dtype=float)
+    f = system.residual(x)
+    # polish: a few Newton steps from scipy's answer
+    for _ in range(5):
+        if system.holds(f):
+            break
+        try:
+            x = x + np.linalg.solve(system.jacobian(x), -f)
+        except np.linalg.LinAlgError:
+            break
+        f = system.residual(x)
+    if system.holds(f) and np.all(np.isfinite(x)):
+        trace.append(x.tolist())
+        return Solution(_settled(x.tolist()), len(trace) - 1, trace)
+    limit = np.where(system.is_extreme, 1e-7, TOLERANCE)
+    moving = [eqs[int(k)].id for k in np.flatnonzero(~(np.abs(f) <= limit))]
+    raise ConvergenceError(
+        f"W = W_e has no solution that could be found for {', '.join(moving)}", moving
+    )
+
+
+# -- groups without a solution -----------------------------------------------------------------
+def unbounded(eqs: Sequence[Equation]) -> tuple[list[int], list[int]]:
+    """Positions of the unknowns without a finite solution: (won every outside game, lost
+    every outside game).
+
+    If a group of unknowns won every game against everybody outside it, its summed W - W_e
+    is positive for any finite values; if it lost every such game, negative. The largest
+    such groups are found by peeling off every unknown with an outside game of the other
+    kind. Unknowns with an extreme result have no equation W = W_e and count as outside
+    opponents; a group needs at least one outside game.
+    """
+    free = [k for k, e in enumerate(eqs) if e.extreme is None]
+    return _peel(eqs, free, 2), _peel(eqs, free, 0)
+
+
+def _peel(eqs: Sequence[Equation], free: list[int], result: int) -> list[int]:
+    group = set(free)
+    changed = True
+    while changed:
+        changed = False
+        for k in sorted(group):
+            e = eqs[k]
+            other = any(w != result for w in e.fixed_w2) or any(
+                j not in group and w != result for j, w in zip(e.linked, e.linked_w2, strict=True)
+            )
+            if other:
+                group.discard(k)
+                changed = True
+    outside = any(eqs[k].fixed or any(j not in group for j in eqs[k].linked) for k in group)
+    return sorted(group) if outside else []
+
+
+def force_extremes(eqs: Sequence[Equation]) -> tuple[list[Equation], dict[str, list[str]]]:
+    """The classic rules' answer to groups without a finite solution (4.7.2.1.2 names 0 %
+    and 100 % alike): every member of a group that won (lost) every outside game follows
+    the extreme rule "high" ("low"), repeated until no such group is left. Returns the
+    equations and the ids forced, by direction."""
+    out = list(eqs)
+    forced: dict[str, list[str]] = {"up": [], "down": []}
+    for _ in range(len(out)):
+        up, down = unbounded(out)
+        if not up and not down:
+            break
+        forced["up"] += [out[k].id for k in up]
+        forced["down"] += [out[k].id for k in down]
+        out = [
+            replace(e, extreme="high") if k in up else replace(e, extreme="low") if k in down else e
+            for k, e in enumerate(out)
+        ]
+    return out, forced
