@@ -10,6 +10,8 @@ exit code, the web to an HTTP status. Nothing here knows either.
 * :class:`Forbidden` / :class:`Unauthenticated`: the user may not do this / is unknown;
 * :class:`Busy`: another recalculation run holds the lock; try again later;
 * :class:`Unavailable`: the database cannot be used (unreachable, bad URL, not migrated);
+* :class:`Failed`: an operation stopped for a reason that is not the user's (a recalculation
+  run that failed, the database server going away during it); nothing was changed;
 * ``ratingdb.rules.errors.RulesError``: the rules cannot evaluate a tournament.
 
 A front end adds context (the file name, the tournament) with :meth:`RatingdbError.
@@ -74,3 +76,8 @@ class Busy(RatingdbError):
 
 class Unavailable(RatingdbError):
     """The database cannot be used: unreachable, a bad URL, a failed or missing migration."""
+
+
+class Failed(RatingdbError):
+    """An operation stopped for a reason other than the user's input (a recalculation run
+    that failed, the database server gone during it); nothing was changed."""

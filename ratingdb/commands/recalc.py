@@ -53,6 +53,11 @@ def recalc_and_report(
         f"({where}), {report.snapshots_written} snapshots, "
         f"{len(report.ratings_changed)} ratings changed, {report.seconds:.2f} s"
     )
+    if report.deferred:
+        click.echo(
+            f"{len(report.deferred)} tournament(s) edited during the run stay pending for the "
+            f"next run: {', '.join(report.deferred[:20])}"
+        )
     if report.problems:
         click.echo(
             f"{len(report.problems)} tournament(s) could not be rated in full; their players "
@@ -105,8 +110,9 @@ def recalc(full: bool, dry_run: bool, quiet: bool, shown: int) -> None:
     help="Every player run RUN changed, with old and new DWZ.",
 )
 def runs(as_json: bool, limit: int, show_problems: bool, run_id: int | None) -> None:
-    """Recorded recalculation runs, newest first, and the tournaments whose last
-    evaluation had to strike players (the rules refused them; nobody else was held up)."""
+    """Recorded recalculation runs, newest first (a failed one with the tournament it
+    failed at and the reason; its change points stayed pending), and the tournaments whose
+    last evaluation had to strike players (the rules refused them; nobody else was held up)."""
     from sqlalchemy import text
 
     from ratingdb.queries.problems import open_problems
@@ -120,7 +126,8 @@ def runs(as_json: bool, limit: int, show_problems: bool, run_id: int | None) -> 
             for r in session.execute(
                 text(
                     'SELECT id, started_at, finished_at, change_point, "full", status, '
-                    "tournaments_evaluated, ratings_changed, message FROM recalc_runs "
+                    "tournaments_evaluated, ratings_changed, message, failed_tournament "
+                    "FROM recalc_runs "
                     "ORDER BY id DESC LIMIT :n"
                 ),
                 {"n": limit},
@@ -140,6 +147,9 @@ def runs(as_json: bool, limit: int, show_problems: bool, run_id: int | None) -> 
             f"{r['tournaments_evaluated']:>6} tournaments  {r['ratings_changed']:>6} ratings  "
             f"{seconds:.2f} s"
         )
+        if r["status"] == "failed":
+            at = f"at {r['failed_tournament']}: " if r["failed_tournament"] else ""
+            click.echo(f"          failed {at}{r['message']}")
     if problems:
         click.echo(f"\n{len(problems)} tournament(s) whose last evaluation struck players:")
         for p in problems:

@@ -155,16 +155,24 @@ def keep_removed(session: Session, tournament_id: int) -> None:
 
 
 def before_run(
-    session: Session, tournaments: Iterable[int] | None, players: Iterable[int]
+    session: Session,
+    tournaments: Iterable[int] | None,
+    players: Iterable[int],
+    *,
+    deferred: Iterable[int] = (),
 ) -> Published:
     """The published state of every player the run can change, read before it writes: those
     in the snapshots of the tournaments it rewrites (``None``: all, a full replay), in the
-    removed snapshots, and ``players`` (those in the run's new snapshots)."""
+    removed snapshots, and ``players`` (those in the run's new snapshots). The removed
+    snapshots of ``deferred`` tournaments (edited while the run computed, left to the next
+    run: ratingdb/db/recalc.py) stay out and are kept for the next run's report."""
     removed = session.execute(
         text(
             "SELECT id, player_id, end_date, start_date, vkz, processed_at, tournament_id, "
-            "stored, rating_new, index_new, fingerprint FROM removed_snapshots"
-        )
+            "stored, rating_new, index_new, fingerprint FROM removed_snapshots "
+            "WHERE tournament_id <> ALL(:deferred)"
+        ),
+        {"deferred": sorted(set(deferred))},
     ).all()
     pids = {r.player_id for r in removed} | set(players)
     if tournaments is not None:

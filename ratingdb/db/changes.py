@@ -1,7 +1,8 @@
 """Recording a change: the change point the next recalculation run replays from (WO 3.7)
 and the audit-log entry with who did it. Every write of ratingdb that changes what a replay
 computes goes through :func:`record_change` (tournaments, memberships, Rechenmodule, rating
-adjustments), in the caller's transaction."""
+adjustments), in the caller's transaction, which then holds the write lock shared
+(:func:`ratingdb.db.locks.hold_edits`) until it ends: a run never sees half of an edit."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from ratingdb.db.locks import hold_edits
 from ratingdb.db.models import AuditEntry, ChangePoint
 
 
@@ -29,6 +31,7 @@ def record_change(
     hold_key: list[Any] | None = None,
 ) -> None:
     """A pending change point of ``kind`` from ``from_date`` and its audit entry."""
+    hold_edits(session)
     point = ChangePoint(kind=kind, from_date=from_date, tournament_id=tournament_id)
     if player_ids is not None:
         point.player_ids = sorted(player_ids)

@@ -422,6 +422,8 @@ class RecalcRun(Base):
     tournaments_evaluated: Mapped[int] = mapped_column(Integer, server_default="0")
     ratings_changed: Mapped[int] = mapped_column(Integer, server_default="0")
     message: Mapped[str | None] = mapped_column(Text)
+    #: the code of the tournament a failed run was evaluating (migration 0012)
+    failed_tournament: Mapped[str | None] = mapped_column(String(30))
     #: every player the run changed (:mod:`ratingdb.db.change_report`): ``[player_id,
     #: rating_before, index_before, rating_after, index_after, evaluations_changed]``
     changes: Mapped[list[list[Any]]] = mapped_column(JSONB, server_default="[]")

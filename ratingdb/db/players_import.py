@@ -32,6 +32,7 @@ from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from ratingdb.db.bulk import copy_rows, fix_sequences, next_ids
+from ratingdb.db.locks import hold_edits
 from ratingdb.db.models import AuditEntry, ChangePoint
 from ratingdb.io.dsb_list import ListRow
 from ratingdb.io.errors import InputError
@@ -81,6 +82,7 @@ def import_list(
     last = _last_list(session)
     if last is not None and list_date < last:
         raise InputError(source, f"list date {list_date} is before the last imported list ({last})")
+    hold_edits(session)  # before the table lock: a run's write phase waits for the import
     session.execute(text("LOCK TABLE players, memberships, organisations IN EXCLUSIVE MODE"))
     report = ListImport(rows=len(rows))
     ids = next_ids(session)

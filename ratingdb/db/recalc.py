@@ -1,26 +1,48 @@
-"""Recalculation runs (Berechnungslauf, WO 3.7): atomic, serialised, recorded.
+"""Recalculation runs (Berechnungslauf, WO 3.7): atomic, serialised, recorded, and
+never broken by an edit made while they run (docs/database.md, "Runs and edits at the same
+time").
 
-A run takes every pending change point, replays the history from the earliest one (see
-:mod:`ratingdb.engine.replay`) and writes what changed, all in one transaction. A
-PostgreSQL advisory lock serialises runs: a second run exits with a clear message
-instead of interleaving. Each run is recorded in ``recalc_runs`` with its change point,
-the tournaments it re-evaluated and every player it changed (the one definition of
-:mod:`ratingdb.db.change_report`).
+A run has two phases on one connection:
+
+1. **compute**, in one ``REPEATABLE READ`` read-only transaction: the run takes the change
+   points pending at its start (its snapshot), loads the history and replays it from the
+   earliest one (:mod:`ratingdb.engine.replay`). Edits go on meanwhile; the run does not
+   see them.
+2. **write**, in one short transaction holding the write lock exclusively
+   (:mod:`ratingdb.db.locks`: edits in flight finish first, new ones wait): tournaments
+   inserted, corrected or deleted since the snapshot (a change point the run did not take,
+   or gone) are *deferred*: the run writes nothing for them, their change points stay
+   pending and their status ``submitted``, so the next run replays them. Everything else
+   is written as computed, which is what a run finished just before those edits would have
+   written. Then the run marks the change points it took and commits.
+
+The run lock (an advisory lock held on the run's connection) serialises runs: a second run
+exits with a clear message. Each run is recorded in ``recalc_runs``: ``running`` when it
+starts, then ``succeeded`` with its change point, the tournaments it re-evaluated and every
+player it changed (the one definition of :mod:`ratingdb.db.change_report`), or ``failed``
+with the reason and the tournament it was evaluating (its change points stay pending). A
+run that died (killed, the server gone) is marked ``failed`` by the next run.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any
 
-from sqlalchemy import Engine, text
+from sqlalchemy import Connection, Engine, text
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from ratingdb.db import change_report
 from ratingdb.db.change_report import RatingChange
+from ratingdb.db.locks import RUN_KEY, exclude_edits
 from ratingdb.db.store import (
     earlier_players,
     load_history,
@@ -28,16 +50,30 @@ from ratingdb.db.store import (
     write_outcome,
 )
 from ratingdb.engine.changes import Change, plan
+from ratingdb.engine.history import History
+from ratingdb.engine.model import EngineTournament
 from ratingdb.engine.order import OrderKey
-from ratingdb.errors import Busy
-from ratingdb.rules.errors import RulesError
+from ratingdb.engine.replay import ReplayOutcome
+from ratingdb.errors import Busy, Failed, RatingdbError
 
-#: advisory lock key of the recalculation ("ratingdb" in ASCII, as a bigint)
-LOCK_KEY = 0x7261_7469_6E67_6462 & 0x7FFF_FFFF_FFFF_FFFF
+#: advisory lock key of the recalculation (:data:`ratingdb.db.locks.RUN_KEY`)
+LOCK_KEY = RUN_KEY
+#: the one line of a run whose database server went away (issue 22)
+SERVER_GONE = "the database server went away during the run; nothing was changed"
+#: what a run that died leaves in ``recalc_runs``, as the next run records it
+INTERRUPTED = (
+    "interrupted: the run ended without finishing (the process was killed or lost its "
+    "database connection); nothing was changed, its change points stayed pending"
+)
 
 
 class RecalcBusy(Busy):
     """Another recalculation run holds the lock."""
+
+
+class RecalcFailed(Failed):
+    """A run failed for a reason other than the rules (a bug, bad stored parameters, the
+    database server gone); it changed nothing and its change points stay pending."""
 
 
 @dataclass
@@ -55,6 +91,9 @@ class RunReport:
     started_at: datetime | None = None
     #: tournaments of this run whose players had to be struck (ratingdb/engine/problems.py)
     problems: list[str] = field(default_factory=list)
+    #: codes of the tournaments inserted, corrected or deleted while the run computed: not
+    #: written, left pending for the next run
+    deferred: list[str] = field(default_factory=list)
 
 
 def pending_changes(session: Session) -> list[tuple[int, Change]]:
@@ -86,51 +125,130 @@ def run_recalc(
     dry_run: bool = False,
     progress: Callable[[int, int], None] | None = None,
 ) -> RunReport:
-    """One recalculation run; raises :class:`RecalcBusy` if another one is running."""
+    """One recalculation run; raises :class:`RecalcBusy` if another one is running, the
+    :class:`RulesError` or :class:`RecalcFailed` of a failed run (recorded, nothing
+    changed). A dry run records nothing and writes nothing."""
     started = time.perf_counter()
     started_at = datetime.now(UTC)
     with engine.connect() as conn:
-        tx = conn.begin()
-        session = Session(bind=conn)
+        raw = conn.connection.driver_connection
+        if not conn.execute(text("SELECT pg_try_advisory_lock(:k)"), {"k": LOCK_KEY}).scalar():
+            conn.rollback()
+            raise RecalcBusy("another recalculation run is in progress; try again later")
+        conn.commit()
+        run_id: int | None = None
+        at = _Position()
         try:
-            locked = conn.execute(text("SELECT pg_try_advisory_xact_lock(:k)"), {"k": LOCK_KEY})
-            if not locked.scalar():
-                raise RecalcBusy("another recalculation run is in progress; try again later")
-            report = _run(session, full=full, dry_run=dry_run, progress=progress)
+            if not dry_run:
+                run_id = _start_run(conn, started_at)
+            computed = _compute_phase(conn, full=full, progress=progress, at=at)
+            at.tournament = None
+            report = _write_phase(conn, computed, run_id=run_id, dry_run=dry_run, started=started)
             report.started_at = started_at
-            report.seconds = time.perf_counter() - started
-            if dry_run:
-                tx.rollback()
-            else:
-                _finish_run(session, report)
-                tx.commit()
             return report
-        except RulesError as err:
-            if tx.is_active:
-                tx.rollback()
-            _record_failure(engine, started_at, str(err))
-            raise
-        except BaseException:
-            if tx.is_active:
-                tx.rollback()
-            raise
+        except BaseException as err:
+            if conn.in_transaction():
+                _quietly(conn.rollback)
+            raise _failed(engine, err, run_id, at, gone=_gone(raw, err)) from err
         finally:
-            session.close()
+            if _gone(raw, None):
+                _quietly(conn.invalidate)
+            else:
+                conn.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": LOCK_KEY})
+                conn.commit()
 
 
 def dry_run(session: Session) -> RunReport:
     """What the next run would change, computed inside the caller's transaction (for a
-    what-if: apply an edit, ask, roll back). Takes no lock and records nothing."""
-    return _run(session, full=False, dry_run=True, progress=None)
+    what-if: apply an edit, ask, roll back). Records nothing; the caller holds the write
+    lock (:func:`ratingdb.db.locks.exclude_edits`), so nothing changes meanwhile."""
+    return _write(session, _compute(session, full=False, progress=None, at=_Position()), True)
 
 
-def _run(
+@dataclass
+class _Position:
+    """The tournament the replay is evaluating (named when a run fails)."""
+
+    tournament: EngineTournament | None = None
+
+
+@dataclass
+class _Computed:
+    """The compute phase's result: the report so far, and what to write (None: nothing)."""
+
+    report: RunReport
+    history: History | None = None
+    outcome: ReplayOutcome | None = None
+    modul_ids: dict[str, int] = field(default_factory=dict)
+    clear_all: bool = False
+
+
+def _start_run(conn: Connection, started_at: datetime) -> int:
+    """Record the run as ``running`` (committed at once); a run still ``running`` from
+    before died without finishing (this run holds the lock): it is marked failed."""
+    conn.execute(
+        text(
+            "UPDATE recalc_runs SET status = 'failed', message = :m, "
+            "finished_at = greatest(started_at, clock_timestamp()) WHERE status = 'running'"
+        ),
+        {"m": INTERRUPTED},
+    )
+    run_id = conn.execute(
+        text("INSERT INTO recalc_runs (started_at, status) VALUES (:s, 'running') RETURNING id"),
+        {"s": started_at},
+    ).scalar_one()
+    conn.commit()
+    return int(run_id)
+
+
+def _compute_phase(
+    conn: Connection,
+    *,
+    full: bool,
+    progress: Callable[[int, int], None] | None,
+    at: _Position,
+) -> _Computed:
+    """Phase 1: replay on one consistent snapshot of the database (REPEATABLE READ, read
+    only); nothing is locked, edits go on."""
+    tx = conn.begin()
+    session = Session(bind=conn)
+    try:
+        conn.execute(text("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY"))
+        return _compute(session, full=full, progress=progress, at=at)
+    finally:
+        session.close()
+        tx.rollback()
+
+
+def _write_phase(
+    conn: Connection, computed: _Computed, *, run_id: int | None, dry_run: bool, started: float
+) -> RunReport:
+    """Phase 2: with edits excluded, write what is still current, record the run, commit
+    (a dry run rolls back)."""
+    tx = conn.begin()
+    session = Session(bind=conn)
+    try:
+        exclude_edits(session)
+        report = _write(session, computed, dry_run)
+        report.run_id = run_id
+        report.seconds = time.perf_counter() - started
+        if dry_run:
+            tx.rollback()
+        else:
+            _finish_run(session, report)
+            tx.commit()
+        return report
+    finally:
+        session.close()
+
+
+def _compute(
     session: Session,
     *,
     full: bool,
-    dry_run: bool,
     progress: Callable[[int, int], None] | None,
-) -> RunReport:
+    at: _Position,
+) -> _Computed:
     changes = pending_changes(session)
     plan_changes = [Change("full", date.min)] if full else [c for _, c in changes]
     # only tournaments ending on or after the earliest change can move
@@ -140,24 +258,14 @@ def _run(
     replay_plan = plan(plan_changes, stubs)
     change_ids = [cid for cid, _ in changes]
     if replay_plan is None:
-        return RunReport(None, None, False, total, 0, 0, dry_run=dry_run)
+        return _Computed(RunReport(None, None, False, total, 0, 0))
     earlier: set[int] = set()
     if replay_plan.full:
         history, modul_ids = load_history(session)
         offset = 0  # a full replay walks every tournament
     elif replay_plan.start >= len(stubs):  # e.g. the last tournament was deleted
-        published = change_report.before_run(session, (), ())
-        return RunReport(
-            None,
-            min(c.from_date for c in plan_changes),
-            False,
-            total,
-            0,
-            0,
-            change_report.after_run(session, published),
-            dry_run=dry_run,
-            change_ids=change_ids,
-        )
+        point = min(c.from_date for c in plan_changes)
+        return _Computed(RunReport(None, point, False, total, 0, 0, change_ids=change_ids))
     else:
         start_key = stubs[replay_plan.start].order_key
         # forcing everything after the change point (a new Rechenmodul) reads it all
@@ -173,54 +281,164 @@ def _run(
         # the walk counts from the change point; before it: the tournaments not loaded
         # (ending before ``since``) and those loaded but before the start
         offset = total - len(stubs) + replay_plan.start
-    step = None if progress is None else (lambda pos: progress(offset + pos, total))
+    ordered = history.ordered()  # the order the replay walks (and names a failure by)
+
+    def step(pos: int) -> None:
+        at.tournament = ordered[pos]
+        if progress is not None:
+            progress(offset + pos, total)
+
     outcome = history.apply(plan_changes, progress=step, earlier_players=earlier)
+    at.tournament = None
     if progress is not None:
         progress(total, total)
-    touched = {s.player_id for snaps in outcome.written.values() for s in snaps if s.player_id}
-    published = change_report.before_run(
-        session, None if replay_plan.full else outcome.written, touched
-    )
-    written = write_outcome(session, history, outcome, modul_ids, clear_all=replay_plan.full)
-    changed = change_report.after_run(session, published)
-    return RunReport(
+    report = RunReport(
         None,
         None if replay_plan.full else min(c.from_date for c in plan_changes),
         replay_plan.full,
         total,
         outcome.evaluated,
-        written,
-        changed,
-        dry_run=dry_run,
+        0,
         change_ids=change_ids,
-        problems=[f"{p.code}: {p.message}" for p in outcome.problems.values()],
+    )
+    return _Computed(report, history, outcome, modul_ids, clear_all=replay_plan.full)
+
+
+def _deferred(session: Session, taken: list[int], written: list[int]) -> dict[int, str | None]:
+    """Tournaments edited since the run's snapshot, by id, with their code if they still
+    exist: a change point the run did not take names them, or they are gone."""
+    rows = session.execute(
+        text(
+            "SELECT c.tournament_id AS id, t.code FROM change_points c "
+            "LEFT JOIN tournaments t ON t.id = c.tournament_id "
+            "WHERE c.run_id IS NULL AND c.tournament_id IS NOT NULL AND c.id <> ALL(:taken) "
+            "UNION SELECT w, NULL FROM unnest(CAST(:written AS bigint[])) w "
+            "WHERE NOT EXISTS (SELECT 1 FROM tournaments t WHERE t.id = w)"
+        ),
+        {"taken": taken, "written": written},
+    ).all()
+    return {r.id: r.code for r in rows}
+
+
+def _write(session: Session, computed: _Computed, dry_run: bool) -> RunReport:
+    report, history, outcome = computed.report, computed.history, computed.outcome
+    report.dry_run = dry_run
+    if report.change_point is None and not report.full:  # nothing pending
+        return report
+    if history is None or outcome is None:  # nothing to replay (the last tournament deleted)
+        deferred = _deferred(session, report.change_ids, [])
+        published = change_report.before_run(session, (), (), deferred=deferred)
+        report.ratings_changed = change_report.after_run(session, published)
+        return report
+    deferred = _deferred(session, report.change_ids, list(outcome.written))
+    for tid in deferred:  # edited while the run computed: the next run replays them
+        outcome.written.pop(tid, None)
+        outcome.problems.pop(tid, None)
+    known = {t.id: t.code for t in history.tournaments}  # a deleted one's code
+    report.deferred = sorted(
+        {code or known.get(tid) or f"#{tid}" for tid, code in deferred.items()}
+    )
+    touched = {s.player_id for snaps in outcome.written.values() for s in snaps if s.player_id}
+    published = change_report.before_run(
+        session, None if computed.clear_all else outcome.written, touched, deferred=deferred
+    )
+    written = write_outcome(
+        session, history, outcome, computed.modul_ids, clear_all=computed.clear_all
+    )
+    changed = change_report.after_run(session, published)
+    report.snapshots_written = written
+    report.ratings_changed = changed
+    report.problems = [f"{p.code}: {p.message}" for p in outcome.problems.values()]
+    return report
+
+
+def _gone(raw: Any, err: BaseException | None) -> bool:
+    """The run's connection to the database server is lost."""
+    if isinstance(err, DBAPIError) and err.connection_invalidated:
+        return True
+    return raw is None or bool(raw.closed) or bool(getattr(raw, "broken", False))
+
+
+def _quietly(action: Callable[[], Any]) -> None:
+    """Clean up after a failure without hiding it (the connection may be gone)."""
+    with contextlib.suppress(Exception):  # the original error is the one to report
+        action()
+
+
+def _reason(err: BaseException) -> str:
+    """One line: the error's class and message, and where it was raised (a bug's place)."""
+    if isinstance(err, RatingdbError):
+        return str(err)
+    if isinstance(err, KeyboardInterrupt | SystemExit):
+        return "interrupted"
+    first = (str(err).strip().splitlines() or [""])[0]
+    where = ""
+    tb = traceback.extract_tb(err.__traceback__)
+    if tb:
+        frame = tb[-1]
+        path = Path(frame.filename)
+        with contextlib.suppress(ValueError):  # inside the checkout: relative to it
+            path = path.resolve().relative_to(Path(__file__).resolve().parents[2])
+        where = f" ({path}:{frame.lineno})"
+    return f"{type(err).__name__}: {first}{where}" if first else f"{type(err).__name__}{where}"
+
+
+def _failed(
+    engine: Engine, err: BaseException, run_id: int | None, at: _Position, *, gone: bool
+) -> BaseException:
+    """Record the failed run (if it was recorded as running) and the error to raise."""
+    if isinstance(err, RecalcBusy):
+        return err
+    t = at.tournament
+    reason = SERVER_GONE if gone else _reason(err)
+    if run_id is not None:
+        _record_failure(engine, run_id, reason, t.code if t else None)
+    if gone:
+        return RecalcFailed(SERVER_GONE)
+    if isinstance(err, RatingdbError | KeyboardInterrupt | SystemExit):
+        return err
+    place = f" at tournament {t.code} (ends {t.end})" if t else ""
+    run = f"run {run_id}" if run_id is not None else "the dry run"
+    return RecalcFailed(
+        f"{run} failed{place}: {reason}; nothing was changed, the change points stay pending "
+        "(`ratingdb runs`)"
     )
 
 
-def _record_failure(engine: Engine, started_at: datetime, message: str) -> None:
-    """A failed run changes nothing but is recorded (its change points stay pending)."""
-    with engine.begin() as conn:
-        conn.execute(
-            text(
-                "INSERT INTO recalc_runs (started_at, finished_at, status, message) "
-                "VALUES (:s, clock_timestamp(), 'failed', :m)"
-            ),
-            {"s": started_at, "m": message[:2000]},
-        )
+def _record_failure(engine: Engine, run_id: int, message: str, tournament: str | None) -> None:
+    """A failed run changes nothing but is recorded (its change points stay pending). On a
+    fresh connection; if the server is gone the next run records it as interrupted."""
+
+    def record() -> None:
+        with engine.begin() as conn:
+            conn.execute(
+                text(
+                    "UPDATE recalc_runs SET status = 'failed', message = :m, "
+                    "failed_tournament = :t, finished_at = greatest(started_at, "
+                    "clock_timestamp()) WHERE id = :id"
+                ),
+                {"id": run_id, "m": message[:2000], "t": tournament},
+            )
+
+    _quietly(record)
 
 
 def _finish_run(session: Session, report: RunReport) -> None:
+    """Record the succeeded run, mark the change points it took, and set ``evaluated`` on
+    the submitted tournaments that have snapshots and no pending change point (one edited
+    during the run stays ``submitted`` until the next run evaluates it)."""
     conn = session.connection()
-    run_id = conn.execute(
+    run_id = report.run_id
+    assert run_id is not None
+    conn.execute(
         text(
-            'INSERT INTO recalc_runs (started_at, finished_at, change_point, "full", '
-            "status, tournaments_evaluated, ratings_changed, changes, message) "
-            "VALUES (:started, clock_timestamp(), :cp, :full, 'succeeded', :te, :rc, "
-            "CAST(:changes AS jsonb), :msg) "
-            "RETURNING id"
+            "UPDATE recalc_runs SET finished_at = greatest(started_at, clock_timestamp()), "
+            "change_point = :cp, \"full\" = :full, status = 'succeeded', "
+            "tournaments_evaluated = :te, ratings_changed = :rc, "
+            "changes = CAST(:changes AS jsonb), message = :msg WHERE id = :id"
         ),
         {
-            "started": report.started_at,
+            "id": run_id,
             "cp": report.change_point,
             "full": report.full,
             "te": report.tournaments_evaluated,
@@ -232,15 +450,25 @@ def _finish_run(session: Session, report: RunReport) -> None:
                 "(see evaluation problems)"
                 if report.problems
                 else ""
+            )
+            + (
+                f"; {len(report.deferred)} tournament(s) edited during the run left pending: "
+                + ", ".join(report.deferred[:20])
+                if report.deferred
+                else ""
             ),
         },
-    ).scalar_one()
-    report.run_id = run_id
+    )
     if report.change_ids:
         conn.execute(
             text("UPDATE change_points SET run_id = :run WHERE id = ANY(:ids)"),
             {"run": run_id, "ids": report.change_ids},
         )
     conn.execute(
-        text("UPDATE tournaments SET status = 'evaluated' WHERE status = 'submitted' AND rated")
+        text(
+            "UPDATE tournaments t SET status = 'evaluated' WHERE status = 'submitted' AND rated "
+            "AND NOT EXISTS (SELECT 1 FROM change_points c WHERE c.run_id IS NULL "
+            "AND c.tournament_id = t.id) "
+            "AND EXISTS (SELECT 1 FROM rating_snapshots s WHERE s.tournament_id = t.id)"
+        )
     )

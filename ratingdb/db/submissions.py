@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.db.change_report import keep_removed
 from ratingdb.db.changes import record_change
+from ratingdb.db.locks import hold_edits, lock_tournament
 from ratingdb.db.models import (
     Game,
     Membership,
@@ -212,11 +213,28 @@ def _record(
     )
 
 
+def lock(session: Session, ident: str) -> None:
+    """Take tournament ``ident``'s lock (by code, or by number as :func:`find` reads it)
+    before reading it for a write: writes on one tournament follow one another
+    (:func:`ratingdb.db.locks.lock_tournament`)."""
+    code = ident
+    if ident.isdigit():
+        code = session.scalar(
+            text(
+                "SELECT coalesce((SELECT code FROM tournaments WHERE code = :c), "
+                "(SELECT code FROM tournaments WHERE id = CAST(:c AS bigint)), :c)"
+            ),
+            {"c": ident},
+        )
+    lock_tournament(session, code)
+
+
 def add_tournament(session: Session, doc: dict[str, Any], actor: str = "cli") -> Tournament:
     """Store a new (possibly late) tournament and record its change point."""
     parsed = parse_tournament(doc)
-    _check_players(session, doc)
     info = parsed.tournament
+    lock_tournament(session, info.id)  # a second submission of the code finds it taken
+    _check_players(session, doc)
     if session.scalar(select(Tournament.id).where(Tournament.code == info.id)) is not None:
         raise InputError("$.tournament.id", f"a tournament {info.id!r} exists already")
     t = Tournament(
@@ -257,6 +275,7 @@ def _player_ids(session: Session, tournament_id: int) -> set[int]:
 
 
 def delete_tournament(session: Session, ident: str, actor: str = "cli") -> Tournament:
+    lock(session, ident)
     t = find(session, ident)
     players = _player_ids(session, t.id)
     _record(session, "delete", "delete", t, t.end_date, actor, players, _order_key(t).to_json())
@@ -275,6 +294,7 @@ def correct_tournament(
 ) -> Tournament:
     """Replace a tournament's data (dates, players, games); replayed from its old place."""
     parsed = parse_tournament(doc)
+    lock(session, ident)
     _check_players(session, doc)
     t = find(session, ident)
     old_key = _order_key(t)
@@ -313,6 +333,7 @@ def change_membership(
     """A player joins a club (``joined``) or leaves it (``left``): membership decides what
     is stored (WO 3.4.3, 4.1.1), so the player's history is replayed from their first
     tournament on the next run."""
+    hold_edits(session)
     if session.get(Player, player_id) is None:
         raise InputError("player", f"no player with id {player_id}")
     club = session.scalar(select(Organisation.id).where(Organisation.vkz == vkz))

@@ -19,9 +19,10 @@ from typing import Any, cast
 from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 
+from ratingdb.db.locks import lock_tournament
 from ratingdb.db.models import Participant, Player, Tournament
 from ratingdb.db.store import find_tournament, load_games, load_participants
-from ratingdb.db.submissions import add_tournament, correct_tournament
+from ratingdb.db.submissions import add_tournament, correct_tournament, lock
 from ratingdb.io.errors import InputError
 from ratingdb.io.trf import NationalRecord, RoundEntry, TrfGame, TrfPlayer, TrfTournament
 from ratingdb.names import full_name
@@ -288,6 +289,7 @@ def import_trf(
 ) -> tuple[Tournament, list[Match]]:
     """Store the tournament (a change point for the next run); returns it and the matches."""
     code, vkz, kind = resolve_meta(t, code, vkz, kind)
+    lock_tournament(session, code)  # before new players are registered
     return _store(session, t, lambda doc: add_tournament(session, doc, actor), code, vkz, kind)
 
 
@@ -301,6 +303,7 @@ def correct_trf(
     actor: str = "cli",
 ) -> tuple[Tournament, list[Match]]:
     """Replace stored tournament ``ident`` with the TRF's players and games (WO 3.7)."""
+    lock(session, ident)  # before new players are registered
     return _store(
         session,
         t,

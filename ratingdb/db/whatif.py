@@ -7,8 +7,10 @@ everything is rolled back. Other edits still pending for the next run would move
 too; to show only this change's effect the pending edits are simulated alone first (the
 *baseline*), and the answer is the difference between the two simulations: every player
 whose current DWZ or any evaluation differs (:mod:`ratingdb.db.change_report`), listed in
-full. The caller's
-transaction holds the recalculation lock until it ends, so no run interleaves; the caller
+full. The caller's transaction holds the write lock exclusively until it ends
+(:mod:`ratingdb.db.locks`): no edit and no run's write phase interleaves, so what it reads
+is one consistent state and its simulated writes wait for nobody (a run that is computing
+does not stop it); the caller
 must roll that transaction back (nothing here is ever committed).
 """
 
@@ -22,7 +24,8 @@ from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from ratingdb.db.change_report import PlayerState, RatingChange
-from ratingdb.db.recalc import LOCK_KEY, RecalcBusy, RunReport, dry_run
+from ratingdb.db.locks import exclude_edits
+from ratingdb.db.recalc import RunReport, dry_run
 
 T = TypeVar("T")
 
@@ -84,12 +87,10 @@ def what_if(session: Session, change: Callable[[Session], T]) -> tuple[T, WhatIf
     """Apply ``change`` in a savepoint, simulate the next run, roll everything back.
 
     Returns what ``change`` returned (read its values inside ``change``: ORM objects are
-    expired afterwards) and the moved ratings. Raises :class:`RecalcBusy` while a
-    recalculation run holds the lock; errors of ``change`` (InputError, ...) propagate.
+    expired afterwards) and the moved ratings; waits while edits are written or a run
+    writes. Errors of ``change`` (InputError, ...) propagate.
     """
-    locked = session.execute(text("SELECT pg_try_advisory_xact_lock(:k)"), {"k": LOCK_KEY})
-    if not locked.scalar():
-        raise RecalcBusy("a recalculation run is in progress; try again when it has finished")
+    exclude_edits(session)
     pending = session.execute(
         text("SELECT count(*) FROM change_points WHERE run_id IS NULL")
     ).scalar_one()

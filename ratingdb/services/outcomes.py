@@ -4,8 +4,11 @@ exit code and the web's HTTP status (docs/DESIGN.md, "Errors").
 :func:`as_error` first turns the few foreign exceptions that carry a user's problem into
 the hierarchy of :mod:`ratingdb.errors`: a ``LookupError`` raised by a query (not a
 ``KeyError``/``IndexError``: those are programming errors) is :class:`NotFound`, a database
-constraint violation is :class:`Refused`. :func:`outcome` then finds the entry of the
-nearest class in the table.
+constraint violation is :class:`Refused`, a transaction the database ended because of a
+concurrent one (a deadlock, a serialisation failure; the locks of
+:mod:`ratingdb.db.locks` keep them away from ratingdb's own writes) is :class:`Busy`, a
+lost or refused database connection is :class:`Unavailable`. :func:`outcome` then finds
+the entry of the nearest class in the table.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from dataclasses import dataclass
 
 from ratingdb.errors import (
     Busy,
+    Failed,
     Forbidden,
     InputError,
     NotFound,
@@ -28,6 +32,8 @@ from ratingdb.rules.errors import RulesError
 EXIT_INPUT = 2
 #: exit code of a recalculation that could not start because another one runs
 EXIT_BUSY = 3
+#: exit code of an operation that failed for a reason other than the input (a run)
+EXIT_FAILED = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +55,7 @@ OUTCOMES: dict[type[RatingdbError], Outcome] = {
     Unauthenticated: Outcome(EXIT_INPUT, 401),
     Busy: Outcome(EXIT_BUSY, 409),
     Unavailable: Outcome(EXIT_INPUT, 503),
+    Failed: Outcome(EXIT_FAILED, 503),
 }
 
 
@@ -77,10 +84,42 @@ def is_refusal(err: BaseException) -> bool:
     return isinstance(err, IntegrityError | DataError | psycopg.IntegrityError | psycopg.DataError)
 
 
+#: what a writer reads when the database gave up on its transaction because of another one
+CONFLICT = (
+    "another change to the same data was made at the same moment; nothing was written, try again"
+)
+
+
+def is_conflict(err: BaseException) -> bool:
+    """A transaction the database ended because of a concurrent one (deadlock,
+    serialisation failure, lock timeout): the same request again may succeed."""
+    import psycopg
+
+    orig = getattr(err, "orig", None) or err
+    return isinstance(
+        orig,
+        psycopg.errors.DeadlockDetected
+        | psycopg.errors.SerializationFailure
+        | psycopg.errors.LockNotAvailable,
+    )
+
+
+def is_server_gone(err: BaseException) -> bool:
+    """The connection to the database server failed (lost, refused, shut down)."""
+    import psycopg
+    from sqlalchemy.exc import OperationalError
+
+    return isinstance(err, OperationalError | psycopg.OperationalError) and not is_conflict(err)
+
+
 def as_error(err: BaseException) -> RatingdbError | None:
     """``err`` in the hierarchy, or None for an exception that is a programming error."""
     if isinstance(err, RatingdbError):
         return err
+    if is_conflict(err):
+        return Busy(CONFLICT)
+    if is_server_gone(err):
+        return Unavailable(f"the database server is unavailable: {refusal_reason(err)}")
     if isinstance(err, LookupError) and not isinstance(err, KeyError | IndexError):
         return NotFound(str(err.args[0]) if err.args else "not found")
     if is_refusal(err):

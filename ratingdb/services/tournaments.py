@@ -10,6 +10,12 @@ point, audit entry) are :mod:`ratingdb.db.submissions` and :mod:`ratingdb.db.trf
 
 Order of the checks for a user: the stored tournament's scope and age (Forbidden), the
 document (InputError), the document's scope and age (Forbidden).
+
+Each write first takes the tournament's lock (:func:`ratingdb.db.submissions.lock`), then
+reads: concurrent writes on one tournament follow one another and each sees the one before
+(a second correction replaces the first, a correction after a deletion is a 404 / "no
+tournament", a second submission of a code finds it taken), never a deadlock or a
+constraint message. An edit never waits for a run's computing, only for its short write.
 """
 
 from __future__ import annotations
@@ -134,6 +140,7 @@ def add_json(
     with _named(named):
         if user is not None:
             info = parse_tournament(doc).tournament
+            submissions.lock(session, info.id)
             _check(user, info.id, info.vkz or "000", info.end, today)
         t = submissions.add_tournament(session, doc, actor=_actor(user))
     _sign(t, user)
@@ -158,6 +165,7 @@ def correct_json(
 def _correct_json(
     session: Session, ident: str, doc: Any, user: Principal | None, today: date | None
 ) -> Written:
+    submissions.lock(session, ident)
     if user is None:
         code = ident
         old_end = _end_date(session, ident)
@@ -178,6 +186,7 @@ def delete(
     session: Session, ident: str, *, user: Principal | None = None, today: date | None = None
 ) -> Written:
     """Delete tournament ``ident``; the next run replays from its end date."""
+    submissions.lock(session, ident)
     t = _stored(session, ident, user)
     _check(user, t.code, t.vkz, t.end_date, today)
     out = _written("delete", t, user, t.end_date)
@@ -204,6 +213,7 @@ def add_trf(
         code = dsb_exchange.known_uuid(session, parsed.other["tournamentUUID"], parsed)
         vkz = vkz or (dsb_exchange.stored_vkz(session, code) if code else None)
     tcode, tvkz, tkind = trf_import.resolve_meta(parsed, code, vkz, kind, hints)
+    submissions.lock(session, tcode)
     _check(user, tcode, tvkz, parsed.end, today)
     t, matches = dsb_exchange.import_tournament(
         session, parsed, code=tcode, vkz=tvkz, kind=tkind, actor=_actor(user)
@@ -223,6 +233,7 @@ def correct_trf(
     today: date | None = None,
 ) -> Written:
     """Replace stored tournament ``code`` with the TRF's players and games."""
+    submissions.lock(session, code)
     t = _stored(session, code, user)
     _check(user, t.code, t.vkz, t.end_date, today)
     tvkz = vkz or parsed.meta.get("vkz") or t.vkz
@@ -245,8 +256,8 @@ def _end_date(session: Session, ident: str) -> date | None:
 
 def preview(engine: Engine, change: Callable[[Session], T]) -> tuple[T, WhatIf]:
     """What-if: apply ``change``, simulate the next run, roll everything back; returns what
-    ``change`` returned and the ratings the next run would move (:mod:`ratingdb.db.whatif`).
-    A :class:`ratingdb.db.recalc.RecalcBusy` while a run holds the lock."""
+    ``change`` returned and the ratings the next run would move (:mod:`ratingdb.db.whatif`);
+    it waits while edits or a run's write phase are in flight."""
     session = Session(engine)
     try:
         session.begin()

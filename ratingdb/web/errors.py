@@ -1,7 +1,8 @@
 """Errors as structured JSON (API) or an HTML page (pages), never a 500 for bad input.
 
 The status of each error class comes from the one table of :mod:`ratingdb.services.outcomes`
-(the command line reads the same table for its exit codes).
+(the command line reads the same table for its exit codes). A 5xx response carries
+``Connection: close``: the server closes the keep-alive connection cleanly after it.
 
 Body: ``{"error": summary, "errors": [{"location", "line", "column", "path", "message"}]}``;
 ``line``/``column`` for file positions (``t.trf:12:97``, ``line 3, column 5``), ``path``
@@ -16,7 +17,7 @@ from typing import Any
 from fastapi import Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from sqlalchemy.exc import DataError, IntegrityError
+from sqlalchemy.exc import DataError, IntegrityError, OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ratingdb.errors import InputError, RatingdbError, Refused
@@ -51,7 +52,9 @@ def _wants_html(request: Request) -> bool:
 
 
 def _respond(request: Request, status: int, summary: str, items: list[dict[str, Any]]) -> Any:
-    headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+    headers = {"WWW-Authenticate": "Bearer"} if status == 401 else {}
+    if status >= 500:  # the server's fault: end the keep-alive connection cleanly
+        headers["Connection"] = "close"
     if _wants_html(request):
         templates = request.app.state.templates
         return templates.TemplateResponse(
@@ -81,6 +84,16 @@ async def ratingdb_error(request: Request, exc: Exception) -> Any:
     return _respond(request, found.status, summary, items)
 
 
+async def server_error(request: Request, exc: Exception) -> Any:
+    """Anything else (a programming error): a 500 without details, and ``Connection:
+    close``, so that a keep-alive client opens a new connection instead of finding this
+    one dropped. Starlette logs the exception with its traceback."""
+    error = as_error(exc)
+    if error is not None:
+        return await ratingdb_error(request, error)
+    return _respond(request, 500, "internal server error", [])
+
+
 async def validation_error(request: Request, exc: Exception) -> Any:
     assert isinstance(exc, RequestValidationError)
     items = [
@@ -100,6 +113,8 @@ HANDLERS: dict[Any, Any] = {
     LookupError: ratingdb_error,
     IntegrityError: ratingdb_error,
     DataError: ratingdb_error,
+    OperationalError: ratingdb_error,
+    Exception: server_error,
     RequestValidationError: validation_error,
     StarletteHTTPException: http_error,
 }

@@ -1,0 +1,289 @@
+"""Runs and edits at the same time, on a real PostgreSQL (issue 22, item 1; docs/database.md,
+"Runs and edits at the same time"): edits and what-ifs made while a run computes never
+break it and are never lost, a failed run is recorded, and concurrent writes on one
+tournament give clear answers, never a 500."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from datetime import date
+from functools import partial
+from typing import Any
+
+import pytest
+from sqlalchemy import Engine, create_engine, text
+from sqlalchemy.orm import Session
+from sqlalchemy.pool import NullPool
+
+from ratingdb.db import migrate
+from ratingdb.db.bulk import load_federation
+from ratingdb.db.locks import hold_edits
+from ratingdb.db.recalc import RecalcFailed, RunReport, run_recalc
+from ratingdb.db.submissions import change_membership
+from ratingdb.queries.export import evaluation_rows, residual_rows
+from ratingdb.queries.tournament import submission_document
+from ratingdb.services import tournaments
+from ratingdb.services.database import write
+from ratingdb.synth import generate
+from tests.cli import run as cli
+
+#: how long a test waits for the other thread before it fails instead of hanging
+WAIT = 120
+
+
+@pytest.fixture
+def fed(scratch_db) -> Iterator[Engine]:
+    """The synthetic federation of 300 players over three years, recalculated."""
+    migrate.upgrade(scratch_db)
+    engine = create_engine(scratch_db, poolclass=NullPool)
+    with Session(engine) as session, session.begin():
+        load_federation(session, generate(players=300, years=3, seed=7))
+    run_recalc(engine)
+    yield engine
+    engine.dispose()
+
+
+def export(engine: Engine) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    with Session(engine) as session:
+        return evaluation_rows(session), residual_rows(session)
+
+
+def scalar(engine: Engine, sql: str, **params: Any) -> Any:
+    with engine.connect() as conn:
+        return conn.execute(text(sql), params).scalar()
+
+
+def codes(engine: Engine, kinds: tuple[str, ...] = ("individual",)) -> list[str]:
+    """Tournaments of ``kinds`` in evaluation order."""
+    with engine.connect() as conn:
+        return list(
+            conn.execute(
+                text(
+                    "SELECT code FROM tournaments WHERE kind = ANY(:k) "
+                    "ORDER BY end_date, start_date, vkz, processed_at, id"
+                ),
+                {"k": list(kinds)},
+            ).scalars()
+        )
+
+
+def document(engine: Engine, code: str) -> dict[str, Any]:
+    with Session(engine) as session:
+        return submission_document(session, code)
+
+
+def new_tournament(engine: Engine, code: str, day: str) -> dict[str, Any]:
+    """A late tournament of eight existing players, on ``day``."""
+    with engine.connect() as conn:
+        players = list(
+            conn.execute(text("SELECT id FROM players ORDER BY id LIMIT 8 OFFSET 20")).scalars()
+        )
+    return {
+        "tournament": {"id": code, "name": code, "start": day, "end": day, "vkz": "A00"},
+        "players": [{"id": f"p{k}", "player_id": pid} for k, pid in enumerate(players)],
+        "games": [
+            {"round": r, "white": f"p{(r + k) % 8}", "black": f"p{(r + k + 4) % 8}",
+             "result": ("1-0", "0-1", "1/2-1/2")[(r * k) % 3]}
+            for r in range(1, 6) for k in range(4)
+        ],
+    }  # fmt: skip
+
+
+class Paused:
+    """A progress callback that stops the run at the first position ``at(done, total)``
+    accepts, until the test has made its edits (:meth:`meanwhile`)."""
+
+    def __init__(self, at: Callable[[int, int], bool]) -> None:
+        self._at = at
+        self.reached = threading.Event()
+        self.resume = threading.Event()
+        self.position: tuple[int, int] | None = None
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.position is None and self._at(done, total):
+            self.position = (done, total)
+            self.reached.set()
+            assert self.resume.wait(WAIT), "the test never resumed the run"
+
+    def meanwhile(self, run: Callable[[], RunReport], edits: Callable[[], None]) -> RunReport:
+        """Start ``run`` in a thread, make ``edits`` while it is paused, return its report."""
+        result: dict[str, Any] = {}
+
+        def target() -> None:
+            try:
+                result["report"] = run()
+            except BaseException as err:  # handed to the test below
+                result["error"] = err
+
+        thread = threading.Thread(target=target)
+        thread.start()
+        try:
+            assert self.reached.wait(WAIT), "the run never reached the pause"
+            edits()
+        finally:
+            self.resume.set()
+            thread.join(WAIT)
+        if "error" in result:
+            raise result["error"]
+        return result["report"]
+
+
+def status(engine: Engine, code: str) -> tuple[str, int]:
+    with engine.connect() as conn:
+        row = conn.execute(
+            text(
+                "SELECT t.status, (SELECT count(*) FROM rating_snapshots s "
+                "WHERE s.tournament_id = t.id) FROM tournaments t WHERE code = :c"
+            ),
+            {"c": code},
+        ).one()
+    return row[0], row[1]
+
+
+def pending(engine: Engine) -> list[str]:
+    with engine.connect() as conn:
+        return sorted(
+            conn.execute(text("SELECT kind FROM change_points WHERE run_id IS NULL")).scalars()
+        )
+
+
+def incremental_equals_full(engine: Engine) -> None:
+    """The next run, then a full replay: the database state is the same."""
+    run_recalc(engine)
+    assert pending(engine) == []
+    incremental = export(engine)
+    run_recalc(engine, full=True)
+    assert export(engine) == incremental
+    assert (
+        scalar(engine, "SELECT count(*) FROM tournaments WHERE status <> 'evaluated' AND rated")
+        == 0
+    )
+
+
+# -- edits and what-ifs while a run computes ----------------------------------------------------
+def test_edits_and_what_ifs_while_a_full_run_computes(fed):
+    """The run has computed everything; then a correction, a deletion, a late insertion
+    and a membership change are committed and a what-if is asked. The run still succeeds,
+    writes nothing for the edited tournaments, leaves every edit pending; the next run gives
+    what a full replay gives."""
+    order = codes(fed)
+    corrected, deleted, asked = order[1], order[6], order[-2]
+    doc = document(fed, corrected)
+    doc["games"] = doc["games"][1:]
+    late = new_tournament(fed, "LATE-1", "2025-06-03")
+    member = scalar(fed, "SELECT player_id FROM memberships WHERE valid_to IS NULL LIMIT 1")
+    club = scalar(
+        fed,
+        "SELECT o.vkz FROM memberships m JOIN organisations o ON o.id = m.organisation_id "
+        "WHERE m.player_id = :p AND m.valid_to IS NULL",
+        p=member,
+    )
+    what_ifs = []
+
+    def edits() -> None:
+        write(fed, partial(tournaments.correct_json, ident=corrected, doc=doc))
+        write(fed, partial(tournaments.delete, ident=deleted))
+        write(fed, partial(tournaments.add_json, doc=late))
+        write(fed, partial(change_membership, player_id=member, vkz=club, left=date(2026, 1, 31)))
+        what_if_doc = document(fed, asked)
+        what_if_doc["games"] = what_if_doc["games"][2:]
+        what_ifs.append(
+            tournaments.preview(fed, partial(tournaments.correct_json, ident=asked, doc=what_if_doc))
+        )
+
+    paused = Paused(lambda done, total: done == total)  # computed, not yet written
+    report = paused.meanwhile(lambda: run_recalc(fed, full=True, progress=paused), edits)
+    assert report.full and report.run_id is not None
+    assert report.tournaments_evaluated == report.tournaments_total
+    assert sorted(report.deferred) == sorted([corrected, deleted, "LATE-1"])
+    written, moved = what_ifs[0]
+    assert written.tournament == asked and moved.tournaments_evaluated > 0
+    # every edit is still pending; the edited tournaments say so
+    assert pending(fed) == ["correct", "delete", "insert", "player"]
+    assert status(fed, corrected) == ("submitted", 0)
+    assert status(fed, "LATE-1") == ("submitted", 0)
+    assert scalar(fed, "SELECT status FROM recalc_runs WHERE id = :i", i=report.run_id) == (
+        "succeeded"
+    )
+    incremental_equals_full(fed)
+    assert status(fed, "LATE-1")[0] == "evaluated" and status(fed, "LATE-1")[1] == 8
+
+
+def test_edits_while_an_incremental_run_loads_lazily(fed):
+    """An incremental run loads the tournaments its ripple reaches while it walks; edits
+    committed half-way are not seen (one snapshot) and stay pending."""
+    order = codes(fed)
+    write(fed, partial(tournaments.add_json, doc=new_tournament(fed, "EARLY-1", "2024-02-03")))
+    later = order[-6:]
+    deleted, corrected = later[0], later[1]
+    doc = document(fed, corrected)
+    doc["games"] = doc["games"][:-1]
+
+    def edits() -> None:
+        write(fed, partial(tournaments.delete, ident=deleted))
+        write(fed, partial(tournaments.correct_json, ident=corrected, doc=doc))
+
+    paused = Paused(lambda done, total: done >= total // 3)
+    report = paused.meanwhile(lambda: run_recalc(fed, progress=paused), edits)
+    assert not report.full and report.tournaments_evaluated > 0
+    assert set(report.deferred) <= {deleted, corrected}
+    assert status(fed, "EARLY-1")[0] == "evaluated"
+    assert pending(fed) == ["correct", "delete"]
+    incremental_equals_full(fed)
+
+
+# -- a failed run is recorded ----------------------------------------------------------------
+def test_a_failed_run_is_recorded_and_changes_nothing(fed, scratch_db):
+    order = codes(fed)
+    write(fed, partial(tournaments.delete, ident=order[3]))
+    before = export(fed)
+
+    def boom(done: int, total: int) -> None:
+        if done >= total // 2:
+            raise RuntimeError("boom")
+
+    with pytest.raises(RecalcFailed) as failed:
+        run_recalc(fed, full=True, progress=boom)
+    message = str(failed.value)
+    assert message.startswith("run ") and " failed at tournament " in message
+    assert "RuntimeError: boom (" in message and "nothing was changed" in message
+    with fed.connect() as conn:
+        run = conn.execute(
+            text("SELECT status, message, failed_tournament FROM recalc_runs ORDER BY id DESC")
+        ).first()
+    everything = codes(fed, ("individual", "team", "match"))
+    assert run is not None and run.status == "failed" and run.failed_tournament in everything
+    assert run.message.startswith("RuntimeError: boom (tests/test_concurrency.py:")
+    assert f"at tournament {run.failed_tournament} (ends " in message
+    assert export(fed) == before and pending(fed) == ["delete"]
+    shown = cli(["runs"], scratch_db)
+    assert shown.returncode == 0
+    assert f"failed at {run.failed_tournament}: RuntimeError: boom" in shown.stdout
+    incremental_equals_full(fed)
+
+
+def test_a_run_that_died_is_marked_failed_by_the_next(fed):
+    with fed.begin() as conn:
+        conn.execute(text("INSERT INTO recalc_runs (status) VALUES ('running')"))
+    run_recalc(fed)
+    with fed.connect() as conn:
+        died = conn.execute(
+            text("SELECT status, message FROM recalc_runs ORDER BY id DESC OFFSET 1")
+        ).first()
+    assert died is not None and died.status == "failed"
+    assert died.message.startswith("interrupted: ")
+
+
+def test_an_edit_waits_for_a_run_only_while_it_writes(fed):
+    """An edit holds the write lock shared: a run's write phase waits for it (and a
+    what-if does); the run's compute phase does not."""
+    write(fed, partial(tournaments.delete, ident=codes(fed)[2]))
+    with Session(fed) as session, session.begin():
+        hold_edits(session)  # an edit in flight
+        done = threading.Event()
+        thread = threading.Thread(target=lambda: (run_recalc(fed), done.set()))
+        thread.start()
+        assert not done.wait(2)  # computed, waiting to write
+    thread.join(WAIT)
+    assert done.is_set() and pending(fed) == []
