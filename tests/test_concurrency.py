@@ -5,10 +5,16 @@ tournament give clear answers, never a 500."""
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from datetime import date
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,8 +24,8 @@ from sqlalchemy.pool import NullPool
 
 from ratingdb.db import migrate
 from ratingdb.db.bulk import load_federation
-from ratingdb.db.locks import hold_edits
-from ratingdb.db.recalc import RecalcFailed, RunReport, run_recalc
+from ratingdb.db.locks import WRITE_KEY, hold_edits
+from ratingdb.db.recalc import LOCK_KEY, SERVER_GONE, RecalcFailed, RunReport, run_recalc
 from ratingdb.db.submissions import change_membership
 from ratingdb.queries.export import evaluation_rows, residual_rows
 from ratingdb.queries.tournament import submission_document
@@ -188,9 +194,8 @@ def test_edits_and_what_ifs_while_a_full_run_computes(fed):
         write(fed, partial(change_membership, player_id=member, vkz=club, left=date(2026, 1, 31)))
         what_if_doc = document(fed, asked)
         what_if_doc["games"] = what_if_doc["games"][2:]
-        what_ifs.append(
-            tournaments.preview(fed, partial(tournaments.correct_json, ident=asked, doc=what_if_doc))
-        )
+        change = partial(tournaments.correct_json, ident=asked, doc=what_if_doc)
+        what_ifs.append(tournaments.preview(fed, change))
 
     paused = Paused(lambda done, total: done == total)  # computed, not yet written
     report = paused.meanwhile(lambda: run_recalc(fed, full=True, progress=paused), edits)
@@ -287,3 +292,109 @@ def test_an_edit_waits_for_a_run_only_while_it_writes(fed):
         assert not done.wait(2)  # computed, waiting to write
     thread.join(WAIT)
     assert done.is_set() and pending(fed) == []
+
+
+# -- a killed run, a lost server ---------------------------------------------------------------
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _advisory(key: int) -> dict[str, int]:
+    return {"hi": key >> 32, "lo": key & 0xFFFF_FFFF}
+
+
+def _lock_holders(engine: Engine, key: int, *, granted: bool) -> list[int]:
+    """Backends holding (or waiting for) the advisory lock ``key``."""
+    with engine.connect() as conn:
+        return list(
+            conn.execute(
+                text(
+                    "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 1 "
+                    "AND classid::bigint = :hi AND objid::bigint = :lo AND granted = :g"
+                ),
+                {**_advisory(key), "g": granted},
+            ).scalars()
+        )
+
+
+def _until(check: Callable[[], Any], what: str) -> Any:
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        found = check()
+        if found:
+            return found
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def _recalc_process(url: Any) -> subprocess.Popen[str]:
+    env = {**os.environ, "DATABASE_URL": url.render_as_string(hide_password=False)}
+    return subprocess.Popen(
+        [sys.executable, "-m", "ratingdb.cli", "recalc", "--quiet"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def _runs(engine: Engine) -> list[tuple[str, str | None]]:
+    with engine.connect() as conn:
+        return [
+            (r.status, r.message)
+            for r in conn.execute(text("SELECT status, message FROM recalc_runs ORDER BY id"))
+        ]
+
+
+@pytest.mark.parametrize("phase", ["compute", "write"])
+def test_kill_9_mid_run_then_the_next_run_equals_an_uninterrupted_one(fed, scratch_db, phase):
+    """``kill -9`` of ``ratingdb recalc`` while it computes, or when it has computed and
+    waits to write: nothing changed, the change points stay pending, the next run marks the
+    killed one failed and gives what a full replay gives."""
+    order = codes(fed)
+    doc = document(fed, order[2])
+    doc["games"] = doc["games"][1:]
+    write(fed, partial(tournaments.correct_json, ident=order[2], doc=doc))
+    write(fed, partial(tournaments.delete, ident=order[-3]))
+    write(fed, partial(tournaments.add_json, doc=new_tournament(fed, "LATE-2", "2025-03-03")))
+    before, runs_before = export(fed), len(_runs(fed))
+    with Session(fed) as session, session.begin():
+        hold_edits(session)  # an edit in flight: the run cannot reach its writes
+        process = _recalc_process(scratch_db)
+        _until(lambda: len(_runs(fed)) > runs_before, "the run to start")
+        if phase == "compute":
+            time.sleep(0.3)
+        else:
+            _until(lambda: _lock_holders(fed, WRITE_KEY, granted=False), "the write phase")
+        assert _runs(fed)[-1][0] == "running"
+        process.send_signal(signal.SIGKILL)
+        process.communicate(timeout=WAIT)
+    # the killed run's server process ends when it notices; then its run lock is free
+    _until(lambda: not _lock_holders(fed, LOCK_KEY, granted=True), "the killed run's lock")
+    assert export(fed) == before
+    assert pending(fed) == ["correct", "delete", "insert"]
+    assert status(fed, "LATE-2") == ("submitted", 0)
+    out = cli(["recalc", "--quiet"], scratch_db)
+    assert out.returncode == 0, out.stderr
+    killed = _runs(fed)[-2]
+    assert killed[0] == "failed" and (killed[1] or "").startswith("interrupted: ")
+    incremental = export(fed)
+    run_recalc(fed, full=True)
+    assert export(fed) == incremental and pending(fed) == []
+
+
+def test_the_server_going_away_during_a_run_is_one_line(fed, scratch_db):
+    write(fed, partial(tournaments.delete, ident=codes(fed)[4]))
+    before = export(fed)
+    with Session(fed) as session, session.begin():
+        hold_edits(session)
+        process = _recalc_process(scratch_db)
+        pid = _until(lambda: _lock_holders(fed, WRITE_KEY, granted=False), "the write phase")[0]
+        with fed.connect() as conn:
+            conn.execute(text("SELECT pg_terminate_backend(:p)"), {"p": pid})
+        _, stderr = process.communicate(timeout=WAIT)
+    assert process.returncode == 1
+    assert stderr == "error: the database server went away during the run; nothing was changed\n"
+    assert _runs(fed)[-1] == ("failed", SERVER_GONE)
+    assert export(fed) == before and pending(fed) == ["delete"]
+    incremental_equals_full(fed)

@@ -26,7 +26,7 @@ def error_responses(*codes: int) -> dict[int | str, dict[str, Any]]:
         401: "No token, or an unknown or revoked token",
         403: "Outside the user's VKZ scope, older than one year (WO 6.2), or admins only",
         404: "Not found (or not published, WO 4.1.1)",
-        409: "A recalculation run is in progress",
+        409: "Another change to the same data was made at the same moment; try again",
         422: "Invalid input: file line/column or JSON path and message; nothing written",
     }
     return {code: {"model": ErrorBody, "description": texts[code]} for code in codes}
