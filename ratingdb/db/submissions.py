@@ -218,7 +218,7 @@ def lock(session: Session, ident: str) -> None:
     before reading it for a write: writes on one tournament follow one another
     (:func:`ratingdb.db.locks.lock_tournament`)."""
     code = ident
-    if ident.isdigit():
+    if ident.isdigit() and len(ident) <= 18:  # a bigint
         code = session.scalar(
             text(
                 "SELECT coalesce((SELECT code FROM tournaments WHERE code = :c), "
