@@ -151,11 +151,7 @@ def run_recalc(
                 _quietly(conn.rollback)
             raise _failed(engine, err, run_id, at, gone=_gone(raw, err)) from err
         finally:
-            if _gone(raw, None):
-                _quietly(conn.invalidate)
-            else:
-                conn.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": LOCK_KEY})
-                conn.commit()
+            _unlock(conn, raw)
 
 
 def dry_run(session: Session) -> RunReport:
@@ -217,7 +213,8 @@ def _compute_phase(
         return _compute(session, full=full, progress=progress, at=at)
     finally:
         session.close()
-        tx.rollback()
+        if tx.is_active:
+            _quietly(tx.rollback)  # on a lost connection the error to report is the first
 
 
 def _write_phase(
@@ -350,6 +347,19 @@ def _write(session: Session, computed: _Computed, dry_run: bool) -> RunReport:
     report.ratings_changed = changed
     report.problems = [f"{p.code}: {p.message}" for p in outcome.problems.values()]
     return report
+
+
+def _unlock(conn: Connection, raw: Any) -> None:
+    """Release the run lock; a connection that is gone (or fails now) is invalidated, never
+    returned to a pool: the server released the lock with it."""
+    if not _gone(raw, None):
+        try:
+            conn.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": LOCK_KEY})
+            conn.commit()
+            return
+        except Exception:  # the run's outcome stands; the server drops the lock with us
+            pass
+    _quietly(conn.invalidate)
 
 
 def _gone(raw: Any, err: BaseException | None) -> bool:
