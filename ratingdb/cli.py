@@ -15,6 +15,7 @@ import click
 
 from ratingdb import __version__
 from ratingdb.commands.adjustment import adjustment
+from ratingdb.commands.calc import calc
 from ratingdb.commands.clubs import clubs
 from ratingdb.commands.common import Failure
 from ratingdb.commands.db import db
@@ -71,6 +72,7 @@ def main(lang: str | None) -> None:
 
 for command in (
     evaluate,
+    calc,
     db,
     tournament,
     recalc,

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ratingdb.errors import InputError
 from ratingdb.rules.errors import RulesError
 from ratingdb.rules.parameters import Precision
+
+if TYPE_CHECKING:
+    from ratingdb.rules import RuleFamily
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +39,7 @@ def evaluate_documents(
     ``rechenmodul``: a DSB timeline version (overrides ``rules_name``) or ``auto`` (the
     version valid at each tournament's end). Returns the evaluations, whether ``data`` was
     an array, and the rule family's name."""
-    from ratingdb.io.families import PARSERS, input_label
+    from ratingdb.io.families import PARSERS
     from ratingdb.rules import dsb_timeline, get_family
 
     fixed = None
@@ -67,10 +70,34 @@ def evaluate_documents(
         )
         if precision is not None:
             params = params.with_precision(precision)
-        try:
-            result = rules.evaluate(tournament_in, params)
-        except RulesError as err:
-            where = f"$[{k}]" if was_array else "$"
-            raise err.with_context(f"{name}: {where}: {input_label(tournament_in)}") from None
+        where = f"{name}: $[{k}]" if was_array else f"{name}: $"
+        result = evaluate_input(rules, params, tournament_in, where)
         out.append(Evaluated(tournament_in, result, None if entry is None else entry.version))
     return out, was_array, family.name
+
+
+def evaluate_input(rules: RuleFamily, params: Any, tournament_in: Any, where: str) -> Any:
+    """``rules.evaluate`` of one parsed input; a RulesError names ``where`` and the input."""
+    from ratingdb.io.families import input_label
+
+    try:
+        return rules.evaluate(tournament_in, params)
+    except RulesError as err:
+        raise err.with_context(f"{where}: {input_label(tournament_in)}") from None
+
+
+def evaluate_document(
+    data: Any, name: str, rules: RuleFamily, params: Any, rechenmodul: str | None = None
+) -> Evaluated:
+    """Evaluate the one tournament (a JSON object of the ``ratingdb evaluate`` contract,
+    docs/evaluate.md) ``data`` under ``rules`` with ``params`` (a Rechenmodul version's, e.g.
+    the one the engine's timeline chooses); errors name ``name`` and the JSON path."""
+    from ratingdb.io.families import PARSERS
+
+    try:
+        inputs, was_array = PARSERS[rules.shape](data)
+    except InputError as err:
+        raise err.with_context(name) from None
+    if was_array or len(inputs) != 1:
+        raise InputError(name, "one tournament expected, not an array")
+    return Evaluated(inputs[0], evaluate_input(rules, params, inputs[0], f"{name}: $"), rechenmodul)

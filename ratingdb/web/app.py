@@ -13,7 +13,7 @@ from fastapi.templating import Jinja2Templates
 from sqlalchemy import Engine
 
 from ratingdb import __version__
-from ratingdb.web import api_admin, api_officer, api_public, pages
+from ratingdb.web import api_admin, api_officer, api_public, calculator, pages
 from ratingdb.web.errors import HANDLERS
 from ratingdb.web.language import LanguageMiddleware, template_context
 
@@ -59,7 +59,14 @@ def create_app(
     app.state.today = today or date.today
     app.state.templates = templates()
     app.add_middleware(LanguageMiddleware)
-    for router in (pages.router, api_public.router, api_officer.router, api_admin.router):
+    for router in (
+        pages.router,
+        calculator.page_router,
+        api_public.router,
+        calculator.api_router,
+        api_officer.router,
+        api_admin.router,
+    ):
         app.include_router(router)
     return app
 
