@@ -4,6 +4,7 @@ database players, and bad input on the command line (exit 2, one line) and the A
 
 from __future__ import annotations
 
+import contextlib
 from datetime import date
 from decimal import Decimal
 from typing import Any
@@ -340,3 +341,46 @@ def test_calculation_dict_matches_evaluate_contract(db):
         "black": "G1",
         "result": "1-0",
     }
+
+
+def test_unpublished_player_only_without_publication(db):
+    """A player without membership is not looked up for the public (WO 4.1.1); the command
+    line takes him, as the engine would: a textual participant, nothing stored."""
+    from sqlalchemy import text
+
+    pid = db.execute(
+        text("INSERT INTO players (surname, given_name, birth_year) VALUES ('Textuell', 'T', "
+             "1980) RETURNING id")
+    ).scalar_one()  # fmt: skip
+    request = parse_request(
+        {"player": {"id": pid}, "opponents": [{"rating": 1500, "result": 1}] * 5}, TODAY
+    )
+    with pytest.raises(InputError) as err:
+        calculate(db, request, published_on=TODAY)
+    assert err.value.location == "$.player.id"
+    assert "no published player" in err.value.message
+    done = calculate(db, request)
+    assert done.player.member is False and done.me.stored is False
+    assert done.me.group == "first_stage"
+    assert any("kein Mitglied" in n for n in done.notes)
+
+
+@pytest.mark.parametrize("value", ["²", "٣", "1e3", " ", "1.5", True, None, [1], {"a": 1}])
+def test_odd_values_are_input_errors(value):
+    """Values a fuzzer sends: every one an InputError, never another exception."""
+    for data in (
+        {"player": {"rating": value, "index": 3}, "opponents": [{"rating": 1500, "result": 1}]},
+        {"player": {}, "opponents": [{"rating": value, "result": 1}]},
+        {"player": {}, "opponents": [{"rating": 1500, "result": value}]},
+        {"player": {"id": value}, "opponents": [{"rating": 1500, "result": 1}]},
+        {"date": value, "player": {}, "opponents": [{"rating": 1500, "result": 1}]},
+        {"player": value, "opponents": [value]},
+    ):
+        with contextlib.suppress(InputError):  # valid (an empty value is left out) or this
+            parse_request(data, TODAY)
+
+
+def test_page_buttons_with_odd_values(example):
+    for action in ("pick:²", "add:99999999999999", "remove:77", "bogus", "remove:x"):
+        answer = example.post("/rechner", data={"action": action, "rows": "²"})
+        assert answer.status_code in (200, 422), (action, answer.status_code)

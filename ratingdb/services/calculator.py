@@ -50,7 +50,8 @@ _SCORES = {
     "1/2": Decimal("0.5"), "=": Decimal("0.5"),
 }  # fmt: skip
 _RESULT = {Decimal("1"): "1-0", Decimal("0.5"): "1/2-1/2", Decimal("0"): "0-1"}
-_ISO = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_ISO = re.compile(r"^\d{4}-\d{2}-\d{2}$", re.ASCII)
+_WHOLE = re.compile(r"^-?\d{1,12}$", re.ASCII)
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +125,7 @@ def parse_score(value: Any, where: str) -> Decimal:
 
 
 def _int(value: Any, where: str, low: int, high: int, what: str) -> int:
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+    if isinstance(value, str) and _WHOLE.match(value.strip()):
         value = int(value.strip())
     if isinstance(value, bool) or not isinstance(value, int):
         raise InputError(where, f"{what} must be a whole number, got {value!r}")

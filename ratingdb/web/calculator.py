@@ -161,10 +161,8 @@ def _visible(session: Session, player_id: int, today: date, user: Principal | No
 
 
 def _state(fields: dict[str, str], today: date) -> FormState:
-    try:
-        count = min(max(int(fields.get("rows", ROWS)), 0), MAX_ROWS)
-    except ValueError:
-        count = ROWS
+    given = fields.get("rows", "")
+    count = min(int(given), MAX_ROWS) if given.isascii() and given.isdigit() else ROWS
     rows = [
         Row(
             fields.get(f"o{k}_id", "").strip(),
@@ -196,7 +194,8 @@ def _answer(
     context: dict[str, Any] = {"form": state}
     with Session(request.app.state.engine) as session:
         verb, _, arg = action.partition(":")
-        if verb in ("pick", "add") and arg.isdigit():
+        number = arg.isascii() and arg.isdigit() and len(arg) <= 9
+        if verb in ("pick", "add") and number:
             pid = int(arg)
             if _visible(session, pid, today, user):
                 if verb == "pick":
@@ -209,7 +208,7 @@ def _answer(
                         rows.append(free)
                     free.player_id, free.name = arg, _name(session, pid)
             return _render(request, context)
-        if verb == "remove" and arg.isdigit() and int(arg) < len(rows):
+        if verb == "remove" and number and int(arg) < len(rows):
             rows[int(arg)] = Row()
             return _render(request, context)
         if verb == "clear":
