@@ -277,7 +277,7 @@ def test_api_database_player_and_opponents(example):
     assert [g["rating"] for g in doc["games"][:4]] == [2100, 2000, 1950, 1700]
     assert doc["result"]["rating_new"] == 2245 and doc["result"]["index_new"] == 32
     assert doc["evaluate_input"] is None  # it would show A's birth year
-    assert any("ganzen Turnier" in n for n in doc["notes"])
+    assert any("whole tournament" in n for n in doc["notes"])  # the API speaks English
     # on the tournament's end date the example is evaluated: A enters with 2245-32
     body["date"] = EXAMPLE_END
     assert example.post("/api/calc", json=body).json()["player"]["rating"] == 2245
@@ -303,7 +303,8 @@ def test_api_typed_in_answer(example):
     answer = example.post("/api/calc", json={"date": "2026-11-25", "player": {
         "rating": 1500, "index": 10, "birth_year": 1990}, "opponents": [
         {"rating": 1600, "result": 1}, {"rating": 1450, "result": 0.5}]}).json()  # fmt: skip
-    assert answer["explanation"]["headline"] == "DWZ neu: 1519-11 (+19)"
+    assert answer["explanation"]["headline"] == "New rating: 1519-11 (+19)"
+    assert "W_e = Σ P(D) = 0.362 + 0.570 = 0.932" in answer["explanation"]["lines"][0]
     assert [g["expected"] for g in answer["games"]] == [0.362, 0.57]
     assert answer["evaluate_input"]["tournament"]["end"] == "2026-11-25"
 
@@ -384,3 +385,22 @@ def test_page_buttons_with_odd_values(example):
     for action in ("pick:²", "add:99999999999999", "remove:77", "bogus", "remove:x"):
         answer = example.post("/rechner", data={"action": action, "rows": "²"})
         assert answer.status_code in (200, 422), (action, answer.status_code)
+
+
+def test_languages(example):
+    """German by default on the page, English with ?lang=en; the API in English unless
+    ?lang=de asks (docs/i18n.md), numbers with the language's decimal mark."""
+    body = {"date": "2026-11-25", "player": {"rating": 1300, "index": 77, "birth_year": 1960},
+            "opponents": [{"rating": 1950, "result": 0}]}  # fmt: skip
+    german = example.post("/api/calc?lang=de", json=body).json()["explanation"]
+    english = example.post("/api/calc", json=body).json()["explanation"]
+    assert german["headline"].startswith("DWZ neu: ") and english["headline"].startswith(
+        "New rating: "
+    )
+    assert "Bremsfaktor b = (R_0 + u) / (1600 + u)" in "\n".join(german["lines"])
+    assert "brake factor b = (R_0 + u) / (1600 + u) = (1300 + 800) / (1600 + 800) = 0.875" in (
+        "\n".join(english["lines"])
+    )
+    page = example.get("/rechner?lang=en")
+    assert "<h1>DWZ calculator</h1>" in page.text and "More rows" in page.text
+    assert "<h1>DWZ-Rechner</h1>" in example.get("/rechner?lang=de").text

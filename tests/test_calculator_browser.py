@@ -53,7 +53,7 @@ def browser():
 
 def _page(browser, width: int):  # type: ignore[no-untyped-def]
     context = browser.new_context(
-        viewport={"width": width, "height": 900}, java_script_enabled=False
+        viewport={"width": width, "height": 900}, java_script_enabled=False, locale="de-DE"
     )
     return context.new_page()
 

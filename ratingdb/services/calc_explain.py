@@ -6,7 +6,9 @@ Every number shown is the rules' own (the evaluation's result and its trace, the
 functions for the parts of K); the filled-in arithmetic is checked against the result and
 left out where it would not reproduce it (float precision). Labels are German with the
 WO's terms (Punkterwartung W_e, Entwicklungsfaktor K, Entwicklungskoeffizient E,
-Gegnerschnitt R_c, Leistung R_h, Erst-DWZ R_1).
+Gegnerschnitt R_c, Leistung R_h, Erst-DWZ R_1) by default, English selectable
+(:mod:`ratingdb.i18n`: the messages are English, ``de`` translates them; numbers are
+written with the language's decimal mark).
 """
 
 from __future__ import annotations
@@ -16,22 +18,25 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from ratingdb.i18n import N_, _, language
 from ratingdb.rules.rounding import decimal_half_up, round_half_up, round_half_up_to
 from ratingdb.services.calculator import PLAYER_ID, Calculation
 
-AGE = {"youth": "Jugendliche", "junior": "Junioren", "adult": "Erwachsene"}
+#: age classes (WO 3.2) and groups (WO 3.4.1), marked for the catalog: pass through ``_``
+AGE = {"youth": N_("youth"), "junior": N_("junior"), "adult": N_("adult")}
 GROUP = {
-    "established": "etabliert (mit DWZ)",
-    "first_stage": "1. Zusatzstufe (Erst-DWZ)",
-    "second_stage": "2. Zusatzstufe (Erst-DWZ)",
-    "remaining": "restlicher Spieler (noch keine DWZ)",
+    "established": N_("established (rated)"),
+    "first_stage": N_("1st Zusatzstufe (first rating)"),
+    "second_stage": N_("2nd Zusatzstufe (first rating)"),
+    "remaining": N_("remaining player (no rating yet)"),
 }
 RESULT = {Decimal("1"): "1", Decimal("0.5"): "½", Decimal("0"): "0"}
 
 
 def de(value: Any, places: int | None = None) -> str:
-    """A number in German notation (``1,667``): a whole number without decimals; a Decimal
-    as it is (W_e keeps its 3 places); ``places`` rounds half-up (WO); ``exact`` below."""
+    """A number with the language's decimal mark (German ``1,667``, English ``1.667``): a
+    whole number without decimals; a Decimal as it is (W_e keeps its 3 places); ``places``
+    rounds half-up (WO); ``exact`` below."""
     if isinstance(value, Fraction) and value.denominator == 1:
         value = int(value)
     if isinstance(value, int) and places is None:
@@ -39,13 +44,17 @@ def de(value: Any, places: int | None = None) -> str:
     if places is not None:
         value = decimal_half_up(Fraction(value), places)
     text = format(Decimal(str(value)) if isinstance(value, float) else value, "f")
-    return text.replace(".", ",").replace("-", "−")
+    return text.replace(".", _mark()).replace("-", "−")
+
+
+def _mark() -> str:
+    return "," if language() == "de" else "."
 
 
 def exact(value: Decimal | Fraction) -> str:
     """A value to at most 3 decimals (half-up), without trailing zeros: ``2245,25``."""
     text = de(value, 3)
-    return text.rstrip("0").rstrip(",") if "," in text else text
+    return text.rstrip("0").rstrip(_mark()) if _mark() in text else text
 
 
 def short(value: Fraction) -> str:
@@ -107,20 +116,27 @@ def explain(calc: Calculation) -> Explanation:
         else:
             _classic_e(out, calc)
     elif me.group in ("first_stage", "second_stage"):
-        out = Explanation("first_rating", f"Erst-DWZ: {me.rating_new}-{me.index_new}", games)
+        headline = _("First rating: {rating}-{index}").format(
+            rating=me.rating_new, index=me.index_new
+        )
+        out = Explanation("first_rating", headline, games)
         _first_rating(out, calc)
     else:
-        out = Explanation("no_rating", "Noch keine DWZ", games)
+        out = Explanation("no_rating", _("No rating yet"), games)
         _no_rating(out, calc)
     if me.performance is not None:
         out.lines.append(
-            f"Leistung R_h = {me.performance}: die DWZ, bei der die Punkterwartung gleich "
-            "der erzielten Punktzahl wäre (WO 3.6)."
+            _(
+                "Performance R_h = {rh}: the rating at which the expected score would equal "
+                "the score (WO 3.6)."
+            ).format(rh=me.performance)
         )
         if me.exceptional:
             out.lines.append(
-                f"R_h > R_0 + {calc.parameters.exceptional_margin}: in der Turnierauswertung "
-                "rechnen die etablierten Gegner mit dieser Leistung (Sonderwertung, WO 3.6.3)."
+                _(
+                    "R_h > R_0 + {margin}: in the tournament's evaluation the established "
+                    "opponents count this performance (Sonderwertung, WO 3.6.3)."
+                ).format(margin=calc.parameters.exceptional_margin)
             )
     out.values.update(group=me.group, age_class=me.age_class, games=me.games, score=float(me.score))
     return out
@@ -152,26 +168,32 @@ def _games(calc: Calculation) -> list[GameLine]:
 def _rated_headline(me: Any) -> str:
     change = me.rating_new - me.rating_old
     sign = "+" if change >= 0 else "−"
-    return f"DWZ neu: {me.rating_new}-{me.index_new} ({sign}{abs(change)})"
+    return _("New rating: {rating}-{index} ({change})").format(
+        rating=me.rating_new, index=me.index_new, change=f"{sign}{abs(change)}"
+    )
 
 
 def _expected_line(out: Explanation, me: Any) -> None:
     terms = [de(g.expected) for g in out.games if g.expected is not None]
     shown = " + ".join(terms) if len(terms) <= 12 else f"{' + '.join(terms[:10])} + …"
     out.lines.append(
-        f"Punkterwartung W_e = Σ P(D) = {shown} = {de(me.expected)} (WO 3.3.2, Anhang 2.1); "
-        f"Gegnerschnitt R_c = {me.opponents_avg}; W = {de(me.score)} aus n = {me.games} Partien."
+        _(
+            "Expected score W_e = Σ P(D) = {terms} = {we} (WO 3.3.2, Anhang 2.1); average "
+            "opponent R_c = {rc}; W = {w} from n = {n} games."
+        ).format(terms=shown, we=de(me.expected), rc=me.opponents_avg, w=de(me.score), n=me.games)
     )
 
 
 def _age(me: Any, calc: Calculation) -> str:
     params = calc.parameters
     limits = {
-        "youth": f"bis {params.youth_max_age} Jahre",
-        "junior": f"{params.youth_max_age + 1}–{params.junior_max_age} Jahre",
-        "adult": f"ab {params.junior_max_age + 1} Jahre",
+        "youth": _("up to {age} years").format(age=params.youth_max_age),
+        "junior": _("{low}–{high} years").format(
+            low=params.youth_max_age + 1, high=params.junior_max_age
+        ),
+        "adult": _("{age} years and older").format(age=params.junior_max_age + 1),
     }
-    return f"{AGE[me.age_class]} ({limits[me.age_class]})"
+    return f"{_(AGE[me.age_class])} ({limits[me.age_class]})"
 
 
 def _dwz2026_k(out: Explanation, calc: Calculation) -> None:
@@ -182,39 +204,46 @@ def _dwz2026_k(out: Explanation, calc: Calculation) -> None:
     r0, index = me.rating_old, me.index_old
     k0 = base_value(r0, index, me.age_class, params)
     column = f"Index {index}" if index <= 10 else f"Index {index} > 10"
-    out.lines.append(f"Grundwert K_0 = {k0} (WO Anhang 1.3: {_age(me, calc)}, DWZ {r0}, {column}).")
+    out.lines.append(
+        _("Base value K_0 = {k0} (WO Anhang 1.3: {age}, rating {r0}, {column}).").format(
+            k0=k0, age=_age(me, calc), r0=r0, column=column
+        )
+    )
     reached = me.score >= me.expected
     bonus, brake = Fraction(0), Fraction(1)
     if reached:
         bonus = success_bonus(r0, me.age_class, params)
         if bonus and me.age_class == "youth":
             how = f"(2000 − R_0) / t = ({params.youth_bonus_pivot} − {r0}) / {params.t}"
-            out.lines.append(f"W ≥ W_e: Erfolgsaufschlag a = {how} = {short(bonus)}; b = 1.")
+            out.lines.append(_bonus().format(how=f"{how} = {short(bonus)}"))
         elif bonus:
             name = "a1" if me.age_class == "junior" else "a2"
-            out.lines.append(f"W ≥ W_e: Erfolgsaufschlag a = {name} = {short(bonus)}; b = 1.")
+            out.lines.append(_bonus().format(how=f"{name} = {short(bonus)}"))
         else:
-            out.lines.append("W ≥ W_e: Erfolgsaufschlag a = 0 (WO Anhang 1.3); b = 1.")
+            out.lines.append(_bonus().format(how="0"))
     else:
         brake = brake_factor(r0, params)
         if brake != 1:
             low = params.low_rating_threshold
             how = f"(R_0 + u) / ({low} + u) = ({r0} + {params.u}) / ({low} + {params.u})"
-            out.lines.append(f"W < W_e: Bremsfaktor b = {how} = {short(brake)}; a = 0.")
+            out.lines.append(_brake().format(how=f"{how} = {short(brake)}"))
         else:
             out.lines.append(
-                f"W < W_e: Bremsfaktor b = 1 (DWZ ab {params.low_rating_threshold}); a = 0."
+                _("W < W_e: brake factor b = 1 (rating {low} or more); a = 0.").format(
+                    low=params.low_rating_threshold
+                )
             )
     raw = k0 * brake + bonus
     k = min(round_half_up_to(raw, 1), Fraction(params.k_max))
-    capped = " (begrenzt auf K_max)" if round_half_up_to(raw, 1) > params.k_max else ""
+    capped = _(" (capped at K_max)") if round_half_up_to(raw, 1) > params.k_max else ""
     if me.k is not None and Fraction(me.k) == k:
-        out.lines.append(
-            f"Entwicklungsfaktor K = K_0 · b + a = {k0} · {short(brake)} + {short(bonus)} = "
-            f"{short(raw)} ≈ {de(me.k)}{capped} (WO 3.5.1)."
+        formula = (
+            f"K = K_0 · b + a = {k0} · {short(brake)} + {short(bonus)} = "
+            f"{short(raw)} ≈ {de(me.k)}{capped}"
         )
     else:  # float precision at the edge W = W_e: the rules' own K
-        out.lines.append(f"Entwicklungsfaktor K = {de(me.k)} (WO 3.5.1, Anhang 1.3).")
+        formula = f"K = {de(me.k)}"
+    out.lines.append(_("Development factor {formula} (WO 3.5.1).").format(formula=formula))
     out.values.update(k0=k0, bonus=float(bonus), brake=float(brake), k=float(me.k))
     difference = me.score - me.expected
     change = me.k * difference
@@ -230,11 +259,12 @@ def _dwz2026_k(out: Explanation, calc: Calculation) -> None:
         filled = f"{formula} = {exact(r0 + change)}"
     floor = ""
     if computed == params.rating_floor and round_half_up(r0 + change) < params.rating_floor:
-        floor = f"; unter {params.rating_floor} wird {params.rating_floor} gesetzt"
+        floor = _("; below {floor} it is set to {floor}").format(floor=params.rating_floor)
     if computed == me.rating_new:
-        out.lines.append(f"Neue DWZ {filled} ≈ {me.rating_new}{floor} (WO 3.5.2).")
+        formula = f"{filled} ≈ {me.rating_new}{floor}"
     else:  # float precision: W_e unrounded
-        out.lines.append(f"Neue DWZ R_n = R_0 + K · (W − W_e) = {me.rating_new} (WO 3.5.2).")
+        formula = f"R_n = R_0 + K · (W − W_e) = {me.rating_new}"
+    out.lines.append(_("New rating {formula} (WO 3.5.2).").format(formula=formula))
     out.lines.append(f"Index: {me.index_old} → {me.index_new}.")
 
 
@@ -254,23 +284,31 @@ def _classic_e(out: Explanation, calc: Calculation) -> None:
     scale, power = params.e_rating_scale, params.e_exponent
     base = f"E_0 = (R_o/{scale})^{power} + J = ({r0}/{scale})^{power} + {j}"
     e0 = Fraction(r0, scale) ** power + j
+    index = _("index")
+    bounds = (
+        f"{params.e_min} ≤ E ≤ {params.e_max}, E ≤ {params.e_index_factor} · {index} {me.index_old}"
+    )
     if params.e_formula == "2014":
         fb = acceleration_factor(r0, me.age_class, reached, params)
         sbr = braking_supplement(r0, reached, params)
         out.lines.append(
-            f"{base} = {de(e0, 3)} ({_age(me, calc)}); Beschleunigungsfaktor f_B = "
-            f"{short(fb)}, Bremszuschlag S_Br = {short(sbr)} (WO 2014 4.9.2)."
+            _(
+                "{base} = {e0} ({age}); acceleration factor f_B = {fb}, braking supplement "
+                "S_Br = {sbr} (WO 2014 4.9.2)."
+            ).format(base=base, e0=de(e0, 3), age=_age(me, calc), fb=short(fb), sbr=short(sbr))
         )
         out.lines.append(
-            f"Entwicklungskoeffizient E = E_0 · f_B + S_Br, gerundet und begrenzt "
-            f"({params.e_min} ≤ E ≤ {params.e_max}, E ≤ {params.e_index_factor} · Index; "
-            f"mit Bremszuschlag E ≤ {params.e_max_braking}) = {e}."
+            _(
+                "Development coefficient E = E_0 · f_B + S_Br, rounded and bounded ({bounds}; "
+                "with a braking supplement E ≤ {braking}) = {e}."
+            ).format(bounds=bounds, braking=params.e_max_braking, e=e)
         )
     else:
         out.lines.append(
-            f"Entwicklungskoeffizient {base} = {de(e0, 3)} ({_age(me, calc)}), gerundet und "
-            f"begrenzt ({params.e_min} ≤ E ≤ {params.e_max}, E ≤ {params.e_index_factor} · "
-            f"Index {me.index_old}) = {e} (WO 4.9.2)."
+            _(
+                "Development coefficient {base} = {e0} ({age}), rounded and bounded ({bounds}) "
+                "= {e} (WO 4.9.2)."
+            ).format(base=base, e0=de(e0, 3), age=_age(me, calc), bounds=bounds, e=e)
         )
     difference = me.score - me.expected
     raw = r0 + change_constant(e, n, params) * Fraction(difference)
@@ -280,22 +318,34 @@ def _classic_e(out: Explanation, calc: Calculation) -> None:
         f"{de(me.expected)}) / ({e} + {n}) = {exact(raw)}"
     )
     if max(round_half_up(raw), params.rating_floor) == me.rating_new:
-        out.lines.append(f"Neue DWZ {filled} ≈ {me.rating_new} (WO 4.9.1).")
+        formula = f"{filled} ≈ {me.rating_new}"
     else:
-        out.lines.append(f"Neue DWZ R_n = {me.rating_new} (WO 4.9.1).")
+        formula = f"R_n = {me.rating_new}"
+    out.lines.append(_("New rating {formula} (WO 4.9.1).").format(formula=formula))
     out.lines.append(f"Index: {me.index_old} → {me.index_new}.")
     out.values.update(e=e, j=j)
 
 
 def _stage_line(calc: Calculation) -> str:
     me, params, p = calc.me, calc.parameters, calc.player
-    residual = f", einschl. {len(p.residual_games)} Restpartien" if p.residual_games else ""
-    stage = "1. Zusatzstufe" if me.group == "first_stage" else "2. Zusatzstufe"
-    return (
-        f"Keine DWZ vor dem Turnier: n = {me.games} Partien gegen Gegner mit DWZ{residual}, "
-        f"W = {de(me.score)} Punkte (nötig: mindestens {params.min_games} Partien und "
-        f"{de(params.min_score)} Punkte) → {stage} (WO 3.4.1.1)."
+    return _(
+        "No rating before the tournament: n = {n} games against rated opponents{residual}, "
+        "W = {w} points (needed: at least {min_games} games and {min_score} points) → {stage} "
+        "(WO 3.4.1.1)."
+    ).format(
+        n=me.games,
+        residual=_residual(p),
+        w=de(me.score),
+        min_games=params.min_games,
+        min_score=de(params.min_score),
+        stage=_(GROUP[me.group]),
     )
+
+
+def _residual(p: Any) -> str:
+    if not p.residual_games:
+        return ""
+    return _(", {count} residual games included").format(count=len(p.residual_games))
 
 
 def _first_rating(out: Explanation, calc: Calculation) -> None:
@@ -306,33 +356,47 @@ def _first_rating(out: Explanation, calc: Calculation) -> None:
     draw = (trace.get("fictitious_draw") or {}).get(PLAYER_ID)
     if draw is not None:
         out.lines.append(
-            f"100 % der Punkte: ein fiktives Remis gegen den Gegnerschnitt {draw} kommt für "
-            "die Iteration hinzu (WO 3.4.1.3)."
+            _(
+                "100 % of the points: a fictitious draw against the average opponent {draw} is "
+                "added for the iteration (WO 3.4.1.3)."
+            ).format(draw=draw)
         )
     if calc.result.precision == "table" and calc.family == "dwz2026":
         # the start value counts the stage games only, without the fictitious draw
         w, n = me.score, me.games
         p = de(Fraction(w) / n, 3)
         out.lines.append(
-            f"Gegnerschnitt R_c = {me.opponents_avg}; p = W / n = {de(w)} / {n} = {p}; "
-            f"Anfangswert R_p = R_c + D(p) = {me.opponents_avg} + "
-            f"{_signed(Decimal(me.start_value - me.opponents_avg))} = {me.start_value} "
-            "(WO Anhang 1.1.1, Anhang 2.2)."
+            _(
+                "Average opponent R_c = {rc}; p = W / n = {w} / {n} = {p}; start value R_p = "
+                "R_c + D(p) = {rc} + {d} = {rp} (WO Anhang 1.1.1, Anhang 2.2)."
+            ).format(
+                rc=me.opponents_avg,
+                w=de(w),
+                n=n,
+                p=p,
+                d=_signed(Decimal(me.start_value - me.opponents_avg)),
+                rp=me.start_value,
+            )
         )
     else:
         out.lines.append(
-            f"Gegnerschnitt R_c = {me.opponents_avg}; Anfangswert R_p = R_c + D(W / n) = "
-            f"{me.start_value} (WO Anhang 1.1.1)."
+            _(
+                "Average opponent R_c = {rc}; start value R_p = R_c + D(W / n) = {rp} "
+                "(WO Anhang 1.1.1)."
+            ).format(rc=me.opponents_avg, rp=me.start_value)
         )
     steps = [row[trace["order"].index(PLAYER_ID)] for row in trace.get("steps", [])]
     if len(steps) > 1:
         shown = steps if len(steps) <= 10 else [*steps[:8], "…", steps[-1]]
         out.lines.append(
-            "Iteration, bis W_e = W (WO Anhang 1.1): "
-            f"{' → '.join(str(v) for v in shown)}; R_i = {me.iteration_value}."
+            _("Iteration until W_e = W (WO Anhang 1.1): {steps}; R_i = {ri}.").format(
+                steps=" → ".join(str(v) for v in shown), ri=me.iteration_value
+            )
         )
     else:
-        out.lines.append(f"Iterationswert R_i = {me.iteration_value} (WO Anhang 1.1).")
+        out.lines.append(
+            _("Iteration value R_i = {ri} (WO Anhang 1.1).").format(ri=me.iteration_value)
+        )
     ri = me.iteration_value
     if calc.family == "dwz2026":
         pivot, floor, r = params.first_rating_pivot, params.rating_floor, params.r
@@ -350,35 +414,49 @@ def _first_rating(out: Explanation, calc: Calculation) -> None:
                 f"R_i < {floor}: R_1 = {floor} + r · {pivot - floor} · R_i / {floor} = "
                 f"{exact(value)} ≈ {me.rating_new}"
             )
-        out.lines.append(f"Erst-DWZ-Korrektur: {how} (WO 3.4.4.2, Anhang 1.2.2).")
+        out.lines.append(
+            _("First-rating correction: {how} (WO 3.4.4.2, Anhang 1.2.2).").format(how=how)
+        )
     else:
-        out.lines.append(f"Erst-DWZ R_1 = {me.rating_new} (WO 4.8).")
+        out.lines.append(_("First rating R_1 = {r1} (WO 4.8).").format(r1=me.rating_new))
     out.lines.append(f"Index: {me.index_new}.")
 
 
 def _no_rating(out: Explanation, calc: Calculation) -> None:
     """WO 3.4.1.1 not met: the games become residual games (WO 3.4.2, 4.1.1)."""
     me, params, p = calc.me, calc.parameters, calc.player
-    residual = f", einschl. {len(p.residual_games)} Restpartien" if p.residual_games else ""
     why = []
     if me.games < params.min_games:
-        why.append(f"nur {me.games} Partien{residual} (nötig: {params.min_games})")
+        why.append(
+            _("only {n} games{residual} (needed: {min_games})").format(
+                n=me.games, residual=_residual(p), min_games=params.min_games
+            )
+        )
     if me.score < params.min_score:
-        why.append(f"nur {de(me.score)} Punkte (nötig: {de(params.min_score)})")
+        why.append(
+            _("only {w} points (needed: {min_score})").format(
+                w=de(me.score), min_score=de(params.min_score)
+            )
+        )
     out.lines.append(
-        "Eine Erst-DWZ erfordert mindestens "
-        f"{params.min_games} Partien gegen Gegner mit DWZ"
-        + (f" und mindestens {de(params.min_score)} Punkte" if params.min_score else "")
-        + f" (WO 3.4.1.1); hier {' und '.join(why) or 'nicht erfüllt'}."
+        _(
+            "A first rating needs at least {min_games} games against rated opponents and at "
+            "least {min_score} points (WO 3.4.1.1); here {why}."
+        ).format(
+            min_games=params.min_games,
+            min_score=de(params.min_score),
+            why=_(" and ").join(why) or _("not met"),
+        )
     )
-    years = params.residual_validity_years
     if p.member:
         out.lines.append(
-            f"Die Partien werden als Restpartien gespeichert und zählen {years} Jahre lang in "
-            "der nächsten Auswertung mit (WO 3.4.2, 4.1.1)."
+            _(
+                "The games are stored as residual games and count in the next evaluation for "
+                "{years} years (WO 3.4.2, 4.1.1)."
+            ).format(years=params.residual_validity_years)
         )
     else:
-        out.lines.append("Für Nichtmitglieder werden keine Restpartien gespeichert (WO 3.4.3).")
+        out.lines.append(_("No residual games are stored for non-members (WO 3.4.3)."))
 
 
 def calculation_dict(calc: Calculation, *, with_document: bool) -> dict[str, Any]:
@@ -417,28 +495,38 @@ def render_text(calc: Calculation) -> str:
     """The command line's answer: headline, scoresheet, calculation, notes."""
     me, out = calc.me, explain(calc)
     p = calc.player
-    own = f"{p.rating}-{p.index}" if p.rating is not None else "ohne DWZ"
+    own = f"{p.rating}-{p.index}" if p.rating is not None else _("unrated")
+    day = calc.request.day.strftime(_("%Y-%m-%d"))
     head = [
-        f"DWZ-Rechner · {calc.request.day:%d.%m.%Y} · Rechenmodul {calc.rechenmodul}",
-        f"{p.name}: {own}, {AGE[me.age_class]}, {GROUP[me.group]}",
+        _("DWZ calculator · {day} · Rechenmodul {modul}").format(day=day, modul=calc.rechenmodul),
+        f"{p.name}: {own}, {_(AGE[me.age_class])}, {_(GROUP[me.group])}",
         "",
-        f"{'Rd.':>3}  {'Gegner':<28} {'Wertung':>9} {'D':>6} {'Erg.':>4} {'P(D)':>6}",
+        f"{_('Rd.'):>3}  {_('Opponent'):<28} {_('Rating used'):>11} {'D':>6} "
+        f"{_('Res.'):>4} {'P(D)':>6}",
     ]
     for g in out.games:
         rating = f"{g.rating}-{g.index}" if g.index is not None else str(g.rating)
         diff = "" if g.difference is None else de(g.difference)
         exp = "" if g.expected is None else de(g.expected)
         head.append(
-            f"{g.round:>3}  {g.opponent[:28]:<28} {rating:>9} {diff:>6} "
+            f"{g.round:>3}  {g.opponent[:28]:<28} {rating:>11} {diff:>6} "
             f"{RESULT[g.score]:>4} {exp:>6}"
         )
     total = de(me.expected) if me.expected is not None else ""
-    head.append(f"{'':>3}  {'Summe':<28} {'':>9} {'':>6} {de(me.score):>4} {total:>6}")
+    head.append(f"{'':>3}  {_('Total'):<28} {'':>11} {'':>6} {de(me.score):>4} {total:>6}")
     body = ["", out.headline, *("  " + line for line in out.lines), ""]
-    body += [f"Hinweis: {n}" for n in calc.notes]
+    body += [_("Note: {note}").format(note=n) for n in calc.notes]
     return "\n".join(head + body)
 
 
 def _signed(value: Decimal) -> str:
     """A negative factor in parentheses: ``(−0,308)``."""
     return f"({de(value)})" if value < 0 else de(value)
+
+
+def _bonus() -> str:
+    return _("W ≥ W_e: success bonus a = {how} (WO Anhang 1.3); b = 1.")
+
+
+def _brake() -> str:
+    return _("W < W_e: brake factor b = {how} (WO Anhang 1.3); a = 0.")

@@ -34,6 +34,7 @@ from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import InputError
+from ratingdb.i18n import _
 from ratingdb.names import full_name
 
 #: the rule families whose evaluation the calculator explains (tournament-shaped DWZ)
@@ -274,7 +275,7 @@ def _seats(
         sid = PLAYER_ID if k == 0 else f"G{k}"
         where = "$.player.id" if k == 0 else f"$.opponents[{k - 1}].id"
         if e.player_id is None:
-            name = "Eingabe" if k == 0 else f"Gegner {k}"
+            name = _("Entered") if k == 0 else _("Opponent {k}").format(k=k)
             seats.append(Seat(sid, name, None, e.rating, e.index, e.birth_year))
             continue
         if e.player_id not in allowed:
@@ -359,30 +360,40 @@ def _document(request: CalcRequest, player: Seat, opponents: list[Seat]) -> dict
 
 
 def _notes(calc: Calculation) -> list[str]:
-    """What the user should know about this result, in the WO's words."""
+    """What the user should know about this result, in the WO's words (translated)."""
     notes = []
-    p, day = calc.player, calc.request.day
+    p = calc.player
+    day = calc.request.day.strftime(_("%Y-%m-%d"))
     if p.player_id is not None:
         if not p.member:
             notes.append(
-                f"{p.name} ist am {day:%d.%m.%Y} kein Mitglied: er wird als textueller "
-                "Teilnehmer mitgerechnet, gespeichert wird nichts (WO 3.4.3, 4.1.1)."
+                _(
+                    "{name} is not a member on {day}: he is counted as a textual participant "
+                    "and nothing is stored (WO 3.4.3, 4.1.1)."
+                ).format(name=p.name, day=day)
             )
         if p.rating is None and p.residual_games:
             notes.append(
-                f"{len(p.residual_games)} gültige Restpartien aus früheren Turnieren zählen "
-                "mit (WO 3.4.2, 4.1.1)."
+                _(
+                    "{count} valid residual games of earlier tournaments count as well "
+                    "(WO 3.4.2, 4.1.1)."
+                ).format(count=len(p.residual_games))
             )
     if any(s.player_id is not None for s in (p, *calc.opponents)):
         notes.append(
-            f"Spieler aus der Datenbank gehen mit ihrer DWZ und ihrem Index am "
-            f"{day:%d.%m.%Y} ein (nach allen bis dahin beendeten Auswertungen)."
+            _(
+                "Players from the database enter with their rating and index on {day} (after "
+                "every evaluation ending by then)."
+            ).format(day=day)
         )
     notes.append(
-        "Das offizielle Ergebnis hängt vom ganzen Turnier ab: dort werden alle Spieler "
-        "gemeinsam ausgewertet. Der Rechner nimmt die DWZ der Gegner als gegeben; in der "
-        "Auswertung zählen Spieler ohne DWZ nur mit ihrer neuen Erst-DWZ R_1 und "
-        "Ausnahmespieler mit ihrer Leistung (Sonderwertung, WO 3.6.3) (WO Anhang 3.3)."
+        _(
+            "The official result depends on the whole tournament, where all players are "
+            "evaluated together. The calculator takes the opponents' ratings as given; in the "
+            "evaluation an unrated opponent counts only with the first rating R_1 he receives "
+            "and an exceptional player with his performance (Sonderwertung, WO 3.6.3) (WO "
+            "Anhang 3.3)."
+        )
     )
     return notes
 

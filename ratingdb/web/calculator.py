@@ -22,9 +22,10 @@ from sqlalchemy.orm import Session
 
 from ratingdb.db.users import Principal
 from ratingdb.errors import InputError
+from ratingdb.i18n import N_, _
 from ratingdb.queries.search import search_players
 from ratingdb.rules.errors import RulesError
-from ratingdb.services.calc_explain import AGE, GROUP, calculation_dict, explain
+from ratingdb.services.calc_explain import AGE, GROUP, calculation_dict, de, explain
 from ratingdb.services.calculator import (
     Calculation,
     calculate,
@@ -41,12 +42,13 @@ api_router = APIRouter(prefix="/api", tags=["public"])
 #: empty game rows of a fresh form, and how many "more" adds
 ROWS, MORE = 8, 5
 MAX_ROWS = 200
+#: the form's names of the request's fields (translated where used)
 _LABELS = {
-    "rating": "DWZ",
-    "index": "Index",
-    "birth_year": "Geburtsjahr",
-    "id": "Spieler",
-    "result": "Ergebnis",
+    "rating": N_("DWZ"),
+    "index": N_("Index"),
+    "birth_year": N_("Birth year"),
+    "id": N_("Player"),
+    "result": N_("Result"),
 }
 _EXAMPLE = {
     "date": "2026-12-12",
@@ -111,7 +113,7 @@ class FormState:
 
 def _render(request: Request, context: dict[str, Any], status: int = 200) -> HTMLResponse:
     templates = request.app.state.templates
-    context = {**context, "age": AGE, "group": GROUP}
+    context = {**context, "age": AGE, "group": GROUP, "num": de}
     return cast(
         HTMLResponse,
         templates.TemplateResponse(request, "calculator.html", context, status_code=status),
@@ -193,7 +195,7 @@ def _answer(
     action = fields.get("action", "calc")
     context: dict[str, Any] = {"form": state}
     with Session(request.app.state.engine) as session:
-        verb, _, arg = action.partition(":")
+        verb, _colon, arg = action.partition(":")
         number = arg.isascii() and arg.isdigit() and len(arg) <= 9
         if verb in ("pick", "add") and number:
             pid = int(arg)
@@ -242,6 +244,7 @@ def _answer(
             context["error"] = str(err)
             return _render(request, context, status=422)
         context["calc"] = calc
+        context["day"] = calc.request.day.strftime(_("%Y-%m-%d"))
         context["explanation"] = explain(calc)
         return _render(request, context)
 
@@ -264,10 +267,9 @@ def _label(location: str, used: list[int]) -> str:
         return location
     key, k, field = parts
     if key == "date":
-        return "Datum"
+        return _("Date")
     if key == "player":
-        return _LABELS.get(field or "", "Spieler")
-    if k is None:
-        return "Gegner"
-    label = _LABELS.get(field or "", "")
-    return f"Gegner {used[k] + 1}" + (f", {label}" if label else "")
+        return _(_LABELS.get(field or "", N_("Player")))
+    opponent = _("Opponent {k}").format(k=used[k] + 1) if k is not None else _("Opponents")
+    label = _LABELS.get(field or "")
+    return f"{opponent}, {_(label)}" if label and k is not None else opponent
