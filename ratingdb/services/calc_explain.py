@@ -21,9 +21,9 @@ from typing import Any
 from ratingdb.i18n import N_, _, language
 from ratingdb.rules.rounding import decimal_half_up, round_half_up, round_half_up_to
 from ratingdb.services.calculator import PLAYER_ID, Calculation
+from ratingdb.terms import age_class as age_name
 
-#: age classes (WO 3.2) and groups (WO 3.4.1), marked for the catalog: pass through ``_``
-AGE = {"youth": N_("youth"), "junior": N_("junior"), "adult": N_("adult")}
+#: groups (WO 3.4.1), marked for the catalog: pass through ``_`` (age classes: ratingdb.terms)
 GROUP = {
     "established": N_("established (rated)"),
     "first_stage": N_("1st Zusatzstufe (first rating)"),
@@ -193,7 +193,7 @@ def _age(me: Any, calc: Calculation) -> str:
         ),
         "adult": _("{age} years and older").format(age=params.junior_max_age + 1),
     }
-    return f"{_(AGE[me.age_class])} ({limits[me.age_class]})"
+    return f"{age_name(me.age_class)} ({limits[me.age_class]})"
 
 
 def _dwz2026_k(out: Explanation, calc: Calculation) -> None:
@@ -497,12 +497,13 @@ def render_text(calc: Calculation) -> str:
     p = calc.player
     own = f"{p.rating}-{p.index}" if p.rating is not None else _("unrated")
     day = calc.request.day.strftime(_("%Y-%m-%d"))
+    group = _(GROUP[me.group])
+    rd, opponent, used, res = _("Rd."), _("Opponent"), _("Rating used"), _("Res.")
     head = [
         _("DWZ calculator · {day} · Rechenmodul {modul}").format(day=day, modul=calc.rechenmodul),
-        f"{p.name}: {own}, {_(AGE[me.age_class])}, {_(GROUP[me.group])}",
+        f"{p.name}: {own}, {age_name(me.age_class)}, {group}",
         "",
-        f"{_('Rd.'):>3}  {_('Opponent'):<28} {_('Rating used'):>11} {'D':>6} "
-        f"{_('Res.'):>4} {'P(D)':>6}",
+        f"{rd:>3}  {opponent:<28} {used:>11} {'D':>6} {res:>4} {'P(D)':>6}",
     ]
     for g in out.games:
         rating = f"{g.rating}-{g.index}" if g.index is not None else str(g.rating)

@@ -25,7 +25,7 @@ from ratingdb.errors import InputError
 from ratingdb.i18n import N_, _
 from ratingdb.queries.search import search_players
 from ratingdb.rules.errors import RulesError
-from ratingdb.services.calc_explain import AGE, GROUP, calculation_dict, de, explain
+from ratingdb.services.calc_explain import GROUP, calculation_dict, de, explain
 from ratingdb.services.calculator import (
     Calculation,
     calculate,
@@ -33,6 +33,7 @@ from ratingdb.services.calculator import (
     parse_request,
     split_path,
 )
+from ratingdb.terms import age_class, term
 from ratingdb.web import schemas
 from ratingdb.web.deps import OptionalUser, SessionDep, TodayDep
 
@@ -113,7 +114,7 @@ class FormState:
 
 def _render(request: Request, context: dict[str, Any], status: int = 200) -> HTMLResponse:
     templates = request.app.state.templates
-    context = {**context, "age": AGE, "group": GROUP, "num": de}
+    context = {**context, "age_class": age_class, "group": GROUP, "num": de, "term": term}
     return cast(
         HTMLResponse,
         templates.TemplateResponse(request, "calculator.html", context, status_code=status),
@@ -272,4 +273,7 @@ def _label(location: str, used: list[int]) -> str:
         return _(_LABELS.get(field or "", N_("Player")))
     opponent = _("Opponent {k}").format(k=used[k] + 1) if k is not None else _("Opponents")
     label = _LABELS.get(field or "")
-    return f"{opponent}, {_(label)}" if label and k is not None else opponent
+    if label is None or k is None:
+        return opponent
+    field_name = _(label)
+    return f"{opponent}, {field_name}"
