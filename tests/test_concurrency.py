@@ -208,11 +208,15 @@ def test_edits_and_what_ifs_while_a_full_run_computes(fed):
     assert pending(fed) == ["correct", "delete", "insert", "player"]
     assert status(fed, corrected) == ("submitted", 0)
     assert status(fed, "LATE-1") == ("submitted", 0)
+    # the evaluations the correction and deletion removed stay for the next run's report
+    kept = "SELECT count(DISTINCT tournament_id) FROM removed_snapshots"
+    assert scalar(fed, kept) == 2
     assert scalar(fed, "SELECT status FROM recalc_runs WHERE id = :i", i=report.run_id) == (
         "succeeded"
     )
     incremental_equals_full(fed)
     assert status(fed, "LATE-1")[0] == "evaluated" and status(fed, "LATE-1")[1] == 8
+    assert scalar(fed, kept) == 0
 
 
 def test_edits_while_an_incremental_run_loads_lazily(fed):
