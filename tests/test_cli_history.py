@@ -96,12 +96,14 @@ def test_bad_submission_names_the_place(loaded, tmp_path: Path):
 def test_demo(scratch_db):
     out = run(["demo", "--players", "200", "--years", "3"], scratch_db)
     assert out.returncode == 0, out.stderr
-    for needle in ("nightly job", "late tournament", "Karteikarte", "2081-56", "1961*"):
-        assert needle in out.stdout
+    for needle in ("Nachtlauf", "Turnier nach", "Karteikarte", "2081-56", "1961*"):
+        assert needle in out.stdout  # German by default (docs/i18n.md)
+    for word in ("Age", "youth", "residual", "nightly job"):  # (its players are "Player A")
+        assert word not in out.stdout, word
     # the demo's history ends today; until mid-2027 its late tournament ends on 2026-05-20:
     # old rules, then the Umstufung on the card
     if date(2026, 6, 1) <= date.today() < date(2027, 6, 1):
-        assert "ended 2026-05-20" in out.stdout and "Rechenmodul: dwz-2016" in out.stdout
+        assert "am 2026-05-20 endete" in out.stdout and "Rechenmodul: dwz-2016" in out.stdout
         assert "Umstufung 2026 (WO Anhang 4)" in out.stdout
 
 

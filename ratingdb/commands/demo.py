@@ -25,6 +25,7 @@ from sqlalchemy.pool import NullPool
 from ratingdb.commands.common import progress_bar
 from ratingdb.db.samples import late_tournament
 from ratingdb.errors import InputError, Unavailable
+from ratingdb.i18n import _
 from ratingdb.services.database import configured_url, connection_errors
 
 if TYPE_CHECKING:
@@ -80,20 +81,32 @@ def demo(players: int, years: int, seed: int) -> None:
     from ratingdb.services.recalc import recalculate
     from ratingdb.synth import generate
 
-    click.echo(f"1. fresh database {DEMO_DB!r} on {configured_url().render_as_string()}")
+    click.echo(
+        _("1. fresh database %(name)r on %(url)s")
+        % {"name": DEMO_DB, "url": configured_url().render_as_string()}
+    )
     eng = create_engine(_fresh_database(), poolclass=NullPool)
 
     fed = generate(players, years, seed)
     with Session(eng) as session, session.begin():
         counts = load_federation(session, fed)
-    click.echo("2. synthetic federation: " + ", ".join(f"{v} {k}" for k, v in counts.items()))
+    click.echo(
+        _("2. synthetic federation: %(counts)s")
+        % {"counts": ", ".join(f"{v} {k}" for k, v in counts.items())}
+    )
 
-    click.echo("3. nightly job (full replay):")
+    click.echo(_("3. nightly job (full replay):"))
     with progress_bar("recalculating") as update:
         first = recalculate(eng, progress=update)
     click.echo(
-        f"   run {first.run_id}: {first.tournaments_evaluated} tournaments evaluated, "
-        f"{first.snapshots_written} snapshots, {first.seconds:.2f} s"
+        "   "
+        + _("run %(run)s: %(tournaments)d tournaments evaluated, %(snapshots)d snapshots, %(s)s s")
+        % {
+            "run": first.run_id,
+            "tournaments": first.tournaments_evaluated,
+            "snapshots": first.snapshots_written,
+            "s": f"{first.seconds:.2f}",
+        }
     )
 
     # a tournament of May (before the 2026 rules and the Umstufung in the DSB timeline, when
@@ -108,8 +121,11 @@ def demo(players: int, years: int, seed: int) -> None:
             )
         add_tournament(session, doc, actor="demo officer")
     click.echo(
-        f"4. an officer inserts a late tournament that ended {end} "
-        f"({len(doc['players'])} players); the next run replays from there:"
+        _(
+            "4. an officer inserts a late tournament that ended %(end)s (%(players)d players); "
+            "the next run replays from there:"
+        )
+        % {"end": end, "players": len(doc["players"])}
     )
     with progress_bar("recalculating") as update:
         late = recalculate(eng, progress=update)
@@ -118,9 +134,18 @@ def demo(players: int, years: int, seed: int) -> None:
             text("SELECT count(*) FROM tournaments WHERE end_date >= :d"), {"d": end}
         ).scalar_one()
     click.echo(
-        f"   run {late.run_id}: re-evaluated {late.tournaments_evaluated} of the {suffix} "
-        f"tournaments after the change point; {len(late.ratings_changed)} ratings changed "
-        f"({late.seconds:.2f} s)"
+        "   "
+        + _(
+            "run %(run)s: re-evaluated %(evaluated)d of the %(after)d tournaments after the "
+            "change point; %(changed)d ratings changed (%(s)s s)"
+        )
+        % {
+            "run": late.run_id,
+            "evaluated": late.tournaments_evaluated,
+            "after": suffix,
+            "changed": len(late.ratings_changed),
+            "s": f"{late.seconds:.2f}",
+        }
     )
     more = f"; `ratingdb runs --changes {late.run_id}` lists all"
     echo_changes(late.ratings_changed, more=more, indent="     ")
@@ -128,12 +153,12 @@ def demo(players: int, years: int, seed: int) -> None:
         click.echo("")
         click.echo(show(session, "DEMO-LATE"))
         click.echo("")
-        click.echo("5. Karteikarte of the first player of the late tournament:")
+        click.echo(_("5. Rating card of the first player of the late tournament:"))
         click.echo(render_card(rating_card(session, doc["players"][0]["player_id"])))
     eng.dispose()
 
     click.echo("")
-    click.echo("6. the worked example of WO Anhang 3.1:")
+    click.echo(_("6. the worked example of WO Anhang 3.1:"))
     example = json.loads(
         resources.files("ratingdb")
         .joinpath("data/wo-2026-example.json")
