@@ -144,6 +144,9 @@ def test_takeover_row_on_the_card_and_list_order(example_db):
                 "2027-01-01"], url)  # fmt: skip
     # D (born 2010) is the only youth member; E (2006) has no membership
     assert [r["Name"] for r in csv.DictReader(io.StringIO(youth))] == ["Player, D"]
+    jgd = ok(["export", "list", "--federation", "", "--age-class", "Jgd", "--date", "2027-01-01"],
+             url)  # fmt: skip
+    assert jgd == youth  # the display's German mark selects the same class
 
 
 def test_player_file_week_of_the_last_stored_evaluation(example_db):

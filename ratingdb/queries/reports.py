@@ -75,9 +75,18 @@ def evaluation_document(session: Session, ident: str) -> Document:
     )
 
 
+#: the display's German marks and words for the age classes, accepted as selections too
+AGE_CLASS_WORDS = {
+    "jgd": "youth", "jugend": "youth", "jugendliche": "youth",
+    "jun": "junior", "junioren": "junior",
+    "erw": "adult", "erwachsene": "adult",
+}  # fmt: skip
+
+
 def _age_filter(age_class: str | None, year: int) -> str:
     if age_class is None:
         return ""
+    age_class = AGE_CLASS_WORDS.get(age_class.lower(), age_class)
     if age_class == "youth":
         return f" AND p.birth_year >= {year - 20}"
     if age_class == "junior":
@@ -86,7 +95,9 @@ def _age_filter(age_class: str | None, year: int) -> str:
         return f" AND (p.birth_year IS NULL OR p.birth_year < {year - 25})"
     m = re.fullmatch(r"[Uu](\d{1,2})", age_class)
     if m is None:
-        raise ValueError(f"unknown age class {age_class!r} (youth, junior, adult or U<n>)")
+        raise ValueError(
+            f"unknown age class {age_class!r} (youth/Jgd, junior/Jun, adult/Erw or U<n>)"
+        )
     return f" AND p.birth_year > {year - int(m.group(1))}"
 
 
