@@ -249,3 +249,28 @@ def test_evaluation_pdf_table_uses_the_page_width(example, tmp_path):
     widest = max(right - left for left, right in spans)
     assert widest >= 0.99 * available, (widest, available)
     assert "Leistung" in text_ and "Punkterwartung im Turnier" in text_  # heads and legend
+
+
+#: English UI words a German page must not show, and German ones an English page must not
+UI_EN = ("Tournament", "Players", "Evaluations", "Rating card", "Residual games", "Memberships",
+         "Result", "Opponent", "Points", "Games", "youth", "junior", "adult", "individual",
+         "residual", "Born", "Sex", "Club", "Search", "Legend", "expired", "not rated")  # fmt: skip
+UI_DE = ("Auswertungen", "Mitgliedschaften", "Restpartien", "Punkte", "Partien", "Leistung",
+         "Karteikarte", "Ergebnis", "Gegner", "Spielersuche", "Erläuterungen", "Jgd", "Jun",
+         "Einzelturnier", "Niveau")  # fmt: skip
+
+
+def test_every_page_speaks_one_language(example):
+    url, client, participants = example
+    with engine_for(url).connect() as conn:
+        a = conn.execute(text("SELECT id FROM players WHERE given_name = 'A'")).scalar_one()
+    paths = ["/", f"/players/{a}", f"/tournaments/{EXAMPLE}", f"/tournaments/{EXAMPLE}/games",
+             f"/tournaments/{EXAMPLE}/players/{participants['P']}", "/tournaments",
+             "/players?q=Player", "/lists?club=aaaaa"]  # fmt: skip
+    for path in paths:
+        for lang, foreign in (("de", UI_EN), ("en", UI_DE)):
+            page = client.get(path, headers={"Accept-Language": lang})
+            assert page.status_code == 200, path
+            visible = unescape(re.sub(r"<[^>]+>", " ", page.text.split("<main>", 1)[1]))
+            found = [w for w in foreign if re.search(rf"\b{w}\b", visible)]
+            assert found == [], (path, lang, found)
