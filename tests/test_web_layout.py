@@ -98,6 +98,7 @@ def _pages(player: int, participant: int) -> dict[str, str]:
         "tournaments": "/tournaments",
         "search": "/players?q=Player",
         "list": "/lists?club=aaaaa",
+        "calculator": f"/rechner?player={player}",
     }
 
 

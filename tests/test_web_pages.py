@@ -266,7 +266,7 @@ def test_every_page_speaks_one_language(example):
         a = conn.execute(text("SELECT id FROM players WHERE given_name = 'A'")).scalar_one()
     paths = ["/", f"/players/{a}", f"/tournaments/{EXAMPLE}", f"/tournaments/{EXAMPLE}/games",
              f"/tournaments/{EXAMPLE}/players/{participants['P']}", "/tournaments",
-             "/players?q=Player", "/lists?club=aaaaa"]  # fmt: skip
+             "/players?q=Player", "/lists?club=aaaaa", f"/rechner?player={a}"]  # fmt: skip
     for path in paths:
         for lang, foreign in (("de", UI_EN), ("en", UI_DE)):
             page = client.get(path, headers={"Accept-Language": lang})
