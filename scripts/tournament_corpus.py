@@ -22,6 +22,9 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+# the reader of this checkout, not whichever ratingdb happens to be installed
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
 from ratingdb.errors import InputError
 from ratingdb.io import trf
 from ratingdb.io.tournament_file import read_tournament

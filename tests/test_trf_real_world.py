@@ -213,7 +213,8 @@ def test_import_prints_warnings_reports_all_errors_and_writes_nothing(empty_db):
     ("name", "encoding"),
     [("all-records.trf", "utf-8"), ("javafo-trfx.trf", "utf-8"), ("swiss-manager.trf", "cp1252"),
      ("trf2026-team.trf", "utf-8"), ("lichess-swiss.trf", "utf-8"),
-     ("spielfrei-team.trf", "utf-8")],
+     ("spielfrei-team.trf", "utf-8"), ("irish-icu.trf", "utf-8"),
+     ("javafo-manual.trf", "utf-8")],
 )  # fmt: skip
 def test_every_variant_survives_write_and_read(name, encoding):
     from ratingdb.io.trf import differences
@@ -251,7 +252,7 @@ def test_the_corpus_script_prints_the_table(capsys, monkeypatch):
     assert rows["swiss-manager.trf"][1:] == ["Swiss-Manager", "yes", "2", "0", "-", "6/6"]
     assert re.search(r"three-errors.trf +JaVaFo / TRF\(x\) +no +- +3 +round 1: unknown result "
                      r"code 'X'", "\n".join(out))  # fmt: skip
-    assert out[-1].startswith("7 of 9 files accepted; points column kept for 32 of 32 players")
+    assert out[-1].startswith("9 of 11 files accepted; points column kept for 38 of 38 players")
 
 
 def test_lichess_byes_absences_and_games_in_progress():
@@ -291,7 +292,8 @@ def test_placeholder_players_become_byes():
 @pytest.mark.parametrize(
     ("name", "encoding"),
     [("trf2026-team.trf", "utf-8"), ("spielfrei-team.trf", "utf-8"),
-     ("swiss-manager.trf", "cp1252"), ("all-records.trf", "utf-8")],
+     ("swiss-manager.trf", "cp1252"), ("all-records.trf", "utf-8"),
+     ("irish-icu.trf", "utf-8")],
 )  # fmt: skip
 def test_import_export_import_keeps_what_the_file_carries(empty_db, tmp_path, name, encoding):
     """Items 2 and 3 of issue 21: byes, titles, federations, FIDE ratings, full birth dates,
@@ -407,7 +409,63 @@ def test_sharly_chess_round_dates_one_column_late():
     assert [p.points for p in t.players] == [Decimal(x) for x in ("2.0", "1.0", "0.5", "0.5")]
     assert len(t.games) == 4
     # the format's own columns still read the same
-    text = (DATA / "sharly-chess.trf").read_text().replace(
-        "132" + " " * 89 + "25/09/13  25/09/13", "132" + " " * 88 + "25/09/13  25/09/14"
+    text = (
+        (DATA / "sharly-chess.trf")
+        .read_text()
+        .replace("132" + " " * 89 + "25/09/13  25/09/13", "132" + " " * 88 + "25/09/13  25/09/14")
     )
     assert parse(text, "x.trf").round_dates == [date(2025, 9, 13), date(2025, 9, 14)]
+
+
+def test_irish_league_year_first_dates_blank_births_and_unwritten_byes():
+    """The ICU's files (corpus: sanichi/icu_tournament, icu_ratings_app): ``042 10.09.13`` is
+    YY.MM.DD when day first would end before the start; births ``1975.  .`` and ``.  .``;
+    a round without opponent and result that the points column counts is a bye."""
+    t = read("irish-icu.trf")
+    assert (t.start, t.end) == (date(2010, 9, 13), date(2011, 3, 13))
+    assert [p.birth for p in t.players] == [1975, None, date(1990, 4, 1)]
+    assert [p.sex for p in t.players] == ["m", "m", "f"]  # upper-case M/F
+    assert [p.byes for p in t.players] == [{3: "F"}, {1: "F"}, {2: "H"}]
+    assert [p.points for p in t.players] == [Decimal("2.5"), Decimal("2.0"), Decimal("1.0")]
+    assert len(t.games) == 3
+    assert t.warnings == [
+        "line 4: 042/052 read as YY.MM.DD (2010-09-13 to 2011-03-13): day first the "
+        "tournament would end before it starts",
+        "rounds without a result that the points column counts are read as byes for 3 "
+        "player(s): 1 Murphy, Aidan (F in round 3), 2 Walsh, Brendan (F in round 1), "
+        "3 Byrne, Ciara (H in round 2)",
+    ]
+    # a difference that is not half or one point per such round stays a warning
+    odd = (DATA / "irish-icu.trf").read_text().replace(" 2.5    1", " 3.0    1")
+    u = parse(odd, "odd.trf")
+    assert u.player(1).byes == {} and u.player(1).rounds[2].code == " "
+    assert "1 Murphy, Aidan (file 3.0, results 1.5)" in u.warnings[-1]
+    # day-first dates that make sense stay day first
+    assert parse(odd.replace("052 11.03.13", "052 12.09.13"), "d.trf").start == date(2013, 9, 10)
+
+
+def test_javafo_manual_two_digit_birth_dates_and_empty_dates():
+    """JaVaFo's manual (the Italian open, the RTG file): ``DDMMYY`` birth dates in the
+    century that is not after the tournament, upper-case sex, an empty ``132``; ``042`` and
+    ``052`` written empty are missing (``--start/--end`` then give them)."""
+    t = read("javafo-manual.trf")
+    assert (t.start, t.end, t.type) == (date(2012, 2, 6), date(2012, 2, 9),
+                                        "IndividualDutch FIDE (JaVaFo)")  # fmt: skip
+    assert [p.birth for p in t.players] == [1978, date(1942, 2, 12), date(2005, 3, 3)]
+    assert [(p.sex, p.title) for p in t.players] == [("m", "f"), ("m", ""), ("f", "")]
+    assert t.other["112"] == "Arbitro Due" and t.warnings == []
+    text = (DATA / "javafo-manual.trf").read_text()
+    empty = text.replace("042 2012-02-06", "042 ").replace("052 2012-02-09", "052")
+    with pytest.raises(TrfError) as err:
+        parse(empty, "rtg.trf")
+    assert [m for _, m in err.value.problems] == [
+        "records 042 and 052 (start and end date) are missing"
+    ]
+    given = parse(empty, "rtg.trf", start=date(2012, 2, 6), end=date(2012, 2, 9))
+    assert given.player(2).birth == date(1942, 2, 12)
+    bad = text.replace("120242", "310242")
+    with pytest.raises(TrfError) as err:
+        parse(bad, "bad.trf")
+    assert [m for _, m in err.value.problems] == [
+        "not a date (DDMMYY): '310242' (day is out of range for month)"
+    ]

@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from decimal import Decimal, InvalidOperation
 
@@ -343,6 +343,7 @@ def parse(
     round_dates: list[tuple[int, date]] = []  # (round, date)
     records: list[str] = []
     comments: list[str] = []
+    two_digit_years: list[TrfPlayer] = []  # DDMMYY birth dates
     team = False
 
     for number, raw in enumerate(text.splitlines(), start=1):
@@ -378,6 +379,8 @@ def parse(
                 continue
             by_rank[player.start_rank] = player
             players.append(player)
+            if _DDMMYY.fullmatch(_field(line, 70, 79)):
+                two_digit_years.append(player)
         elif kind == "nrs":
             rec = _national(line, number, rep)
             if rec is not None:
@@ -389,6 +392,8 @@ def parse(
             round_dates += _round_dates(line, number, rep)
         elif kind == "header":
             value = line[4:].strip()
+            if not value and tag in ("042", "052"):
+                continue  # written but empty (JaVaFo's RTG): as if missing
             if tag in REPEATABLE:
                 repeated.setdefault(tag, []).append(value)
                 header.setdefault(tag, (value, number))
@@ -429,6 +434,9 @@ def parse(
                      f"({'the last round date' if dates else 'the start date'})")  # fmt: skip
     if start is None and end is None and "042" not in header and "052" not in header:
         rep.error(None, None, "records 042 and 052 (start and end date) are missing")
+    _birth_century(two_digit_years, start)
+    if start is not None and end is not None and end < start and not any(given):
+        start, end = _year_first(header, rep, start, end)
     if start is not None and end is not None and end < start:
         rep.error(header.get("052", ("", None))[1], 5,
                   f"end date {end} is before the start date {start}")  # fmt: skip
@@ -471,6 +479,7 @@ def parse(
     _placeholders(tournament, by_rank, rep)
     tournament.games = _games(tournament, by_rank, rep)
     _duplicate_ids(tournament, rep)
+    _unwritten_byes(tournament, rep)
     _points_column(tournament, rep)
     rep.raise_if_any()
     tournament.warnings = rep.warnings
@@ -576,9 +585,23 @@ def _int_field(line: str, first: int, last: int, what: str) -> int | None:
 
 
 def _birth(value: str) -> date | int | None:
-    """A birth date, or only its year (``YYYY``, ``YYYY/00/00``); year 0000 is unknown."""
+    """A birth date, or only its year (``YYYY``, ``YYYY/00/00``); year 0000 is unknown.
+    ``DDMMYY`` (six digits: the Italian open in JaVaFo's manual) is read in the 1900s;
+    :func:`_birth_century` moves it to the 2000s when that is not after the tournament."""
     if not value:
         return None
+    blank = _BLANK_BIRTH.fullmatch(value)  # "1975.  ." (year only), ".  ." (nothing)
+    if blank:
+        value = blank.group(1) or ""
+        if not value:
+            return None
+    short = _DDMMYY.fullmatch(value)
+    if short:
+        day, month, year = (int(x) for x in short.groups())
+        try:
+            return date(1900 + year, month, day)
+        except ValueError as e:
+            raise _Bad(f"not a date (DDMMYY): {value!r} ({e})") from None
     m = re.fullmatch(r"(\d{4})(?:[/.-]00[/.-]00)?", value)
     if m:
         year = int(m.group(1))
@@ -591,6 +614,48 @@ def _birth(value: str) -> date | int | None:
     if not 1850 <= born.year <= 2200:
         raise _Bad(f"birth year {born.year} is not plausible (1850..2200)")
     return born
+
+
+_DDMMYY = re.compile(r"(\d{2})(\d{2})(\d{2})")
+#: a birth date with its month and day (and perhaps its year) left blank
+_BLANK_BIRTH = re.compile(r"(\d{4})?\s*[/.-]\s*[/.-]?\s*")
+#: ``YY.MM.DD`` (an Irish league file: ``042 10.09.13`` is 13 September 2010)
+_YYMMDD = re.compile(r"(\d{2})\.(\d{2})\.(\d{2})")
+
+
+def _year_first(
+    header: dict[str, tuple[str, int]], rep: _Report, start: date, end: date
+) -> tuple[date, date]:
+    """``042``/``052`` as ``YY.MM.DD`` when read day first they end before they start and
+    year first they do not (``10.09.13`` to ``11.03.13``: a league from September 2010 to
+    March 2011, not 10 September 2013 to 11 March 2013)."""
+    found = [_YYMMDD.fullmatch(header[tag][0]) for tag in ("042", "052")]
+    if not all(found):
+        return start, end
+    try:
+        first, last = (date(2000 + int(m[1]), int(m[2]), int(m[3])) for m in found if m)
+    except ValueError:
+        return start, end
+    if first > last:
+        return start, end
+    rep.warn(header["042"][1], f"042/052 read as YY.MM.DD ({first} to {last}): day first the "
+             "tournament would end before it starts")  # fmt: skip
+    return first, last
+
+
+def _birth_century(players: list[TrfPlayer], start: date | None) -> None:
+    """``players``' ``DDMMYY`` birth dates (read in the 1900s) move to the 2000s when that
+    date is not after the tournament's start: 12.02.42 in a 2012 open is 1942, 03.03.05
+    is 2005."""
+    for p in players:
+        if start is None or not isinstance(p.birth, date):
+            continue
+        try:
+            later = p.birth.replace(year=p.birth.year + 100)
+        except ValueError:  # 29 February
+            continue
+        if later <= start:
+            p.birth = later
 
 
 def _read(rep: _Report, number: int, column: int, read, default=None):  # type: ignore[no-untyped-def]
@@ -919,6 +984,32 @@ def _duplicate_ids(t: TrfTournament, rep: _Report) -> None:
             else:
                 idle.national["GER"].number = ""
             seen[(kind, value)] = p if idle is first else first
+
+
+def _unwritten_byes(t: TrfTournament, rep: _Report) -> None:
+    """Rounds without opponent and result (``0000 -  ``, ``      -  ``) that the player's
+    points column counts are byes the program did not write: read as half-point (``H``) or
+    full-point (``F``) byes when the column exceeds the results by exactly half or one
+    point for each such round (the Irish files written for the ICU; its own reader does
+    the same). Any other difference is left to :func:`_points_column`'s warning."""
+    named = []
+    for p in t.players:
+        blank = [i for i, e in enumerate(p.rounds) if not e.opponent and e.code == " "]
+        if p.points is None or not blank:
+            continue
+        missing = p.points - sum((e.points for e in p.rounds), Decimal(0))
+        for code, each in (("H", Decimal("0.5")), ("F", Decimal(1))):
+            if missing == each * len(blank):
+                for i in blank:
+                    p.rounds[i] = replace(p.rounds[i], code=code)
+                rounds = ", ".join(str(p.rounds[i].round) for i in blank)
+                named.append(f"{p.start_rank} {p.name} ({code} in round {rounds})")
+                break
+    if named:
+        shown = ", ".join(named[:10]) + (f" and {len(named) - 10} more" if len(named) > 10
+                                         else "")  # fmt: skip
+        rep.warn(None, f"rounds without a result that the points column counts are read as "
+                 f"byes for {len(named)} player(s): {shown}")  # fmt: skip
 
 
 def _points_column(t: TrfTournament, rep: _Report) -> None:
