@@ -91,3 +91,29 @@ def document(url: URL, code: str, **changes: Any) -> dict[str, Any]:
         doc = copy.deepcopy(submission_document(session, code))
     doc["tournament"].update(changes)
     return doc
+
+
+@contextmanager
+def served(app: Any) -> Iterator[str]:
+    """``app`` under uvicorn on a free loopback port, in a thread; yields its base URL."""
+    import socket
+    import threading
+    import time
+
+    import uvicorn
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        assert time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)

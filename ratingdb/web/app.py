@@ -14,6 +14,7 @@ from sqlalchemy import Engine
 
 from ratingdb import __version__
 from ratingdb.web import api_admin, api_officer, api_public, calculator, pages
+from ratingdb.web.assets import add_assets
 from ratingdb.web.errors import HANDLERS
 from ratingdb.web.language import LanguageMiddleware, template_context
 
@@ -54,6 +55,8 @@ def create_app(
         description=DESCRIPTION,
         exception_handlers=HANDLERS,
         lifespan=lifespan,
+        docs_url=None,  # served by add_assets from the installed package, not a CDN
+        redoc_url=None,
     )
     app.state.engine = engine
     app.state.today = today or date.today
@@ -68,6 +71,7 @@ def create_app(
         api_admin.router,
     ):
         app.include_router(router)
+    add_assets(app)
     return app
 
 
