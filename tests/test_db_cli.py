@@ -75,6 +75,11 @@ def test_embedded_start_status_stop(private_home):
     assert "running" in run(["db", "status"], env).stdout
     assert run(["db", "upgrade"], env).stdout.strip() == f"database at revision {migrate.head()}"
     assert "running" in run(["db", "status"], env).stdout
+    # `db url` shows the socket folder as a path, and the printed URL is one to copy
+    url = run(["db", "url"], env).stdout.strip()
+    assert "%2F" not in url and f"host={private_home}/" in url
+    copied = run(["db", "current"], {**env, "DATABASE_URL": url})
+    assert copied.returncode == 0 and copied.stdout.strip() == migrate.head()
     assert run(["db", "stop"], env).stdout.strip() == "embedded PostgreSQL stopped"
     assert "stopped" in run(["db", "status"], env).stdout
 

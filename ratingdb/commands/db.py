@@ -52,8 +52,10 @@ def current() -> None:
 
 @db.command()
 def url() -> None:
-    """Print the database URL in use (password hidden)."""
-    click.echo(configured_url().render_as_string(hide_password=True))
+    """Print the database URL in use (password hidden, socket folder readable)."""
+    from ratingdb.db.connection import display_url
+
+    click.echo(display_url(configured_url()))
 
 
 @db.command()

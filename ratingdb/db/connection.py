@@ -7,6 +7,7 @@ wins; without it ratingdb starts the embedded server (:mod:`ratingdb.db.embedded
 from __future__ import annotations
 
 import contextlib
+import re
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -37,6 +38,35 @@ def database_url() -> URL:
     from ratingdb.db.embedded import embedded_uri
 
     return normalise_url(embedded_uri())
+
+
+#: query values that read the same unencoded in a URL (a Unix-socket folder, a port, a mode)
+_PLAIN_VALUE = re.compile(r"[A-Za-z0-9/._~:@!$'()*+,;-]*")
+
+
+def display_url(url: URL) -> str:
+    """``url`` to read and to copy: password hidden, and query values such as the embedded
+    server's socket folder (``host=/home/me/.local/share/ratingdb/pgdata``) not
+    percent-encoded when they need no encoding to stay one value; the result parses back to
+    the same URL.
+
+    >>> display_url(make_url("postgresql+psycopg://postgres@/postgres?host=%2Ftmp%2Fpg"))
+    'postgresql+psycopg://postgres@/postgres?host=/tmp/pg'
+    >>> display_url(make_url("postgresql+psycopg://u:secret@/db?host=%2Fa+b"))
+    'postgresql+psycopg://u:***@/db?host=%2Fa+b'
+    """
+    text = url.render_as_string(hide_password=True)
+    if not url.query:
+        return text
+    base = text.split("?", 1)[0]
+    pairs = []
+    for key, values in url.query.items():
+        for value in (values,) if isinstance(values, str) else values:
+            if not _PLAIN_VALUE.fullmatch(key + value):
+                return text
+            pairs.append(f"{key}={value}")
+    readable = f"{base}?{'&'.join(pairs)}"
+    return readable if make_url(readable).query == url.query else text
 
 
 @contextlib.contextmanager
