@@ -137,9 +137,12 @@ def test_takeover_row_on_the_card_and_list_order(example_db):
     listing = ok(["export", "list", "--club", "aaaaa", "--date", "2027-01-01"], url)
     assert next(csv.reader(io.StringIO(listing))) == [
         "#", "Name", "VKZ", "Verein", "Mgl-Nr", "Jahrgang", "Geschlecht", "DWZ", "Index",
-        "FIDE-ID",
+        "FIDE-ID", "Spieler-ID",
     ]  # fmt: skip
     assert list(csv.reader(io.StringIO(listing)))[1][7:9] == ["2245", "32"]
+    # the player id: the Karteikarte of the row's player is that of the row's name
+    first = next(csv.DictReader(io.StringIO(listing)))
+    assert first["Name"] in ok(["player", "card", first["Spieler-ID"]], url)
     youth = ok(["export", "list", "--federation", "", "--age-class", "youth", "--date",
                 "2027-01-01"], url)  # fmt: skip
     # D (born 2010) is the only youth member; E (2006) has no membership

@@ -1,9 +1,10 @@
-"""``ratingdb player``: the Karteikarte, memberships (joining and leaving a club) and the
-anonymisation of a former member (WO 4.1.1)."""
+"""``ratingdb player``: search, the Karteikarte, memberships (joining and leaving a club) and
+the anonymisation of a former member (WO 4.1.1)."""
 
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 import click
 from sqlalchemy.orm import Session
@@ -50,8 +51,74 @@ def player_leave(player_id: int, vkz: str, day: datetime) -> None:
     _membership(player_id, vkz, left=day)
 
 
+@player.command("search")
+@click.argument("text", required=False)
+@click.option("--club", help="VKZ (or its start) or part of the club's name.")
+@click.option("--limit", default=20, show_default=True, type=click.IntRange(1, 200))
+@click.option("--offset", default=0, show_default=True, type=click.IntRange(min=0))
+@click.option("--json", "as_json", is_flag=True)
+def player_search(
+    text: str | None, club: str | None, limit: int, offset: int, as_json: bool
+) -> None:
+    """Find players by TEXT: a name or its start ("Müller", "Mueller, An", "Anna Muller";
+    accents and umlaut spellings are ignored), a DSB id, a FIDE id or a ZPS number
+    (C0327-12). Former members and non-members are found too."""
+    from ratingdb.queries.search import count_players, search_players
+
+    if not (text and text.strip()) and not (club and club.strip()):
+        raise click.UsageError("give TEXT or --club")
+    with Session(engine()) as session:
+        hits = search_players(
+            session, name=text, club=club, include_unpublished=True, limit=limit, offset=offset
+        )
+        total = count_players(session, name=text, club=club, include_unpublished=True)
+    if as_json:
+        echo_json({"total": total, "limit": limit, "offset": offset, "items": hits})
+        return
+    click.echo(_hits_table(hits))
+    if not hits:
+        click.echo(f"no player found ({total} in all)" if offset else "no player found")
+    elif total > len(hits):
+        more = f"; --offset {offset + limit} for more" if offset + limit < total else ""
+        click.echo(f"showing {offset + 1}-{offset + len(hits)} of {total}{more}")
+    else:
+        click.echo(f"{total} player{'' if total == 1 else 's'}")
+
+
+def _hits_table(hits: list[dict[str, Any]]) -> str:
+    """The search hits as aligned text columns (empty where a value is unknown)."""
+    header = ("id", "name", "VKZ", "born", "DSB id", "FIDE id", "DWZ", "Index")
+    rows = [
+        tuple(
+            "" if v is None else str(v)
+            for v in (
+                h["id"],
+                h["name"],
+                h["vkz"],
+                h["birth_year"],
+                h["dsb_id"],
+                h["fide_id"],
+                h["rating"],
+                h["index"],
+            )
+        )
+        for h in hits
+    ]
+    if not rows:
+        return ""
+    widths = [max(len(r[k]) for r in (header, *rows)) for k in range(len(header))]
+    left = {1, 2}
+    return "\n".join(
+        "  ".join(
+            cell.ljust(w) if k in left else cell.rjust(w)
+            for k, (cell, w) in enumerate(zip(r, widths, strict=True))
+        ).rstrip()
+        for r in (header, *rows)
+    )
+
+
 @player.command("card")
-@click.argument("player_id", type=int)
+@click.argument("player")
 @click.option("--json", "as_json", is_flag=True)
 @click.option(
     "--format",
@@ -61,18 +128,24 @@ def player_leave(player_id: int, vkz: str, day: datetime) -> None:
     show_default=True,
 )
 @click.option("-o", "--output", help="Write to this file (default: stdout).")
-def player_card(player_id: int, as_json: bool, fmt: str, output: str | None) -> None:
-    """A player's Karteikarte: every evaluation in order, memberships, residual games."""
+def player_card(player: str, as_json: bool, fmt: str, output: str | None) -> None:
+    """A player's Karteikarte: every evaluation in order, memberships, residual games.
+    PLAYER is a player id, a DSB id or a name ("Wolf, Lea") that names one player;
+    otherwise the matching players are listed."""
     from ratingdb.queries.card import rating_card, render_card
+    from ratingdb.queries.search import resolve_player
 
+    eng = engine()
+    with Session(eng) as session:
+        player_id = resolve_player(session, player)
+        if fmt not in ("csv", "pdf"):
+            card = rating_card(session, player_id)
     if fmt in ("csv", "pdf"):
         from ratingdb.queries.reports import card_document
         from ratingdb.services.reports import render_document
 
-        write_output(render_document(engine(), lambda s: card_document(s, player_id), fmt), output)
+        write_output(render_document(eng, lambda s: card_document(s, player_id), fmt), output)
         return
-    with Session(engine()) as session:
-        card = rating_card(session, player_id)
     if as_json or fmt == "json":
         echo_json(card.to_dict())
     else:

@@ -573,14 +573,21 @@ class EvaluationProblem(Base):
     )
 
 
-# indexes of the web pages: player search by name prefix (case-insensitive; text_pattern_ops:
-# a prefix is an index range, read in byte order with ``ORDER BY ... USING ~<~``), members of a
-# club (rating lists, search by club), tournament lists by VKZ prefix
+# indexes of the web pages: player search by name prefix (accents and umlauts folded by
+# ratingdb_fold_name, migration 0012; text_pattern_ops: a prefix is an index range, read in
+# byte order with ``ORDER BY ... USING ~<~``), names of tournament imports (lower case),
+# members of a club (rating lists, search by club), tournament lists by VKZ prefix
 Index(
     "ix_players_search_name",
     func.lower(Player.surname).label("surname_lower"),
     func.lower(Player.given_name).label("given_lower"),
     postgresql_ops={"surname_lower": "text_pattern_ops", "given_lower": "text_pattern_ops"},
+)
+Index(
+    "ix_players_folded_name",
+    func.ratingdb_fold_name(Player.surname).label("surname_folded"),
+    func.ratingdb_fold_name(Player.given_name).label("given_folded"),
+    postgresql_ops={"surname_folded": "text_pattern_ops", "given_folded": "text_pattern_ops"},
 )
 Index("ix_memberships_organisation", Membership.organisation_id, Membership.valid_from)
 Index("ix_tournaments_vkz", Tournament.vkz, Tournament.end_date)

@@ -39,7 +39,7 @@ def list_columns() -> tuple[str, ...]:
         "#", pgettext("column", "Name"), "VKZ", pgettext("column", "Club"),
         pgettext("column", "Member no."), pgettext("column", "Born"),
         pgettext("column", "Sex"), "DWZ", pgettext("column", "Index"),
-        pgettext("column", "FIDE ID"),
+        pgettext("column", "FIDE ID"), pgettext("column", "Player ID"),
     )  # fmt: skip
 
 
@@ -271,7 +271,7 @@ def rating_list_document(
     if age_class:
         header.append((_("Age class"), age_class))
     keys = ("rank", "name", "vkz", "club", "member_number", "birth_year", "sex", "rating",
-            "index", "fide_id")  # fmt: skip
+            "index", "fide_id", "player_id")  # fmt: skip
     return Document(
         title=_("Rating list %(selection)s") % {"selection": scope},
         header=header,

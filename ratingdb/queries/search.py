@@ -1,31 +1,46 @@
-"""Player search for the Karteikarte (WO 6.5.2.1 item 2): by name, club or DSB id.
+"""Player search for the Karteikarte (WO 6.5.2.1 item 2): by name, club or an identifier.
 
-Names match by prefix, case-insensitively: ``Müller`` finds every surname starting with it,
-``Müller, An`` adds a given-name prefix, ``An Müller`` (no comma) tries both orders. Results
-come in byte order of the lower-case name (the order of the name index, so that a short
-prefix needs no sort of thousands of rows).
-A club is a VKZ (or VKZ prefix) or a part of the club's name. Only published players
+Names match by prefix, ignoring case, accents and umlaut spellings (``ratingdb_fold_name``,
+migration 0012: Müller = Mueller = Muller, Strauß = Strauss, Çelik = Celik): ``Müller``
+finds every surname starting with it, ``Müller, An`` adds a given-name prefix, ``An Müller``
+(no comma) tries both orders. A text of digits is a DSB id or a FIDE id, ``C0327-12`` a ZPS
+number (club VKZ and membership number, leading zeros ignored). Results come in byte order
+of the folded name (the order of the name index, so that a short prefix needs no sort of
+thousands of rows), a page at a time (``limit``, ``offset``; :func:`count_players` gives the
+total). A club is a VKZ (or VKZ prefix) or a part of the club's name. Only published players
 (members today, see :mod:`ratingdb.queries.publication`) are found unless
-``include_unpublished`` (an authenticated officer) is set.
+``include_unpublished`` (an authenticated officer, the command line) is set.
 """
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
+from ratingdb.errors import InputError, NotFound
 from ratingdb.names import full_name
 from ratingdb.queries.reports import current_ratings
 
 MAX_RESULTS = 200
+#: a ZPS number: the club's VKZ (5 characters), a dash, the membership number
+ZPS = re.compile(r"([0-9A-Za-z]{5})-(\d{1,5})")
+#: a DSB id or a FIDE id (both numbers; FIDE ids have up to 10 digits)
+NUMBER = re.compile(r"\d{1,12}")
 
 
 def _like(prefix: str) -> str:
-    escaped = prefix.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    escaped = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
     return escaped + "%"
+
+
+def _folded(param: str) -> str:
+    """The folded prefix pattern of parameter ``param`` (folding keeps \\, % and _)."""
+    return f"ratingdb_fold_name(:{param})"
 
 
 def _name_filter(name: str, params: dict[str, Any]) -> str:
@@ -33,22 +48,92 @@ def _name_filter(name: str, params: dict[str, Any]) -> str:
     if "," in name:
         surname, _, given = (s.strip() for s in name.partition(","))
         params.update(s=_like(surname), g=_like(given))
-        return "lower(p.surname) LIKE :s AND lower(p.given_name) LIKE :g"
+        return (
+            f"ratingdb_fold_name(p.surname) LIKE {_folded('s')} "
+            f"AND ratingdb_fold_name(p.given_name) LIKE {_folded('g')}"
+        )
     words = name.split(" ")
     if len(words) == 1:
         params["s"] = _like(name)
-        return "lower(p.surname) LIKE :s"
+        return f"ratingdb_fold_name(p.surname) LIKE {_folded('s')}"
     first, rest = words[0], " ".join(words[1:])
     last, front = words[-1], " ".join(words[:-1])
     # "Given Surname", "Surname Given", or a surname of several words
     params.update(s1=_like(rest), g1=_like(first), s2=_like(front), g2=_like(last), s3=_like(name))
     # a UNION, not an OR: each branch is a range of the name index
     return (
-        "p.id IN (SELECT id FROM players WHERE lower(surname) LIKE :s1 "
-        "AND lower(given_name) LIKE :g1 UNION SELECT id FROM players WHERE "
-        "lower(surname) LIKE :s2 AND lower(given_name) LIKE :g2 UNION "
-        "SELECT id FROM players WHERE lower(surname) LIKE :s3)"
+        f"p.id IN (SELECT id FROM players WHERE ratingdb_fold_name(surname) LIKE {_folded('s1')} "
+        f"AND ratingdb_fold_name(given_name) LIKE {_folded('g1')} UNION SELECT id FROM players "
+        f"WHERE ratingdb_fold_name(surname) LIKE {_folded('s2')} "
+        f"AND ratingdb_fold_name(given_name) LIKE {_folded('g2')} UNION "
+        f"SELECT id FROM players WHERE ratingdb_fold_name(surname) LIKE {_folded('s3')})"
     )
+
+
+def _text_filter(query: str, params: dict[str, Any]) -> str:
+    """A free text: a ZPS number, a DSB or FIDE id, or a name."""
+    query = query.strip()
+    zps = ZPS.fullmatch(query)
+    if zps:
+        params.update(zps_vkz=zps[1].upper(), zps_nr=zps[2].lstrip("0"))
+        return (
+            "p.id IN (SELECT zm.player_id FROM memberships zm JOIN organisations zo "
+            "ON zo.id = zm.organisation_id WHERE zo.vkz = :zps_vkz "
+            "AND ltrim(zm.member_number, '0') = :zps_nr)"
+        )
+    if NUMBER.fullmatch(query):
+        params.update(number=query, number_int=int(query))
+        return "(p.dsb_id = :number OR p.fide_id = :number_int)"
+    return _name_filter(query, params)
+
+
+@dataclass
+class _Criteria:
+    where: list[str] = field(default_factory=list)
+    params: dict[str, Any] = field(default_factory=dict)
+    members: str = ""
+
+
+def _criteria(
+    name: str | None,
+    club: str | None,
+    dsb_id: str | None,
+    fide_id: int | None,
+    zps: str | None,
+    day: date,
+) -> _Criteria:
+    c = _Criteria(params={"d": day})
+    if name and name.strip():
+        c.where.append(_text_filter(name, c.params))
+    if dsb_id and dsb_id.strip():
+        c.where.append("p.dsb_id = :dsb")
+        c.params["dsb"] = dsb_id.strip()
+    if fide_id is not None:
+        c.where.append("p.fide_id = :fide")
+        c.params["fide"] = fide_id
+    if zps and zps.strip():
+        if not ZPS.fullmatch(zps.strip()):
+            raise InputError("zps", f"{zps.strip()!r} is no ZPS number (VKZ-number, e.g. C0327-12)")
+        c.where.append(_text_filter(zps, c.params))
+    if club and club.strip():
+        c.params["club_vkz"] = club.strip() + "%"
+        c.params["club_name"] = "%" + club.strip().lower() + "%"
+        c.members = (
+            "WITH club_members AS MATERIALIZED (SELECT DISTINCT cm.player_id FROM memberships cm "
+            "WHERE cm.organisation_id IN (SELECT id FROM organisations WHERE vkz LIKE :club_vkz "
+            "OR lower(name) LIKE :club_name) "
+            "AND cm.valid_from <= :d AND (cm.valid_to IS NULL OR cm.valid_to >= :d)) "
+        )
+        c.where.append("p.id IN (SELECT player_id FROM club_members)")
+    return c
+
+
+_CURRENT_CLUB = (
+    "LATERAL (SELECT o.vkz, o.name AS club FROM memberships mm "
+    "JOIN organisations o ON o.id = mm.organisation_id WHERE mm.player_id = p.id "
+    "AND mm.valid_from <= :d AND (mm.valid_to IS NULL OR mm.valid_to >= :d) "
+    "ORDER BY mm.valid_from DESC LIMIT 1) m ON true"
+)
 
 
 def search_players(
@@ -57,47 +142,32 @@ def search_players(
     name: str | None = None,
     club: str | None = None,
     dsb_id: str | None = None,
+    fide_id: int | None = None,
+    zps: str | None = None,
     day: date | None = None,
     include_unpublished: bool = False,
     limit: int = 50,
+    offset: int = 0,
 ) -> list[dict[str, Any]]:
-    """Players matching every given criterion, by name; each with id, name, club VKZ and
-    name (today's membership), DSB id and current DWZ/index."""
+    """Players matching every given criterion (``name`` may also be an id or a ZPS number),
+    by folded name, ``limit`` from ``offset``; each with id, name, club VKZ and name (today's
+    membership), DSB id, FIDE id, birth year and current DWZ/index."""
     day = day or date.today()
-    limit = max(1, min(limit, MAX_RESULTS))
-    params: dict[str, Any] = {"d": day, "n": limit}
-    where = []
-    members = ""
-    if name and name.strip():
-        where.append(_name_filter(name, params))
-    if dsb_id and dsb_id.strip():
-        where.append("p.dsb_id = :dsb")
-        params["dsb"] = dsb_id.strip()
-    if club and club.strip():
-        params["club_vkz"] = club.strip() + "%"
-        params["club_name"] = "%" + club.strip().lower() + "%"
-        members = (
-            "WITH club_members AS MATERIALIZED (SELECT DISTINCT cm.player_id FROM memberships cm "
-            "WHERE cm.organisation_id IN (SELECT id FROM organisations WHERE vkz LIKE :club_vkz "
-            "OR lower(name) LIKE :club_name) "
-            "AND cm.valid_from <= :d AND (cm.valid_to IS NULL OR cm.valid_to >= :d)) "
-        )
-        where.append("p.id IN (SELECT player_id FROM club_members)")
-    if not where:
+    c = _criteria(name, club, dsb_id, fide_id, zps, day)
+    if not c.where:
         return []
+    c.params.update(n=max(1, min(limit, MAX_RESULTS)), o=max(0, offset))
     join = "LEFT JOIN" if include_unpublished else "JOIN"
     published = "" if include_unpublished else " AND NOT p.anonymised"
     rows = session.execute(
         text(
-            f"{members}SELECT p.id, p.surname, p.given_name, p.dsb_id, m.vkz, m.club "
-            f"FROM players p {join} LATERAL (SELECT o.vkz, o.name AS club FROM memberships mm "
-            "JOIN organisations o ON o.id = mm.organisation_id WHERE mm.player_id = p.id "
-            "AND mm.valid_from <= :d AND (mm.valid_to IS NULL OR mm.valid_to >= :d) "
-            "ORDER BY mm.valid_from DESC LIMIT 1) m ON true "
-            f"WHERE {' AND '.join(where)}{published} "
-            "ORDER BY lower(p.surname) USING ~<~, lower(p.given_name) USING ~<~, p.id LIMIT :n"
+            f"{c.members}SELECT p.id, p.surname, p.given_name, p.dsb_id, p.fide_id, "
+            f"p.birth_year, m.vkz, m.club FROM players p {join} {_CURRENT_CLUB} "
+            f"WHERE {' AND '.join(c.where)}{published} "
+            "ORDER BY ratingdb_fold_name(p.surname) USING ~<~, "
+            "ratingdb_fold_name(p.given_name) USING ~<~, p.id LIMIT :n OFFSET :o"
         ),
-        params,
+        c.params,
     ).all()
     ratings = current_ratings(session, [r.id for r in rows], day)
     return [
@@ -107,9 +177,117 @@ def search_players(
             "vkz": r.vkz,
             "club": r.club,
             "dsb_id": r.dsb_id,
+            "fide_id": r.fide_id,
+            "birth_year": r.birth_year,
             "rating": ratings.get(r.id, (None, None))[0],
             "index": ratings.get(r.id, (None, None))[1],
             "member": r.vkz is not None,
         }
         for r in rows
     ]
+
+
+def count_players(
+    session: Session,
+    *,
+    name: str | None = None,
+    club: str | None = None,
+    dsb_id: str | None = None,
+    fide_id: int | None = None,
+    zps: str | None = None,
+    day: date | None = None,
+    include_unpublished: bool = False,
+) -> int:
+    """How many players :func:`search_players` finds with the same criteria (all pages)."""
+    day = day or date.today()
+    c = _criteria(name, club, dsb_id, fide_id, zps, day)
+    if not c.where:
+        return 0
+    published = (
+        ""
+        if include_unpublished
+        else " AND NOT p.anonymised AND EXISTS (SELECT 1 FROM memberships mm WHERE "
+        "mm.player_id = p.id AND mm.valid_from <= :d AND (mm.valid_to IS NULL OR "
+        "mm.valid_to >= :d))"
+    )
+    return int(
+        session.execute(
+            text(
+                f"{c.members}SELECT count(*) FROM players p "
+                f"WHERE {' AND '.join(c.where)}{published}"
+            ),
+            c.params,
+        ).scalar_one()
+    )
+
+
+def resolve_player(session: Session, reference: str, day: date | None = None) -> int:
+    """The player id that ``reference`` names: a player id, a DSB id (``dsb:`` or ``id:``
+    in front decides when a number is both), or a name (``Wolf, Lea``) that is exactly one
+    player's, or the prefix of only one. NotFound, or InputError listing the candidates."""
+    ref = " ".join(reference.split())
+    kind, _, value = ref.partition(":")
+    if kind in ("id", "dsb") and value.strip().isdigit():
+        value = value.strip()
+        column = "id" if kind == "id" else "dsb_id"
+        found = session.execute(
+            text(f"SELECT id FROM players WHERE {column} = :v"),
+            {"v": int(value) if kind == "id" else value},
+        ).scalar()
+        if found is None:
+            raise NotFound(f"no player with {'id' if kind == 'id' else 'DSB id'} {value}")
+        return int(found)
+    if ref.isdigit():
+        rows = session.execute(
+            text("SELECT id, dsb_id = :v AS by_dsb FROM players WHERE id = :i OR dsb_id = :v"),
+            {"i": int(ref) if len(ref) < 19 else -1, "v": ref},
+        ).all()
+        if len(rows) == 1:
+            return int(rows[0].id)
+        if not rows:
+            raise NotFound(f"no player with id or DSB id {ref}")
+        by_id = next(r.id for r in rows if not r.by_dsb)
+        by_dsb = next(r.id for r in rows if r.by_dsb)
+        raise InputError(
+            ref, f"is player {by_id} and the DSB id of player {by_dsb}: write id:{ref} or dsb:{ref}"
+        )
+    if not ref:
+        raise InputError("player", "empty; give a player id, a DSB id or a name")
+    hits = search_players(session, name=ref, day=day, include_unpublished=True, limit=11)
+    exact = [h for h in hits if _same_name(session, h["name"], ref)]
+    if len(exact) == 1:
+        return int(exact[0]["id"])
+    if len(hits) == 1:
+        return int(hits[0]["id"])
+    if not hits:
+        raise NotFound(f"no player named {ref!r} (ratingdb player search finds by part of a name)")
+    candidates = exact if exact else hits
+    total = (
+        len(candidates)
+        if exact
+        else count_players(session, name=ref, day=day, include_unpublished=True)
+    )
+    listed = "; ".join(_candidate(h) for h in candidates[:10])
+    more = f" and {total - 10} more" if total > 10 else ""
+    raise InputError(ref, f"{total} players match: {listed}{more}; give the id")
+
+
+def _same_name(session: Session, name: str, reference: str) -> bool:
+    """Whether ``name`` and ``reference`` are the same name once folded."""
+    return bool(
+        session.execute(
+            text("SELECT ratingdb_fold_name(:a) = ratingdb_fold_name(:b)"),
+            {"a": " ".join(name.split()), "b": reference},
+        ).scalar()
+    )
+
+
+def _candidate(hit: dict[str, Any]) -> str:
+    details = [f"id {hit['id']}"]
+    if hit["vkz"]:
+        details.append(hit["vkz"])
+    if hit["birth_year"]:
+        details.append(f"born {hit['birth_year']}")
+    if hit["dsb_id"]:
+        details.append(f"DSB id {hit['dsb_id']}")
+    return f"{hit['name']} ({', '.join(details)})"

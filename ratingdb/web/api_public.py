@@ -5,13 +5,13 @@ from __future__ import annotations
 from datetime import date
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Response
 
 from ratingdb.names import full_name
 from ratingdb.queries.evaluation_table import COLUMN_KEYS, evaluation_table
 from ratingdb.queries.games import tournament_games
 from ratingdb.queries.scoresheet import scoresheet
-from ratingdb.queries.search import search_players
+from ratingdb.queries.search import count_players, search_players
 from ratingdb.queries.tournament_search import MAX_LIMIT, find_tournaments
 from ratingdb.web import schemas
 from ratingdb.web.deps import OptionalUser, SessionDep, TodayDep
@@ -25,22 +25,37 @@ router = APIRouter(prefix="/api", tags=["public"])
     "/players",
     response_model=list[schemas.PlayerHit],
     responses=schemas.error_responses(401, 422),
-    summary="Search players by name, club or DSB id",
+    summary="Search players by name, DSB id, FIDE id, ZPS number or club",
 )
 def api_players(
+    response: Response,
     session: SessionDep,
     today: TodayDep,
     user: OptionalUser,
-    q: Annotated[str | None, Query(max_length=100, description="name prefix")] = None,
+    q: Annotated[
+        str | None,
+        Query(
+            max_length=100,
+            description="name prefix (accents and umlaut spellings ignored: Mueller finds "
+            "Müller), or a DSB id, FIDE id or ZPS number (C0327-12)",
+        ),
+    ] = None,
     club: Annotated[str | None, Query(max_length=100, description="VKZ or club name")] = None,
     dsb_id: Annotated[str | None, Query(max_length=20)] = None,
+    fide_id: Annotated[int | None, Query(ge=1, le=10**12)] = None,
+    zps: Annotated[str | None, Query(max_length=12, description="VKZ-number")] = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0,
 ) -> list[dict[str, Any]]:
-    """Members today (WO 4.1.1); with a token also non-members and former members."""
-    return search_players(
-        session, name=q, club=club, dsb_id=dsb_id, day=today,
-        include_unpublished=user is not None, limit=limit,
-    )  # fmt: skip
+    """Members today (WO 4.1.1); with a token also non-members and former members. A page of
+    ``limit`` hits from ``offset``; the header ``X-Total-Count`` has the number of all hits."""
+    criteria: dict[str, Any] = {
+        "name": q, "club": club, "dsb_id": dsb_id, "fide_id": fide_id, "zps": zps,
+        "day": today, "include_unpublished": user is not None,
+    }  # fmt: skip
+    hits = search_players(session, limit=limit, offset=offset, **criteria)
+    response.headers["X-Total-Count"] = str(count_players(session, **criteria))
+    return hits
 
 
 @router.get(

@@ -25,7 +25,7 @@ from ratingdb.queries.games import tournament_games
 from ratingdb.queries.publication import is_published
 from ratingdb.queries.reports import card_document
 from ratingdb.queries.scoresheet import scoresheet
-from ratingdb.queries.search import search_players
+from ratingdb.queries.search import count_players, search_players
 from ratingdb.queries.tournament_search import find_tournaments
 from ratingdb.terms import card_terms, term
 from ratingdb.web.chart import chart_points, rating_chart
@@ -34,6 +34,7 @@ from ratingdb.web.lists import list_query, selected_list
 
 router = APIRouter(include_in_schema=False)
 LIST_PAGE_ROWS = 1000
+SEARCH_PAGE_ROWS = 50
 
 
 def _render(request: Request, template: str, context: dict[str, Any]) -> HTMLResponse:
@@ -57,22 +58,17 @@ def players(
     q: Annotated[str | None, Query(max_length=100)] = None,
     club: Annotated[str | None, Query(max_length=100)] = None,
     dsb_id: Annotated[str | None, Query(max_length=20)] = None,
+    offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0,
 ) -> HTMLResponse:
-    limit = 100
+    limit = SEARCH_PAGE_ROWS
     searched = any(v and v.strip() for v in (q, club, dsb_id))
-    results = (
-        search_players(
-            session,
-            name=q,
-            club=club,
-            dsb_id=dsb_id,
-            day=today,
-            include_unpublished=user is not None,
-            limit=limit,
-        )
-        if searched
-        else []
-    )
+    criteria: dict[str, Any] = {
+        "name": q, "club": club, "dsb_id": dsb_id, "day": today,
+        "include_unpublished": user is not None,
+    }  # fmt: skip
+    results = search_players(session, limit=limit, offset=offset, **criteria) if searched else []
+    total = count_players(session, **criteria) if searched else 0
+    query = urlencode({k: v for k, v in {"q": q, "club": club, "dsb_id": dsb_id}.items() if v})
     return _render(
         request,
         "search.html",
@@ -83,6 +79,9 @@ def players(
             "results": results,
             "searched": searched,
             "limit": limit,
+            "offset": offset,
+            "total": total,
+            "query": query,
         },
     )
 

@@ -38,6 +38,8 @@ class PlayerHit(BaseModel):
     vkz: str | None
     club: str | None
     dsb_id: str | None
+    fide_id: int | None
+    birth_year: int | None
     rating: int | None
     index: int | None
     member: bool
