@@ -90,6 +90,51 @@ def test_on_demand_server_stops_with_its_last_user(private_home):
     assert "stopped" in run(["db", "status"], env).stdout
 
 
+def test_serve_stops_the_server_it_started(private_home):
+    """``ratingdb serve`` on the embedded server: started on demand, stopped when the web
+    server stops (Ctrl-C); a server kept by ``db start`` stays up."""
+    import signal
+    import socket
+    import time
+    import urllib.request
+
+    env = {"RATINGDB_HOME": str(private_home)}
+    assert run(["db", "upgrade"], env).returncode == 0
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+
+    def serve_once() -> None:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "ratingdb.cli", "serve", "--port", str(port)],
+            env={**{k: v for k, v in os.environ.items() if k != "DATABASE_URL"}, **env},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            deadline = time.monotonic() + 120
+            while True:
+                try:
+                    with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as r:
+                        assert r.status == 200
+                        break
+                except OSError:
+                    assert proc.poll() is None and time.monotonic() < deadline
+                    time.sleep(0.5)
+            assert "running" in embedded.status(private_home)
+            proc.send_signal(signal.SIGINT)
+            assert proc.wait(timeout=60) == 0
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+
+    serve_once()
+    assert embedded.status(private_home) == "stopped"
+    assert run(["db", "start"], env).returncode == 0
+    serve_once()
+    assert "running" in embedded.status(private_home)
+
+
 def test_dead_pids_are_dropped(private_home):
     pgdata = embedded.data_dir(private_home)
     pgdata.mkdir(parents=True)

@@ -90,25 +90,54 @@ def echo_json(data: Any) -> None:
 
 
 @contextmanager
-def progress_bar(description: str, enabled: bool = True) -> Iterator[Callable[[int, int], None]]:
-    """A rich progress bar on stderr; yields ``update(done, total)``."""
+def _lazy_progress(columns: tuple[Any, ...], enabled: bool) -> Iterator[Callable[..., None]]:
+    """A rich progress display on stderr that appears with the first update (a command
+    with nothing to do shows none, not ``0/?``); yields ``update(**task fields)``."""
     if not enabled:
-        yield lambda _done, _total: None
+        yield lambda **_fields: None
         return
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+    from rich.progress import Progress, TaskID
 
-    with Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=Console(stderr=True),
-        transient=False,
-    ) as bar:
-        task = bar.add_task(description, total=None)
+    with ExitStack() as stack:
+        shown: list[tuple[Progress, TaskID]] = []
 
-        def update(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
+        def update(**fields: Any) -> None:
+            if not shown:
+                bar = stack.enter_context(
+                    Progress(*columns, console=Console(stderr=True), transient=False)
+                )
+                shown.append((bar, bar.add_task("", **fields)))
+            bar, task = shown[0]
+            bar.update(task, **fields)
 
         yield update
+
+
+@contextmanager
+def progress_bar(description: str, enabled: bool = True) -> Iterator[Callable[[int, int], None]]:
+    """A rich progress bar on stderr; yields ``update(done, total)``."""
+    from rich.progress import BarColumn, MofNCompleteColumn, TimeElapsedColumn
+
+    columns = (description, BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with _lazy_progress(columns, enabled) as update:
+        yield lambda done, total: update(completed=done, total=total)
+
+
+@contextmanager
+def recalc_progress(enabled: bool = True) -> Iterator[Callable[[int, int, int], None]]:
+    """The bar of a recalculation run on stderr: it fills as the replay walks from the
+    change point and counts the tournaments re-evaluated (most after a change point are
+    only looked at); yields ``update(re-evaluated, walked, to walk)``."""
+    from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
+
+    columns = (
+        "recalculating",
+        BarColumn(),
+        TextColumn("{task.fields[evaluated]} re-evaluated, {task.completed}/{task.total} checked"),
+        TimeElapsedColumn(),
+    )
+    with _lazy_progress(columns, enabled) as update:
+        yield lambda evaluated, walked, walk: update(
+            completed=walked, total=walk, evaluated=evaluated
+        )

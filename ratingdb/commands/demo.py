@@ -22,7 +22,7 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.orm import Session
 from sqlalchemy.pool import NullPool
 
-from ratingdb.commands.common import progress_bar
+from ratingdb.commands.common import recalc_progress
 from ratingdb.db.samples import late_tournament
 from ratingdb.errors import InputError, Unavailable
 from ratingdb.i18n import _
@@ -96,7 +96,7 @@ def demo(players: int, years: int, seed: int) -> None:
     )
 
     click.echo(_("3. nightly job (full replay):"))
-    with progress_bar("recalculating") as update:
+    with recalc_progress() as update:
         first = recalculate(eng, progress=update)
     click.echo(
         "   "
@@ -127,7 +127,7 @@ def demo(players: int, years: int, seed: int) -> None:
         )
         % {"end": end, "players": len(doc["players"])}
     )
-    with progress_bar("recalculating") as update:
+    with recalc_progress() as update:
         late = recalculate(eng, progress=update)
     with Session(eng) as session:
         suffix = session.execute(

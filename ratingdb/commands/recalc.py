@@ -13,7 +13,7 @@ import click
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
-from ratingdb.commands.common import echo_json, engine, progress_bar
+from ratingdb.commands.common import echo_json, engine, recalc_progress
 
 if TYPE_CHECKING:
     from ratingdb.db.change_report import RatingChange
@@ -41,7 +41,7 @@ def recalc_and_report(
     """Run :func:`ratingdb.services.recalc.recalculate` and print what it did."""
     from ratingdb.services.recalc import recalculate
 
-    with progress_bar("recalculating", enabled=not quiet) as update:
+    with recalc_progress(enabled=not quiet) as update:
         report = recalculate(eng, full=full, dry_run=dry_run, progress=update)
     if report.change_point is None and not report.full:
         click.echo("nothing to recalculate: no pending changes")

@@ -123,11 +123,13 @@ def run_recalc(
     *,
     full: bool = False,
     dry_run: bool = False,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[int, int, int], None] | None = None,
 ) -> RunReport:
     """One recalculation run; raises :class:`RecalcBusy` if another one is running, the
     :class:`RulesError` or :class:`RecalcFailed` of a failed run (recorded, nothing
-    changed). A dry run records nothing and writes nothing."""
+    changed). A dry run records nothing and writes nothing.
+    ``progress(re-evaluated, walked, to walk)`` follows the replay from the change point
+    (never called when there is nothing to replay)."""
     started = time.perf_counter()
     started_at = datetime.now(UTC)
     with engine.connect() as conn:
@@ -243,7 +245,7 @@ def _compute(
     session: Session,
     *,
     full: bool,
-    progress: Callable[[int, int], None] | None,
+    progress: Callable[[int, int, int], None] | None,
     at: _Position,
 ) -> _Computed:
     changes = pending_changes(session)
@@ -279,16 +281,19 @@ def _compute(
         # (ending before ``since``) and those loaded but before the start
         offset = total - len(stubs) + replay_plan.start
     ordered = history.ordered()  # the order the replay walks (and names a failure by)
+    # progress: tournaments re-evaluated so far, tournaments walked from the change point
+    # (the loaded history starts there; a full replay: at the beginning), how many there are
+    walk = total - offset
 
-    def step(pos: int) -> None:
+    def step(pos: int, evaluated: int) -> None:
         at.tournament = ordered[pos]
         if progress is not None:
-            progress(offset + pos, total)
+            progress(evaluated, pos, walk)
 
     outcome = history.apply(plan_changes, progress=step, earlier_players=earlier)
     at.tournament = None
     if progress is not None:
-        progress(total, total)
+        progress(outcome.evaluated, walk, walk)
     report = RunReport(
         None,
         None if replay_plan.full else min(c.from_date for c in plan_changes),

@@ -59,7 +59,7 @@ class History:
         ordered: list[EngineTournament],
         stored: dict[int, dict[int, Snapshot]],
         scope: ReplayScope,
-        progress: Callable[[int], None] | None,
+        progress: Callable[[int, int], None] | None,
     ) -> ReplayOutcome:
         """Run the replay over ``ordered`` and keep what it wrote."""
         outcome = replay(ordered, self, stored, scope, progress)
@@ -72,7 +72,7 @@ class History:
     def apply(
         self,
         changes: Iterable[Change],
-        progress: Callable[[int], None] | None = None,
+        progress: Callable[[int, int], None] | None = None,
         earlier_players: Iterable[int] = (),
     ) -> ReplayOutcome:
         """Replay for changes already reflected in ``tournaments`` and ``players``.
@@ -107,7 +107,7 @@ class History:
         return self._replay(ordered, self.snapshots, scope, progress)
 
     # -- full replay -----------------------------------------------------------------------
-    def full_replay(self, progress: Callable[[int], None] | None = None) -> ReplayOutcome:
+    def full_replay(self, progress: Callable[[int, int], None] | None = None) -> ReplayOutcome:
         """Evaluate everything from the beginning; every player starts without a rating
         (or with the source's prior state), nothing stored is consulted."""
         self.snapshots = {}

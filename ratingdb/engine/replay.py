@@ -100,13 +100,14 @@ def replay(
     world: ReplayWorld,
     stored: StoredSnapshots,
     scope: ReplayScope,
-    progress: Callable[[int], None] | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> ReplayOutcome:
     """Replay ``tournaments[scope.start:]`` (already in evaluation order).
 
     ``stored`` (the stored snapshots by tournament and participant) and the world's
     source are only consulted for tournaments that have to be looked at: callers may load
-    lazily. ``progress`` is called with each position walked.
+    lazily. ``progress`` is called with each position walked and the number of tournaments
+    re-evaluated before it.
     """
     source, players, timeline = world.source, world.players, world.timeline
     adjustments = world.adjustments
@@ -127,7 +128,7 @@ def replay(
     for pos in range(start, len(tournaments)):
         t = tournaments[pos]
         if progress is not None:
-            progress(pos)
+            progress(pos, outcome.evaluated)
         if held and max(held.values()) < t.order_key:
             held.clear()
         if not dirty and not remaining_forced and not pinned:

@@ -20,7 +20,7 @@ def recalculate(
     *,
     full: bool = False,
     dry_run: bool = False,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[int, int, int], None] | None = None,
 ) -> RunReport:
     """One run for all pending change points (``full``: from the beginning)."""
     try:
