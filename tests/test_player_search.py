@@ -116,31 +116,32 @@ def test_paging(members):
     assert [h["name"] for h in first.json() + second.json()] == ["Müller, Anna", "Mueller, Jonas"]
     out = run(["player", "search", "Wolf", "--limit", "2"], members)
     # player 9 and 11 are no members: the command line finds them, the public page does not
-    assert out.stdout.splitlines()[-1] == "showing 1-2 of 3; --offset 2 for more"
+    assert out.stdout.splitlines()[-1] == "gezeigt 1-2 von 3; --offset 2 für weitere"
     assert out.stdout.splitlines()[:3] == [
-        "id  name       VKZ    born    DSB id  FIDE id   DWZ  Index",
-        " 3  Wolf, Lea  C0327  2009  10012303           1787     13",
-        " 9  Wolf, Lea         1990",
+        "ID  Name       VKZ    Jahrgang    DSB-ID  FIDE-ID   DWZ  Index",
+        " 3  Wolf, Lea  C0327      2009  10012303           1787     13",
+        " 9  Wolf, Lea             1990",
     ]
+    english = run(["--lang", "en", "player", "search", "Wolf", "--offset", "2"], members)
+    assert english.stdout.splitlines()[-1] == "showing 3-3 of 3"
     page = client.get("/players", params={"q": "wolf"}).text
     assert '<p class="note" id="hits">1 Treffer.' in page
-    rest = run(["player", "search", "Wolf", "--limit", "2", "--offset", "2"], members)
-    assert rest.stdout.splitlines()[-1] == "showing 3-3 of 3"
+    assert run(["player", "search", "Lea Wolf"], members).stdout.splitlines()[-1] == "3 Spieler"
 
 
 def test_card_by_dsb_id_or_name(members):
     by_dsb = run(["player", "card", "10012305"], members)
-    assert by_dsb.returncode == 0 and "Karteikarte: Mueller, Jonas (id 5," in by_dsb.stdout
+    assert by_dsb.returncode == 0 and "Karteikarte: Mueller, Jonas (ID 5," in by_dsb.stdout
     by_name = run(["player", "card", "Weiss, Lukas"], members)
-    assert by_name.returncode == 0 and "Karteikarte: Weiß, Lukas (id 2," in by_name.stdout
-    assert "(id 11," in run(["player", "card", "Wolf, Leand"], members).stdout
+    assert by_name.returncode == 0 and "Karteikarte: Weiß, Lukas (ID 2," in by_name.stdout
+    assert "(ID 11," in run(["player", "card", "Wolf, Leand"], members).stdout
     ambiguous = run(["player", "card", "Wolf, Lea"], members)
     assert ambiguous.returncode == 2 and ambiguous.stdout == ""
     assert ambiguous.stderr.strip() == (
         "error: Wolf, Lea: 2 players match: Wolf, Lea (id 3, C0327, born 2009, DSB id "
         "10012303); Wolf, Lea (id 9, born 1990); give the id"
     )
-    assert "(id 3," in run(["player", "card", "3"], members).stdout
+    assert "(ID 3," in run(["player", "card", "3"], members).stdout
     nobody = run(["player", "card", "Nobody, Nemo"], members)
     assert nobody.returncode != 0 and "no player named 'Nobody, Nemo'" in nobody.stderr
     assert "Traceback" not in nobody.stderr + ambiguous.stderr

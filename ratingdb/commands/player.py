@@ -10,6 +10,7 @@ import click
 from sqlalchemy.orm import Session
 
 from ratingdb.commands.common import echo_json, engine, write_output, writing
+from ratingdb.i18n import _, ngettext, pgettext
 
 
 @click.group()
@@ -75,19 +76,24 @@ def player_search(
     if as_json:
         echo_json({"total": total, "limit": limit, "offset": offset, "items": hits})
         return
-    click.echo(_hits_table(hits))
-    if not hits:
-        click.echo(f"no player found ({total} in all)" if offset else "no player found")
-    elif total > len(hits):
-        more = f"; --offset {offset + limit} for more" if offset + limit < total else ""
-        click.echo(f"showing {offset + 1}-{offset + len(hits)} of {total}{more}")
+    if hits:
+        click.echo(_hits_table(hits))
+    if total > len(hits):
+        shown = _("showing %(first)d-%(last)d of %(total)d") % {
+            "first": offset + 1, "last": offset + len(hits), "total": total,
+        }  # fmt: skip
+        more = "; " + _("--offset %(next)d for more") % {"next": offset + limit}
+        click.echo(shown + (more if offset + limit < total else ""))
     else:
-        click.echo(f"{total} player{'' if total == 1 else 's'}")
+        click.echo(ngettext("%(num)d player", "%(num)d players", total) % {"num": total})
 
 
 def _hits_table(hits: list[dict[str, Any]]) -> str:
     """The search hits as aligned text columns (empty where a value is unknown)."""
-    header = ("id", "name", "VKZ", "born", "DSB id", "FIDE id", "DWZ", "Index")
+    header = (
+        "ID", pgettext("column", "Name"), "VKZ", pgettext("column", "Born"), _("DSB ID"),
+        pgettext("column", "FIDE ID"), "DWZ", pgettext("column", "Index"),
+    )  # fmt: skip
     rows = [
         tuple(
             "" if v is None else str(v)
@@ -104,8 +110,6 @@ def _hits_table(hits: list[dict[str, Any]]) -> str:
         )
         for h in hits
     ]
-    if not rows:
-        return ""
     widths = [max(len(r[k]) for r in (header, *rows)) for k in range(len(header))]
     left = {1, 2}
     return "\n".join(
