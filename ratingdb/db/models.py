@@ -574,7 +574,7 @@ class EvaluationProblem(Base):
 
 
 # indexes of the web pages: player search by name prefix (accents and umlauts folded by
-# ratingdb_fold_name, migration 0012; text_pattern_ops: a prefix is an index range, read in
+# ratingdb_fold_name, migration 0013; text_pattern_ops: a prefix is an index range, read in
 # byte order with ``ORDER BY ... USING ~<~``), names of tournament imports (lower case),
 # members of a club (rating lists, search by club), tournament lists by VKZ prefix
 Index(

@@ -1,7 +1,7 @@
 """Player search for the Karteikarte (WO 6.5.2.1 item 2): by name, club or an identifier.
 
 Names match by prefix, ignoring case, accents and umlaut spellings (``ratingdb_fold_name``,
-migration 0012: Müller = Mueller = Muller, Strauß = Strauss, Çelik = Celik): ``Müller``
+migration 0013: Müller = Mueller = Muller, Strauß = Strauss, Çelik = Celik): ``Müller``
 finds every surname starting with it, ``Müller, An`` adds a given-name prefix, ``An Müller``
 (no comma) tries both orders. A text of digits is a DSB id or a FIDE id, ``C0327-12`` a ZPS
 number (club VKZ and membership number, leading zeros ignored). Results come in byte order

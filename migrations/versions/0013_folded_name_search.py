@@ -11,8 +11,8 @@ fold ue to u. This function is plain SQL, works on every PostgreSQL, and the ind
 the database itself (no column for the application to maintain). The index on lower(surname)
 stays: tournament imports match names by it.
 
-Revision ID: 0012
-Revises: 0011
+Revision ID: 0013
+Revises: 0012
 Create Date: 2026-11-25
 """
 
@@ -22,8 +22,8 @@ from collections.abc import Sequence
 
 from alembic import op
 
-revision: str = "0012"
-down_revision: str | None = "0011"
+revision: str = "0013"
+down_revision: str | None = "0012"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
