@@ -203,7 +203,7 @@ def _compute_phase(
     conn: Connection,
     *,
     full: bool,
-    progress: Callable[[int, int], None] | None,
+    progress: Callable[[int, int, int], None] | None,
     at: _Position,
 ) -> _Computed:
     """Phase 1: replay on one consistent snapshot of the database (REPEATABLE READ, read
