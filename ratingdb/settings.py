@@ -7,7 +7,11 @@
   serve``, 1 to 256 (default 8);
 * ``RATINGDB_LANG``: the language of the CLI's tables and documents, ``de`` (default) or
   ``en`` (``en-GB``, ``de_DE.UTF-8`` name the same); ``ratingdb --lang`` overrides it. The
-  web chooses per request (docs/i18n.md).
+  web chooses per request (docs/i18n.md);
+* the plausibility bounds of input data (:class:`Bounds`, :mod:`ratingdb.plausibility`):
+  ``RATINGDB_EARLIEST_DATE`` (default 1950-01-01), ``RATINGDB_DAYS_AHEAD`` (default 400),
+  ``RATINGDB_MAX_LEAVING_SHARE`` (default 0.05) and ``RATINGDB_TODAY`` (the day the
+  bounds count from, for checking a past state and for tests; default: the clock).
 
 A bad value is a :class:`SettingsError` naming the variable: one line for the user, never
 a traceback from ``int()``.
@@ -17,12 +21,66 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import date
+from decimal import Decimal
 from pathlib import Path
 
+from ratingdb.errors import RatingdbError
 
-class SettingsError(ValueError):
-    """An environment variable has a value ratingdb cannot use."""
+
+class SettingsError(RatingdbError, ValueError):
+    """An environment variable has a value ratingdb cannot use (one line, exit code 2)."""
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """What input data may plausibly say (docs/database.md, "Plausibility bounds").
+
+    ``earliest``: no date of a tournament, membership, adjustment or list lies before it;
+    ``days_ahead``: how far after today a date may lie where the future makes sense (a
+    list date, an adjustment, a membership); a tournament never ends after today.
+    ``max_leaving_share``: the share of open memberships one member list may end without
+    ``--force``. ``today``: the day the bounds count from (None: the clock's).
+    """
+
+    earliest: date = date(1950, 1, 1)
+    days_ahead: int = 400
+    max_leaving_share: Decimal = Decimal("0.05")
+    today: date | None = None
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> Bounds:
+        out = cls()
+        raw = env.get("RATINGDB_EARLIEST_DATE", "").strip()
+        if raw:
+            try:
+                out = replace(out, earliest=date.fromisoformat(raw))
+            except ValueError:
+                raise SettingsError(
+                    f"RATINGDB_EARLIEST_DATE: not a date YYYY-MM-DD: {raw!r}"
+                ) from None
+        raw = env.get("RATINGDB_TODAY", "").strip()
+        if raw:
+            try:
+                out = replace(out, today=date.fromisoformat(raw))
+            except ValueError:
+                raise SettingsError(f"RATINGDB_TODAY: not a date YYYY-MM-DD: {raw!r}") from None
+        raw = env.get("RATINGDB_DAYS_AHEAD", "").strip()
+        if raw:
+            if not raw.isdigit() or not 0 <= int(raw) <= 3660:
+                raise SettingsError(f"RATINGDB_DAYS_AHEAD: a whole number 0 to 3660, got {raw!r}")
+            out = replace(out, days_ahead=int(raw))
+        raw = env.get("RATINGDB_MAX_LEAVING_SHARE", "").strip()
+        if raw:
+            try:
+                share = Decimal(raw)
+            except ArithmeticError:
+                share = Decimal("NaN")
+            if not share.is_finite() or not 0 <= share <= 1:
+                raise SettingsError(f"RATINGDB_MAX_LEAVING_SHARE: a number 0 to 1, got {raw!r}")
+            out = replace(out, max_leaving_share=share)
+        return out
 
 
 @dataclass(frozen=True)
@@ -31,6 +89,7 @@ class Settings:
     home: Path
     web_threads: int
     language: str = "de"
+    bounds: Bounds = Bounds()
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, *, web: bool = False) -> Settings:
@@ -60,4 +119,4 @@ class Settings:
             raise SettingsError(
                 f"RATINGDB_LANG: unknown language {raw_lang!r} (one of {', '.join(LANGUAGES)})"
             )
-        return cls(url, home, threads, language)
+        return cls(url, home, threads, language, Bounds.from_env(env))

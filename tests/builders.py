@@ -51,3 +51,19 @@ def ok(args: list[str], url: Any) -> str:
     out = run(args, url)
     assert out.returncode == 0, out.stderr
     return out.stdout
+
+
+def organisations(url: Any, *vkz: str) -> None:
+    """Placeholder organisations ``vkz`` (as a club list would create them): a tournament's
+    VKZ must name a known organisation (ratingdb/db/organisations.py)."""
+    from sqlalchemy import create_engine
+    from sqlalchemy.orm import Session
+    from sqlalchemy.pool import NullPool
+
+    from ratingdb.db.organisations import create_placeholder
+
+    engine = create_engine(url, poolclass=NullPool)
+    with Session(engine) as session, session.begin():
+        for code in vkz:
+            create_placeholder(session, code, actor="test")
+    engine.dispose()

@@ -12,6 +12,10 @@ from click.testing import CliRunner
 
 from ratingdb.cli import main
 
+#: the command line's "today" in the tests (``RATINGDB_TODAY``, ratingdb/plausibility.py): the
+#: worked example of WO Anhang 3.1 ends 2026-12-12 and may only be submitted once it ended
+TODAY = "2026-12-31"
+
 
 @dataclass(frozen=True)
 class Completed:
@@ -26,7 +30,7 @@ def run(args: list[str], url: Any, input: str | bytes | None = None) -> Complete
     """``ratingdb ARGS`` against the database at ``url``. An exception that escapes the
     command is rendered into stderr as the traceback a user would see, exit code 1, so
     tests that assert "no traceback" still see one."""
-    env = {"DATABASE_URL": url.render_as_string(hide_password=False)}
+    env = {"DATABASE_URL": url.render_as_string(hide_password=False), "RATINGDB_TODAY": TODAY}
     result = CliRunner().invoke(main, args, env=env, input=input, catch_exceptions=True)
     stderr = result.stderr
     code = result.exit_code

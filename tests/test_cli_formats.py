@@ -11,7 +11,7 @@ from sqlalchemy.pool import NullPool
 
 from ratingdb.db import migrate
 from ratingdb.io import dsb_xml
-from tests.builders import ok
+from tests.builders import ok, organisations
 from tests.cli import run
 
 SHARED = next(
@@ -26,6 +26,7 @@ FIXTURES = Path(__file__).parent / "fixtures"
 @pytest.fixture
 def empty_db(scratch_db):
     migrate.upgrade(scratch_db)
+    organisations(scratch_db, "C01", "C05")
     return scratch_db
 
 

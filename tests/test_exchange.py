@@ -256,7 +256,10 @@ def test_member_list_memberships_takeovers_and_order(empty_db, tmp_path):
         '13,C0102,7,A,"Conrad,Clara",W,D,2012,,1320,3,1400,WCM,4711,GER',
         '14,C0102,8,A,"Dahl,Dora",W,D,1988,,1700,20,,,,',
     ])  # fmt: skip
-    out = ok(["players", "import", str(second), "--date", "2026-07-01", "--quiet"], url)
+    # Brandt vanishes: 1 of 3 memberships ends, more than the 5 % a list may end unasked
+    refused = run(["players", "import", str(second), "--date", "2026-07-01", "--quiet"], url)
+    assert refused.returncode == 2 and "would end 1 of 3 open memberships" in refused.stderr
+    out = ok(["players", "import", str(second), "--date", "2026-07-01", "--quiet", "--force"], url)
     assert "1 new players" in out and "1 ended" in out and "1 ratings taken over" in out
     eng = create_engine(url, poolclass=NullPool)
     with eng.connect() as conn:
@@ -418,7 +421,7 @@ def test_review_findings_in_the_member_list_import(empty_db, tmp_path):
         "  0.0       0000 - Z     1 b 0",
     ]  # fmt: skip
     trf.write_text("\n".join(lines) + "\n")
-    ok(["tournament", "import", str(trf), "--id", "T1", "--vkz", "C1"], url)
+    ok(["tournament", "import", str(trf), "--id", "T1", "--vkz", "C1"], url)  # C1: listed
     ok(["recalc", "--quiet"], url)
     # the next list: member number 7 given to someone else, Alpha's birth year corrected,
     # the guest became a member (late member: his June tournament now counts)
@@ -428,7 +431,7 @@ def test_review_findings_in_the_member_list_import(empty_db, tmp_path):
         '1002,C1,2,A,"Beta,B",M,D,1981,,1700,20,,,,',
         '1009,C1,9,A,"Xeno,X",M,D,1990,,,,,,4000333,AUT',
     ])  # fmt: skip
-    out = ok(["players", "import", str(second), "--date", "2025-09-01", "--quiet"], url)
+    out = ok(["players", "import", str(second), "--date", "2025-09-01", "--quiet", "--force"], url)
     assert "1 new players" in out and "1 ended" in out  # Nina is new; Otto's membership ends
     incremental_run = ok(["recalc", "--quiet"], url)
     assert "re-evaluated 1 of" in incremental_run
@@ -443,7 +446,7 @@ def test_review_findings_in_the_member_list_import(empty_db, tmp_path):
     eng.dispose()
     assert people["1007"] == "Old" and people["1008"] == "New"
     # listed again on the day the membership ended: it goes on (no overlap error)
-    ok(["players", "import", str(first), "--date", "2025-09-01", "--quiet"], url)
+    ok(["players", "import", str(first), "--date", "2025-09-01", "--quiet", "--force"], url)
 
 
 def test_a_list_on_the_day_of_a_conversion_shows_converted_values(empty_db, tmp_path):

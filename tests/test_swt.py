@@ -17,6 +17,7 @@ import pytest
 from ratingdb.io import swt
 from ratingdb.io.errors import InputError
 from ratingdb.io.tournament_file import detect, read_tournament
+from tests.builders import organisations
 from tests.swt_builder import P, Swt, T, round_robin_of_three
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "swt"
@@ -352,6 +353,7 @@ def test_import_through_the_command_line(scratch_db, tmp_path):
             return (conn.execute(text("SELECT count(*) FROM tournaments")).scalar_one(),
                     conn.execute(text("SELECT count(*) FROM games")).scalar_one())  # fmt: skip
 
+    organisations(scratch_db, "C05")
     bad = tmp_path / "broken.SWT"
     bad.write_bytes(round_robin_of_three().to_bytes()[:-7])
     out = run(["tournament", "import", str(bad), "--id", "B1", "--vkz", "C05"], scratch_db)

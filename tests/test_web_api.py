@@ -250,6 +250,33 @@ def test_officer_outside_scope_is_403(world):
     assert count(url, "change_points") == before  # nothing written
 
 
+def test_officer_creates_members_only_within_scope(world):
+    """WO 6.3 without leaks: a submission in scope may not register a new member of a club
+    outside the officer's prefixes (not by a what-if, not by a correction either)."""
+    url, client, tokens = world
+    me = bearer(tokens["officer"])
+    doc = new_doc(url, "X-LEAK", end="2026-10-01")  # VKZ A0001: in scope
+    newcomer = {"id": doc["players"][0]["id"], "name": "Neu, Nina", "member_since": "2026-01-01"}
+    doc["players"][0] = {**newcomer, "club": "C0001"}
+    before = (count(url, "change_points"), count(url, "memberships"))
+    for method, path in (("post", "/api/tournaments"), ("post", "/api/what-if/tournaments")):
+        r = client.request(method, path, json=doc, headers=me)
+        assert r.status_code == 403, r.text
+        assert "$.players[0].club: a new member of club C0001 is outside" in r.json()["error"]
+    assert (count(url, "change_points"), count(url, "memberships")) == before
+    doc["players"][0]["club"] = "A0002"  # a club of the own level: allowed
+    assert client.post("/api/tournaments", json=doc, headers=me).status_code == 201
+    doc["players"][0] = {**newcomer, "name": "Neu, Nora", "club": "B0001"}
+    r = client.put("/api/tournaments/X-LEAK", json=doc, headers=me)
+    assert r.status_code == 403 and "club B0001" in r.json()["error"]
+    assert client.delete("/api/tournaments/X-LEAK", headers=me).status_code == 200
+    # the other officer (B0001 and C): B0001's own members only
+    other = bearer(tokens["officer_b"])
+    doc = new_doc(url, "X-LEAK-B", end="2026-10-01", vkz="B0001")
+    doc["players"][0] = {**newcomer, "club": "B0002"}
+    assert client.post("/api/tournaments", json=doc, headers=other).status_code == 403
+
+
 def test_officer_after_one_year_is_403_admin_may(world):
     url, client, tokens = world
     me, admin = bearer(tokens["officer"]), bearer(tokens["admin"])

@@ -30,9 +30,15 @@ def players() -> None:
     is_flag=True,
     help="A regional list: end memberships only in the clubs it contains.",
 )
+@click.option(
+    "--force",
+    is_flag=True,
+    help="End memberships even when the list ends more than the allowed share of them "
+    "(RATINGDB_MAX_LEAVING_SHARE, default 5 %).",
+)
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def players_import(
-    source: str, list_date: datetime, encoding: str, partial: bool, quiet: bool
+    source: str, list_date: datetime, encoding: str, partial: bool, force: bool, quiet: bool
 ) -> None:
     """Upsert players, clubs and memberships from FILE; take over the DWZ of players
     without history (docs/data-exchange.md)."""
@@ -42,7 +48,13 @@ def players_import(
     rows = read_player_list(read_bytes(source), name, encoding)
     with writing(name) as session, progress_bar("importing players", not quiet) as update:
         report = import_player_list(
-            session, rows, list_date.date(), name, partial=partial, progress=update
+            session,
+            rows,
+            list_date.date(),
+            name,
+            partial=partial,
+            force=force,
+            progress=update,
         )
     click.echo(report.summary())
     for pid, who, ours, listed in report.differences[:10]:

@@ -119,6 +119,12 @@ def tournament_show(ident: str, as_json: bool) -> None:
     is_flag=True,
     help="TRF: leave out rounds that are paired but have no results yet (else an error).",
 )
+@click.option(
+    "--create-organisation",
+    "create_org",
+    is_flag=True,
+    help="Create the VKZ's organisation when it is unknown (else an error).",
+)
 @click.option("--now", is_flag=True, help="Recalculate immediately.")
 def tournament_import(
     source: str,
@@ -129,6 +135,7 @@ def tournament_import(
     start: datetime | None,
     end: datetime | None,
     complete_rounds: bool,
+    create_org: bool,
     now: bool,
 ) -> None:
     """Import a tournament file – TRF16/TRF26, SwissChess SWT (individual or team), DSB
@@ -147,7 +154,9 @@ def tournament_import(
     for warning in parsed.warnings:
         click.echo(f"warning: {name}: {warning}", err=True)
     with writing(name) as session:
-        written = add_trf(session, parsed, code=code, vkz=vkz, kind=kind)
+        written = add_trf(
+            session, parsed, code=code, vkz=vkz, kind=kind, create_organisation=create_org
+        )
     matches = written.matches or []
     for m in matches:
         who = f"player {m.player_id}" if m.player_id is not None else "textual participant"

@@ -8,6 +8,10 @@
   date; passive members (Status P) stay members (WO 4.1.1 knows no passive exception).
 * Members who vanished from the list get their open membership ended on the list date; with
   ``partial`` only in the clubs the list contains (a regional list), otherwise everywhere.
+  A list that would end more than ``max_leaving_share`` of the open memberships it covers
+  (default 5 %, :class:`ratingdb.settings.Bounds`) is refused unless ``force``: a
+  header-only or truncated file would otherwise end every membership of the federation.
+* The list date must be plausible (:func:`ratingdb.plausibility.check_date`).
 * A federation starts from its current list: a player with no history in the database (no
   evaluation, no earlier takeover) whose row has a DWZ gets a *takeover* (the official
   "Datenübernahme"), which later tournaments build on. It is dated on the Sunday of the week
@@ -26,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
+from decimal import Decimal
 from typing import Any, cast
 
 from sqlalchemy import text
@@ -36,6 +41,7 @@ from ratingdb.db.locks import hold_edits
 from ratingdb.db.models import AuditEntry, ChangePoint
 from ratingdb.io.dsb_list import ListRow
 from ratingdb.io.errors import InputError
+from ratingdb.plausibility import bounds, check_date
 
 ACTION = "players-import"
 
@@ -76,9 +82,11 @@ def import_list(
     source: str,
     *,
     partial: bool = False,
+    force: bool = False,
     actor: str = "cli",
     progress: Callable[[int, int], None] | None = None,
 ) -> ListImport:
+    check_date(list_date, "--date")
     last = _last_list(session)
     if last is not None and list_date < last:
         raise InputError(source, f"list date {list_date} is before the last imported list ({last})")
@@ -87,6 +95,7 @@ def import_list(
     report = ListImport(rows=len(rows))
     ids = next_ids(session)
     db = _Existing(session)
+    open_before = {key: since for key, (_, _, _, since) in db.open.items()}
     changed: set[int] = set()
     step = max(1, len(rows) // 100)
 
@@ -187,11 +196,18 @@ def import_list(
         session.execute(text("UPDATE memberships SET valid_to = NULL WHERE id = :i"), reopened)
     report.memberships_new = len(new_members)
     in_list = set(db.clubs[r.vkz] for r in rows)
+    covered = [
+        key
+        for key, since in open_before.items()
+        if (not partial or key[1] in in_list) and since <= list_date
+    ]
     ended = [
         (pid, mid)
         for (pid, club), (mid, _, _, since) in db.open.items()
         if (pid, club) not in listed and (not partial or club in in_list) and since <= list_date
     ]
+    if not force:
+        _check_leaving(len(ended), len(covered), source)
     if ended:
         session.execute(
             text("UPDATE memberships SET valid_to = :d WHERE id = :i"),
@@ -252,6 +268,19 @@ def import_list(
     if progress is not None:
         progress(len(rows) * 2, len(rows) * 2)
     return report
+
+
+def _check_leaving(ending: int, covered: int, source: str) -> None:
+    """Refuse a list that ends more than the configured share of the ``covered`` open
+    memberships (``--force`` skips this)."""
+    share = bounds().max_leaving_share
+    if covered and Decimal(ending) > share * covered:
+        raise InputError(
+            source,
+            f"the list would end {ending} of {covered} open memberships, more than "
+            f"{(share * 100).normalize():f} %: a truncated or header-only file? give --force "
+            "if it is right",
+        )
 
 
 class _Existing:

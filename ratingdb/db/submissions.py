@@ -30,20 +30,36 @@ from ratingdb.db.models import (
     RatingSnapshot,
     Tournament,
 )
+from ratingdb.db.organisations import require_organisation
 from ratingdb.db.store import find_tournament
 from ratingdb.engine.order import OrderKey
 from ratingdb.io.errors import InputError
 from ratingdb.io.evaluate_json import parse_tournament
+from ratingdb.plausibility import check_date
+
+#: the VKZ of a tournament whose document names none: the federation (WO 6.3)
+DEFAULT_VKZ = "000"
 
 
 def _order_key(t: Tournament) -> OrderKey:
     return OrderKey(t.end_date, t.start_date, t.vkz, t.processed_at, t.id)
 
 
-def _check_players(session: Session, doc: dict[str, Any]) -> None:
+def _check_players(
+    session: Session, doc: dict[str, Any], actor: str, default_vkz: str | None
+) -> None:
+    """The document's database-facing checks; the tournament's VKZ (else ``default_vkz``)
+    must name a known organisation unless ``create_organisation`` (:mod:`ratingdb.db.
+    organisations`)."""
     vkz = doc["tournament"].get("vkz")
     if vkz is not None and not re.fullmatch(r"[0-9A-Za-z]{1,10}", str(vkz)):
         raise InputError("$.tournament.vkz", f"a VKZ has 1 to 10 letters or digits: {vkz!r}")
+    create = doc["tournament"].get("create_organisation", False)
+    if not isinstance(create, bool):
+        raise InputError("$.tournament.create_organisation", "expected true or false")
+    if vkz is not None or default_vkz is not None:
+        where = "$.tournament.vkz" if vkz is not None else "$.tournament"
+        require_organisation(session, str(vkz or default_vkz), where, create=create, actor=actor)
     seen: dict[int, int] = {}
     wanted = [
         raw["player_id"]
@@ -94,9 +110,10 @@ def _check_players(session: Session, doc: dict[str, Any]) -> None:
                 raise InputError(f"{path}.club", f"unknown club VKZ {club!r}")
             since = raw.get("member_since")
             try:
-                date.fromisoformat(since)  # type: ignore[arg-type]
+                joined = date.fromisoformat(since)  # type: ignore[arg-type]
             except (TypeError, ValueError):
                 raise InputError(f"{path}.member_since", "expected a date YYYY-MM-DD") from None
+            check_date(joined, f"{path}.member_since")
         elif not isinstance(raw.get("name"), str):
             raise InputError(f"{path}.name", "a textual participant needs a name")
 
@@ -234,13 +251,13 @@ def add_tournament(session: Session, doc: dict[str, Any], actor: str = "cli") ->
     parsed = parse_tournament(doc)
     info = parsed.tournament
     lock_tournament(session, info.id)  # a second submission of the code finds it taken
-    _check_players(session, doc)
+    _check_players(session, doc, actor, DEFAULT_VKZ)
     if session.scalar(select(Tournament.id).where(Tournament.code == info.id)) is not None:
         raise InputError("$.tournament.id", f"a tournament {info.id!r} exists already")
     t = Tournament(
         code=info.id,
         name=info.name or info.id,
-        vkz=info.vkz or "000",
+        vkz=info.vkz or DEFAULT_VKZ,
         start_date=info.start,
         end_date=info.end,
         kind=info.kind,
@@ -295,7 +312,7 @@ def correct_tournament(
     """Replace a tournament's data (dates, players, games); replayed from its old place."""
     parsed = parse_tournament(doc)
     lock(session, ident)
-    _check_players(session, doc)
+    _check_players(session, doc, actor, None)
     t = find(session, ident)
     old_key = _order_key(t)
     players = _player_ids(session, t.id)
@@ -339,6 +356,9 @@ def change_membership(
     club = session.scalar(select(Organisation.id).where(Organisation.vkz == vkz))
     if club is None:
         raise InputError("club", f"unknown club VKZ {vkz!r}")
+    day = joined if joined is not None else left
+    assert day is not None, "a membership change is a join or a leave"
+    check_date(day, "--from" if joined is not None else "--on")
     if joined is not None:
         session.add(Membership(player_id=player_id, organisation_id=club, valid_from=joined))
         when = joined

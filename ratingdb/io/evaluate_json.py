@@ -2,10 +2,12 @@
 
 Every problem is reported as an :class:`InputError` naming the JSON path (``$`` is the
 document root, ``$[2]`` the third tournament of an array) and what is wrong. Checks:
-types and required fields; ISO dates (YYYY-MM-DD) with end >= start; ratings and
-residual-game opponent ratings integers 1..4000; scores 0, 0.5 or 1; unique player ids;
-games between two different known players with a known result string; residual games
-not dated after the tournament's end; a match (Zweikampf) has exactly two players.
+types and required fields; ISO dates (YYYY-MM-DD) from the earliest plausible date
+(1950-01-01 unless configured) to 2999-12-31 with end >= start; ratings and
+residual-game opponent ratings integers 1..4000; indexes 0..999 (WO 2.2.4); rounds
+0..9999; scores 0, 0.5 or 1; unique player ids; games between two different known players
+with a known result string; residual games not dated after the tournament's end; a match
+(Zweikampf) has exactly two players.
 Unknown keys are ignored.
 """
 
@@ -19,6 +21,7 @@ from decimal import Decimal
 from typing import Any, TypeVar
 
 from ratingdb.io.errors import InputError
+from ratingdb.plausibility import bounds
 from ratingdb.rules.model import (
     KINDS,
     RATING_SOURCES,
@@ -35,17 +38,15 @@ P = TypeVar("P")
 _SCORES = {0: Decimal("0.0"), 0.5: Decimal("0.5"), 1: Decimal("1.0")}
 #: no chess rating system goes anywhere near this; larger numbers are typing errors
 MAX_RATING = 4000
+#: the DWZ index counts evaluations (WO 2.2.4); the DSB's lists show at most three digits
+MAX_INDEX = 999
+#: no tournament has more rounds (TRF's round columns stop far earlier)
+MAX_ROUND = 9999
+#: the last date a document may carry: any plan fits before it, and the date arithmetic
+#: after it (residual games valid 2 years, retention 5 years) stays far from ``date.max``;
+#: the first is the configured earliest plausible date (:mod:`ratingdb.plausibility`)
+LAST_DATE = date(2999, 12, 31)
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-
-
-def load_json_text(text: str) -> Any:
-    """Parse JSON; a syntax error is reported with line and column."""
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as err:
-        raise InputError(
-            f"line {err.lineno}, column {err.colno}", f"malformed JSON: {err.msg}"
-        ) from None
 
 
 def parse_items(data: Any, parse_one: Callable[[Any, str], T], what: str) -> tuple[list[T], bool]:
@@ -125,8 +126,8 @@ def _player(data: Any, path: str, end: date) -> PlayerInput:
     if rating is not None:
         _check_rating(rating, f"{path}.rating")
     index = _optional_int(obj.get("index"), f"{path}.index")
-    if index is not None and index < 0:
-        raise InputError(f"{path}.index", f"an index cannot be negative, got {index}")
+    if index is not None and not 0 <= index <= MAX_INDEX:
+        raise InputError(f"{path}.index", f"an index is 0 to {MAX_INDEX}, got {index}")
     source = obj.get("rating_source")
     if source is not None and source not in RATING_SOURCES:
         raise InputError(
@@ -193,8 +194,8 @@ def game_core(data: Any, path: str, ids: dict[str, int]) -> tuple[dict[str, Any]
 def _game(data: Any, path: str, ids: dict[str, int]) -> GameInput:
     obj, white, black, result = game_core(data, path, ids)
     round_no = _optional_int(obj.get("round"), f"{path}.round")
-    if round_no is not None and round_no < 0:
-        raise InputError(f"{path}.round", f"a round number cannot be negative, got {round_no}")
+    if round_no is not None and not 0 <= round_no <= MAX_ROUND:
+        raise InputError(f"{path}.round", f"a round number is 0 to {MAX_ROUND}, got {round_no}")
     return GameInput(white=white, black=black, result=result, round=round_no)
 
 
@@ -267,9 +268,13 @@ def _date(value: Any, path: str) -> date:
     if not _ISO_DATE.match(value):
         raise InputError(path, f"not a date (YYYY-MM-DD): {value!r}")
     try:
-        return date.fromisoformat(value)
+        day = date.fromisoformat(value)
     except ValueError:
         raise InputError(path, f"not a date (YYYY-MM-DD): {value!r}") from None
+    earliest = bounds().earliest
+    if not earliest <= day <= LAST_DATE:
+        raise InputError(path, f"{day} is not plausible (from {earliest} to {LAST_DATE})")
+    return day
 
 
 def _score(value: Any, path: str) -> Decimal:

@@ -234,7 +234,7 @@ def parse(data: bytes | str, source: str = "<swi>", encoding: str | None = None)
                     )
                 ],
             ) from None
-        except LookupError:
+        except (LookupError, ValueError):  # ValueError: a NUL in the name
             raise SwiError(source, [(source, f"unknown encoding {used!r}")]) from None
     lines = split_lines(text)
     ruler_at = next((k for k, line in enumerate(lines) if _RULER.match(line)), None)

@@ -216,7 +216,7 @@ def parse(data: bytes, source: str = "<swt>", encoding: str | None = None) -> Sw
     layout, a field that is not what its place says)."""
     try:
         "".encode(encoding or "cp1252")
-    except LookupError:
+    except (LookupError, ValueError):  # ValueError: a NUL in the name
         raise InputError(source, f"unknown encoding {encoding!r}") from None
     problems: list[tuple[str, str]] = []
 

@@ -20,6 +20,7 @@ from datetime import date
 
 from ratingdb.io import dewis_xml, dsb_xml, swi, swt, trf
 from ratingdb.io.errors import InputError
+from ratingdb.io.text import check_strings
 from ratingdb.io.trf import TrfTournament
 
 FORMATS = ("dsb-xml", "dewis-xml", "swi", "swt", "trf")
@@ -60,19 +61,23 @@ def read_tournament(
     """Detect the format and read the file; ``encoding`` applies to the texts (TRF: UTF-8 by
     default; SWI: detected by default; SWT: cp1252 by default). ``start``/``end`` replace the
     file's dates (an SWT or TRF file may have none); ``complete_rounds`` leaves out the
-    rounds of a TRF that are paired but have no results yet. Raises :class:`InputError` (all
+    rounds of a TRF that are paired but have no results yet. No text of the file may hold
+    a NUL or a lone surrogate (:mod:`ratingdb.io.text`). Raises :class:`InputError` (all
     problems of the file, located)."""
     try:
         kind = detect(data)
     except InputError as err:
         raise InputError(source, err.message) from None
     if kind == "swt":
-        return swt.read(data, source, encoding, start=start, end=end)
+        t = swt.read(data, source, encoding, start=start, end=end)
+        check_strings(t, source)
+        return t
     if kind == "trf":
         text = trf.decode(data, source, encoding or "utf-8")
         t = trf.parse(text, source, complete_rounds=complete_rounds, start=start, end=end)
     else:
         t = _read(kind, data, source, encoding)
+    check_strings(t, source)
     t.start, t.end = start or t.start, end or t.end
     if t.end < t.start:
         raise InputError(source, f"end date {t.end} is before the start {t.start}")

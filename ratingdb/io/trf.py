@@ -52,6 +52,7 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 
 from ratingdb.io.errors import InputError
+from ratingdb.io.text import unsafe_place
 
 #: TRF round result code -> meaning; ``None`` marks a bye / absence (no game)
 PLAYED = {"1", "0", "="}
@@ -82,6 +83,8 @@ _RESULT = {
     ("D", "D"): "D-D",
 }
 _CODES = {v: k for k, v in _RESULT.items()}
+#: the points column has 4 characters: no score beyond this is a number of points
+MAX_POINTS = Decimal(9999)
 #: points of a code for the player's own line (the points column on export)
 _POINTS = {
     "1": Decimal(1),
@@ -261,11 +264,12 @@ class TrfTournament:
 
 
 def decode(data: bytes, source: str, encoding: str = "utf-8") -> str:
-    """Bytes to text; an undecodable byte is reported with its line and column."""
+    """Bytes to text; an undecodable byte, a NUL or a lone surrogate (``unicode_escape``
+    makes them) is reported with its line and column."""
     if encoding.replace("-", "").lower() == "utf8" and data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     try:
-        return data.decode(encoding)
+        text = data.decode(encoding)
     except UnicodeDecodeError as err:
         line = data.count(b"\n", 0, err.start) + 1
         column = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
@@ -276,8 +280,13 @@ def decode(data: bytes, source: str, encoding: str = "utf-8") -> str:
         ) from None
     except UnicodeError as err:  # a codec that decodes nothing, e.g. "undefined"
         raise TrfError(source, f"encoding {encoding!r} cannot decode text: {err}") from None
-    except LookupError:
+    except (LookupError, ValueError):  # ValueError: a NUL in the name
         raise TrfError(source, f"unknown encoding {encoding!r}") from None
+    bad = unsafe_place(text)
+    if bad is not None:
+        line, column, what = bad
+        raise TrfError(f"{source}:{line}:{column}", f"{what}: not text")
+    return text
 
 
 class _Report:
@@ -687,7 +696,11 @@ def _player(line: str, number: int, rep: _Report) -> TrfPlayer | None:
         points = Decimal(points_text) if points_text else None
     except InvalidOperation:
         rep.warn(number, f"column 81: points are not a number: {points_text!r} (ignored)")
-    if points is not None and (not points.is_finite() or points < 0 or points * 2 % 1):
+    # bounded before any arithmetic: 9E99 * 2 % 1 exceeds the decimal context (66 of
+    # 157,000 fuzzed files raised InvalidOperation here)
+    if points is not None and (
+        not points.is_finite() or not 0 <= points <= MAX_POINTS or points * 2 % 1
+    ):
         rep.warn(number, f"column 81: points are not a number of half points: {points_text!r}")
         points = None
     rank = None

@@ -23,6 +23,7 @@ from ratingdb.engine.inputs import state_at
 from ratingdb.engine.model import Adjustment, PlayerRecord, PlayerState, Takeover
 from ratingdb.i18n import _, pgettext
 from ratingdb.names import full_name
+from ratingdb.plausibility import check_date
 from ratingdb.queries.card import current_memberships, rating_card
 from ratingdb.queries.chart import chart_points
 from ratingdb.queries.documents import Document, Section, cells
@@ -159,7 +160,8 @@ def rating_list_rows(
     published_on: date | None = None,
     memberships: bool = False,
 ) -> list[dict[str, Any]]:
-    """The members on ``day`` (each once), by DWZ descending, players without DWZ last.
+    """The members on ``day`` (each once), by DWZ descending, players without DWZ last;
+    ``day`` must be plausible (:func:`ratingdb.plausibility.check_date`, an InputError).
 
     ``published_on``: only players who are members that day too and not anonymised (WO
     4.1.1: former members appear in publications only as textual participants; the web).
@@ -167,6 +169,7 @@ def rating_list_rows(
     other), with the fields of the player files (:mod:`ratingdb.io.player_files`): DSB id,
     membership status, club name, last FIDE rating and federation on ``day``, date of the
     last evaluation or takeover. ValueError for a bad selection."""
+    check_date(day, "date", today=published_on)
     if (club is None) == (federation is None):
         raise ValueError("give either a club VKZ or a federation prefix")
     where = "o.vkz = :v" if club is not None else "o.vkz LIKE :v"

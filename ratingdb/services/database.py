@@ -81,13 +81,15 @@ def decode_utf8(raw: bytes, name: str) -> str:
 
 
 def json_document(raw: bytes, name: str, *, named: bool = True) -> Any:
-    """The JSON value of ``raw``; errors name the line/column, after ``name`` if ``named``
-    (a file; the web's body keeps the bare place, its error items split it up)."""
-    from ratingdb.io.evaluate_json import load_json_text
+    """The JSON value of ``raw`` (:func:`ratingdb.io.json_input.load_json`: size, depth,
+    duplicate keys, NUL and surrogates checked); errors name the line/column or JSON path,
+    after ``name`` if ``named`` (a file; the web's body keeps the bare place, its error
+    items split it up)."""
+    from ratingdb.io.json_input import load_json
 
     text = decode_utf8(raw, name)
     try:
-        return load_json_text(text)
+        return load_json(text)
     except InputError as err:
         if not named:
             raise

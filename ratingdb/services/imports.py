@@ -53,6 +53,7 @@ def import_player_list(
     name: str,
     *,
     partial: bool = False,
+    force: bool = False,
     actor: str = "cli",
     progress: Callable[[int, int], None] | None = None,
 ) -> ListImport:
@@ -64,8 +65,8 @@ def import_player_list(
 
     with refusals_named(name):
         return import_list(
-            session, rows, list_date, Path(name).name, partial=partial, actor=actor,
-            progress=progress,
+            session, rows, list_date, Path(name).name, partial=partial, force=force,
+            actor=actor, progress=progress,
         )  # fmt: skip
 
 

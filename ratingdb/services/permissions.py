@@ -10,17 +10,28 @@
   may act on anything, at any time.
 
 A correction is checked twice: the tournament as stored and as it would be afterwards.
+A submission that registers a new member creates a membership in the member's club: the
+club must lie within the officer's prefixes too (an officer of ``C00`` may not create a
+member of ``A0021`` through a tournament of ``C00``).
 """
 
 from __future__ import annotations
 
 from datetime import date
+from typing import Any
 
 from ratingdb.dates import add_years
 from ratingdb.db.users import Principal
 from ratingdb.errors import Forbidden
 
-__all__ = ["Forbidden", "check_edit", "in_scope", "require_admin", "within_deadline"]
+__all__ = [
+    "Forbidden",
+    "check_edit",
+    "check_memberships",
+    "in_scope",
+    "require_admin",
+    "within_deadline",
+]
 
 
 def in_scope(principal: Principal, vkz: str) -> bool:
@@ -46,6 +57,31 @@ def check_edit(principal: Principal, *, code: str, vkz: str, end: date, today: d
             f"tournament {code} ended on {end.isoformat()}, more than one year ago: only an "
             "administrator may change it (WO 6.2)"
         )
+
+
+def new_member_clubs(doc: Any) -> list[tuple[str, str]]:
+    """(JSON path, club VKZ) of every new member a submission document registers (a player
+    entry without ``player_id`` that is not ``"member": false``)."""
+    players = doc.get("players") if isinstance(doc, dict) else None
+    out = []
+    for k, raw in enumerate(players if isinstance(players, list) else []):
+        if isinstance(raw, dict) and "player_id" not in raw and raw.get("member", True):
+            out.append((f"$.players[{k}].club", str(raw.get("club"))))
+    return out
+
+
+def check_memberships(principal: Principal, doc: Any) -> None:
+    """Raise :class:`Forbidden` when the document registers a new member in a club outside
+    ``principal``'s VKZ prefixes (WO 6.3: an officer acts within the own organisation)."""
+    if principal.is_admin:
+        return
+    for path, club in new_member_clubs(doc):
+        if not in_scope(principal, club):
+            scopes = ", ".join(principal.scopes)
+            raise Forbidden(
+                f"{path}: a new member of club {club} is outside your organisation levels "
+                f"({scopes}) (WO 6.3)"
+            )
 
 
 def require_admin(principal: Principal) -> None:

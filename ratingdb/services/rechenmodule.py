@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 from ratingdb.db.changes import record_change
 from ratingdb.db.models import RatingAdjustment, Rechenmodul
 from ratingdb.errors import InputError, NotFound, RatingdbError
+from ratingdb.plausibility import check_date
 
 #: before every version: a new oldest version changes the rules of everything before it
 BEGINNING = date(1, 1, 1)
@@ -165,6 +166,7 @@ def add_adjustment(
 
     if formula not in FORMULAS:
         raise InputError("", f"unknown formula {formula!r} (known: {', '.join(FORMULAS)})")
+    check_date(day, "--date")
     clash = session.scalars(
         select(RatingAdjustment.id).where(
             RatingAdjustment.effective_on == day, RatingAdjustment.formula == formula

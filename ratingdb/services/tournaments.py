@@ -31,13 +31,15 @@ from sqlalchemy.orm import Session
 
 from ratingdb.db import submissions, trf_import
 from ratingdb.db.models import Tournament
+from ratingdb.db.organisations import require_organisation
 from ratingdb.db.trf_import import CLI_HINTS, Match
 from ratingdb.db.users import Principal
 from ratingdb.db.whatif import WhatIf, what_if
 from ratingdb.errors import InputError, NotFound
 from ratingdb.io.evaluate_json import parse_tournament
 from ratingdb.io.trf import TrfTournament
-from ratingdb.services.permissions import check_edit
+from ratingdb.plausibility import check_tournament_dates
+from ratingdb.services.permissions import check_edit, check_memberships
 
 T = TypeVar("T")
 #: the actor of the command line in the audit log
@@ -83,6 +85,18 @@ def _check(user: Principal | None, code: str, vkz: str, end: date, today: date |
     if user is not None:
         assert today is not None, "an API user's deadline needs today's date"
         check_edit(user, code=code, vkz=vkz, end=end, today=today)
+
+
+def _check_members(user: Principal | None, doc: Any) -> None:
+    """New members only in clubs within the user's scope (WO 6.3)."""
+    if user is not None:
+        check_memberships(user, doc)
+
+
+def _plausible(start: date, end: date, where: str, today: date | None) -> None:
+    """The tournament's dates within the bounds of :mod:`ratingdb.plausibility` (the
+    command line passes no ``today``: :func:`ratingdb.plausibility.today`)."""
+    check_tournament_dates(start, end, where, today=today)
 
 
 def _existing(session: Session, code: str) -> Tournament:
@@ -138,10 +152,12 @@ def add_json(
     """Store a new (possibly late) tournament from a submission document (read from the
     file ``named``, which its errors then name)."""
     with _named(named):
+        info = parse_tournament(doc).tournament
         if user is not None:
-            info = parse_tournament(doc).tournament
             submissions.lock(session, info.id)
-            _check(user, info.id, info.vkz or "000", info.end, today)
+        _check(user, info.id, info.vkz or "000", info.end, today)
+        _check_members(user, doc)
+        _plausible(info.start, info.end, "$.tournament", today)
         t = submissions.add_tournament(session, doc, actor=_actor(user))
     _sign(t, user)
     return _written("add", t, user, t.end_date)
@@ -166,17 +182,19 @@ def _correct_json(
     session: Session, ident: str, doc: Any, user: Principal | None, today: date | None
 ) -> Written:
     submissions.lock(session, ident)
+    info = parse_tournament(doc).tournament
     if user is None:
         code = ident
         old_end = _end_date(session, ident)
     else:
         t = _existing(session, ident)
         _check(user, t.code, t.vkz, t.end_date, today)
-        info = parse_tournament(doc).tournament
         if info.id != t.code:
             raise InputError("$.tournament.id", f"the document is {info.id!r}, not {t.code!r}")
         _check(user, t.code, info.vkz or t.vkz, info.end, today)
+        _check_members(user, doc)
         code, old_end = t.code, t.end_date
+    _plausible(info.start, info.end, "$.tournament", today)
     t = submissions.correct_tournament(session, code, doc, actor=_actor(user))
     _sign(t, user)
     return _written("correct", t, user, min(old_end or t.end_date, t.end_date))
@@ -204,9 +222,11 @@ def add_trf(
     user: Principal | None = None,
     today: date | None = None,
     hints: tuple[str, str] = CLI_HINTS,
+    create_organisation: bool = False,
 ) -> Written:
     """Import a TRF tournament; id, VKZ and kind default to the file's ``### ratingdb``
-    lines (``hints`` say how the front end asks for a missing one)."""
+    lines (``hints`` say how the front end asks for a missing one). The VKZ must name a
+    known organisation unless ``create_organisation`` (:mod:`ratingdb.db.organisations`)."""
     from ratingdb.db import dsb_exchange
 
     if code is None and "tournamentUUID" in parsed.other:  # a corrected TournamentReport
@@ -215,6 +235,9 @@ def add_trf(
     tcode, tvkz, tkind = trf_import.resolve_meta(parsed, code, vkz, kind, hints)
     submissions.lock(session, tcode)
     _check(user, tcode, tvkz, parsed.end, today)
+    _plausible(parsed.start, parsed.end, parsed.source, today)
+    if create_organisation:
+        require_organisation(session, tvkz, parsed.source, create=True, actor=_actor(user))
     t, matches = dsb_exchange.import_tournament(
         session, parsed, code=tcode, vkz=tvkz, kind=tkind, actor=_actor(user)
     )
@@ -231,14 +254,19 @@ def correct_trf(
     kind: str | None = None,
     user: Principal | None = None,
     today: date | None = None,
+    create_organisation: bool = False,
 ) -> Written:
-    """Replace stored tournament ``code`` with the TRF's players and games."""
+    """Replace stored tournament ``code`` with the TRF's players and games (its VKZ known,
+    or created with ``create_organisation``)."""
     submissions.lock(session, code)
     t = _stored(session, code, user)
     _check(user, t.code, t.vkz, t.end_date, today)
     tvkz = vkz or parsed.meta.get("vkz") or t.vkz
     tkind = kind or parsed.meta.get("kind") or ("team" if parsed.team else "individual")
     _check(user, t.code, tvkz, parsed.end, today)
+    _plausible(parsed.start, parsed.end, parsed.source, today)
+    if create_organisation:
+        require_organisation(session, tvkz, parsed.source, create=True, actor=_actor(user))
     old_end = t.end_date
     t, matches = trf_import.correct_trf(
         session, parsed, t.code, vkz=tvkz, kind=tkind, actor=_actor(user)

@@ -83,28 +83,26 @@ def delete(code: str, user: Principal, today: date) -> Plan:
 def add_trf(
     parsed: TrfTournament,
     code: str | None,
-    vkz: str | None,
-    kind: str | None,
+    file: FileQuery,
     user: Principal,
     today: date,
 ) -> Plan:
     return partial(
-        tournaments.add_trf, parsed=parsed, code=code, vkz=vkz, kind=kind, user=user,
-        today=today, hints=API_HINTS,
+        tournaments.add_trf, parsed=parsed, code=code, vkz=file.vkz, kind=file.kind, user=user,
+        today=today, hints=API_HINTS, create_organisation=file.create_organisation,
     )  # fmt: skip
 
 
 def correct_trf(
     code: str,
     parsed: TrfTournament,
-    vkz: str | None,
-    kind: str | None,
+    file: FileQuery,
     user: Principal,
     today: date,
 ) -> Plan:
     return partial(
-        tournaments.correct_trf, code=code, parsed=parsed, vkz=vkz, kind=kind, user=user,
-        today=today,
+        tournaments.correct_trf, code=code, parsed=parsed, vkz=file.vkz, kind=file.kind,
+        user=user, today=today, create_organisation=file.create_organisation,
     )  # fmt: skip
 
 
@@ -118,6 +116,7 @@ ENCODING = Query(
 
 
 DATES = Query(description="YYYY-MM-DD, replacing the file's date (an SWT file may have none)")
+CREATE_ORG = Query(description="create the VKZ's organisation when it is unknown (else a 422)")
 COMPLETE = Query(
     description="TRF: leave out rounds that are paired but have no results yet (else a 422)"
 )
@@ -135,6 +134,7 @@ class FileQuery:
     start: Annotated[date | None, DATES] = None
     end: Annotated[date | None, DATES] = None
     complete_rounds: Annotated[bool, COMPLETE] = False
+    create_organisation: Annotated[bool, CREATE_ORG] = False
 
     async def read(self, request: Request) -> TrfTournament:
         return read_trf(
@@ -186,7 +186,7 @@ async def submit_trf(
     id: Annotated[str | None, Query(max_length=30, description="tournament id")] = None,
 ) -> dict[str, Any]:
     parsed = await file.read(request)
-    plan = add_trf(parsed, id, file.vkz, file.kind, user, request.app.state.today())
+    plan = add_trf(parsed, id, file, user, request.app.state.today())
     return await run_in_threadpool(_commit, request, plan)
 
 
@@ -217,7 +217,7 @@ async def correct_with_trf(
     file: FileDep,
 ) -> dict[str, Any]:
     parsed = await file.read(request)
-    plan = correct_trf(code, parsed, file.vkz, file.kind, user, request.app.state.today())
+    plan = correct_trf(code, parsed, file, user, request.app.state.today())
     return await run_in_threadpool(_commit, request, plan)
 
 
@@ -265,7 +265,7 @@ async def what_if_trf(
     id: Annotated[str | None, Query(max_length=30)] = None,
 ) -> dict[str, Any]:
     parsed = await file.read(request)
-    plan = add_trf(parsed, id, file.vkz, file.kind, user, request.app.state.today())
+    plan = add_trf(parsed, id, file, user, request.app.state.today())
     return await run_in_threadpool(_what_if, request, plan)
 
 

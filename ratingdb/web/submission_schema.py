@@ -22,6 +22,10 @@ SUBMISSION: dict[str, Any] = {
                 "end": _DATE,
                 "vkz": {"type": "string", "description": "VKZ of the playing level (WO 6.3)"},
                 "kind": {"type": "string", "enum": ["individual", "team", "match"]},
+                "create_organisation": {
+                    "type": "boolean",
+                    "description": "create the VKZ's organisation when it is unknown",
+                },
             },
         },
         "players": {

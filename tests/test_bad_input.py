@@ -1,0 +1,371 @@
+"""Every bad input of issue 22 (items 3 and 4): one error line and exit code 2 on the command
+line, a 4xx on the web, and the database unchanged; then the plausibility bounds (dates,
+known organisations, the share of memberships one member list may end) and the officer's
+scope for new members (WO 6.3)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from sqlalchemy import text
+
+from ratingdb.io.json_input import MAX_DEPTH, load_json
+from ratingdb.io.tournament_file import read_tournament
+from ratingdb.io.trf import MAX_POINTS
+from tests.cli import run
+from tests.web_support import bearer, client_for, document, engine_for, synth_database, user_token
+
+DATA = Path(__file__).parent / "data"
+FIXTURES = Path(__file__).parent / "fixtures"
+RECENT_A = "S3-000016"  # Open A 2026/1, VKZ A00, ended 2026-07-29
+#: the tables a bad input could touch
+TABLES = (
+    "organisations", "players", "memberships", "tournaments", "participants", "games",
+    "change_points", "audit_log", "rating_adjustments", "rechenmodule", "rating_takeovers",
+)  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def world(pg_server):
+    with synth_database(pg_server) as url:
+        tokens = {
+            "officer_c": user_token(url, "officer-c", "officer", ["C00"]),
+            "admin": user_token(url, "admin", "admin"),
+        }
+        yield url, client_for(url), tokens
+
+
+def state(url) -> dict[str, object]:
+    """Row counts of every table a write touches, and the memberships' end dates."""
+    with engine_for(url).connect() as conn:
+        out: dict[str, object] = {
+            t: conn.execute(text(f"SELECT count(*) FROM {t}")).scalar_one() for t in TABLES
+        }
+        out["ended"] = conn.execute(
+            text("SELECT count(*), max(valid_to) FROM memberships WHERE valid_to IS NOT NULL")
+        ).one()
+    return out
+
+
+def one_error_line(out, *needles: str) -> str:
+    """Exit code 2, nothing on stdout, exactly one line ``error: ...`` holding ``needles``
+    (a file's ``warning:`` lines may come first)."""
+    assert out.returncode == 2, (out.returncode, out.stderr)
+    assert "Traceback" not in out.stderr and out.stdout == ""
+    lines = [x for x in out.stderr.strip().splitlines() if not x.startswith("warning: ")]
+    assert len(lines) == 1 and lines[0].startswith("error: "), lines
+    for needle in needles:
+        assert needle in lines[0], (needle, lines[0])
+    return lines[0]
+
+
+def deep(levels: int, kind: str = "array") -> str:
+    if kind == "array":
+        return "[" * levels + "]" * levels
+    return '{"a":' * levels + "1" + "}" * levels
+
+
+def example() -> dict:
+    return json.loads((FIXTURES / "wo-2026-example.json").read_text())
+
+
+# -- the one JSON loader ---------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("raw", "where", "problem"),
+    [
+        (deep(1000), "$", "nested deeper than 64 levels"),
+        (deep(1000, "object"), "$", "nested deeper than 64 levels"),
+        (deep(MAX_DEPTH + 1), "$" + "[0]" * MAX_DEPTH, "nested deeper than 64 levels"),
+        ('{"t": {"name": "x", "name": "y"}}', "$.t.name", "the key is given twice"),
+        ('{"name": "\\ud800"}', "$.name", "lone surrogate \\ud800"),
+        ('{"name": "a\\u0000b"}', "$.name", "a NUL character at position 2"),
+        ('{"\\u0000": 1}', "$", "a key holds a NUL"),
+        ('{"index": ' + "1" + "0" * 400 + "}", "$.index", "has 401 digits"),
+        ('{"k": 1e400}', "$.k", "the number 1e400 is out of range"),
+        ('{"k": [NaN]}', "$.k[0]", "NaN is not a JSON value"),
+        ('{"k": -Infinity}', "$.k", "-Infinity is not a JSON value"),
+        ('{"k": 1', "line 1, column 8", "malformed JSON"),
+    ],
+)
+def test_the_loader_refuses_with_the_place(raw, where, problem):
+    with pytest.raises(Exception) as caught:
+        load_json(raw)
+    assert type(caught.value).__name__ in ("InputError", "JsonSyntaxError")
+    assert caught.value.location == where and problem in caught.value.message  # type: ignore[attr-defined]
+
+
+def test_the_loader_keeps_what_is_fine():
+    assert load_json(deep(MAX_DEPTH)) is not None
+    assert load_json('{"a": [1, 2.5, "Müller, Änne", null, true]}') == {
+        "a": [1, 2.5, "Müller, Änne", None, True]
+    }
+    assert load_json('{"a": {"b": 1}, "c": {"b": 2}}')["c"]["b"] == 2  # same key, other objects
+
+
+# -- the command line: one line, exit code 2, nothing written --------------------------------
+def test_deep_json_everywhere_on_the_command_line(world, tmp_path):
+    url, _, _ = world
+    before = state(url)
+    for kind in ("array", "object"):
+        path = tmp_path / f"deep-{kind}.json"
+        path.write_text(deep(1000, kind))
+        for args in (
+            ["evaluate", str(path)],
+            ["tournament", "add", str(path)],
+            ["tournament", "correct", RECENT_A, str(path)],
+            ["rechenmodul", "add", "--version", "x", "--valid-from", "2026-09-01",
+             "--parameters", str(path)],
+        ):  # fmt: skip
+            one_error_line(run(args, url), str(path), "nested deeper than 64 levels")
+    one_error_line(
+        run(["rechenmodul", "add", "--version", "x", "--valid-from", "2026-09-01",
+             "--set", f"k0={deep(1000, 'object')}"], url),
+        "parameters: k0", "nested deeper",
+    )  # fmt: skip
+    assert state(url) == before
+
+
+@pytest.mark.parametrize(
+    ("change", "needle"),
+    [
+        (lambda raw: raw.replace('"name": "Test"', '"name": "Test", "name": "Other"'),
+         "$.tournament.name: the key is given twice"),
+        (lambda raw: raw.replace('"Test"', '"Te\\ud800st"'), "lone surrogate \\ud800"),
+        (lambda raw: raw.replace('"Test"', '"Te\\u0000st"'), "a NUL character"),
+        (lambda raw: raw.replace('"2026-10-01"', '"9999-12-31"'), "not plausible"),
+    ],
+)  # fmt: skip
+def test_bad_submission_strings_and_keys(world, tmp_path, change, needle):
+    url, _, _ = world
+    doc = document(url, RECENT_A, id="X-BAD", name="Test", start="2026-10-01", end="2026-10-01")
+    path = tmp_path / "t.json"
+    path.write_text(change(json.dumps(doc)))
+    before = state(url)
+    one_error_line(run(["tournament", "add", str(path)], url), "t.json", needle)
+    assert state(url) == before
+
+
+def test_a_new_member_named_with_a_surrogate(world, tmp_path):
+    url, _, _ = world
+    doc = document(url, RECENT_A, id="X-SUR", name="S", start="2026-10-01", end="2026-10-01")
+    doc["players"][0] = {"id": doc["players"][0]["id"], "name": "Neu\ud800, Nina",
+                         "club": "A0001", "member_since": "2026-01-01"}  # fmt: skip
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(doc))  # json.dumps writes the lone surrogate as \ud800
+    before = state(url)
+    one_error_line(run(["tournament", "add", str(path)], url), "$.players[0].name", "\\ud800")
+    assert state(url) == before
+
+
+def test_evaluate_refuses_indexes_ratings_and_dates_outside_their_ranges(world, tmp_path):
+    url, _, _ = world
+    cases = [
+        (("players", 0, "index"), 10**400, "$.players[0].index", "has 401 digits"),
+        (("players", 0, "index"), 1000, "$.players[0].index", "an index is 0 to 999, got 1000"),
+        (("players", 0, "index"), -1, "$.players[0].index", "an index is 0 to 999"),
+        (("players", 0, "rating"), 4001, "$.players[0].rating", "at most 4000"),
+        (("players", 0, "rating"), 0, "$.players[0].rating", "must be positive"),
+        (("tournament", "end"), "9999-12-31", "$.tournament.end", "not plausible"),
+        (("tournament", "start"), "0001-01-01", "$.tournament.start", "not plausible"),
+        (("games", 0, "round"), 10**6, "$.games[0].round", "a round number is 0 to 9999"),
+    ]
+    for keys, value, where, needle in cases:
+        doc = example()
+        target = doc
+        for key in keys[:-1]:
+            target = target[key]
+        target[keys[-1]] = value
+        path = tmp_path / "e.json"
+        path.write_text(json.dumps(doc))
+        line = one_error_line(run(["evaluate", str(path)], url), where, needle)
+        assert "0" * 40 not in line  # a huge number is never printed back
+
+
+def test_trf_points_column_beyond_any_score(world, tmp_path):
+    """9E99 and 1E28 in the points column: a warning (the column is only checked against the
+    results, as any other unreadable points column), never decimal.InvalidOperation."""
+    url, _, _ = world
+    lines = (DATA / "trf" / "swiss-manager.trf").read_text(encoding="utf-8").split("\n")
+    players = [k for k, line in enumerate(lines) if line.startswith("001")]
+    for k, value in zip(players, ("9E99", "1E28", "-0.5", "99E9"), strict=False):
+        lines[k] = lines[k][:80] + value + lines[k][84:]
+    data = "\n".join(lines).encode()
+    t = read_tournament(data, "p.trf")
+    flagged = [w for w in t.warnings if "points are not a number of half points" in w]
+    assert len(flagged) == 4 and all(p.points is None for p in t.players[:4])
+    assert MAX_POINTS == 9999
+    path = tmp_path / "p.trf"
+    path.write_bytes(data)
+    before = state(url)
+    out = run(["tournament", "import", str(path), "--id", "P1", "--vkz", "A00", "--end",
+               "2026-05-01"], url)  # fmt: skip
+    assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr
+    assert "9E99" in out.stderr and state(url)["tournaments"] == before["tournaments"] + 1  # type: ignore[operator]
+    assert run(["tournament", "delete", "P1"], url).returncode == 0
+
+
+@pytest.mark.parametrize("encoding", ["utf\x00", "rot13", "no-such-codec"])
+def test_bad_encodings_are_one_line(world, encoding):
+    url, _, _ = world
+    before = state(url)
+    path = str(DATA / "trf" / "swiss-manager.trf")
+    one_error_line(
+        run(["tournament", "import", path, "--id", "E1", "--vkz", "A00", "--encoding", encoding],
+            url),
+        "unknown encoding",
+    )  # fmt: skip
+    assert state(url) == before
+
+
+def test_unicode_escape_cannot_smuggle_a_nul_or_surrogate(world, tmp_path):
+    url, _, _ = world
+    lines = (DATA / "trf" / "swiss-manager.trf").read_text(encoding="utf-8").split("\n")
+    k = next(k for k, line in enumerate(lines) if line.startswith("001"))
+    lines[k] = lines[k][:14] + "Anker\\x00Arne" + lines[k][27:]
+    path = tmp_path / "nul.trf"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    before = state(url)
+    one_error_line(
+        run(["tournament", "import", str(path), "--id", "N1", "--vkz", "A00", "--encoding",
+             "unicode_escape"], url),
+        f"nul.trf:{k + 1}:20", "a NUL character",
+    )  # fmt: skip
+    assert state(url) == before
+
+
+# -- dates -------------------------------------------------------------------------------------
+def test_dates_out_of_range_are_one_line(world, tmp_path):
+    url, _, _ = world
+    before = state(url)
+    one_error_line(
+        run(["export", "list", "--federation", "A", "--date", "9999-12-31"], url),
+        "date: 9999-12-31 is not plausible",
+    )
+    one_error_line(
+        run(["export", "list", "--federation", "A", "--date", "1900-01-01", "--format",
+             "dsb-csv"], url),
+        "1900-01-01 is not plausible",
+    )  # fmt: skip
+    one_error_line(run(["adjustment", "add", "--date", "0001-01-01"], url), "--date: 0001-01-01")
+    one_error_line(run(["player", "join", "1", "--club", "A0001", "--from", "1800-01-01"], url),
+                   "--from: 1800-01-01")  # fmt: skip
+    # a correction to the year 1800, a tournament from 0001 to 9999, one that ends tomorrow
+    for start, end, needle in [
+        ("1800-05-01", "1800-05-02", "$.tournament.start: 1800-05-01 is not plausible"),
+        ("0001-01-01", "9999-12-31", "$.tournament.start"),
+        ("2026-12-30", "2027-01-01", "$.tournament.end: end 2027-01-01 is after today"),
+    ]:
+        doc = document(url, RECENT_A, start=start, end=end)
+        path = tmp_path / "c.json"
+        path.write_text(json.dumps(doc))
+        one_error_line(run(["tournament", "correct", RECENT_A, str(path)], url), needle)
+        doc["tournament"]["id"] = "X-DATES"
+        path.write_text(json.dumps(doc))
+        one_error_line(run(["tournament", "add", str(path)], url), needle)
+    assert state(url) == before
+    assert run(["recalc", "--quiet"], url).returncode == 0
+
+
+def test_plausibility_bounds_are_configurable(world, tmp_path, monkeypatch):
+    url, _, _ = world
+    doc = document(url, RECENT_A, id="X-OLD", start="1949-06-01", end="1949-06-02")
+    path = tmp_path / "o.json"
+    path.write_text(json.dumps(doc))
+    one_error_line(run(["tournament", "add", str(path)], url), "(from 1950-01-01 to")
+    monkeypatch.setenv("RATINGDB_EARLIEST_DATE", "1900-01-01")
+    assert run(["tournament", "add", str(path)], url).returncode == 0
+    assert run(["tournament", "delete", "X-OLD"], url).returncode == 0
+    monkeypatch.setenv("RATINGDB_EARLIEST_DATE", "19")
+    one_error_line(run(["tournament", "add", str(path)], url), "RATINGDB_EARLIEST_DATE")
+
+
+# -- known organisations ---------------------------------------------------------------------
+def test_a_tournament_vkz_must_name_a_known_organisation(world, tmp_path):
+    url, _, _ = world
+    doc = document(url, RECENT_A, id="X-ORG", vkz="A05", start="2026-10-01", end="2026-10-01")
+    path = tmp_path / "v.json"
+    path.write_text(json.dumps(doc))
+    before = state(url)
+    one_error_line(run(["tournament", "add", str(path)], url),
+                   "$.tournament.vkz: no organisation has the VKZ 'A05'")  # fmt: skip
+    doc["tournament"]["create_organisation"] = "yes"
+    path.write_text(json.dumps(doc))
+    one_error_line(run(["tournament", "add", str(path)], url), "expected true or false")
+    trf = str(DATA / "trf" / "swiss-manager.trf")
+    one_error_line(run(["tournament", "import", trf, "--id", "X-T", "--vkz", "A05"], url),
+                   "no organisation has the VKZ 'A05'")  # fmt: skip
+    assert state(url) == before
+    doc["tournament"]["create_organisation"] = True
+    path.write_text(json.dumps(doc))
+    assert run(["tournament", "add", str(path)], url).returncode == 0
+    with engine_for(url).connect() as conn:
+        made = conn.execute(
+            text(
+                "SELECT o.name, o.kind, p.vkz FROM organisations o "
+                "JOIN organisations p ON p.id = o.parent_id WHERE o.vkz = 'A05'"
+            )
+        ).one()
+    assert tuple(made) == ("Verband A05", "district", "A")
+    out = run(["tournament", "import", trf, "--id", "X-T", "--vkz", "A0599",
+               "--create-organisation", "--end", "2026-05-01"], url)  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    for code in ("X-ORG", "X-T"):
+        assert run(["tournament", "delete", code], url).returncode == 0
+
+
+# -- the member list ------------------------------------------------------------------------
+def test_a_header_only_member_list_ends_nothing_without_force(world, tmp_path):
+    url, _, _ = world
+    header = (DATA / "dsb" / "spieler-current.csv").read_bytes().splitlines()[0]
+    path = tmp_path / "spieler.csv"
+    path.write_bytes(header + b"\r\n")
+    before = state(url)
+    with engine_for(url).connect() as conn:
+        open_ones = conn.execute(
+            text(
+                "SELECT count(*) FROM memberships "
+                "WHERE valid_to IS NULL AND valid_from <= '2026-11-01'"
+            )
+        ).scalar_one()
+    one_error_line(
+        run(["players", "import", str(path), "--date", "2026-11-01", "--quiet"], url),
+        f"would end {open_ones} of {open_ones} open memberships, more than 5 %",
+        "--force",
+    )
+    one_error_line(run(["players", "import", str(path), "--date", "9999-01-01", "--quiet"], url),
+                   "--date: 9999-01-01 is not plausible")  # fmt: skip
+    assert state(url) == before
+
+
+# -- the web: 4xx, never a 500 ----------------------------------------------------------------
+def test_the_web_answers_4xx(world):
+    url, client, tokens = world
+    admin = bearer(tokens["admin"])
+    before = state(url)
+    for body in (deep(1000), deep(1000, "object")):
+        for method, path in (("post", "/api/tournaments"), ("post", "/api/what-if/tournaments"),
+                             ("put", f"/api/tournaments/{RECENT_A}")):  # fmt: skip
+            r = client.request(method, path, content=body, headers=admin)
+            assert r.status_code == 422, (path, r.status_code, r.text)
+            assert "nested deeper than 64 levels" in r.json()["errors"][0]["message"]
+    doc = document(url, RECENT_A, id="X-WEB", start="2026-10-01", end="2026-10-01")
+    raw = json.dumps(doc)
+    for bad, needle in [
+        (raw.replace('"id": "X-WEB"', '"id": "X-WEB", "id": "X-TWO"'), "given twice"),
+        (raw.replace('"X-WEB"', '"X-\\ud800"'), "lone surrogate"),
+        (raw.replace('"X-WEB"', '"X-\\u0000"'), "NUL"),
+    ]:
+        r = client.post("/api/tournaments", content=bad, headers=admin)
+        assert r.status_code == 422 and needle in r.text, r.text
+    assert client.get("/api/lists", params={"federation": "A", "date": "9999-12-31"}
+                      ).status_code == 422  # fmt: skip
+    assert client.get("/lists", params={"federation": "A", "date": "9999-12-31"}
+                      ).status_code == 422  # fmt: skip
+    trf = (DATA / "trf" / "swiss-manager.trf").read_bytes()
+    for encoding in ("utf%00", "rot13", "unicode_escape"):
+        r = client.post(f"/api/tournaments/trf?id=E1&vkz=A00&encoding={encoding}",
+                        content=trf.replace(b"Anker", b"\\x00nke"), headers=admin)  # fmt: skip
+        assert 400 <= r.status_code < 500, (encoding, r.status_code, r.text)
+    assert state(url) == before
