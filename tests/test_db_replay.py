@@ -219,7 +219,10 @@ def club_engine(scratch_db):
     engine = create_engine(scratch_db, poolclass=NullPool)
     with Session(engine) as session, session.begin():
         session.execute(
-            text("INSERT INTO organisations (vkz, name, kind) VALUES ('A0001', 'SK A', 'club')")
+            text(
+                "INSERT INTO organisations (vkz, name, kind) "
+                "VALUES ('A0001', 'SK A', 'club'), ('A00', 'District A00', 'district')"
+            )
         )
     yield engine
     engine.dispose()

@@ -408,6 +408,15 @@ def test_swi_file_exported_as_xml_is_valid():
 
 
 # -- through the database ------------------------------------------------------------------
+@pytest.fixture
+def db(db):
+    """The test session with the organisations C01 and C05 the files' VKZ name (a
+    tournament's VKZ must be a known organisation)."""
+    from ratingdb.db.organisations import create_placeholder
+
+    for vkz in ("C01", "C05"):
+        create_placeholder(db, vkz, actor="test")
+    return db
 
 
 def test_import_correct_and_export_through_the_database(db):

@@ -196,8 +196,8 @@ def root_element(data: bytes) -> tuple[str, str] | None:
                 ns, _, local = tag[1:].partition("}")
                 return ns, local
             return "", tag
-    except (ET.ParseError, DefusedXmlException, ValueError):
-        return None
+    except (ET.ParseError, DefusedXmlException, ValueError, LookupError):
+        return None  # LookupError: an unknown encoding in the declaration
     return None
 
 
@@ -251,8 +251,14 @@ def xsd_problems(data: bytes, xsd: Path | None = None) -> list[tuple[str, str]] 
     if schema is None:
         schema = _SCHEMA[path] = xmlschema.XMLSchema(str(path))
     out = []
-    for err in schema.iter_errors(data.decode("utf-8") if isinstance(data, bytes) else data):
-        out.append((err.path or "/", (err.reason or str(err)).strip()))
+    try:
+        text = data.decode("utf-8") if isinstance(data, bytes) else data
+        for err in schema.iter_errors(text):
+            out.append((err.path or "/", (err.reason or str(err)).strip()))
+    except (ValueError, ArithmeticError) as err:
+        # not UTF-8, or a value the validator itself cannot hold (xmlschema raises
+        # OverflowError "year overflow" for a date in year 10^20): a problem of the file
+        out.append(("/", f"the schema check stopped: {type(err).__name__}: {err}"))
     return out
 
 
@@ -326,6 +332,9 @@ class _Reader:
         if not _INT.match(value):
             self.fail(path, f"not an integer: {value!r}")
             return None
+        if len(value.lstrip("+-0")) > len(str(max(abs(low), abs(high)))):
+            self.fail(path, f"{value[:20]}… is outside {low}..{high}")
+            return None
         number = int(value)
         if not low <= number <= high:
             self.fail(path, f"{number} is outside {low}..{high}")
@@ -339,8 +348,8 @@ class _Reader:
             if m is None:
                 raise ValueError("expected YYYY-MM-DD")
             return date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
-        except ValueError as err:
-            self.fail(path, f"not a date: {value!r} ({err})")
+        except (ValueError, OverflowError) as err:  # OverflowError: a year of 20 digits
+            self.fail(path, f"not a date: {value[:40]!r} ({err})")
             return None
 
 
@@ -382,7 +391,8 @@ _TOP: Spec = [
 
 def safe_root(data: bytes, source: str) -> ET.Element:
     """The root element of an XML file read without DTDs or entities (defusedxml); a file
-    that is not well-formed or carries them is a :class:`DsbXmlError` with its position."""
+    that is not well-formed, carries them or declares an unknown encoding is a
+    :class:`DsbXmlError` with its position."""
     try:
         root: ET.Element = SafeET.fromstring(data)
         return root
@@ -395,6 +405,8 @@ def safe_root(data: bytes, source: str) -> ET.Element:
         raise DsbXmlError(
             source, [("/", f"refused: {type(err).__name__} (DTDs and entities are not accepted)")]
         ) from None
+    except (LookupError, ValueError) as err:  # the declaration names an unknown encoding
+        raise DsbXmlError(source, [("line 1", f"not readable XML: {err}")]) from None
 
 
 def parse(data: bytes, source: str = "<xml>", *, xsd: bool = True) -> DsbReport:
