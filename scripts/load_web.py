@@ -88,12 +88,12 @@ def samples(url: str, size: int, seed: int) -> tuple[list[int], list[str], dict[
     return list(players), list(tournaments), size_info
 
 
-def start_server(url: str, port: int, workers: int) -> subprocess.Popen[bytes]:
+def start_server(url: str, port: int, workers: int, timeout: float = 60) -> subprocess.Popen[bytes]:
     env = {**os.environ, "DATABASE_URL": url}
     cmd = [sys.executable, "-m", "ratingdb.cli", "serve", "--port", str(port),
            "--workers", str(workers), "--log-level", "warning"]  # fmt: skip
     proc = subprocess.Popen(cmd, env=env)
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise SystemExit(f"error: the server exited with {proc.returncode}")
@@ -104,7 +104,7 @@ def start_server(url: str, port: int, workers: int) -> subprocess.Popen[bytes]:
             pass
         time.sleep(0.2)
     proc.terminate()
-    raise SystemExit("error: the server did not answer within 60 s")
+    raise SystemExit(f"error: the server did not answer within {timeout:g} s")
 
 
 class Connection:
