@@ -182,13 +182,14 @@ def _correct_json(
     session: Session, ident: str, doc: Any, user: Principal | None, today: date | None
 ) -> Written:
     submissions.lock(session, ident)
-    info = parse_tournament(doc).tournament
     if user is None:
         code = ident
         old_end = _end_date(session, ident)
+        info = parse_tournament(doc).tournament
     else:
         t = _existing(session, ident)
-        _check(user, t.code, t.vkz, t.end_date, today)
+        _check(user, t.code, t.vkz, t.end_date, today)  # the stored one first (403)
+        info = parse_tournament(doc).tournament
         if info.id != t.code:
             raise InputError("$.tournament.id", f"the document is {info.id!r}, not {t.code!r}")
         _check(user, t.code, info.vkz or t.vkz, info.end, today)
