@@ -35,7 +35,19 @@ from ratingdb.services.outcomes import as_error, outcome
 
 
 class Main(click.Group):
-    """The top-level group: maps the errors of every subcommand once."""
+    """The top-level group: maps the errors of every subcommand once, and refuses an
+    argument no stored text may hold (a byte sequence that is not UTF-8 arrives as a lone
+    surrogate, :mod:`ratingdb.io.text`) before any command sees it."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        from ratingdb.io.text import unsafe_character
+
+        for arg in args:
+            bad = unsafe_character(arg)
+            if bad:
+                shown = arg.encode("utf-8", "backslashreplace").decode("ascii", "replace")
+                raise Failure(f"argument {shown!r}: {bad} (not UTF-8 text)")
+        return super().parse_args(ctx, args)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:

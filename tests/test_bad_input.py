@@ -235,6 +235,20 @@ def test_unicode_escape_cannot_smuggle_a_nul_or_surrogate(world, tmp_path):
     assert state(url) == before
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["tournament", "show", "\udcff"],
+        ["export", "list", "--club", "A\udcc3"],
+        ["tournament", "add", "/tmp/\udcff.json"],
+    ],
+)
+def test_arguments_that_are_not_utf8(world, args):
+    """Bytes that are not UTF-8 on the command line arrive as lone surrogates."""
+    url, _, _ = world
+    one_error_line(run(args, url), "not UTF-8 text")
+
+
 # -- dates -------------------------------------------------------------------------------------
 def test_dates_out_of_range_are_one_line(world, tmp_path):
     url, _, _ = world

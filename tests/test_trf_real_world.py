@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 
 from ratingdb.db import migrate
 from ratingdb.io.trf import MAX_PROBLEMS, TrfError, decode, parse, parse_date, write
+from tests.builders import organisations
 from tests.cli import run
 from tests.test_exchange import counts
 from tests.test_trf import tournaments
@@ -184,6 +185,7 @@ def test_written_files_keep_byes_and_read_back():
 @pytest.fixture
 def empty_db(scratch_db):  # type: ignore[no-untyped-def]
     migrate.upgrade(scratch_db)
+    organisations(scratch_db, "C01")
     return scratch_db
 
 
@@ -339,6 +341,7 @@ def test_generated_files_survive_the_database(migrated_engine, t):
     issue 21); the textual participants' own data is not kept (WO 4.1.1)."""
     from sqlalchemy.orm import Session
 
+    from ratingdb.db.organisations import require_organisation
     from ratingdb.db.trf_import import export_trf, import_trf
 
     t.type, t.federation, t.round_dates = "Swiss System", "GER", [t.start]
@@ -347,6 +350,7 @@ def test_generated_files_survive_the_database(migrated_engine, t):
         outer = conn.begin()
         session = Session(bind=conn, join_transaction_mode="create_savepoint")
         try:
+            require_organisation(session, "C01", "", create=True)
             import_trf(session, t, code="GEN1", vkz="C01")
             again = parse(write(export_trf(session, "GEN1")), "again.trf")
         finally:
@@ -379,6 +383,7 @@ def test_a_surname_of_punctuation_survives_the_database(migrated_engine):
     empty name, which the reader then refused. The name goes out as it came in."""
     from sqlalchemy.orm import Session
 
+    from ratingdb.db.organisations import require_organisation
     from ratingdb.db.trf_import import export_trf, import_trf
 
     text = (
@@ -391,6 +396,7 @@ def test_a_surname_of_punctuation_survives_the_database(migrated_engine):
         outer = conn.begin()
         session = Session(bind=conn, join_transaction_mode="create_savepoint")
         try:
+            require_organisation(session, "C01", "", create=True)
             import_trf(session, t, code="GEN1", vkz="C01")
             again = parse(write(export_trf(session, "GEN1")), "again.trf")
         finally:
