@@ -1,5 +1,5 @@
-"""``ratingdb user add|token|revoke|list``: officers and admins of the web API and their
-tokens (WO 6.2/6.3)."""
+"""``ratingdb user add|token|password|revoke|list``: officers and admins of the web API, their
+tokens and their passwords for the web pages (WO 6.2/6.3)."""
 
 from __future__ import annotations
 
@@ -44,6 +44,29 @@ def user_token(name: str, label: str) -> None:
     with writing() as session:
         token = issue_token(session, name, label=label)
     click.echo(token)
+
+
+@user.command("password")
+@click.argument("name")
+@click.option(
+    "--password-stdin",
+    is_flag=True,
+    help="Read the password from the first line of standard input (for scripts).",
+)
+def user_password(name: str, password_stdin: bool) -> None:
+    """Set NAME's password for signing in on the web pages (asked twice, not echoed);
+    stored only as an argon2id hash. Ends NAME's signed-in sessions."""
+    import sys
+
+    from ratingdb.db.sign_in import set_password
+
+    if password_stdin:
+        password = sys.stdin.readline().rstrip("\r\n")
+    else:
+        password = click.prompt("Password", hide_input=True, confirmation_prompt=True)
+    with writing() as session:
+        set_password(session, name, password)
+    click.echo(f"password of {name} set")
 
 
 @user.command("revoke")

@@ -523,6 +523,8 @@ class User(Base):
     #: VKZ prefixes the officer is responsible for (WO 6.3); empty for admins
     scopes: Mapped[list[str]] = mapped_column(ARRAY(String(10)), server_default="{}")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    #: the argon2id hash of the password for the web pages (migration 0013); null: none
+    password_hash: Mapped[str | None] = mapped_column(Text)
 
 
 class ApiToken(Base):
@@ -539,6 +541,32 @@ class ApiToken(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     last_used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class WebSession(Base):
+    """A browser signed in to the web pages (migration 0013): the session token is stored
+    only as its SHA-256 hash, with the CSRF token of the session's forms."""
+
+    __tablename__ = "web_sessions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    csrf: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class SignInThrottle(Base):
+    """Failed sign-ins of one key (``name:NAME`` or ``addr:ADDRESS``) since its last
+    success, and until when the key is locked (migration 0013)."""
+
+    __tablename__ = "sign_in_throttle"
+
+    key: Mapped[str] = mapped_column(String(200), primary_key=True)
+    failures: Mapped[int] = mapped_column(Integer, server_default="0")
+    locked_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
 
 
 class TournamentCalculation(Base):

@@ -13,7 +13,7 @@ from fastapi.templating import Jinja2Templates
 from sqlalchemy import Engine
 
 from ratingdb import __version__
-from ratingdb.web import api_admin, api_officer, api_public, calculator, pages
+from ratingdb.web import api_admin, api_officer, api_public, calculator, officer_pages, pages
 from ratingdb.web.assets import add_assets
 from ratingdb.web.errors import HANDLERS
 from ratingdb.web.language import LanguageMiddleware, template_context
@@ -64,6 +64,7 @@ def create_app(
     app.add_middleware(LanguageMiddleware)
     for router in (
         pages.router,
+        officer_pages.router,
         calculator.page_router,
         api_public.router,
         calculator.api_router,

@@ -1,8 +1,10 @@
-"""Request dependencies: a database session, today's date, the authenticated user."""
+"""Request dependencies: a database session, today's date, the authenticated user (by API
+token for the API, by session cookie for the pages: the same :class:`Principal`)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from datetime import date
 from typing import Annotated, cast
 
@@ -44,6 +46,29 @@ def optional_principal(
     return principal
 
 
+SESSION_COOKIE = "rdb_session"
+
+
+@dataclass(frozen=True, slots=True)
+class SignedIn:
+    """A signed-in browser: its user and the CSRF token its forms must carry."""
+
+    user: Principal
+    csrf: str
+
+
+def signed_in(request: Request) -> SignedIn | None:
+    """The user of the request's session cookie, None without a valid session."""
+    from ratingdb.db.sign_in import find_session
+
+    token = request.cookies.get(SESSION_COOKIE)
+    if not token:
+        return None
+    with Session(request.app.state.engine) as session:
+        found = find_session(session, token)
+    return None if found is None else SignedIn(*found)
+
+
 def principal(
     found: Annotated[Principal | None, Depends(optional_principal)],
 ) -> Principal:
@@ -63,3 +88,4 @@ TodayDep = Annotated[date, Depends(get_today)]
 OptionalUser = Annotated[Principal | None, Depends(optional_principal)]
 UserDep = Annotated[Principal, Depends(principal)]
 AdminDep = Annotated[Principal, Depends(admin)]
+SignedInDep = Annotated[SignedIn | None, Depends(signed_in)]
