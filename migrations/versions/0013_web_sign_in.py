@@ -31,7 +31,11 @@ def upgrade() -> None:
         "web_sessions",
         sa.Column("id", sa.Integer(), primary_key=True),
         sa.Column(
-            "user_id", sa.Integer(), sa.ForeignKey("users.id", ondelete="CASCADE"), index=True
+            "user_id",
+            sa.Integer(),
+            sa.ForeignKey("users.id", ondelete="CASCADE"),
+            index=True,
+            nullable=False,
         ),
         sa.Column("token_hash", sa.String(64), unique=True, nullable=False),
         sa.Column("csrf", sa.String(64), nullable=False),
