@@ -523,7 +523,7 @@ class User(Base):
     #: VKZ prefixes the officer is responsible for (WO 6.3); empty for admins
     scopes: Mapped[list[str]] = mapped_column(ARRAY(String(10)), server_default="{}")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
-    #: the argon2id hash of the password for the web pages (migration 0013); null: none
+    #: the argon2id hash of the password for the web pages (migration 0014); null: none
     password_hash: Mapped[str | None] = mapped_column(Text)
 
 
@@ -544,7 +544,7 @@ class ApiToken(Base):
 
 
 class WebSession(Base):
-    """A browser signed in to the web pages (migration 0013): the session token is stored
+    """A browser signed in to the web pages (migration 0014): the session token is stored
     only as its SHA-256 hash, with the CSRF token of the session's forms."""
 
     __tablename__ = "web_sessions"
@@ -559,7 +559,7 @@ class WebSession(Base):
 
 class SignInThrottle(Base):
     """Failed sign-ins of one key (``name:NAME`` or ``addr:ADDRESS``) since its last
-    success, and until when the key is locked (migration 0013)."""
+    success, and until when the key is locked (migration 0014)."""
 
     __tablename__ = "sign_in_throttle"
 
