@@ -52,6 +52,9 @@ def round_half_up_to(value: Number, places: int) -> Fraction:
 
 def to_decimal(value: Fraction, places: int) -> Decimal:
     """A Fraction that is already a multiple of 10**-places, as a Decimal with ``places``."""
+    scale = 10**places
+    if scale % value.denominator == 0:  # the usual case: the same Decimal, directly
+        return Decimal(value.numerator * (scale // value.denominator)).scaleb(-places)
     quantum = Decimal(1).scaleb(-places)
     exact = Decimal(value.numerator) / Decimal(value.denominator)
     return exact.quantize(quantum, rounding=ROUND_HALF_UP)

@@ -26,8 +26,9 @@ from typing import Protocol
 
 import numpy as np
 
+from ratingdb.rules.numpy_sums import numpy_sum
 from ratingdb.rules.parameters import Precision
-from ratingdb.rules.rounding import decimal_half_up, div_half_up, round_half_up
+from ratingdb.rules.rounding import div_half_up, round_half_up
 
 Num = int | float
 
@@ -49,6 +50,12 @@ class Arithmetic(Protocol):
 
     def expectations(self, own: Num, opponents: Sequence[Num]) -> tuple[Num, list[Num]]:
         """W_e and the P(D) of every game; W_e is exactly what :meth:`expected` gives."""
+
+    def expectations_many(
+        self, owns: Sequence[Num], opponents: Sequence[Sequence[Num]]
+    ) -> list[tuple[Num, list[Num]]]:
+        """:meth:`expectations` of many players at once (``owns[k]`` against
+        ``opponents[k]``), each value exactly what :meth:`expectations` gives."""
 
     def probability(self, value: Num) -> float:
         """One game's P(D) from :meth:`expectations` as a number of points (0.638)."""
@@ -108,6 +115,11 @@ class TableArithmetic:
         self._half = scale // 2
         self._places = len(str(scale)) - 1
         self._extreme = extreme
+        #: P(D) for D = -reach .. reach, at index D + reach (|D| >= reach reads 0 / scale)
+        self._reach = len(better)
+        negative = [scale - better[-d] for d in range(-self._reach + 1, 0)]
+        self._full = np.array([0, *negative, *better, scale], dtype=np.int64)
+        self._inverse = np.array(inverse, dtype=np.int64)
 
     def mean(self, total: Num, n: int) -> int:
         return div_half_up(int(total), n)
@@ -141,6 +153,48 @@ class TableArithmetic:
                 games.append(scale - (tab[-d] if -d < size else scale))
         return sum(games), list[Num](games)
 
+    def expectations_many(
+        self, owns: Sequence[Num], opponents: Sequence[Sequence[Num]]
+    ) -> list[tuple[Num, list[Num]]]:
+        if not all(type(v) is int for v in owns) or not all(
+            type(v) is int for o in opponents for v in o
+        ):
+            return [self.expectations(own, o) for own, o in zip(owns, opponents, strict=True)]
+        lengths = [len(o) for o in opponents]
+        total = sum(lengths)
+        if total == 0:
+            return [(0, []) for _ in owns]
+        own = np.repeat(np.asarray(owns, dtype=np.int64), lengths)
+        flat = np.fromiter((v for o in opponents for v in o), dtype=np.int64, count=total)
+        reach = self._reach
+        values: list[int] = self._full[np.clip(own - flat, -reach, reach) + reach].tolist()
+        out: list[tuple[Num, list[Num]]] = []
+        start = 0
+        for n in lengths:
+            games: list[Num] = list(values[start : start + n])
+            out.append((sum(values[start : start + n]), games))
+            start += n
+        return out
+
+    def steps_many(
+        self, values: np.ndarray, opponents: np.ndarray, mask: np.ndarray, w2: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """W_e and D' (:meth:`expected`, :meth:`correction`) of many players at once:
+        ``values[k]`` against the ratings ``opponents[k][mask[k]]`` (int64 arrays, padded
+        rows), ``w2[k]`` half-points. Integers throughout, so the sums are exact in any
+        order."""
+        reach = self._reach
+        probabilities = self._full[np.clip(values[:, None] - opponents, -reach, reach) + reach]
+        expected = np.where(mask, probabilities, 0).sum(axis=1)
+        n = mask.sum(axis=1)
+        numerator = self._half * n + self._half * w2 - expected
+        p = np.where(
+            numerator >= 0,
+            (2 * numerator + n) // (2 * n),
+            -((-2 * numerator + n) // (2 * n)),
+        )
+        return expected, self._inverse[np.clip(p, 0, self._scale)]
+
     def probability(self, value: Num) -> float:
         return int(value) / self._scale
 
@@ -169,7 +223,9 @@ class TableArithmetic:
 class FloatArithmetic:
     """Unrounded P(D) (``p``; ``p_vector`` evaluates it on an array of differences, and
     its sum is then numpy's) and D(p) (``d``, clamped by the family); converged when every
-    step is below ``tolerance``."""
+    step is below ``tolerance``. ``p_array`` (without ``p_vector``): ``p`` on an array,
+    element by element the same values, for :meth:`expectations_many` (the sum stays
+    Python's, as :meth:`expectations` adds)."""
 
     precision: Precision = "float"
 
@@ -180,12 +236,14 @@ class FloatArithmetic:
         tolerance: float,
         extreme: float,
         p_vector: Callable[[np.ndarray], np.ndarray] | None = None,
+        p_array: Callable[[np.ndarray], np.ndarray] | None = None,
     ) -> None:
         self._p = p
         self._d = d
         self._tolerance = tolerance
         self._extreme = extreme
         self._p_vector = p_vector
+        self._p_array = p_array
 
     def mean(self, total: Num, n: int) -> float:
         return float(total) / n
@@ -205,6 +263,26 @@ class FloatArithmetic:
             return float(values.sum()), [float(v) for v in values]
         games: list[Num] = [self._p(float(own - opp)) for opp in opponents]
         return float(sum(games)), games
+
+    def expectations_many(
+        self, owns: Sequence[Num], opponents: Sequence[Sequence[Num]]
+    ) -> list[tuple[Num, list[Num]]]:
+        vector = self._p_vector or self._p_array
+        if vector is None:
+            return [self.expectations(own, o) for own, o in zip(owns, opponents, strict=True)]
+        lengths = [len(o) for o in opponents]
+        total = sum(lengths)
+        own = np.repeat(np.asarray(owns, dtype=float), lengths)
+        flat = np.fromiter((v for o in opponents for v in o), dtype=float, count=total)
+        values: list[float] = vector(own - flat).tolist() if total else []
+        add: Callable[[list[float]], float] = numpy_sum if self._p_vector else sum
+        out: list[tuple[Num, list[Num]]] = []
+        start = 0
+        for n in lengths:
+            games: list[Num] = list(values[start : start + n])
+            out.append((float(add(values[start : start + n])) if n else 0.0, games))
+            start += n
+        return out
 
     def probability(self, value: Num) -> float:
         return float(value)
@@ -228,4 +306,6 @@ class FloatArithmetic:
         return w2 / 2 - float(expected)
 
     def expected_decimal(self, expected: Num) -> Decimal:
-        return decimal_half_up(expected, 3)
+        """:func:`~ratingdb.rules.rounding.decimal_half_up` to 3 places, in integers."""
+        numerator, denominator = expected.as_integer_ratio()
+        return Decimal(div_half_up(numerator * 1000, denominator)).scaleb(-3)

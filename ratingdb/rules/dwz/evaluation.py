@@ -65,14 +65,19 @@ def rounded_mean(values: Sequence[Num]) -> int | None:
     """
     if not values:
         return None
-    if all(type(v) is int for v in values):
-        return div_half_up(sum(values), len(values))  # type: ignore[arg-type]
+    total = sum(values)
+    if type(total) is int:  # integers only (a float or Fraction would make it one)
+        return div_half_up(total, len(values))
     return round_half_up(sum(Fraction(v) for v in values) / len(values))
+
+
+#: ``Decimal(w2) / 2`` for the usual half-point totals, made once
+_SCORES = tuple(Decimal(w2) / 2 for w2 in range(1024))
 
 
 def score(w2: int) -> Decimal:
     """Half-points as points."""
-    return Decimal(w2) / 2
+    return _SCORES[w2] if 0 <= w2 < len(_SCORES) else Decimal(w2) / 2
 
 
 def plain(value: Num) -> Num | None:
@@ -159,11 +164,14 @@ class DwzEvaluation:
                 self._own_games[white].append(g)
                 if black != white:
                     self._own_games[black].append(g)
-        by_game = {g: p for (_, _, g), p in zip(games, probabilities, strict=True)}
         probability = self.arith.probability
-        return [
-            None if (p := by_game.get(g)) is None else probability(p) for g in self._own_games[i]
-        ]
+        own = self._own_games[i]
+        if len(own) == len(games) and all(
+            g == game[2] for g, game in zip(own, games, strict=True)
+        ):  # every game of the player counts
+            return [probability(p) for p in probabilities]
+        by_game = {g: p for (_, _, g), p in zip(games, probabilities, strict=True)}
+        return [None if (p := by_game.get(g)) is None else probability(p) for g in own]
 
     # -- WO 4.2.4.5 / classic 6.2.3.5 ----------------------------------------------------
     def not_evaluated(self) -> None:

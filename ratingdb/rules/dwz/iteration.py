@@ -28,7 +28,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from ratingdb.rules.dwz.arithmetic import Arithmetic, Num
+import numpy as np
+
+from ratingdb.rules.dwz.arithmetic import Arithmetic, Num, TableArithmetic
 from ratingdb.rules.errors import ConvergenceError
 from ratingdb.rules.rounding import div_half_up
 from ratingdb.rules.solver import Equation
@@ -166,6 +168,112 @@ def iterate(
         f"(still moving: {', '.join(moving)})",
         moving,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class Alone:
+    """What :func:`iterate` gives for one iterant, flat: the end value, every state from
+    the start (``states[k]`` = ``trace[k][0]``), and per step W_e and D'."""
+
+    value: Num
+    states: list[int]
+    expected: list[int]
+    corrections: list[int]
+
+
+def iterate_singles(
+    iterants: Sequence[Iterant],
+    start: Sequence[int],
+    arithmetic: TableArithmetic,
+    max_steps: int,
+    rules: IterationRules = PLUS_MINUS_ONE,
+) -> list[Alone | None]:
+    """:func:`iterate` of each of many iterants that play constant opponents only (a
+    performance R_h, a classic Teiliteration), all at once in table precision: the W_e and
+    D' of every step are computed for all of them together (integer arrays), the stop and
+    cycle rules applied to each as :func:`iterate` applies them, so that each outcome is
+    the one ``iterate([iterant], [start[k]], ...)`` gives. None where that call raises
+    :class:`ConvergenceError` (a wide cycle, the step cap) and for an iterant without games
+    or with linked ones: the caller runs that one alone."""
+    out: list[Alone | None] = [None] * len(iterants)
+    rows = [k for k, it in enumerate(iterants) if it.fixed and not it.linked]
+    if rows:
+        found = _iterate_rows(
+            [iterants[k] for k in rows], [start[k] for k in rows], arithmetic, max_steps, rules
+        )
+        for k, outcome in zip(rows, found, strict=True):
+            out[k] = outcome
+    return out
+
+
+def _iterate_rows(
+    iterants: Sequence[Iterant],
+    start: Sequence[int],
+    arithmetic: TableArithmetic,
+    max_steps: int,
+    rules: IterationRules,
+) -> list[Alone | None]:
+    """:func:`iterate_singles` for iterants with at least one game, none linked."""
+    m = len(iterants)
+    out: list[Alone | None] = [None] * m
+    width = max(len(it.fixed) for it in iterants)
+    opponents = np.zeros((m, width), dtype=np.int64)
+    mask = np.zeros((m, width), dtype=bool)
+    for k, it in enumerate(iterants):
+        opponents[k, : len(it.fixed)] = it.fixed
+        mask[k, : len(it.fixed)] = True
+    w2 = np.array([it.w2 for it in iterants], dtype=np.int64)
+    # classic 4.7.2.1.2: a 0 % / 100 % result is R_c -+ the extreme difference
+    fixed_value: list[int | None] = []
+    for it in iterants:
+        extreme = it.extreme if rules.extremes else None
+        value = None if extreme is None else arithmetic.extreme_value(it.fixed, extreme)
+        fixed_value.append(None if value is None else int(value))
+    rows = list(range(m))
+    values = np.array([int(v) for v in start], dtype=np.int64)
+    states: list[list[int]] = [[int(v)] for v in start]
+    expected: list[list[int]] = [[] for _ in range(m)]
+    corrections: list[list[int]] = [[] for _ in range(m)]
+    seen: list[dict[int, int]] = [{int(v): 0} for v in start]
+    for step in range(1, max_steps + 1):
+        we, d = arithmetic.steps_many(values, opponents, mask, w2)
+        new = values + d
+        finished: list[int] = []
+        for pos, (k, own, value, w, dk) in enumerate(
+            zip(rows, values.tolist(), new.tolist(), we.tolist(), d.tolist(), strict=True)
+        ):
+            extreme_value = fixed_value[k]
+            if extreme_value is not None:
+                value = extreme_value
+                dk = value - own
+                new[pos] = value
+            states[k].append(value)
+            expected[k].append(w)
+            corrections[k].append(dk)
+            if value == own:
+                out[k] = Alone(value, states[k], expected[k], corrections[k])
+                finished.append(pos)
+            elif value in seen[k]:
+                cycle = states[k][seen[k][value] : -1]
+                if max(cycle) - min(cycle) <= rules.cycle_span:
+                    end = (
+                        max(cycle)
+                        if rules.cycle_value == "highest"
+                        else (div_half_up(sum(cycle), len(cycle)))
+                    )
+                    out[k] = Alone(end, states[k], expected[k], corrections[k])
+                finished.append(pos)  # a wide cycle stays None: iterate() raises
+            else:
+                seen[k][value] = step
+        values = new
+        if finished:
+            keep = np.ones(len(rows), dtype=bool)
+            keep[finished] = False
+            rows = [k for pos, k in enumerate(rows) if keep[pos]]
+            if not rows:
+                break
+            values, opponents, mask, w2 = values[keep], opponents[keep], mask[keep], w2[keep]
+    return out
 
 
 def _cycle_end(

@@ -27,20 +27,30 @@ def base_value(rating: int, index: int, age: AgeClass, params: Dwz2026Parameters
 
 def success_bonus(rating: int, age: AgeClass, params: Dwz2026Parameters) -> Fraction:
     """Erfolgsaufschlag a, applied only when W >= W_e (Anhang 1.3)."""
+    return Fraction(*_bonus(rating, age, params))
+
+
+def _bonus(rating: int, age: AgeClass, params: Dwz2026Parameters) -> tuple[int, int]:
+    """a as (numerator, denominator)."""
     if age == "youth":
         if rating < params.youth_bonus_pivot:
-            return Fraction(params.youth_bonus_pivot - rating, params.t)
-        return Fraction(0)
+            return params.youth_bonus_pivot - rating, params.t
+        return 0, 1
     if rating < params.low_rating_threshold:
-        return Fraction(params.a1 if age == "junior" else params.a2)
-    return Fraction(0)
+        return (params.a1 if age == "junior" else params.a2).as_integer_ratio()
+    return 0, 1
 
 
 def brake_factor(rating: int, params: Dwz2026Parameters) -> Fraction:
     """Bremsfaktor b, applied only when W < W_e (Anhang 1.3), independent of age."""
+    return Fraction(*_brake(rating, params))
+
+
+def _brake(rating: int, params: Dwz2026Parameters) -> tuple[int, int]:
+    """b as (numerator, denominator)."""
     if rating < params.low_rating_threshold:
-        return Fraction(rating + params.u, params.low_rating_threshold + params.u)
-    return Fraction(1)
+        return rating + params.u, params.low_rating_threshold + params.u
+    return 1, 1
 
 
 def development_factor(
@@ -54,10 +64,10 @@ def development_factor(
     Computed on the integer ratios of a and b (exact); the result is a Fraction."""
     k0 = base_value(rating, index, age, params)
     if score_at_least_expected:
-        num, den = success_bonus(rating, age, params).as_integer_ratio()
+        num, den = _bonus(rating, age, params)
         num += k0 * den
     else:
-        num, den = brake_factor(rating, params).as_integer_ratio()
+        num, den = _brake(rating, params)
         num *= k0
     tenths = div_half_up(10 * num, den)
     cap_num, cap_den = params.k_max.as_integer_ratio()

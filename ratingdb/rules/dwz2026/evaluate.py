@@ -27,10 +27,10 @@ import math
 from itertools import pairwise
 from typing import Any
 
-from ratingdb.rules.dwz.arithmetic import Num
+from ratingdb.rules.dwz.arithmetic import Num, TableArithmetic
 from ratingdb.rules.dwz.evaluation import DwzEvaluation, plain, rounded_mean, score
 from ratingdb.rules.dwz.groups import counted_games, half_points
-from ratingdb.rules.dwz.iteration import Iterant
+from ratingdb.rules.dwz.iteration import Alone, Iterant, iterate_singles
 from ratingdb.rules.dwz2026 import exact
 from ratingdb.rules.dwz2026.development import development_factor, first_rating, new_rating
 from ratingdb.rules.dwz2026.params import Dwz2026Parameters
@@ -75,7 +75,11 @@ class _Evaluation(DwzEvaluation):
         return self.result(self.iterations, self.trace)
 
     def _w(self, expected: Num) -> float:
-        """A W_e for the trace, as shown in the WO: 3 decimals."""
+        """A W_e for the trace, as shown in the WO: 3 decimals (the float nearest to
+        :meth:`~ratingdb.rules.dwz.arithmetic.Arithmetic.expected_decimal`: an integer of
+        thousandths divided by 1000, correctly rounded as ``float(Decimal)`` is)."""
+        if type(expected) is int:  # table precision: thousandths
+            return expected / 1000
         return float(self.arith.expected_decimal(expected))
 
     # -- 3.4.1 / 3.4.4 / Anhang 1.1: first ratings --------------------------------------
@@ -204,12 +208,25 @@ class _Evaluation(DwzEvaluation):
             start = arith.start_value(opponents, w2)
             jobs.append((i, self.players[i].id, opponents, fixed_w2, draw, start))
         solved: list[Single | None] = [None] * len(jobs)
-        if arith.precision == "float" and jobs:
+        iterated: list[Alone | None] = [None] * len(jobs)
+        if isinstance(arith, TableArithmetic):
+            performers = [Iterant(job[1], tuple(job[2]), tuple(job[3])) for job in jobs]
+            starts = [int(job[5]) for job in jobs]
+            iterated = iterate_singles(performers, starts, arith, params.max_iterations)
+        elif jobs:
             problems = [(opponents, sum(w2s)) for _, _, opponents, w2s, _, _ in jobs]
             solved = solve_many(problems, [job[5] for job in jobs], self.curve)
         performances: dict[int, int] = {}
-        for (i, pid, opponents, fixed_w2, draw, start), single in zip(jobs, solved, strict=True):
-            if single is None:
+        for (i, pid, opponents, fixed_w2, draw, start), single, alone in zip(
+            jobs, solved, iterated, strict=True
+        ):
+            states: list[Num]
+            expected: list[Num]
+            corrections: list[Num]
+            if alone is not None:  # the table iteration, as exact.run runs it
+                value, states = alone.value, list(alone.states)
+                expected, corrections = list(alone.expected), list(alone.corrections)
+            elif single is None:
                 performer = Iterant(pid, tuple(opponents), tuple(fixed_w2))
                 try:
                     outcome = exact.run(
@@ -244,37 +261,49 @@ class _Evaluation(DwzEvaluation):
     def _established(
         self, r1: dict[int, int], performances: dict[int, int], exceptional: set[int]
     ) -> None:
-        arith, params = self.arith, self.params
-        for i in sorted(self.groups.established):
-            res = self.results[i]
-            rating = self.rating(i)
-            res.group = "established"
-            res.performance = performances.get(i)
-            res.exceptional = i in exceptional
-            games = self.games[i]
+        arith = self.arith
+        order = sorted(self.groups.established)
+        seen: list[list[Num]] = []
+        for i in order:
             opponents: list[Num] = []
-            for j, _, _ in games:
+            for j, _, _ in self.games[i]:
                 if j in r1:
                     opponents.append(r1[j])
                 elif j in exceptional:
                     opponents.append(performances[j])
                 else:
                     opponents.append(self.rating(j))
-            w2 = sum(points for _, points, _ in games)
-            res.games, res.score = len(opponents), score(w2)
+            seen.append(opponents)
+        rated = [k for k, opponents in enumerate(seen) if opponents]
+        expectations = arith.expectations_many(
+            [self.rating(order[k]) for k in rated], [seen[k] for k in rated]
+        )
+        for k, (expected, probabilities) in zip(rated, expectations, strict=True):
+            self._rate(order[k], seen[k], expected, probabilities)
+        for i, opponents in zip(order, seen, strict=True):
+            res = self.results[i]
+            res.group = "established"
+            res.performance = performances.get(i)
+            res.exceptional = i in exceptional
+            res.games = len(opponents)
+            res.score = score(sum(points for _, points, _ in self.games[i]))
             if not opponents:  # not evaluated: rating and index unchanged
-                res.rating_new, res.index_new = rating, res.index_old
-                continue
-            expected, probabilities = arith.expectations(rating, opponents)
-            difference = arith.difference(w2, expected)
-            k = development_factor(rating, self.index(i), self.ages[i], difference >= 0, params)
-            res.k = to_decimal(k, 1)
-            res.expected = arith.expected_decimal(expected)
-            res.expected_games = self.expected_games(i, games, probabilities)
-            res.opponents_avg = rounded_mean(opponents)
-            res.rating_new = new_rating(rating, k, difference, params)
-            res.index_new = self.index(i) + 1
-            res.stored = self.players[i].member
+                res.rating_new, res.index_new = self.rating(i), res.index_old
+
+    def _rate(self, i: int, opponents: list[Num], expected: Num, probabilities: list[Num]) -> None:
+        """W_e, K and R_n of an established player with >= 1 game (3.5)."""
+        arith, params, res = self.arith, self.params, self.results[i]
+        rating, games = self.rating(i), self.games[i]
+        difference = arith.difference(sum(points for _, points, _ in games), expected)
+        index = self.index(i)
+        k = development_factor(rating, index, self.ages[i], difference >= 0, params)
+        res.k = to_decimal(k, 1)
+        res.expected = arith.expected_decimal(expected)
+        res.expected_games = self.expected_games(i, games, probabilities)
+        res.opponents_avg = rounded_mean(opponents)
+        res.rating_new = new_rating(rating, k, difference, params)
+        res.index_new = index + 1
+        res.stored = self.players[i].member
 
 
 def _finite(value: Num) -> Num:

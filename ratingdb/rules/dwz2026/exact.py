@@ -96,7 +96,7 @@ def solve_exact(
             for pos, k in enumerate(free):
                 full[k] = state[pos]
             trace.append(full)
-    expected = [_expected(its, state, arith) for state in trace[1:]]
+    expected = _expected(its, trace[1:], arith)
     corrections = [
         [b - a if math.isfinite(b) else 0.0 for a, b in zip(before, after, strict=True)]
         for before, after in pairwise(trace)
@@ -132,22 +132,31 @@ def _equations(its: Sequence[Iterant], free: Sequence[int]) -> list[Equation]:
     return eqs
 
 
-def _expected(its: Sequence[Iterant], state: Sequence[Num], arith: Arithmetic) -> list[Num]:
-    """W_e of each iterant at ``state`` (for the trace), 0 for a member at -infinity."""
+def _expected(
+    its: Sequence[Iterant], states: Sequence[Sequence[Num]], arith: Arithmetic
+) -> list[list[Num]]:
+    """W_e of each iterant at each of ``states`` (for the trace), 0 for a member at
+    -infinity; all of them computed at once (:meth:`Arithmetic.expectations_many`)."""
     table = arith.precision == "table"
 
     def value(v: Num) -> Num:
         return round_half_up(v) if table else v
 
-    out: list[Num] = []
-    for k, it in enumerate(its):
-        own = state[k]
-        if not math.isfinite(own):
-            out.append(0)
-            continue
-        opponents = [*it.fixed, *(state[j] for j in it.linked)]
-        finite = [value(v) for v in opponents if math.isfinite(v)]
-        own = value(own)
-        unit = 1000 if table else 1  # P = 1 against an opponent at -infinity
-        out.append(arith.expected(own, finite) + unit * (len(opponents) - len(finite)))
+    unit = 1000 if table else 1  # P = 1 against an opponent at -infinity
+    out: list[list[Num]] = [[0] * len(its) for _ in states]
+    owns: list[Num] = []
+    lists: list[list[Num]] = []
+    where: list[tuple[int, int, int]] = []  # (state, iterant, opponents at -infinity)
+    for s, state in enumerate(states):
+        for k, it in enumerate(its):
+            own = state[k]
+            if not math.isfinite(own):
+                continue
+            opponents = [*it.fixed, *(state[j] for j in it.linked)]
+            finite = [value(v) for v in opponents if math.isfinite(v)]
+            owns.append(value(own))
+            lists.append(finite)
+            where.append((s, k, len(opponents) - len(finite)))
+    for (s, k, missing), (we, _) in zip(where, arith.expectations_many(owns, lists), strict=True):
+        out[s][k] = we + unit * missing
     return out

@@ -58,10 +58,17 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from ratingdb.rules.dwz.arithmetic import Num
+from ratingdb.rules.dwz.arithmetic import Num, TableArithmetic
 from ratingdb.rules.dwz.evaluation import DwzEvaluation, plain, rounded_mean, score
 from ratingdb.rules.dwz.groups import counted_games, half_points
-from ratingdb.rules.dwz.iteration import Iterant, IterationOutcome, IterationRules, settle
+from ratingdb.rules.dwz.iteration import (
+    Alone,
+    Iterant,
+    IterationOutcome,
+    IterationRules,
+    iterate_singles,
+    settle,
+)
 from ratingdb.rules.dwz_classic.coefficient import (
     development_coefficient,
     first_rating_floor,
@@ -157,6 +164,28 @@ class _Evaluation(DwzEvaluation):
         p = self.params
         return settle(iterants, start, self.arith, p.max_iterations, self.rules, self._exact)
 
+    def _iterate_alone(self, iterants: Sequence[Iterant], start: Sequence[Num]) -> list[Num]:
+        """The end value of each iterant against constant opponents (4.7.2.1.3): what
+        :meth:`_iterate` gives for each alone, computed for all of them together."""
+        arith, p = self.arith, self.params
+        found: list[Num | None] = [None] * len(iterants)
+        if isinstance(arith, TableArithmetic):
+            ints = [int(v) for v in start]
+            for k, alone in enumerate(
+                iterate_singles(iterants, ints, arith, p.max_iterations, self.rules)
+            ):
+                if alone is not None:
+                    found[k] = alone.value
+        elif iterants:
+            problems = [(it.fixed, it.w2) for it in iterants]
+            for k, single in enumerate(solve_many(problems, start, self.curve)):
+                if single is not None:
+                    found[k] = single.solution.values[0]
+        return [
+            self._iterate([it], [v]).values[0] if value is None else value
+            for it, v, value in zip(iterants, start, found, strict=True)
+        ]
+
     def _exact(
         self, iterants: Sequence[Iterant], start: Sequence[Num], fallback: bool
     ) -> IterationOutcome:
@@ -215,9 +244,18 @@ class _Evaluation(DwzEvaluation):
 
         computed = _Pass(trace={"performance": {}})
         self._first_ratings(seen, computed)
-        performers: list[tuple[int, Iterant]] = []
+        first = computed.first
         for i in sorted(self.groups.established):
-            computed.rated[i] = self._established(i, seen, computed, performers)
+            games = self.games[i]
+            opponents = [first[j] if j in first else seen(j) for j, _, _ in games]
+            computed.rated[i] = _Rated(opponents, sum(points for _, points, _ in games))
+        rated = [i for i, r in computed.rated.items() if r.opponents]
+        expectations = self.arith.expectations_many(
+            [self.rating(i) for i in rated], [computed.rated[i].opponents for i in rated]
+        )
+        performers: list[tuple[int, Iterant]] = []
+        for i, (expected, probabilities) in zip(rated, expectations, strict=True):
+            self._established(i, computed.rated[i], expected, probabilities, performers)
         self._performances(performers, computed)
         return computed
 
@@ -227,18 +265,25 @@ class _Evaluation(DwzEvaluation):
         if not order:
             computed.trace["first_rating"] = None
             return
-        # 4.7.2.1.1-4.7.2.1.3, 4.7.3: start values and individual Teiliterationen
+        # 4.7.2.1.1-4.7.2.1.3, 4.7.3: start values and individual Teiliterationen, the
+        # 1st stage against established players, then the 2nd against Auswahl I
         partial: dict[int, Num] = {}
-        for i in order:
-            against = groups.established if i in groups.first_stage else groups.selection_1
-            fixed, fixed_w2 = _residual_part(groups.residual[i])
-            for j, points, _ in self.adjacency[i]:
-                if j in against:
-                    fixed.append(partial[j] if j in partial else seen(j))
-                    fixed_w2.append(points)
-            alone = Iterant(self.players[i].id, tuple(fixed), tuple(fixed_w2))
-            computed.start[i] = arith.start_value(fixed, alone.w2)
-            partial[i] = self._iterate([alone], [computed.start[i]]).values[0]
+        for stage, against in (
+            (groups.first_stage, groups.established),
+            (groups.second_stage, groups.selection_1),
+        ):
+            members = sorted(stage)
+            alone: list[Iterant] = []
+            for i in members:
+                fixed, fixed_w2 = _residual_part(groups.residual[i])
+                for j, points, _ in self.adjacency[i]:
+                    if j in against:
+                        fixed.append(partial[j] if j in partial else seen(j))
+                        fixed_w2.append(points)
+                alone.append(Iterant(self.players[i].id, tuple(fixed), tuple(fixed_w2)))
+                computed.start[i] = arith.start_value(fixed, alone[-1].w2)
+            values = self._iterate_alone(alone, [computed.start[i] for i in members])
+            partial.update(zip(members, values, strict=True))
         # 4.7.4: the Gesamtiteration over every counted game
         slot = {i: k for k, i in enumerate(order)}
         iterants: list[Iterant] = []
@@ -279,22 +324,19 @@ class _Evaluation(DwzEvaluation):
     def _established(
         self,
         i: int,
-        seen: Callable[[int], int],
-        computed: _Pass,
+        rated: _Rated,
+        expected: Num,
+        probabilities: list[Num],
         performers: list[tuple[int, Iterant]],
-    ) -> _Rated:
-        """W_e, E, R_n and R_p of an established player; one with enough games is added
-        to ``performers`` (R_h, :meth:`_performances`)."""
+    ) -> None:
+        """E, R_n and R_p of an established player with >= 1 counted game (4.3.1: without
+        one, no new DWZ), from W_e; one with enough games is added to ``performers``
+        (R_h, :meth:`_performances`)."""
         params, arith = self.params, self.arith
-        first = computed.first
         games = self.games[i]
-        rated = _Rated([first[j] if j in first else seen(j) for j, _, _ in games], 0)
-        rated.w2 = sum(points for _, points, _ in games)
         n = len(games)
-        if n == 0:  # 4.3.1: no opponent with a DWZ, no new DWZ
-            return rated
         rating = self.rating(i)
-        rated.expected, rated.probabilities = arith.expectations(rating, rated.opponents)
+        rated.expected, rated.probabilities = expected, probabilities
         difference = arith.difference(rated.w2, rated.expected)
         rated.e = development_coefficient(
             rating, self.index(i), self.ages[i], params, difference >= 0
@@ -307,7 +349,6 @@ class _Evaluation(DwzEvaluation):
                 self.players[i].id, tuple(rated.opponents), tuple(p for _, p, _ in games)
             )
             performers.append((i, performer))
-        return rated
 
     def _performances(self, performers: list[tuple[int, Iterant]], computed: _Pass) -> None:
         """R_h (4.8) of each performer against its fixed opponents; in float precision
@@ -316,17 +357,27 @@ class _Evaluation(DwzEvaluation):
         params, arith = self.params, self.arith
         starts = [arith.start_value(p.fixed, p.w2) for _, p in performers]
         solved: list[Single | None] = [None] * len(performers)
-        if arith.precision == "float" and performers:
-            problems = [(p.fixed, p.w2) for _, p in performers]
-            solved = solve_many(problems, starts, self.curve)
-        for (i, performer), start, single in zip(performers, starts, solved, strict=True):
-            if single is None:
+        iterated: list[Alone | None] = [None] * len(performers)
+        alone = [p for _, p in performers]
+        if isinstance(arith, TableArithmetic):
+            ints = [int(s) for s in starts]
+            iterated = iterate_singles(alone, ints, arith, params.max_iterations, self.rules)
+        elif performers:
+            solved = solve_many([(p.fixed, p.w2) for p in alone], starts, self.curve)
+        for (i, performer), start, single, alone_outcome in zip(
+            performers, starts, solved, iterated, strict=True
+        ):
+            states: list[Num | None]
+            if alone_outcome is not None:  # table precision: integers, plain as they are
+                value, states = alone_outcome.value, list(alone_outcome.states)
+            elif single is None:
                 outcome = self._iterate([performer], [start])
-                value, trace = outcome.values[0], outcome.trace
+                value, states = outcome.values[0], [plain(s[0]) for s in outcome.trace]
             else:
-                value, trace = single.solution.values[0], single.solution.trace
+                value = single.solution.values[0]
+                states = [plain(s[0]) for s in single.solution.trace]
             computed.rated[i].performance = max(arith.final(value), params.rating_floor)
-            computed.trace["performance"][performer.id] = [plain(s[0]) for s in trace]
+            computed.trace["performance"][performer.id] = states
 
     def _exceptional(self, computed: _Pass) -> dict[int, int]:
         """The rating the opponents of an exceptional player see instead of R_o:

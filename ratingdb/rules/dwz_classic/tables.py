@@ -139,6 +139,10 @@ def arithmetic_for(params: DwzClassicParameters) -> Arithmetic:
     if params.probability == "normal":
         sigma = params.normal_sigma_over_sqrt2 * math.sqrt(2)
         return FloatArithmetic(
-            lambda d: p_normal(d, sigma), lambda p: d_normal(p, sigma, extreme), tolerance, extreme
+            lambda d: p_normal(d, sigma),
+            lambda p: d_normal(p, sigma, extreme),
+            tolerance,
+            extreme,
+            p_array=lambda d: ndtr(d / sigma),  # p_normal element by element
         )
     return FloatArithmetic(p_logistic, lambda p: d_logistic(p, extreme), tolerance, extreme)
