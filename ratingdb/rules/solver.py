@@ -297,16 +297,18 @@ def _solve_rows(
             below = fx < 0
             lo = np.where(below, x, lo)
             hi = np.where(below, hi, x)
-            positive = slope > 0
-            new = np.where(positive, x - fx / np.where(positive, slope, 1.0), math.nan)
+            # slope >= 0; at 0 the step is +-inf or nan, which leaves the bracket (a jump)
+            # as solve_one's nan does
+            new = x - fx / slope
             jump = ~((lo < new) & (new < hi)) | (np.abs(new - x) > MAX_JUMP)
-            open_hi = jump & np.isinf(hi)
-            open_lo = jump & ~np.isinf(hi) & np.isinf(lo)
-            bisect = jump & ~np.isinf(hi) & ~np.isinf(lo)
-            new = np.where(open_hi, lo + reach, new)
-            new = np.where(open_lo, hi - reach, new)
-            new = np.where(bisect, (lo + hi) / 2, new)
-            reach = np.where(open_hi | open_lo, 2 * reach, reach)
+            if jump.any():
+                open_hi = jump & np.isinf(hi)
+                open_lo = jump & ~np.isinf(hi) & np.isinf(lo)
+                bisect = jump & ~np.isinf(hi) & ~np.isinf(lo)
+                new = np.where(open_hi, lo + reach, new)
+                new = np.where(open_lo, hi - reach, new)
+                new = np.where(bisect, (lo + hi) / 2, new)
+                reach = np.where(open_hi | open_lo, 2 * reach, reach)
             we, slope = _expected_and_slope(curve, new, opponents)
             f_new = we - w
             new_list, we_list, x_list = new.tolist(), we.tolist(), x.tolist()

@@ -115,11 +115,18 @@ class TableArithmetic:
         self._half = scale // 2
         self._places = len(str(scale)) - 1
         self._extreme = extreme
-        #: P(D) for D = -reach .. reach, at index D + reach (|D| >= reach reads 0 / scale)
         self._reach = len(better)
-        negative = [scale - better[-d] for d in range(-self._reach + 1, 0)]
-        self._full = np.array([0, *negative, *better, scale], dtype=np.int64)
-        self._inverse = np.array(inverse, dtype=np.int64)
+        self._arrays: tuple[np.ndarray, np.ndarray] | None = None
+
+    def _tables(self) -> tuple[np.ndarray, np.ndarray]:
+        """P(D) for D = -reach .. reach at index D + reach (|D| >= reach reads 0 / scale),
+        and D(p), as arrays; built on first use (only the steps for many players need them)."""
+        if self._arrays is None:
+            scale, better = self._scale, self._p
+            negative = [scale - better[-d] for d in range(-self._reach + 1, 0)]
+            full = np.array([0, *negative, *better, scale], dtype=np.int64)
+            self._arrays = full, np.array(self._d, dtype=np.int64)
+        return self._arrays
 
     def mean(self, total: Num, n: int) -> int:
         return div_half_up(int(total), n)
@@ -162,12 +169,12 @@ class TableArithmetic:
             return [self.expectations(own, o) for own, o in zip(owns, opponents, strict=True)]
         lengths = [len(o) for o in opponents]
         total = sum(lengths)
-        if total == 0:
-            return [(0, []) for _ in owns]
+        if total < 64:  # one array step costs more than a few table look-ups
+            return [self.expectations(own, o) for own, o in zip(owns, opponents, strict=True)]
         own = np.repeat(np.asarray(owns, dtype=np.int64), lengths)
         flat = np.fromiter((v for o in opponents for v in o), dtype=np.int64, count=total)
-        reach = self._reach
-        values: list[int] = self._full[np.clip(own - flat, -reach, reach) + reach].tolist()
+        reach, full = self._reach, self._tables()[0]
+        values: list[int] = full[np.clip(own - flat, -reach, reach) + reach].tolist()
         out: list[tuple[Num, list[Num]]] = []
         start = 0
         for n in lengths:
@@ -183,8 +190,8 @@ class TableArithmetic:
         ``values[k]`` against the ratings ``opponents[k][mask[k]]`` (int64 arrays, padded
         rows), ``w2[k]`` half-points. Integers throughout, so the sums are exact in any
         order."""
-        reach = self._reach
-        probabilities = self._full[np.clip(values[:, None] - opponents, -reach, reach) + reach]
+        reach, (full, inverse) = self._reach, self._tables()
+        probabilities = full[np.clip(values[:, None] - opponents, -reach, reach) + reach]
         expected = np.where(mask, probabilities, 0).sum(axis=1)
         n = mask.sum(axis=1)
         numerator = self._half * n + self._half * w2 - expected
@@ -193,7 +200,7 @@ class TableArithmetic:
             (2 * numerator + n) // (2 * n),
             -((-2 * numerator + n) // (2 * n)),
         )
-        return expected, self._inverse[np.clip(p, 0, self._scale)]
+        return expected, inverse[np.clip(p, 0, self._scale)]
 
     def probability(self, value: Num) -> float:
         return int(value) / self._scale

@@ -170,6 +170,11 @@ def iterate(
     )
 
 
+#: below this many iterants :func:`iterate` one by one is faster than the array steps of
+#: :func:`iterate_singles` (numpy's fixed cost per operation)
+MIN_BATCH = 8
+
+
 @dataclass(frozen=True, slots=True)
 class Alone:
     """What :func:`iterate` gives for one iterant, flat: the end value, every state from

@@ -30,7 +30,7 @@ from typing import Any
 from ratingdb.rules.dwz.arithmetic import Num, TableArithmetic
 from ratingdb.rules.dwz.evaluation import DwzEvaluation, plain, rounded_mean, score
 from ratingdb.rules.dwz.groups import counted_games, half_points
-from ratingdb.rules.dwz.iteration import Alone, Iterant, iterate_singles
+from ratingdb.rules.dwz.iteration import MIN_BATCH, Alone, Iterant, iterate_singles
 from ratingdb.rules.dwz2026 import exact
 from ratingdb.rules.dwz2026.development import development_factor, first_rating, new_rating
 from ratingdb.rules.dwz2026.params import Dwz2026Parameters
@@ -209,11 +209,11 @@ class _Evaluation(DwzEvaluation):
             jobs.append((i, self.players[i].id, opponents, fixed_w2, draw, start))
         solved: list[Single | None] = [None] * len(jobs)
         iterated: list[Alone | None] = [None] * len(jobs)
-        if isinstance(arith, TableArithmetic):
+        if isinstance(arith, TableArithmetic) and len(jobs) >= MIN_BATCH:
             performers = [Iterant(job[1], tuple(job[2]), tuple(job[3])) for job in jobs]
             starts = [int(job[5]) for job in jobs]
             iterated = iterate_singles(performers, starts, arith, params.max_iterations)
-        elif jobs:
+        elif arith.precision == "float" and jobs:
             problems = [(opponents, sum(w2s)) for _, _, opponents, w2s, _, _ in jobs]
             solved = solve_many(problems, [job[5] for job in jobs], self.curve)
         performances: dict[int, int] = {}

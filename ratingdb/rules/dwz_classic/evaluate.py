@@ -62,6 +62,7 @@ from ratingdb.rules.dwz.arithmetic import Num, TableArithmetic
 from ratingdb.rules.dwz.evaluation import DwzEvaluation, plain, rounded_mean, score
 from ratingdb.rules.dwz.groups import counted_games, half_points
 from ratingdb.rules.dwz.iteration import (
+    MIN_BATCH,
     Alone,
     Iterant,
     IterationOutcome,
@@ -170,6 +171,11 @@ class _Evaluation(DwzEvaluation):
         arith, p = self.arith, self.params
         found: list[Num | None] = [None] * len(iterants)
         if isinstance(arith, TableArithmetic):
+            if len(iterants) < MIN_BATCH:
+                return [
+                    self._iterate([it], [v]).values[0]
+                    for it, v in zip(iterants, start, strict=True)
+                ]
             ints = [int(v) for v in start]
             for k, alone in enumerate(
                 iterate_singles(iterants, ints, arith, p.max_iterations, self.rules)
@@ -359,10 +365,10 @@ class _Evaluation(DwzEvaluation):
         solved: list[Single | None] = [None] * len(performers)
         iterated: list[Alone | None] = [None] * len(performers)
         alone = [p for _, p in performers]
-        if isinstance(arith, TableArithmetic):
+        if isinstance(arith, TableArithmetic) and len(performers) >= MIN_BATCH:
             ints = [int(s) for s in starts]
             iterated = iterate_singles(alone, ints, arith, params.max_iterations, self.rules)
-        elif performers:
+        elif arith.precision == "float" and performers:
             solved = solve_many([(p.fixed, p.w2) for p in alone], starts, self.curve)
         for (i, performer), start, single, alone_outcome in zip(
             performers, starts, solved, iterated, strict=True
