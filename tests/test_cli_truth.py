@@ -23,6 +23,7 @@ ELSEWHERE = {
     "db downgrade": "tests/test_db_cli.py, tests/test_db_migrations.py",
     "serve": "tests/test_db_cli.py (serve stops the server it started)",
     "demo": ".ci/run (the installed wheel runs it)",
+    "user password": "tests/test_web_sign_in.py (hidden prompt and --password-stdin)",
 }
 
 #: the session: a database built from examples/, then every other command as a user types it
