@@ -106,7 +106,8 @@ class Paused:
         self.resume = threading.Event()
         self.position: tuple[int, int] | None = None
 
-    def __call__(self, done: int, total: int) -> None:
+    def __call__(self, evaluated: int, done: int, total: int) -> None:
+        """``run_recalc``'s progress: tournaments re-evaluated, walked, to walk."""
         if self.position is None and self._at(done, total):
             self.position = (done, total)
             self.reached.set()
@@ -248,7 +249,7 @@ def test_a_failed_run_is_recorded_and_changes_nothing(fed, scratch_db):
     write(fed, partial(tournaments.delete, ident=order[3]))
     before = export(fed)
 
-    def boom(done: int, total: int) -> None:
+    def boom(evaluated: int, done: int, total: int) -> None:
         if done >= total // 2:
             raise RuntimeError("boom")
 
