@@ -5,13 +5,10 @@ wider than the phone. Screenshots go to tests/artifacts/."""
 
 from __future__ import annotations
 
-import threading
-import time
-
 import pytest
 
-from tests.test_web_browser import CHROMIUM, free_port
-from tests.web_support import ARTIFACTS, TODAY, engine_for, example_database
+from tests.test_web_browser import CHROMIUM
+from tests.web_support import ARTIFACTS, TODAY, engine_for, example_database, served
 
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(), reason="Debian's chromium is not installed (apt-get install chromium)"
@@ -20,25 +17,12 @@ pytestmark = pytest.mark.skipif(
 
 @pytest.fixture(scope="module")
 def site(pg_server):
-    import uvicorn
-
     from ratingdb.web.app import create_app
 
     with example_database(pg_server) as url:
         app = create_app(engine_for(url), today=lambda: TODAY)
-        port = free_port()
-        server = uvicorn.Server(
-            uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
-        )
-        thread = threading.Thread(target=server.run, daemon=True)
-        thread.start()
-        deadline = time.monotonic() + 30
-        while not server.started:
-            assert time.monotonic() < deadline, "uvicorn did not start"
-            time.sleep(0.05)
-        yield f"http://127.0.0.1:{port}"
-        server.should_exit = True
-        thread.join(timeout=10)
+        with served(app) as base:
+            yield base
 
 
 @pytest.fixture(scope="module")

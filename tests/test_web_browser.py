@@ -6,14 +6,11 @@ are saved to tests/artifacts/."""
 from __future__ import annotations
 
 import os
-import socket
-import threading
-import time
 from pathlib import Path
 
 import pytest
 
-from tests.web_support import ARTIFACTS, TODAY, engine_for, synth_database
+from tests.web_support import ARTIFACTS, TODAY, engine_for, served, synth_database
 
 CHROMIUM = Path("/usr/bin/chromium")
 
@@ -26,34 +23,15 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def site(pg_server):
     """The app under uvicorn on a loopback port, in a thread of this process."""
-    import uvicorn
-
     from ratingdb.web.app import create_app
 
     with synth_database(pg_server) as url:
         app = create_app(engine_for(url), today=lambda: TODAY)
-        port = free_port()
-        server = uvicorn.Server(
-            uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
-        )
-        thread = threading.Thread(target=server.run, daemon=True)
-        thread.start()
-        deadline = time.monotonic() + 30
-        while not server.started:
-            assert time.monotonic() < deadline, "uvicorn did not start"
-            time.sleep(0.05)
-        yield f"http://127.0.0.1:{port}"
-        server.should_exit = True
-        thread.join(timeout=10)
+        with served(app) as base:
+            yield base
 
 
 @pytest.fixture(scope="module")

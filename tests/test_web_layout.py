@@ -11,15 +11,13 @@ Screenshots go to ``$RATINGDB_SCREENSHOTS`` (default tests/artifacts/screens).
 from __future__ import annotations
 
 import os
-import threading
-import time
 from pathlib import Path
 
 import pytest
 from sqlalchemy import text
 
-from tests.test_web_browser import CHROMIUM, free_port
-from tests.web_support import ARTIFACTS, TODAY, engine_for, example_database
+from tests.test_web_browser import CHROMIUM
+from tests.web_support import ARTIFACTS, TODAY, engine_for, example_database, served
 
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(), reason="Debian's chromium is not installed (apt-get install chromium)"
@@ -48,8 +46,6 @@ OVERFLOW = """() => {
 def example_site(pg_server):
     """The app under uvicorn on a loopback port; the ids of player A and of A's
     participation in the example tournament."""
-    import uvicorn
-
     from ratingdb.web.app import create_app
 
     with example_database(pg_server) as url:
@@ -63,19 +59,8 @@ def example_site(pg_server):
                 {"c": EXAMPLE},
             ).one()
         app = create_app(engine_for(url), today=lambda: TODAY)
-        port = free_port()
-        server = uvicorn.Server(
-            uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
-        )
-        thread = threading.Thread(target=server.run, daemon=True)
-        thread.start()
-        deadline = time.monotonic() + 30
-        while not server.started:
-            assert time.monotonic() < deadline, "uvicorn did not start"
-            time.sleep(0.05)
-        yield f"http://127.0.0.1:{port}", player, participant
-        server.should_exit = True
-        thread.join(timeout=10)
+        with served(app) as base:
+            yield base, player, participant
 
 
 @pytest.fixture(scope="module")
