@@ -164,6 +164,25 @@ def card_terms() -> tuple[Term, ...]:
     )  # fmt: skip
 
 
+def spreadsheet_companions() -> dict[str, tuple[str, ...]]:
+    """The CSV columns that follow a display column whose cell packs more than one value
+    (issue 23 item 8: a spreadsheet gets one number per cell): R_o and R_n are followed by
+    their index (the display's ``1306-50``), R_h by the Sonderwertung mark (``1807*``,
+    WO 3.6.3), R_n also by the residual-games mark (the display's "Erstdaten", WO 3.4.2)."""
+    return {
+        "r_o": (pgettext("column", "R_o index"),),
+        "r_h": (pgettext("column", "Exceptional"),),
+        "r_n": (pgettext("column", "R_n index"), pgettext("column", "Residual games")),
+    }
+
+
+def spreadsheet_labels(columns: tuple[Term, ...]) -> tuple[str, ...]:
+    """The CSV header for display ``columns``: each column's head (as on the page), each
+    followed by its :func:`spreadsheet_companions`."""
+    companions = spreadsheet_companions()
+    return tuple(label for t in columns for label in (t.label, *companions.get(t.key, ())))
+
+
 def membership_status(value: str) -> str:
     """A membership's status (``active``, ``passive``) in words."""
     names = {

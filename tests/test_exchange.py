@@ -109,30 +109,35 @@ def test_takeover_row_on_the_card_and_list_order(example_db):
     url, _ = example_db
     card = ok(["player", "card", "1", "--format", "csv"], url)  # a player of the first list
     rows = list(csv.reader(io.StringIO(card)))
-    # German by default (docs/i18n.md): the words of the page, the symbols in its legend
+    # German by default (docs/i18n.md): the words of the page, the symbols in its legend;
+    # DWZ and index, the marks in columns of their own (issue 23 item 8)
     assert rows[0] == ["Ende", "Turnier", "Punkte", "Partien", "We", "K/E", "Niveau", "Leistung",
-                       "DWZ alt", "DWZ neu", "+/-", "Rechenmodul"]  # fmt: skip
+                       "Sonderwertung", "DWZ alt", "Index alt", "DWZ neu", "Index neu",
+                       "Restpartien", "+/-", "Rechenmodul"]  # fmt: skip
     eng = create_engine(url, poolclass=NullPool)
     with eng.connect() as conn:
         a = conn.execute(text("SELECT id FROM players WHERE given_name = 'A'")).scalar_one()
     eng.dispose()
-    card_a = list(csv.reader(io.StringIO(ok(["player", "card", str(a), "--format", "csv"], url))))
-    assert card_a[1][0] == "2026-08-01" and card_a[1][1].startswith("Datenübernahme")
-    assert card_a[1][-3:-1] == ["2220-31", ""]  # a takeover has no +/-
-    assert card_a[2][1] == "WO-Beispielturnier" and card_a[2][-4:-1] == [
-        "2220-31",
-        "2245-32",
-        "+25",
-    ]
-    assert card_a[2][-1] == "2026.1"  # the Rechenmodul of the row
+    card_a = list(csv.DictReader(io.StringIO(ok(["player", "card", str(a), "--format", "csv"],
+                                                url))))  # fmt: skip
+    assert card_a[0]["Ende"] == "2026-08-01" and card_a[0]["Turnier"].startswith("Datenübernahme")
+    takeover = [card_a[0][c] for c in ("DWZ alt", "Index alt", "DWZ neu", "Index neu", "+/-")]
+    assert takeover == ["", "", "2220", "31", ""]  # a takeover has no +/-
+    example = [card_a[1][c] for c in ("DWZ alt", "Index alt", "DWZ neu", "Index neu", "+/-")]
+    assert card_a[1]["Turnier"] == "WO-Beispielturnier" and example == [
+        "2220", "31", "2245", "32", "+25",
+    ]  # fmt: skip
+    assert card_a[1]["Rechenmodul"] == "2026.1"  # the Rechenmodul of the row
     evaluation = ok(["export", "evaluation", "12345678", "--format", "csv"], url)
     assert next(csv.reader(io.StringIO(evaluation))) == [
-        "#", "Spieler", "Altersstufe", "VKZ", "DWZ alt", "K", "Niveau", "Punkte", "Partien", "We",
-        "Leistung", "DWZ neu", "+/-",
+        "#", "Spieler", "Altersstufe", "VKZ", "DWZ alt", "Index alt", "K", "Niveau", "Punkte",
+        "Partien", "We", "Leistung", "Sonderwertung", "DWZ neu", "Index neu", "Restpartien",
+        "+/-", "Mitglied",
     ]  # fmt: skip
     english = ok(["--lang", "en", "export", "evaluation", "12345678", "--format", "csv"], url)
     assert next(csv.reader(io.StringIO(english))) == [
-        "#", "Player", "Age", "VKZ", "R_o", "K", "R_c", "W", "n", "W_e", "R_h", "R_n", "+/-",
+        "#", "Player", "Age", "VKZ", "R_o", "R_o index", "K", "R_c", "W", "n", "W_e", "R_h",
+        "Exceptional", "R_n", "R_n index", "Residual games", "+/-", "Member",
     ]  # fmt: skip
     listing = ok(["export", "list", "--club", "aaaaa", "--date", "2027-01-01"], url)
     assert next(csv.reader(io.StringIO(listing))) == [
@@ -459,5 +464,6 @@ def test_a_list_on_the_day_of_a_conversion_shows_converted_values(empty_db, tmp_
     assert "dwz-2026-umstufung" in ok(["adjustment", "list"], url)
     listing = ok(["export", "list", "--club", "C1", "--date", "2026-06-20"], url)
     assert next(csv.DictReader(io.StringIO(listing)))["DWZ"] == "1800"
-    card = list(csv.reader(io.StringIO(ok(["player", "card", "1", "--format", "csv"], url))))
-    assert [row[-3] for row in card[1:]] == ["1800-20"]  # the takeover row, no conversion
+    card = list(csv.DictReader(io.StringIO(ok(["player", "card", "1", "--format", "csv"], url))))
+    # the takeover row, no conversion
+    assert [(row["DWZ neu"], row["Index neu"]) for row in card] == [("1800", "20")]

@@ -11,7 +11,9 @@ compared without case, blanks, hyphens, dots and quotes. Layouts seen (all accep
 * ``ID,VKZ,Mgl-Nr,Status,Spielername,…,Letzte-Auswertung,DWZ,Index,FIDE-Elo,…``;
 * the oldest, without ``ID``: ``ZPS,Mgl-Nr,Status,Spielername,…`` (quoted or not);
 * ratingdb's own rating list (``ratingdb export list --format csv``):
-  ``#,Name,VKZ,Club,Mgl-Nr,Born,Sex,DWZ,Index,FIDE-ID`` (or without ``Club``).
+  ``#,Name,VKZ,Verein,Mgl-Nr,Jahrgang,Geschlecht,DWZ,Index,FIDE-ID,Spieler-ID`` (German),
+  ``#,Name,VKZ,Club,Member no.,Born,Sex,DWZ,Index,FIDE ID,Player ID`` (English; older forms
+  with ``Mgl-Nr`` or without ``Club``).
 
 The name is ``Nachname``/``Vorname`` when the file has them, else ``Surname,Given name``
 from the name column; a third part (``Meier,Hans,Dr.``: an academic title) is not part of
@@ -46,6 +48,7 @@ _ALIASES = {
     "mglnr": "member_number",
     "mitgliedsnummer": "member_number",
     "mitgliedsnr": "member_number",
+    "memberno": "member_number",  # ratingdb's own list in English
     "status": "status",
     "spielername": "name",
     "name": "name",

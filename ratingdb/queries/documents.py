@@ -2,8 +2,11 @@
 
 A :class:`Document` is a title, header lines (``label: value``) and a table, optionally a
 rating chart and further tables (the Karteikarte's memberships). CSV: one header row with
-the column names, then the rows of the main table (UTF-8, comma-separated, the header lines
-are not repeated: a CSV is for spreadsheets). PDF: A4 landscape, the title and header lines
+the column names, then the rows of the main table in their spreadsheet form
+(``csv_columns``/``csv_rows`` when given: one number per cell, ``1306-50`` as DWZ and index,
+the Sonderwertung mark in its own column); UTF-8 without BOM, comma-separated, decimal
+point, an empty cell for a missing value, the header lines not repeated: a CSV is for
+spreadsheets (docs/data-exchange.md). PDF: A4 landscape, the title and header lines
 above the chart and the tables, which span the width of the page (:func:`column_widths`),
 the column header repeated on every page, a footer with the page number. The texts are in
 the language in force (:mod:`ratingdb.i18n`).
@@ -49,6 +52,9 @@ class Document:
     chart_title: str = ""
     #: further tables after the main one (PDF only)
     sections: list[Section] = field(default_factory=list)
+    #: the main table for spreadsheets (CSV) when its cells differ from the display's
+    csv_columns: tuple[str, ...] | None = None
+    csv_rows: list[tuple[str, ...]] | None = None
 
 
 def column_widths(
@@ -86,10 +92,11 @@ def column_widths(
 
 
 def to_csv(doc: Document) -> str:
+    """The main table for spreadsheets: ``csv_columns``/``csv_rows``, else the display's."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(doc.columns)
-    writer.writerows(doc.rows)
+    writer.writerow(doc.columns if doc.csv_columns is None else doc.csv_columns)
+    writer.writerows(doc.rows if doc.csv_rows is None else doc.csv_rows)
     return out.getvalue()
 
 

@@ -18,7 +18,7 @@ from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from ratingdb.db.store import find_tournament
-from ratingdb.queries.evaluation_display import evaluation_rows, headers
+from ratingdb.queries.evaluation_display import evaluation_rows, headers, spreadsheet_headers
 from ratingdb.queries.problems import open_problems
 from ratingdb.queries.publication import published_players
 from ratingdb.queries.tournament import evaluation_rechenmodul, stored_evaluation
@@ -80,6 +80,8 @@ class EvaluationRow:
     keys: tuple[Any, ...]
     member: bool
     stored: bool
+    #: the row for spreadsheets (:attr:`ratingdb.queries.evaluation_display.DisplayRow.values`)
+    values: tuple[str, ...] = ()
 
 
 @dataclass
@@ -97,6 +99,8 @@ class EvaluationTable:
     problem: dict[str, Any] | None = None
     #: the columns' symbols and explanations (hover text and legend, :mod:`ratingdb.terms`)
     terms: tuple[Term, ...] = ()
+    #: the CSV header of the rows' ``values`` (the page's column names, numbers apart)
+    csv_columns: tuple[str, ...] = ()
 
 
 def tournament_info(session: Session, ident: str) -> TournamentInfoRow:
@@ -196,6 +200,7 @@ def evaluation_table(
         if problem is None
         else {"participant_ids": problem["participant_ids"], "message": problem["message"]},
         terms=evaluation_terms(result.coefficient),
+        csv_columns=spreadsheet_headers(result),
     )
 
 
@@ -211,9 +216,10 @@ def build_rows(
         participant = int(res.id)
         player_id = players.get(participant)
         published = player_id is not None and player_id in shown
-        cells = list(row.cells)
-        if not published:
+        cells, values = list(row.cells), list(row.values)
+        if not published:  # no age class, no VKZ (WO 4.1.1)
             cells[2], cells[3] = "", "-"
+            values[2], values[3] = "", ""
         member = by_id[res.id].member and not by_id[res.id].computer
         out.append(
             EvaluationRow(
@@ -223,6 +229,7 @@ def build_rows(
                 _keys(int(cells[0]), cells[1], cells[2], cells[3], res),
                 member,
                 res.stored,
+                tuple(values),
             )
         )
     return out

@@ -27,21 +27,39 @@ from ratingdb.plausibility import check_date
 from ratingdb.queries.card import current_memberships, rating_card
 from ratingdb.queries.chart import chart_points
 from ratingdb.queries.documents import Document, Section, cells
-from ratingdb.queries.evaluation_display import evaluation_rows, headers
+from ratingdb.queries.evaluation_display import evaluation_rows, headers, spreadsheet_headers
 from ratingdb.queries.tournament import stored_evaluation
 from ratingdb.terms import card_terms
 
 AGE_CLASSES = ("youth", "junior", "adult")
 
 
-def list_columns() -> tuple[str, ...]:
-    """The columns of a rating list (CSV and PDF) in the language in force."""
-    return (
-        "#", pgettext("column", "Name"), "VKZ", pgettext("column", "Club"),
-        pgettext("column", "Member no."), pgettext("column", "Born"),
-        pgettext("column", "Sex"), "DWZ", pgettext("column", "Index"),
-        pgettext("column", "FIDE ID"), pgettext("column", "Player ID"),
+#: the fields of :func:`rating_list_rows` that a rating list shows, in the order of its columns
+LIST_KEYS = ("rank", "name", "vkz", "club", "member_number", "birth_year", "sex", "rating",
+             "index", "fide_id", "player_id")  # fmt: skip
+
+
+def list_labels() -> dict[str, str]:
+    """The column name of each of :data:`LIST_KEYS` in the language in force (the page's
+    heads, the CSV's and the PDF's header)."""
+    return dict(
+        zip(
+            LIST_KEYS,
+            (
+                "#", pgettext("column", "Name"), "VKZ", pgettext("column", "Club"),
+                pgettext("column", "Member no."), pgettext("column", "Born"),
+                pgettext("column", "Sex"), "DWZ", pgettext("column", "Index"),
+                pgettext("column", "FIDE ID"), pgettext("column", "Player ID"),
+            ),
+            strict=True,
+        )
     )  # fmt: skip
+
+
+def list_columns() -> tuple[str, ...]:
+    """The columns of a rating list (CSV and PDF) in the language in force: DWZ and index
+    in columns of their own."""
+    return tuple(list_labels().values())
 
 
 def card_columns() -> tuple[str, ...]:
@@ -55,10 +73,23 @@ def card_columns() -> tuple[str, ...]:
     )
 
 
+def card_spreadsheet_columns() -> tuple[str, ...]:
+    """The columns of the Karteikarte's CSV: :func:`card_columns` with DWZ and index apart,
+    the Sonderwertung and residual-games marks in their own columns
+    (:func:`ratingdb.terms.spreadsheet_labels`)."""
+    return (
+        pgettext("column", "End"),
+        pgettext("column", "Tournament"),
+        *terms.spreadsheet_labels(card_terms()),
+        pgettext("column", "Rechenmodul"),
+    )
+
+
 def evaluation_document(session: Session, ident: str) -> Document:
     tin, result = stored_evaluation(session, ident)
     info = tin.tournament
     described = terms.evaluation_terms(result.coefficient)
+    rows = evaluation_rows(tin, result)
     return Document(
         title=_("DWZ evaluation: %(name)s") % {"name": info.name or info.id},
         header=[
@@ -70,9 +101,11 @@ def evaluation_document(session: Session, ident: str) -> Document:
             (_("Rechenmodul"), f"{result.rules} ({result.precision})"),
         ],
         columns=headers(result),
-        rows=[row.cells for row in evaluation_rows(tin, result)],
+        rows=[row.cells for row in rows],
         notes=[terms.notes(), *(t.legend for t in described[2:])],
         left=frozenset({1, 2, 3}),
+        csv_columns=spreadsheet_headers(result),
+        csv_rows=[row.values for row in rows],
     )
 
 
@@ -273,13 +306,11 @@ def rating_list_document(
     header = [(_("As of"), day.isoformat()), (_("Selection"), scope)]
     if age_class:
         header.append((_("Age class"), age_class))
-    keys = ("rank", "name", "vkz", "club", "member_number", "birth_year", "sex", "rating",
-            "index", "fide_id", "player_id")  # fmt: skip
     return Document(
         title=_("Rating list %(selection)s") % {"selection": scope},
         header=header,
         columns=list_columns(),
-        rows=[cells([r[k] for k in keys]) for r in rows],
+        rows=[cells([r[k] for k in LIST_KEYS]) for r in rows],
         left=frozenset({1, 2, 3, 6}),
     )
 
@@ -317,15 +348,20 @@ def card_document(
     today = today or date.today()
     card = rating_card(session, player_id, today)
     p = card.player
-    rows = []
+    rows, values = [], []
     for e in card.evaluations:
         change = "" if e["change"] is None else f"{e['change']:+d}"
         old = "" if e["rating_old"] is None else f"{e['rating_old']}-{e['index_old']}"
+        old_values = (e["rating_old"], None if e["rating_old"] is None else e["index_old"])
         if e["kind"] != "evaluation":
             new = f"{e['rating_new']}-{e['index_new']}"
             rows.append(
                 cells((e["end_date"], e["name"], "", "", "", "", "", "", old, new, change,
                        e["rechenmodul"]))
+            )  # fmt: skip
+            values.append(
+                cells((e["end_date"], e["name"], "", "", "", "", "", "", "", *old_values,
+                       e["rating_new"], e["index_new"], "", change, e["rechenmodul"]))
             )  # fmt: skip
             continue
         new = (
@@ -333,26 +369,34 @@ def card_document(
             if e["stored"]
             else (terms.residual_mark() if e["new_residual"] else "-")
         )
+        numbers = (
+            f"{float(e['score']):.1f}",
+            e["games"],
+            None if e["expected"] is None else f"{e['expected']:.3f}",
+            None if e["k"] is None else f"{e['k']:.1f}",
+            e["opponents_avg"],
+        )
+        exceptional = "*" if e["exceptional"] else ""
         rows.append(
             cells(
                 (
-                    e["end_date"],
-                    e["name"] or e["tournament"],
-                    f"{float(e['score']):.1f}",
-                    e["games"],
-                    None if e["expected"] is None else f"{e['expected']:.3f}",
-                    None if e["k"] is None else f"{e['k']:.1f}",
-                    e["opponents_avg"],
-                    None
-                    if e["performance"] is None
-                    else f"{e['performance']}{'*' if e['exceptional'] else ''}",
-                    old,
-                    new,
-                    change,
-                    e["rechenmodul"],
+                    e["end_date"], e["name"] or e["tournament"], *numbers,
+                    None if e["performance"] is None else f"{e['performance']}{exceptional}",
+                    old, new, change, e["rechenmodul"],
                 )
             )
-        )
+        )  # fmt: skip
+        values.append(
+            cells(
+                (
+                    e["end_date"], e["name"] or e["tournament"], *numbers, e["performance"],
+                    exceptional, *old_values,
+                    *((e["rating_new"], e["index_new"]) if e["stored"] else (None, None)),
+                    _("yes") if not e["stored"] and e["new_residual"] else "",
+                    change, e["rechenmodul"],
+                )
+            )
+        )  # fmt: skip
     current = "-" if card.current_rating is None else f"{card.current_rating}-{card.current_index}"
     name = full_name(p["surname"], p["given_name"])
     clubs = "; ".join(f"{m['club']} ({m['vkz']})" for m in current_memberships(card, today))
@@ -383,6 +427,8 @@ def card_document(
         columns=card_columns(),
         rows=rows,
         left=frozenset({0, 1, 11}),
+        csv_columns=card_spreadsheet_columns(),
+        csv_rows=values,
         notes=[t.legend for t in card_terms()],
         chart=chart_points(card.evaluations),
         chart_title=_("Rating history"),

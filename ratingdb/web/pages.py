@@ -23,7 +23,7 @@ from ratingdb.queries.documents import Document, to_csv, to_pdf
 from ratingdb.queries.evaluation_table import COLUMN_KEYS, evaluation_table, tournament_info
 from ratingdb.queries.games import tournament_games
 from ratingdb.queries.publication import is_published
-from ratingdb.queries.reports import card_document
+from ratingdb.queries.reports import card_document, list_labels
 from ratingdb.queries.scoresheet import scoresheet
 from ratingdb.queries.search import count_players, search_players
 from ratingdb.queries.tournament_search import find_tournaments
@@ -200,7 +200,10 @@ def evaluation_csv(code: str, session: SessionDep, today: TodayDep, user: Option
     table = evaluation_table(session, code, today, show_all=user is not None)
     if not table.evaluated:
         raise LookupError(f"tournament {code} has not been evaluated yet")
-    doc = Document(table.info.name, table.columns, [r.cells for r in table.rows])
+    doc = Document(
+        table.info.name, table.columns, [r.cells for r in table.rows],
+        csv_columns=table.csv_columns, csv_rows=[r.values for r in table.rows],
+    )  # fmt: skip
     return Response(
         to_csv(doc),
         media_type="text/csv; charset=utf-8",
@@ -258,6 +261,7 @@ def lists_page(
             "age_class": age_class,
             "day": day,
             "query": list_query(club, federation, age_class, day),
+            "labels": list_labels(),  # the CSV's column names (ratingdb/queries/reports.py)
         },
     )
 
