@@ -19,6 +19,7 @@ tournament, before and after corrections, carries the same UUID. A new ``fileUUI
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping
 from typing import Any
 
 from sqlalchemy import text
@@ -26,7 +27,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.db.models import AuditEntry, Tournament
 from ratingdb.db.store import find_tournament, load_participants
-from ratingdb.db.trf_import import Match, correct_trf, export_trf, import_trf
+from ratingdb.db.trf_import import Choice, Match, correct_trf, export_trf, import_trf
 from ratingdb.io import dsb_xml
 from ratingdb.io.errors import InputError
 from ratingdb.io.trf import TrfTournament
@@ -94,6 +95,7 @@ def import_report(
     vkz: str | None = None,
     kind: str | None = None,
     actor: str = "cli",
+    choices: Mapping[int, Choice] | None = None,
 ) -> tuple[Tournament, list[Match], bool]:
     """Store a TournamentReport (already parsed and converted); returns the tournament, the
     matches, and whether it corrected an earlier import of the same ``tournamentUUID``."""
@@ -104,13 +106,15 @@ def import_report(
             text("SELECT vkz FROM tournaments WHERE code = :c"), {"c": existing}
         ).scalar_one()
         stored, matches = correct_trf(
-            session, t, existing, vkz=vkz or stored_vkz, kind=kind, actor=actor
+            session, t, existing, vkz=vkz or stored_vkz, kind=kind, actor=actor, choices=choices
         )
         corrected = True
     else:
         if not code:
             raise InputError(t.source, "no tournament id: give --id")
-        stored, matches = import_trf(session, t, code=code, vkz=vkz, kind=kind, actor=actor)
+        stored, matches = import_trf(
+            session, t, code=code, vkz=vkz, kind=kind, actor=actor, choices=choices
+        )
         corrected = False
     session.add(
         AuditEntry(
@@ -139,13 +143,14 @@ def import_tournament(
     vkz: str | None = None,
     kind: str | None = None,
     actor: str = "cli",
+    choices: Mapping[int, Choice] | None = None,
 ) -> tuple[Tournament, list[Match]]:
     """Any file read by :func:`ratingdb.io.tournament_file.read_tournament`: a
     TournamentReport (``other`` holds its ``tournamentUUID``) through :func:`import_report`
     (a known UUID corrects – noted in ``t.warnings``), everything else through the TRF
     import. Same return value as :func:`~ratingdb.db.trf_import.import_trf`."""
     if "tournamentUUID" not in t.other:
-        return import_trf(session, t, code=code, vkz=vkz, kind=kind, actor=actor)
+        return import_trf(session, t, code=code, vkz=vkz, kind=kind, actor=actor, choices=choices)
     report = dsb_xml.DsbReport(
         tournament_uuid=t.other["tournamentUUID"],
         label=t.name,
@@ -158,7 +163,7 @@ def import_tournament(
         header=dsb_xml.DsbHeader("", "", "", t.other.get("fileUUID", "")),
     )
     stored, matches, corrected = import_report(
-        session, report, t, code=code, vkz=vkz, kind=kind, actor=actor
+        session, report, t, code=code, vkz=vkz, kind=kind, actor=actor, choices=choices
     )
     if corrected:
         t.warnings.append(

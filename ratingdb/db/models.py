@@ -36,6 +36,7 @@ from sqlalchemy import (
     ForeignKeyConstraint,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     Numeric,
     String,
@@ -567,6 +568,24 @@ class SignInThrottle(Base):
     failures: Mapped[int] = mapped_column(Integer, server_default="0")
     locked_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class WebDraft(Base):
+    """A tournament file uploaded on the officer's pages and not yet submitted (migration
+    0015): its bytes, the upload form's options, the who-is-who choices, and for a
+    correction the stored tournament (``target``) it replaces."""
+
+    __tablename__ = "web_drafts"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    filename: Mapped[str] = mapped_column(String(200))
+    content: Mapped[bytes] = mapped_column(LargeBinary)
+    options: Mapped[dict[str, Any]] = mapped_column(JSONB, server_default="{}")
+    choices: Mapped[dict[str, Any]] = mapped_column(JSONB, server_default="{}")
+    target: Mapped[str | None] = mapped_column(String(30))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class TournamentCalculation(Base):

@@ -214,7 +214,11 @@ def _record(
     actor: str,
     players: set[int],
     hold_key: list[Any] | None = None,
+    reason: str | None = None,
 ) -> None:
+    details: dict[str, Any] = {"id": t.id, "name": t.name, "end": t.end_date.isoformat()}
+    if reason:
+        details["reason"] = reason
     record_change(
         session,
         kind,
@@ -223,7 +227,7 @@ def _record(
         action=action,
         entity="tournament",
         entity_id=t.code,
-        details={"id": t.id, "name": t.name, "end": t.end_date.isoformat()},
+        details=details,
         tournament_id=t.id,
         player_ids=players,
         hold_key=hold_key,
@@ -291,11 +295,18 @@ def _player_ids(session: Session, tournament_id: int) -> set[int]:
     )
 
 
-def delete_tournament(session: Session, ident: str, actor: str = "cli") -> Tournament:
+def delete_tournament(
+    session: Session, ident: str, actor: str = "cli", reason: str | None = None
+) -> Tournament:
+    """Delete a tournament; the audit entry keeps the ``reason`` given (the officer's page
+    asks for one)."""
     lock(session, ident)
     t = find(session, ident)
     players = _player_ids(session, t.id)
-    _record(session, "delete", "delete", t, t.end_date, actor, players, _order_key(t).to_json())
+    _record(
+        session, "delete", "delete", t, t.end_date, actor, players, _order_key(t).to_json(),
+        reason,
+    )  # fmt: skip
     keep_removed(session, t.id)  # for the next run's change report
     session.execute(
         text("UPDATE residual_games SET consumed_by_id = NULL WHERE consumed_by_id = :t"),

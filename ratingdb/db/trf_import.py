@@ -2,17 +2,18 @@
 
 Import: every player of the file is matched to a database player by DSB id (the national
 number of the ``GER`` record: a DSB id, or a ZPS-member number ``VKZ-nnn``), then FIDE id,
-then name + birth year (exactly one match); a player with none of these is a textual
-participant (a non-member: WO 4.1.1 keeps no data on them) whose FIDE rating, if any, serves
-as R_0 (WO 4.1.2). Ratings of members always come from the database history. The
-tournament goes through the same submission path as ``ratingdb tournament add``, in the
-caller's transaction: all or nothing.
+then name + birth year (names folded as the player search folds them, exactly one match);
+the officer's pages may decide for some players instead (:class:`Choice`). A player with
+none of these is a textual participant (a non-member: WO 4.1.1 keeps no data on them) whose
+FIDE rating, if any, serves as R_0 (WO 4.1.2). Ratings of members always come from the
+database history. The tournament goes through the same submission path as ``ratingdb
+tournament add``, in the caller's transaction: all or nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any, cast
 
@@ -36,6 +37,22 @@ class Match:
     name: str
     player_id: int | None
     how: str  # DSB id, member number, FIDE id, name + birth year, new player, textual
+
+
+#: how a participant was matched when the officer decided (the submission pages)
+CHOSEN, NEW_MEMBER, NON_MEMBER = "chosen", "new member", "non-member"
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """The officer's decision for one participant (who is who, issue 29): a database player
+    (``player``, with ``player_id``), a new member of club ``club`` from the tournament's
+    start (``new``; WO 6.3: the club must lie in the officer's scope), or a textual
+    participant (``nonmember``, WO 4.1.1: nothing is kept of him)."""
+
+    kind: str
+    player_id: int | None = None
+    club: str | None = None
 
 
 def _dsb_id(rec: NationalRecord | None) -> str | None:
@@ -78,12 +95,14 @@ def match_players(session: Session, t: TrfTournament) -> list[Match]:
             text("SELECT fide_id, id FROM players WHERE fide_id = ANY(:k)"), {"k": fide_ids}
         ).all()
     )
-    names = [(*(s.lower() for s in _split_name(p.name)), p.birth_year) for p in t.players]
+    folded = _folded(session, [_split_name(p.name) for p in t.players])
+    names = [(s, g, p.birth_year) for (s, g), p in zip(folded, t.players, strict=True)]
     by_name: dict[tuple[str, str, int], list[tuple[int, int | None, str | None]]] = {}
     for row in session.execute(
         text(
-            "SELECT lower(surname) AS s, lower(given_name) AS g, birth_year AS b, id, fide_id, "
-            "dsb_id FROM players WHERE lower(surname) = ANY(:s) AND birth_year IS NOT NULL"
+            "SELECT ratingdb_fold_name(surname) AS s, ratingdb_fold_name(given_name) AS g, "
+            "birth_year AS b, id, fide_id, dsb_id FROM players "
+            "WHERE ratingdb_fold_name(surname) = ANY(:s) AND birth_year IS NOT NULL"
         ),
         {"s": [n[0] for n in names]},
     ):
@@ -126,6 +145,23 @@ def match_players(session: Session, t: TrfTournament) -> list[Match]:
     return out
 
 
+def _folded(session: Session, names: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """(surname, given name) folded as the player search folds them (migration 0013:
+    Müller = Mueller, Strauß = Strauss), in one query: a name written differently by two
+    programs is the same name, and two database players with one folded name and birth
+    year are both candidates (then nobody is chosen by name)."""
+    if not names:
+        return []
+    rows = session.execute(
+        text(
+            "SELECT ratingdb_fold_name(s), ratingdb_fold_name(g) FROM unnest("
+            "CAST(:s AS text[]), CAST(:g AS text[])) WITH ORDINALITY AS u(s, g, o) ORDER BY o"
+        ),
+        {"s": [n[0] for n in names], "g": [n[1] for n in names]},
+    ).all()
+    return [(str(r[0]), str(r[1])) for r in rows]
+
+
 def _unique_ids(t: TrfTournament, nrs: dict[int, NationalRecord | None]) -> None:
     """One person, one start rank: a DSB id or FIDE id given twice is a file error."""
     seen: dict[tuple[str, object], int] = {}
@@ -153,7 +189,7 @@ def _register_new(session: Session, t: TrfTournament, matches: list[Match]) -> l
     for p, m in zip(t.players, matches, strict=True):
         rec = p.national.get(FEDERATION)
         dsb_id = _dsb_id(rec)
-        if m.player_id is not None or not (p.fide_id or dsb_id):
+        if m.player_id is not None or not (p.fide_id or dsb_id) or m.how in DECIDED:
             out.append(m)
             continue
         surname, given = _split_name(p.name)
@@ -172,10 +208,49 @@ def _register_new(session: Session, t: TrfTournament, matches: list[Match]) -> l
     return out
 
 
+#: decided by the officer not to be a database player found or registered by the import
+DECIDED = (NEW_MEMBER, NON_MEMBER)
+
+
+def apply_choices(
+    t: TrfTournament, matches: list[Match], choices: Mapping[int, Choice]
+) -> list[Match]:
+    """The matches with the officer's decisions (by start rank) in place of the import's."""
+    out = []
+    for p, m in zip(t.players, matches, strict=True):
+        c = choices.get(p.start_rank)
+        if c is None or p.computer:
+            out.append(m)
+        elif c.kind == "player":
+            out.append(Match(m.start_rank, m.name, c.player_id, CHOSEN))
+        else:
+            out.append(
+                Match(m.start_rank, m.name, None, NEW_MEMBER if c.kind == "new" else NON_MEMBER)
+            )
+    return out
+
+
+def _new_member(p: TrfPlayer, club: str | None, since: date) -> dict[str, Any]:
+    """A new member in the submission format (docs/engine.md) from the file's player."""
+    entry: dict[str, Any] = {"name": p.name, "club": club, "member_since": since.isoformat()}
+    if p.birth_year is not None:
+        entry["birth_year"] = p.birth_year
+    sex = {"m": "m", "w": "f", "f": "f"}.get(p.sex)
+    if sex:
+        entry["sex"] = sex
+    return entry
+
+
 def submission(
-    t: TrfTournament, matches: list[Match], code: str, vkz: str, kind: str
+    t: TrfTournament,
+    matches: list[Match],
+    code: str,
+    vkz: str,
+    kind: str,
+    choices: Mapping[int, Choice] | None = None,
 ) -> dict[str, Any]:
-    """The submission document (docs/engine.md, "Submissions") of a parsed TRF file."""
+    """The submission document (docs/engine.md, "Submissions") of a parsed TRF file; a new
+    member chosen by the officer joins ``choices``' club on the tournament's start date."""
     players: list[dict[str, Any]] = []
     for p, m in zip(t.players, matches, strict=True):
         entry: dict[str, Any] = {"id": str(p.start_rank)}
@@ -183,6 +258,9 @@ def submission(
             entry.update(name=p.name, member=False, computer=True)
         elif m.player_id is not None:
             entry["player_id"] = m.player_id
+        elif m.how == NEW_MEMBER:
+            chosen = (choices or {}).get(p.start_rank)
+            entry.update(_new_member(p, chosen.club if chosen else None, t.start))
         else:
             entry.update(name=p.name, member=False)
         if p.rating:  # R_0 only for a player without DWZ (WO 4.1.2)
@@ -212,13 +290,29 @@ def _store(
     code: str,
     vkz: str,
     kind: str,
+    choices: Mapping[int, Choice] | None = None,
 ) -> tuple[Tournament, list[Match]]:
-    """Match the players, build the submission and hand it to ``write`` (add or correct)."""
-    matches = _register_new(session, t, match_players(session, t))
+    """Match the players (the officer's ``choices`` first), build the submission and hand
+    it to ``write`` (add or correct)."""
+    matches = match_players(session, t)
+    if choices:
+        matches = apply_choices(t, matches, choices)
+    matches = _register_new(session, t, matches)
     try:
-        stored = write(submission(t, matches, code, vkz, kind))
+        stored = write(submission(t, matches, code, vkz, kind, choices))
     except InputError as err:
         raise InputError(f"{t.source}: {err.location}", err.message) from None
+    if any(m.how == NEW_MEMBER for m in matches):  # their ids exist now
+        session.flush()
+        ids = session.scalars(
+            select(Participant.player_id)
+            .where(Participant.tournament_id == stored.id)
+            .order_by(Participant.start_rank)
+        ).all()
+        matches = [
+            replace(m, player_id=pid) if m.how == NEW_MEMBER else m
+            for m, pid in zip(matches, ids, strict=True)
+        ]
     stored.city = t.city[:100] or None
     stored.time_control = t.time_control[:100] or None
     if t.arbiter:
@@ -286,11 +380,14 @@ def import_trf(
     vkz: str | None = None,
     kind: str | None = None,
     actor: str = "cli",
+    choices: Mapping[int, Choice] | None = None,
 ) -> tuple[Tournament, list[Match]]:
     """Store the tournament (a change point for the next run); returns it and the matches."""
     code, vkz, kind = resolve_meta(t, code, vkz, kind)
     lock_tournament(session, code)  # before new players are registered
-    return _store(session, t, lambda doc: add_tournament(session, doc, actor), code, vkz, kind)
+    return _store(
+        session, t, lambda doc: add_tournament(session, doc, actor), code, vkz, kind, choices
+    )
 
 
 def correct_trf(
@@ -301,6 +398,7 @@ def correct_trf(
     vkz: str,
     kind: str,
     actor: str = "cli",
+    choices: Mapping[int, Choice] | None = None,
 ) -> tuple[Tournament, list[Match]]:
     """Replace stored tournament ``ident`` with the TRF's players and games (WO 3.7)."""
     lock(session, ident)  # before new players are registered
@@ -311,6 +409,7 @@ def correct_trf(
         ident,
         vkz,
         kind,
+        choices,
     )
 
 

@@ -20,7 +20,7 @@ constraint message. An edit never waits for a run's computing, only for its shor
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date
@@ -30,9 +30,9 @@ from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
 from ratingdb.db import submissions, trf_import
-from ratingdb.db.models import Tournament
+from ratingdb.db.models import AuditEntry, Tournament
 from ratingdb.db.organisations import require_organisation
-from ratingdb.db.trf_import import CLI_HINTS, Match
+from ratingdb.db.trf_import import CLI_HINTS, Choice, Match
 from ratingdb.db.users import Principal
 from ratingdb.db.whatif import WhatIf, what_if
 from ratingdb.errors import InputError, NotFound
@@ -202,15 +202,65 @@ def _correct_json(
 
 
 def delete(
-    session: Session, ident: str, *, user: Principal | None = None, today: date | None = None
+    session: Session,
+    ident: str,
+    *,
+    user: Principal | None = None,
+    today: date | None = None,
+    reason: str | None = None,
 ) -> Written:
-    """Delete tournament ``ident``; the next run replays from its end date."""
+    """Delete tournament ``ident``; the next run replays from its end date. A ``reason``
+    (the officer's page asks for one) is kept in the audit entry."""
     submissions.lock(session, ident)
     t = _stored(session, ident, user)
     _check(user, t.code, t.vkz, t.end_date, today)
     out = _written("delete", t, user, t.end_date)
-    submissions.delete_tournament(session, ident if user is None else t.code, actor=_actor(user))
+    submissions.delete_tournament(
+        session, ident if user is None else t.code, actor=_actor(user), reason=reason
+    )
     return out
+
+
+def _check_choices(
+    user: Principal | None, parsed: TrfTournament, choices: Mapping[int, Choice] | None
+) -> None:
+    """New members chosen on the page only in clubs within the user's scope (WO 6.3): the
+    check of submission documents, on the document the choices make (same paths)."""
+    if user is None or not choices:
+        return
+    players = [
+        {"club": c.club}
+        if (c := choices.get(p.start_rank)) and c.kind == "new"
+        else {"member": False}
+        for p in parsed.players
+    ]
+    _check_members(user, {"players": players})
+
+
+def _keep_choices(
+    session: Session, code: str, matches: list[Match], user: Principal | None
+) -> None:
+    """Who is who as submitted (issue 29): every participant's database player and how he
+    was found or chosen, in the audit log next to the submission's entry."""
+    session.add(
+        AuditEntry(
+            actor=_actor(user),
+            action="who is who",
+            entity="tournament",
+            entity_id=code,
+            details={
+                "matches": [
+                    {
+                        "start_rank": m.start_rank,
+                        "name": m.name,
+                        "player_id": m.player_id,
+                        "how": m.how,
+                    }
+                    for m in matches
+                ]
+            },
+        )
+    )
 
 
 def add_trf(
@@ -224,10 +274,13 @@ def add_trf(
     today: date | None = None,
     hints: tuple[str, str] = CLI_HINTS,
     create_organisation: bool = False,
+    choices: Mapping[int, Choice] | None = None,
 ) -> Written:
     """Import a TRF tournament; id, VKZ and kind default to the file's ``### ratingdb``
     lines (``hints`` say how the front end asks for a missing one). The VKZ must name a
-    known organisation unless ``create_organisation`` (:mod:`ratingdb.db.organisations`)."""
+    known organisation unless ``create_organisation`` (:mod:`ratingdb.db.organisations`).
+    ``choices`` (the officer's pages, by start rank) decide who is who before the import's
+    matching; given, the matches are kept in the audit log."""
     from ratingdb.db import dsb_exchange
 
     if code is None and "tournamentUUID" in parsed.other:  # a corrected TournamentReport
@@ -236,13 +289,16 @@ def add_trf(
     tcode, tvkz, tkind = trf_import.resolve_meta(parsed, code, vkz, kind, hints)
     submissions.lock(session, tcode)
     _check(user, tcode, tvkz, parsed.end, today)
+    _check_choices(user, parsed, choices)
     _plausible(parsed.start, parsed.end, parsed.source, today)
     if create_organisation:
         require_organisation(session, tvkz, parsed.source, create=True, actor=_actor(user))
     t, matches = dsb_exchange.import_tournament(
-        session, parsed, code=tcode, vkz=tvkz, kind=tkind, actor=_actor(user)
+        session, parsed, code=tcode, vkz=tvkz, kind=tkind, actor=_actor(user), choices=choices
     )
     _sign(t, user)
+    if choices is not None:
+        _keep_choices(session, t.code, matches, user)
     return _written("add", t, user, t.end_date, matches)
 
 
@@ -256,23 +312,27 @@ def correct_trf(
     user: Principal | None = None,
     today: date | None = None,
     create_organisation: bool = False,
+    choices: Mapping[int, Choice] | None = None,
 ) -> Written:
     """Replace stored tournament ``code`` with the TRF's players and games (its VKZ known,
-    or created with ``create_organisation``)."""
+    or created with ``create_organisation``; ``choices`` as for :func:`add_trf`)."""
     submissions.lock(session, code)
     t = _stored(session, code, user)
     _check(user, t.code, t.vkz, t.end_date, today)
     tvkz = vkz or parsed.meta.get("vkz") or t.vkz
     tkind = kind or parsed.meta.get("kind") or ("team" if parsed.team else "individual")
     _check(user, t.code, tvkz, parsed.end, today)
+    _check_choices(user, parsed, choices)
     _plausible(parsed.start, parsed.end, parsed.source, today)
     if create_organisation:
         require_organisation(session, tvkz, parsed.source, create=True, actor=_actor(user))
     old_end = t.end_date
     t, matches = trf_import.correct_trf(
-        session, parsed, t.code, vkz=tvkz, kind=tkind, actor=_actor(user)
+        session, parsed, t.code, vkz=tvkz, kind=tkind, actor=_actor(user), choices=choices
     )
     _sign(t, user)
+    if choices is not None:
+        _keep_choices(session, t.code, matches, user)
     return _written("correct", t, user, min(old_end, t.end_date), matches)
 
 

@@ -13,7 +13,15 @@ from fastapi.templating import Jinja2Templates
 from sqlalchemy import Engine
 
 from ratingdb import __version__
-from ratingdb.web import api_admin, api_officer, api_public, calculator, officer_pages, pages
+from ratingdb.web import (
+    api_admin,
+    api_officer,
+    api_public,
+    calculator,
+    officer_pages,
+    officer_submit,
+    pages,
+)
 from ratingdb.web.assets import add_assets
 from ratingdb.web.errors import HANDLERS
 from ratingdb.web.language import LanguageMiddleware, template_context
@@ -65,6 +73,7 @@ def create_app(
     for router in (
         pages.router,
         officer_pages.router,
+        officer_submit.router,
         calculator.page_router,
         api_public.router,
         calculator.api_router,

@@ -70,6 +70,12 @@ async def ratingdb_error(request: Request, exc: Exception) -> Any:
     error = as_error(exc)
     if error is None:  # a KeyError, IndexError: a programming error, not a missing thing
         raise exc
+    status, summary, items = describe(error)
+    return _respond(request, status, summary, items)
+
+
+def describe(error: RatingdbError) -> tuple[int, str, list[dict[str, Any]]]:
+    """Status, summary and items of an error (the officer's pages show them in place)."""
     found = outcome(error)
     if isinstance(error, Refused):
         items = [error_item("database", error.reason)]
@@ -81,7 +87,7 @@ async def ratingdb_error(request: Request, exc: Exception) -> Any:
     else:
         items = []
     summary = found.summary or str(error) or _DEFAULT_SUMMARY.get(found.status, "error")
-    return _respond(request, found.status, summary, items)
+    return found.status, summary, items
 
 
 async def server_error(request: Request, exc: Exception) -> Any:

@@ -1,0 +1,230 @@
+"""The officer's submission pages (issue 29, items 2-5) on top of the one implementation of
+submitting, correcting and deleting (:mod:`ratingdb.services.tournaments`).
+
+A draft (:mod:`ratingdb.db.drafts`) holds an uploaded file, the upload form's options and the
+officer's who-is-who choices. :func:`read` reads the file with the API's readers (every
+tournament format by content through :func:`ratingdb.services.imports.read_trf`, a
+submission document through :func:`ratingdb.services.database.json_document`); :func:`plan`
+turns draft, user and date into the same change the API makes
+(:func:`~ratingdb.services.tournaments.add_trf`, ``correct_trf``, ``add_json``,
+``correct_json``): the same scope and deadline checks (WO 6.2, 6.3), the same audit entries.
+:func:`ratingdb.services.tournaments.preview` runs it as a what-if, :func:`ratingdb.services.
+database.write` commits it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from datetime import date
+from functools import partial
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from ratingdb.db.trf_import import Choice
+from ratingdb.db.users import Principal
+from ratingdb.errors import InputError
+from ratingdb.io.evaluate_json import parse_tournament
+from ratingdb.io.trf import TrfTournament
+from ratingdb.services import tournaments
+from ratingdb.services.database import json_document
+from ratingdb.services.imports import read_trf
+from ratingdb.services.tournaments import Written
+
+#: how the pages ask for a tournament id or VKZ a file does not give
+WEB_HINTS = (
+    "the field 'Tournament id' (or a '### ratingdb id:' line)",
+    "the field 'VKZ' (or a '### ratingdb vkz:' line)",
+)
+KINDS = ("individual", "team", "match")
+
+
+@dataclass
+class Options:
+    """The upload form's fields, as the API's query parameters (``FileQuery``)."""
+
+    code: str | None = None
+    vkz: str | None = None
+    kind: str | None = None
+    encoding: str | None = None
+    start: date | None = None
+    end: date | None = None
+    complete_rounds: bool = False
+    create_organisation: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["start"] = self.start.isoformat() if self.start else None
+        out["end"] = self.end.isoformat() if self.end else None
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Options:
+        def day(key: str) -> date | None:
+            value = data.get(key)
+            return date.fromisoformat(value) if isinstance(value, str) and value else None
+
+        def text(key: str) -> str | None:
+            value = data.get(key)
+            return str(value) if value else None
+
+        return cls(
+            code=text("code"),
+            vkz=text("vkz"),
+            kind=text("kind"),
+            encoding=text("encoding"),
+            start=day("start"),
+            end=day("end"),
+            complete_rounds=bool(data.get("complete_rounds")),
+            create_organisation=bool(data.get("create_organisation")),
+        )
+
+
+@dataclass
+class Parsed:
+    """A draft's file as read: a tournament file (``tournament``) or a submission document
+    (``doc``), and what the page shows of it (``view``)."""
+
+    format: str
+    tournament: TrfTournament | None = None
+    doc: Any = None
+    warnings: list[str] = field(default_factory=list)
+
+
+def is_json(content: bytes) -> bool:
+    return content.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"{", b"[")
+
+
+def read(content: bytes, filename: str, options: Options) -> Parsed:
+    """Read the draft's file; InputError with every problem the reader finds (located)."""
+    if is_json(content):
+        doc = json_document(content, filename)
+        if isinstance(doc, list):
+            raise InputError(filename, "one tournament per upload, not a list of tournaments")
+        try:
+            parse_tournament(doc)
+        except InputError as err:
+            raise err.with_context(filename) from None
+        return Parsed("json", doc=doc)
+    from ratingdb.io.tournament_file import detect
+
+    t = read_trf(
+        content, filename, options.encoding, start=options.start, end=options.end,
+        complete_rounds=options.complete_rounds,
+    )  # fmt: skip
+    try:
+        kind = detect(content)
+    except InputError:  # pragma: no cover - read_trf already refused it
+        kind = "trf"
+    return Parsed(kind, tournament=t, warnings=list(t.warnings))
+
+
+def view(parsed: Parsed, options: Options) -> dict[str, Any]:
+    """Header, players and games of the file, the same for every format."""
+    if parsed.tournament is not None:
+        t = parsed.tournament
+        names = {p.start_rank: p.name for p in t.players}
+        return {
+            "name": t.name,
+            "code": options.code or t.meta.get("id"),
+            "vkz": options.vkz or t.meta.get("vkz"),
+            "kind": options.kind or t.meta.get("kind") or ("team" if t.team else "individual"),
+            "start": t.start,
+            "end": t.end,
+            "city": t.city,
+            "arbiter": t.arbiter,
+            "rounds": max((g.round for g in t.games), default=0),
+            "players": [
+                {
+                    "key": str(p.start_rank),
+                    "name": p.name,
+                    "birth_year": p.birth_year,
+                    "fide_id": p.fide_id,
+                    "number": rec.number if (rec := p.national.get("GER")) else None,
+                    "rating": p.rating,
+                    "line": p.line,
+                }
+                for p in t.players
+            ],
+            "games": [
+                {
+                    "round": g.round,
+                    "white": f"{g.white} {names.get(g.white, '')}",
+                    "black": f"{g.black} {names.get(g.black, '')}",
+                    "result": g.result,
+                }
+                for g in t.games
+            ],
+        }
+    doc = parsed.doc
+    parsed_doc = parse_tournament(doc)
+    info = parsed_doc.tournament
+    raw = {str(p.get("id")): p for p in doc.get("players", []) if isinstance(p, dict)}
+    return {
+        "name": info.name or info.id,
+        "code": info.id,
+        "vkz": info.vkz,
+        "kind": info.kind,
+        "start": info.start,
+        "end": info.end,
+        "city": "",
+        "arbiter": "",
+        "rounds": max((g.round or 0 for g in parsed_doc.games), default=0),
+        "players": [
+            {
+                "key": p.id,
+                "name": p.name
+                or (f"#{raw[p.id]['player_id']}" if "player_id" in raw[p.id] else p.id),
+                "birth_year": p.birth_year,
+                "fide_id": None,
+                "number": None,
+                "rating": p.rating,
+                "line": None,
+            }
+            for p in parsed_doc.players
+        ],
+        "games": [
+            {"round": g.round, "white": g.white, "black": g.black, "result": g.result}
+            for g in parsed_doc.games
+        ],
+    }
+
+
+def choices_of(stored: dict[str, Any]) -> dict[int, Choice]:
+    """The draft's choices (JSON by start rank) as the import takes them."""
+    out = {}
+    for rank, c in stored.items():
+        out[int(rank)] = Choice(c["kind"], c.get("player_id"), c.get("club"))
+    return out
+
+
+Plan = Callable[[Session], Written]
+
+
+def plan(
+    parsed: Parsed,
+    options: Options,
+    target: str | None,
+    user: Principal,
+    today: date,
+    choices: dict[int, Choice],
+) -> Plan:
+    """The change the draft makes: a submission, or a correction of stored ``target``."""
+    if parsed.tournament is None:
+        if target is None:
+            return partial(tournaments.add_json, doc=parsed.doc, user=user, today=today)
+        return partial(
+            tournaments.correct_json, ident=target, doc=parsed.doc, user=user, today=today
+        )
+    if target is None:
+        return partial(
+            tournaments.add_trf, parsed=parsed.tournament, code=options.code, vkz=options.vkz,
+            kind=options.kind, user=user, today=today, hints=WEB_HINTS,
+            create_organisation=options.create_organisation, choices=choices,
+        )  # fmt: skip
+    return partial(
+        tournaments.correct_trf, code=target, parsed=parsed.tournament, vkz=options.vkz,
+        kind=options.kind, user=user, today=today,
+        create_organisation=options.create_organisation, choices=choices,
+    )  # fmt: skip

@@ -1,0 +1,405 @@
+"""The officer's submission pages (issue 29, items 2-5): upload a tournament file, check
+who is who, see what the next run would change, submit; correct and delete.
+
+Steps and what each keeps (nothing is a tournament before "submit"):
+
+1. ``/officer/upload`` (a form with the file or one of the examples, and the options the
+   API takes as query parameters): the file is read with the API's readers; a file with
+   problems comes back with every problem listed (422), a readable one becomes a draft
+   (:mod:`ratingdb.db.drafts`) and the browser goes to its page.
+2. ``/officer/drafts/{id}``: header, warnings, who is who (:mod:`ratingdb.queries.
+   who_is_who`), the games; participants the import cannot decide are decided here
+   (``POST .../choices``), and when none is open, the what-if of the change
+   (:func:`ratingdb.services.tournaments.preview`: the same checks, 403 with the API's
+   message for a VKZ outside the officer's scope or a tournament older than a year).
+3. ``POST /officer/drafts/{id}/submit``: the same change committed, the draft deleted in
+   the same transaction; the browser goes to ``/officer``, where it is pending until the
+   next run.
+4. Corrections: ``/officer/upload?correct=CODE`` (a new file for a stored tournament) or
+   ``POST /officer/tournaments/{code}/edit`` (a draft of the stored tournament's own TRF
+   export, whose results are edited on the draft page); deletion: ``/officer/tournaments/
+   {code}/delete``, its what-if and a reason, kept in the audit entry.
+
+Every change is a plan of :mod:`ratingdb.services.drafts` over :mod:`ratingdb.services.
+tournaments`, the functions the API calls. Every POST checks the session's CSRF token first
+(403); without a session a page redirects to the sign-in, a POST is 401.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from pathlib import Path
+from typing import Annotated, Any, cast
+
+from fastapi import APIRouter, File, Form, Request, UploadFile
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from sqlalchemy.orm import Session
+
+from ratingdb.db import drafts as draft_store
+from ratingdb.db.sign_in import same_token
+from ratingdb.errors import Forbidden, InputError, NotFound, RatingdbError, Unauthenticated
+from ratingdb.i18n import _
+from ratingdb.queries import who_is_who
+from ratingdb.services import drafts, tournaments
+from ratingdb.services.database import write
+from ratingdb.services.permissions import check_edit
+from ratingdb.web.deps import SignedIn, SignedInDep
+from ratingdb.web.errors import describe
+
+router = APIRouter(include_in_schema=False)
+SIGN_IN = "/anmelden"
+#: the example files offered on the upload page (a source checkout's examples/)
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+EXAMPLE_SUFFIXES = (".trf", ".swt", ".swi", ".xml", ".json")
+MAX_REASON = 500
+
+
+def examples() -> list[str]:
+    if not EXAMPLES.is_dir():
+        return []
+    return sorted(
+        p.name for p in EXAMPLES.iterdir() if p.suffix.lower() in EXAMPLE_SUFFIXES and p.is_file()
+    )
+
+
+def _render(
+    request: Request, template: str, context: dict[str, Any], status_code: int = 200
+) -> HTMLResponse:
+    response = cast(
+        HTMLResponse,
+        request.app.state.templates.TemplateResponse(
+            request, template, context, status_code=status_code
+        ),
+    )
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def _to_sign_in(request: Request) -> RedirectResponse:
+    target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+    from urllib.parse import quote
+
+    return RedirectResponse(f"{SIGN_IN}?next={quote(target, safe='/')}", status_code=303)
+
+
+def _posting(user: SignedIn | None, csrf: str) -> SignedIn:
+    """The signed-in user of a POST whose CSRF token is his session's (401 / 403)."""
+    if user is None:
+        raise Unauthenticated(_("sign in first: %(page)s") % {"page": SIGN_IN})
+    if not same_token(csrf, user.csrf):
+        raise Forbidden(_("the form's security token is missing or out of date: reload the page"))
+    return user
+
+
+def _today(request: Request) -> Any:
+    return request.app.state.today()
+
+
+# -- 1. upload ---------------------------------------------------------------------------------
+def _upload_page(
+    request: Request,
+    user: SignedIn,
+    target: str | None,
+    form: dict[str, Any] | None = None,
+    error: RatingdbError | None = None,
+) -> HTMLResponse:
+    status, summary, items = describe(error) if error is not None else (200, None, [])
+    return _render(
+        request,
+        "officer_upload.html",
+        {
+            "user": user.user,
+            "csrf": user.csrf,
+            "target": target,
+            "examples": examples(),
+            "kinds": drafts.KINDS,
+            "form": form or {},
+            "summary": summary,
+            "items": items,
+        },
+        status,
+    )
+
+
+def _stored_tournament(request: Request, user: SignedIn, code: str) -> dict[str, Any]:
+    """Stored tournament ``code`` if the user may change it (WO 6.2, 6.3): the API's check
+    and message (403), else 404."""
+    from sqlalchemy import select
+
+    from ratingdb.db.models import Tournament
+
+    with Session(request.app.state.engine) as session:
+        t = session.scalar(select(Tournament).where(Tournament.code == code[:30]))
+        if t is None:
+            raise NotFound(f"no tournament {code!r}")
+        check_edit(user.user, code=t.code, vkz=t.vkz, end=t.end_date, today=_today(request))
+        return {"code": t.code, "name": t.name, "vkz": t.vkz, "end": t.end_date}
+
+
+@router.get("/officer/upload", response_class=HTMLResponse)
+def upload_form(request: Request, user: SignedInDep, correct: str | None = None) -> Response:
+    if user is None:
+        return _to_sign_in(request)
+    target = _stored_tournament(request, user, correct)["code"] if correct else None
+    return _upload_page(request, user, target)
+
+
+def _options(
+    code: str, vkz: str, kind: str, encoding: str, start: str, end: str, complete: str, create: str
+) -> drafts.Options:
+    from datetime import date
+
+    def day(value: str, name: str) -> date | None:
+        if not value.strip():
+            return None
+        try:
+            return date.fromisoformat(value.strip())
+        except ValueError:
+            raise InputError(name, f"expected a date YYYY-MM-DD, got {value.strip()!r}") from None
+
+    if kind and kind not in drafts.KINDS:
+        raise InputError("kind", f"expected {', '.join(drafts.KINDS)}, got {kind!r}")
+    return drafts.Options(
+        code=code.strip() or None,
+        vkz=vkz.strip() or None,
+        kind=kind or None,
+        encoding=encoding.strip() or None,
+        start=day(start, "start"),
+        end=day(end, "end"),
+        complete_rounds=bool(complete),
+        create_organisation=bool(create),
+    )
+
+
+@router.post("/officer/upload", response_class=HTMLResponse)
+def upload(
+    request: Request,
+    user: SignedInDep,
+    csrf: Annotated[str, Form(max_length=200)] = "",
+    file: Annotated[UploadFile | None, File()] = None,
+    example: Annotated[str, Form(max_length=100)] = "",
+    code: Annotated[str, Form(max_length=30)] = "",
+    vkz: Annotated[str, Form(max_length=10)] = "",
+    kind: Annotated[str, Form(max_length=20)] = "",
+    encoding: Annotated[str, Form(max_length=20)] = "",
+    start: Annotated[str, Form(max_length=20)] = "",
+    end: Annotated[str, Form(max_length=20)] = "",
+    complete_rounds: Annotated[str, Form(max_length=5)] = "",
+    create_organisation: Annotated[str, Form(max_length=5)] = "",
+    target: Annotated[str, Form(max_length=30)] = "",
+) -> Response:
+    signed = _posting(user, csrf)
+    form = {"code": code, "vkz": vkz, "kind": kind, "encoding": encoding, "start": start,
+            "end": end, "complete_rounds": complete_rounds,
+            "create_organisation": create_organisation, "example": example}  # fmt: skip
+    stored = _stored_tournament(request, signed, target)["code"] if target else None
+    try:
+        options = _options(code, vkz, kind, encoding, start, end, complete_rounds,
+                           create_organisation)  # fmt: skip
+        filename, content = _uploaded(file, example)
+        drafts.read(content, filename, options)  # every problem of the file, or nothing
+    except InputError as err:
+        return _upload_page(request, signed, stored, form, err)
+    with Session(request.app.state.engine) as session, session.begin():
+        draft_id = draft_store.create(
+            session, signed.user.user_id, filename, content, options.to_dict(), stored
+        )
+    return RedirectResponse(f"/officer/drafts/{draft_id}", status_code=303)
+
+
+def _uploaded(file: UploadFile | None, example: str) -> tuple[str, bytes]:
+    """The uploaded file's name and bytes, or an example's (one of :func:`examples`)."""
+    if file is not None and file.filename:
+        content = file.file.read(draft_store.MAX_BYTES + 1)
+        name = Path(file.filename).name[:100] or "upload"
+        if len(content) > draft_store.MAX_BYTES:
+            raise InputError(name, f"the file has more than {draft_store.MAX_BYTES} bytes")
+        if not content:
+            raise InputError(name, "the file is empty")
+        return name, content
+    if example:
+        if example not in examples():
+            raise InputError("example", f"no example {example!r}")
+        return example, (EXAMPLES / example).read_bytes()
+    raise InputError("file", "choose a file to upload (or one of the examples)")
+
+
+# -- 2.-3. the draft: who is who, what changes, submit ------------------------------------------
+def _draft_context(
+    request: Request, session: Session, user: SignedIn, draft_id: str
+) -> dict[str, Any]:
+    draft = draft_store.load(session, draft_id, user.user.user_id)
+    options = drafts.Options.from_dict(draft.options)
+    parsed = drafts.read(draft.content, draft.filename, options)
+    choices = drafts.choices_of(draft.choices or {})
+    today = _today(request)
+    if parsed.tournament is not None:
+        rows = who_is_who.for_file(session, parsed.tournament, choices, today)
+    else:
+        rows = who_is_who.for_document(session, parsed.doc, today)
+    return {
+        "draft": draft,
+        "draft_id": draft.id,
+        "options": options,
+        "parsed": parsed,
+        "view": drafts.view(parsed, options),
+        "rows": rows,
+        "open": who_is_who.open_rows(rows),
+        "choices": choices,
+        "target": draft.target,
+    }
+
+
+def _plan(request: Request, user: SignedIn, ctx: dict[str, Any]) -> drafts.Plan:
+    return drafts.plan(
+        ctx["parsed"], ctx["options"], ctx["target"], user.user, _today(request), ctx["choices"]
+    )
+
+
+def _what_if(request: Request, plan: drafts.Plan) -> dict[str, Any]:
+    """The what-if of ``plan`` for a page: the moved players, or the refusal (its status,
+    the API's message and items)."""
+    try:
+        written, report = tournaments.preview(request.app.state.engine, plan)
+    except RatingdbError as err:
+        status, summary, items = describe(err)
+        return {"status": status, "summary": summary, "items": items}
+    return {"status": 200, "written": written, "report": report}
+
+
+@router.get("/officer/drafts/{draft_id}", response_class=HTMLResponse)
+def draft_page(request: Request, draft_id: str, user: SignedInDep) -> Response:
+    if user is None:
+        return _to_sign_in(request)
+    with Session(request.app.state.engine) as session:
+        try:
+            ctx = _draft_context(request, session, user, draft_id)
+        except InputError as err:  # a draft whose players cannot be matched (file error)
+            status, summary, items = describe(err)
+            return _render(
+                request, "officer_draft.html",
+                {"user": user.user, "csrf": user.csrf, "draft_id": draft_id, "summary": summary,
+                 "items": items, "broken": True},
+                status,
+            )  # fmt: skip
+    what_if = None if ctx["open"] else _what_if(request, _plan(request, user, ctx))
+    ctx.update(user=user.user, csrf=user.csrf, what_if=what_if)
+    return _render(request, "officer_draft.html", ctx, what_if["status"] if what_if else 200)
+
+
+def _choice(value: str, club: str) -> dict[str, Any] | None:
+    """A choice field's value (``p123``, ``new``, ``non``) as stored; None when empty."""
+    if value.startswith("p") and value[1:].isdigit() and len(value) < 19:
+        return {"kind": "player", "player_id": int(value[1:])}
+    if value == "new":
+        if not club.strip():
+            raise InputError("club", "a new member needs the VKZ of his club")
+        return {"kind": "new", "club": club.strip()[:10]}
+    if value == "non":
+        return {"kind": "nonmember"}
+    if value:
+        raise InputError("choice", f"unknown choice {value!r}")
+    return None
+
+
+@router.post("/officer/drafts/{draft_id}/choices")
+async def save_choices(request: Request, draft_id: str, user: SignedInDep) -> Response:
+    form = await request.form(max_files=0, max_fields=20000)
+    csrf = form.get("csrf")
+    signed = _posting(user, csrf if isinstance(csrf, str) else "")
+    fields = {k: v for k, v in form.items() if isinstance(v, str)}
+    from fastapi.concurrency import run_in_threadpool
+
+    await run_in_threadpool(_store_choices, request, signed, draft_id, fields)
+    return RedirectResponse(f"/officer/drafts/{draft_id}#who", status_code=303)
+
+
+def _store_choices(request: Request, user: SignedIn, draft_id: str, fields: dict[str, str]) -> None:
+    with Session(request.app.state.engine) as session, session.begin():
+        ctx = _draft_context(request, session, user, draft_id)
+        stored: dict[str, Any] = {}
+        everyone_else = fields.get("all") == "non"
+        for row in ctx["rows"]:
+            if row.state not in ("open", "decided"):
+                continue
+            value = fields.get(f"c{row.key}", "")
+            choice = _choice(value, fields.get(f"club{row.key}", ""))
+            if choice is None and everyone_else:
+                choice = {"kind": "nonmember"}
+            if choice is not None:
+                stored[row.key] = choice
+        draft_store.set_choices(session, ctx["draft"], stored)
+
+
+@router.post("/officer/drafts/{draft_id}/submit")
+def submit(
+    request: Request,
+    draft_id: str,
+    user: SignedInDep,
+    csrf: Annotated[str, Form(max_length=200)] = "",
+) -> Response:
+    signed = _posting(user, csrf)
+    with Session(request.app.state.engine) as session:
+        ctx = _draft_context(request, session, signed, draft_id)
+    if ctx["open"]:
+        names = ", ".join(f"{r.key} {r.name}" for r in ctx["open"][:10])
+        raise InputError("who is who", f"decide who these participants are first: {names}")
+    plan = _plan(request, signed, ctx)
+
+    def change(session: Session) -> tournaments.Written:
+        written = plan(session)
+        draft_store.drop(session, draft_id, signed.user.user_id)
+        return written
+
+    write(request.app.state.engine, change)
+    return RedirectResponse("/officer", status_code=303)
+
+
+@router.post("/officer/drafts/{draft_id}/discard")
+def discard(
+    request: Request,
+    draft_id: str,
+    user: SignedInDep,
+    csrf: Annotated[str, Form(max_length=200)] = "",
+) -> Response:
+    signed = _posting(user, csrf)
+    with Session(request.app.state.engine) as session, session.begin():
+        draft_store.drop(session, draft_id, signed.user.user_id)
+    return RedirectResponse("/officer", status_code=303)
+
+
+# -- 4. delete ---------------------------------------------------------------------------------
+def _delete_plan(request: Request, user: SignedIn, code: str, reason: str | None) -> drafts.Plan:
+    return partial(
+        tournaments.delete, ident=code, user=user.user, today=_today(request), reason=reason
+    )
+
+
+@router.get("/officer/tournaments/{code}/delete", response_class=HTMLResponse)
+def delete_form(request: Request, code: str, user: SignedInDep) -> Response:
+    if user is None:
+        return _to_sign_in(request)
+    stored = _stored_tournament(request, user, code)
+    what_if = _what_if(request, _delete_plan(request, user, stored["code"], None))
+    return _render(
+        request,
+        "officer_delete.html",
+        {"user": user.user, "csrf": user.csrf, "t": stored, "what_if": what_if,
+         "max_reason": MAX_REASON},
+        what_if["status"],
+    )  # fmt: skip
+
+
+@router.post("/officer/tournaments/{code}/delete")
+def delete(
+    request: Request,
+    code: str,
+    user: SignedInDep,
+    csrf: Annotated[str, Form(max_length=200)] = "",
+    reason: Annotated[str, Form(max_length=MAX_REASON)] = "",
+) -> Response:
+    signed = _posting(user, csrf)
+    if len(reason.strip()) < 3:
+        raise InputError("reason", "give the reason for the deletion (it goes into the audit log)")
+    write(request.app.state.engine, _delete_plan(request, signed, code, reason.strip()))
+    return RedirectResponse("/officer", status_code=303)
