@@ -180,11 +180,12 @@ def test_upload_decide_what_if_submit_run_evaluated(world):
     page = client.get(draft)
     assert page.status_code == 200
     # who is who: the file's player is open, with both namesakes as candidates
-    row = re.search(rf'<tr class="open" data-key="{world.ambiguous_rank}">(.*?)</tr>', page.text,
-                    re.S)  # fmt: skip
+    assert re.search(rf'<tr class="open" data-key="{world.ambiguous_rank}">', page.text)
+    row = re.search(rf'<fieldset class="decide open" id="decide-{world.ambiguous_rank}".*?'
+                    r"</fieldset>", page.text, re.S)  # fmt: skip
     assert row, page.text
-    assert f'value="p{world.right_player}"' in row.group(1)
-    assert f'value="p{world.namesake}"' in row.group(1)
+    assert f'value="p{world.right_player}"' in row.group(0)
+    assert f'value="p{world.namesake}"' in row.group(0)
     assert 'id="what-if"' not in page.text and 'id="submit"' not in page.text
     refused = client.post(f"{draft}/submit", data={"csrf": csrf_of(page.text)})
     assert refused.status_code == 422 and world.ambiguous_name in refused.text

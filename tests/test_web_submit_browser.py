@@ -1,0 +1,248 @@
+"""The officer's submission path in a real headless Chromium (Debian's ``chromium`` driven by
+Playwright, as tests/test_web_browser.py), as an officer walks it (issue 29): sign in, upload
+a TRF with one ambiguous player, decide who he is, read the what-if, submit, run the nightly
+job, see the tournament evaluated; the same with a real SwissChess SWT file (read from the
+corpus, never copied); a correction and a deletion; every page fits a 390 px phone.
+
+Screenshots go to ``$RATINGDB_SCREENSHOTS`` (default tests/artifacts/screens) as
+``officer-*-{width}.png``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.builders import ok
+from tests.submit_support import CODE, PASSWORD, SWT_CORPUS, World, submit_world
+from tests.test_web_browser import CHROMIUM
+from tests.test_web_layout import OVERFLOW
+from tests.web_support import ARTIFACTS, TODAY, engine_for, served
+
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(), reason="Debian's chromium is not installed (apt-get install chromium)"
+)
+
+SCREENS = Path(os.environ.get("RATINGDB_SCREENSHOTS") or ARTIFACTS / "screens")
+SWT = SWT_CORPUS / "OliverNeff__ews-2019.swt"
+
+
+@pytest.fixture(scope="module")
+def site(pg_server: Any) -> Iterator[tuple[str, World]]:
+    from ratingdb.web.app import create_app
+
+    with submit_world(pg_server) as world:
+        app = create_app(engine_for(world.url), today=lambda: TODAY)
+        with served(app) as base:
+            yield base, world
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True)
+        yield chromium
+        chromium.close()
+
+
+def _page(browser: Any, width: int = 1280) -> Any:
+    context = browser.new_context(viewport={"width": width, "height": 900}, locale="de-DE")
+    return context.new_page()
+
+
+def _shot(page: Any, name: str, width: int = 1280) -> None:
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENS / f"officer-{name}-{width}.png"), full_page=True)
+
+
+def _sign_in(page: Any, base: str, name: str = "anna") -> None:
+    page.goto(base + "/officer")
+    assert "/anmelden" in page.url
+    page.fill("input[name=name]", name)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("form[action='/anmelden'] button[type=submit]")
+    page.wait_for_url(base + "/officer")
+
+
+def _upload(page: Any, name: str, content: bytes, **fields: str) -> None:
+    page.set_input_files(
+        "input[name=file]",
+        files=[{"name": name, "mimeType": "application/octet-stream", "buffer": content}],
+    )
+    for field, value in fields.items():
+        page.fill(f"input[name={field}]", value)
+    page.click("form.stack button[type=submit]")
+    page.wait_for_url("**/officer/drafts/**")
+
+
+def _state(page: Any, code: str) -> str:
+    row = page.locator("tr", has=page.locator(f"a[href='/tournaments/{code}']"))
+    return str(row.locator("td[class*=state-]").get_attribute("class"))
+
+
+def test_trf_with_an_ambiguous_player_from_upload_to_evaluation(site, browser):
+    base, world = site
+    page = _page(browser)
+    try:
+        _sign_in(page, base)
+        _shot(page, "overview")
+        page.click("a#upload")
+        _shot(page, "upload")
+        _upload(page, "web.trf", world.trf)
+        # who is who: one participant is open, with both namesakes to choose from
+        open_rows = page.locator("table#who-is-who tr.open")
+        assert open_rows.count() == 1
+        row = page.locator(f"fieldset.decide[data-key='{world.ambiguous_rank}']")
+        assert row.locator(f"input[value='p{world.namesake}']").count() == 1
+        assert page.locator("#submit").count() == 0
+        assert (
+            page.locator("table#who-is-who tr.matched").count()
+            == len(page.locator("table#who-is-who tbody tr").all()) - 1
+        )
+        _shot(page, "who-is-who")
+        row.locator(f"input[value='p{world.right_player}']").check()
+        page.click("button[name=save]")
+        page.wait_for_selector("table#what-if")
+        # the what-if: the decided player is among the moved ones, old -> new
+        moved = page.locator("table#what-if tr.moved")
+        assert moved.count() >= 2
+        players = [moved.nth(k).get_attribute("data-player") for k in range(moved.count())]
+        assert str(world.right_player) in players
+        shown = {
+            moved.nth(k).get_attribute("data-player"): moved.nth(k).locator("td.new").inner_text()
+            for k in range(moved.count())
+        }
+        _shot(page, "what-if")
+        page.click("#submit")
+        page.wait_for_url(base + "/officer")
+        assert "state-pending" in _state(page, CODE)
+        _shot(page, "pending")
+        ok(["recalc", "--quiet"], world.url)  # the nightly job
+        page.reload()
+        assert "state-evaluated" in _state(page, CODE)
+        page.click(f"a[href='/tournaments/{CODE}']")
+        page.wait_for_url(f"{base}/tournaments/{CODE}")
+        page.wait_for_selector("table#evaluation")
+        _shot(page, "evaluated")
+        # the Karteikarte of the decided player now ends with the value the what-if showed
+        page.goto(f"{base}/players/{world.right_player}")
+        assert shown[str(world.right_player)] in page.locator("table#evaluations").inner_text()
+    finally:
+        page.context.close()
+
+
+@pytest.mark.skipif(not SWT.exists(), reason="the SWT corpus is not on this machine")
+def test_swt_file_from_upload_to_evaluation(site, browser):
+    base, world = site
+    page = _page(browser)
+    try:
+        _sign_in(page, base)
+        page.goto(base + "/officer/upload")
+        # the file has no tournament dates: the form gives them
+        _upload(page, SWT.name, SWT.read_bytes(), code="EWS-2019", vkz=world.vkz,
+                start="2026-09-01", end="2026-09-29")  # fmt: skip
+        assert "swt" in page.locator("dl.meta").inner_text()
+        rows = page.locator("table#who-is-who tbody tr")
+        assert rows.count() == 36
+        assert page.locator("#submit").count() == 0
+        page.click("button[name=all]")  # nobody of the club's file is in the database
+        page.wait_for_selector("#what-if-summary")
+        assert page.locator("table#who-is-who tr.open").count() == 0
+        _shot(page, "swt-draft")
+        page.click("#submit")
+        page.wait_for_url(base + "/officer")
+        assert "state-pending" in _state(page, "EWS-2019")
+        ok(["recalc", "--quiet"], world.url)
+        page.reload()
+        assert "state-evaluated" in _state(page, "EWS-2019")
+        page.click("a[href='/tournaments/EWS-2019']")
+        page.wait_for_selector("table#evaluation")
+        assert page.locator("table#evaluation tbody tr").count() == 36
+    finally:
+        page.context.close()
+
+
+def test_correction_and_deletion(site, browser):
+    base, world = site
+    page = _page(browser)
+    try:
+        _sign_in(page, base)
+        if page.locator(f"a[href='/tournaments/{CODE}']").count() == 0:
+            pytest.skip("needs the submission of the first test")
+        page.click(f"a[href='/officer/upload?correct={CODE}']")
+        from tests.test_web_submit import _flip_first_game
+
+        fixed = "\n".join(_flip_first_game(world.trf.decode().splitlines())).encode()
+        _upload(page, "fixed.trf", fixed)
+        assert CODE in page.locator("h1").inner_text()
+        page.locator(f"fieldset.decide[data-key='{world.ambiguous_rank}'] "
+                     f"input[value='p{world.right_player}']").check()  # fmt: skip
+        page.click("button[name=save]")
+        page.wait_for_selector("table#what-if")
+        _shot(page, "correction")
+        page.click("#submit")
+        page.wait_for_url(base + "/officer")
+        assert "state-pending" in _state(page, CODE)
+        page.click(f"a[href='/officer/tournaments/{CODE}/delete']")
+        page.wait_for_selector("#changes")
+        assert page.locator("table#what-if tr.moved").count() >= 1
+        page.fill("textarea[name=reason]", "entered twice by mistake")
+        _shot(page, "delete")
+        page.click("#delete")
+        page.wait_for_url(base + "/officer")
+        assert page.locator(f"a[href='/tournaments/{CODE}']").count() == 0
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize("width", (390, 1280))
+def test_the_officer_pages_fit_the_screen(site, browser, width):
+    """Upload form, a file with problems, the draft with its what-if, the deletion: never
+    wider than the screen (tables scroll in their box)."""
+    base, world = site
+    page = _page(browser, width)
+    try:
+        _sign_in(page, base)
+        measured = {}
+        page.goto(base + "/officer/upload")
+        measured["upload"] = page.evaluate(OVERFLOW)
+        _shot(page, "upload", width)
+        bad = (Path(__file__).parent / "data" / "trf" / "three-errors.trf").read_bytes()
+        page.set_input_files("input[name=file]", files=[
+            {"name": "three-errors.trf", "mimeType": "text/plain", "buffer": bad}])  # fmt: skip
+        page.fill("input[name=code]", "X-1")
+        page.click("form.stack button[type=submit]")
+        page.wait_for_selector("#problems")
+        assert page.locator("table#problem-list tr.problem").count() == 3
+        measured["problems"] = page.evaluate(OVERFLOW)
+        _shot(page, "problems", width)
+        page.goto(base + "/officer/upload")
+        _upload(page, "web.trf", world.trf)
+        measured["who-is-who"] = page.evaluate(OVERFLOW)
+        _shot(page, "who-is-who", width)
+        decide = page.locator(f"fieldset.decide[data-key='{world.ambiguous_rank}']")
+        decide.locator("input[value='non']").check()
+        page.click("button[name=save]")
+        page.wait_for_selector("#what-if-summary")
+        measured["what-if"] = page.evaluate(OVERFLOW)
+        _shot(page, "what-if", width)
+        page.click("form[action$='/discard'] button")
+        page.wait_for_url(base + "/officer")
+        measured["overview"] = page.evaluate(OVERFLOW)
+        _shot(page, "overview", width)
+        link = page.locator("a[href$='/delete']").first
+        link.click()
+        page.wait_for_selector("#changes")
+        measured["delete"] = page.evaluate(OVERFLOW)
+        _shot(page, "delete", width)
+        for name, m in measured.items():
+            assert m["scrollWidth"] <= m["innerWidth"], (name, m)
+            assert m["bad"] == [], (name, m)
+    finally:
+        page.context.close()
