@@ -299,3 +299,49 @@ def _flip_first_game(lines: list[str]) -> list[str]:
     other = next(k for k in players if int(lines[k][4:8]) == opponent)
     out[other] = lines[other][:98] + flip[lines[other][98]] + lines[other][99:]
     return out
+
+
+def test_correct_by_editing_the_stored_results(world):
+    """A correction without a file: the stored tournament's own TRF, who is who as stored;
+    unchanged it changes nothing, one result turned round moves ratings."""
+    client = _signed_in(world)
+    with engine_for(world.url).connect() as conn:
+        code = conn.execute(
+            text("SELECT code FROM tournaments WHERE vkz = :v AND end_date >= :d "
+                 "ORDER BY end_date DESC LIMIT 1"), {"v": world.vkz, "d": "2025-12-01"},
+        ).scalar_one()  # fmt: skip
+    page = client.get(f"/officer/upload?correct={code}")
+    assert 'id="edit-stored"' in page.text
+    answer = client.post(f"/officer/tournaments/{code}/edit", data={"csrf": csrf_of(page.text)},
+                         follow_redirects=False)  # fmt: skip
+    assert answer.status_code == 303
+    draft = answer.headers["location"]
+    page = client.get(draft)
+    assert page.status_code == 200, page.text
+    assert 'class="open"' not in page.text  # who is who as stored
+    assert 'id="no-change"' in page.text, _rows(page.text, "what-if")  # the same: no change
+    games = re.findall(r'<select name="g(\d+)"[^>]*>(.*?)</select>', page.text, re.S)
+    assert games
+    first = re.search(r"<option selected>([^<]+)</option>", games[0][1])
+    assert first
+    flipped = {"1-0": "0-1", "0-1": "1-0", "1/2-1/2": "1-0"}[html.unescape(first.group(1))]
+    assert client.post(f"{draft}/results", data={"csrf": csrf_of(page.text), "g0": "9-9"}
+                       ).status_code == 422  # fmt: skip
+    answer = client.post(f"{draft}/results", data={"csrf": csrf_of(page.text), "g0": flipped},
+                         follow_redirects=False)  # fmt: skip
+    assert answer.status_code == 303
+    page = client.get(draft)
+    assert page.status_code == 200 and _moved(page.text)
+    assert client.post(f"{draft}/submit", data={"csrf": csrf_of(page.text)},
+                       follow_redirects=False).status_code == 303  # fmt: skip
+    with engine_for(world.url).connect() as conn:
+        action = conn.execute(
+            text("SELECT action FROM audit_log WHERE entity_id = :c AND action <> 'who is who' "
+                 "ORDER BY id DESC LIMIT 1"), {"c": code},
+        ).scalar_one()  # fmt: skip
+        result = conn.execute(
+            text("SELECT g.result FROM games g JOIN tournaments t ON t.id = g.tournament_id "
+                 "WHERE t.code = :c ORDER BY g.round, g.id LIMIT 1"), {"c": code},
+        ).scalar_one()  # fmt: skip
+    assert action == "correct"
+    assert result == flipped

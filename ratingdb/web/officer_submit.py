@@ -247,6 +247,7 @@ def _draft_context(
         "open": who_is_who.open_rows(rows),
         "choices": choices,
         "target": draft.target,
+        "results": drafts.RESULTS if parsed.format == "trf" else None,
     }
 
 
@@ -368,7 +369,52 @@ def discard(
     return RedirectResponse("/officer", status_code=303)
 
 
-# -- 4. delete ---------------------------------------------------------------------------------
+@router.post("/officer/drafts/{draft_id}/results")
+async def save_results(request: Request, draft_id: str, user: SignedInDep) -> Response:
+    form = await request.form(max_files=0, max_fields=20000)
+    csrf = form.get("csrf")
+    signed = _posting(user, csrf if isinstance(csrf, str) else "")
+    results = {}
+    for key, value in form.items():
+        if key.startswith("g") and key[1:].isdigit() and len(key) < 8 and isinstance(value, str):
+            results[int(key[1:])] = value
+    from fastapi.concurrency import run_in_threadpool
+
+    await run_in_threadpool(_store_results, request, signed, draft_id, results)
+    return RedirectResponse(f"/officer/drafts/{draft_id}#games", status_code=303)
+
+
+def _store_results(
+    request: Request, user: SignedIn, draft_id: str, results: dict[int, str]
+) -> None:
+    with Session(request.app.state.engine) as session, session.begin():
+        draft = draft_store.load(session, draft_id, user.user.user_id)
+        options = drafts.Options.from_dict(draft.options)
+        draft.content = drafts.with_results(draft.content, draft.filename, options, results)
+
+
+# -- 4. correct the stored results, delete -------------------------------------------------------
+@router.post("/officer/tournaments/{code}/edit")
+def edit_stored(
+    request: Request,
+    code: str,
+    user: SignedInDep,
+    csrf: Annotated[str, Form(max_length=200)] = "",
+) -> Response:
+    """A correction draft of the stored tournament's own TRF export, who is who as stored."""
+    signed = _posting(user, csrf)
+    stored = _stored_tournament(request, signed, code)["code"]
+    with Session(request.app.state.engine) as session, session.begin():
+        content, choices = drafts.stored_file(session, stored)
+        draft_id = draft_store.create(
+            session, signed.user.user_id, f"{stored}.trf", content, {}, stored
+        )
+        draft_store.set_choices(session, draft_store.load(session, draft_id, signed.user.user_id),
+                                {str(k): v for k, v in choices.items()})  # fmt: skip
+    return RedirectResponse(f"/officer/drafts/{draft_id}", status_code=303)
+
+
+# -- delete ------------------------------------------------------------------------------------
 def _delete_plan(request: Request, user: SignedIn, code: str, reason: str | None) -> drafts.Plan:
     return partial(
         tournaments.delete, ident=code, user=user.user, today=_today(request), reason=reason
