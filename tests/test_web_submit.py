@@ -16,7 +16,7 @@ from sqlalchemy.engine import URL
 from tests.builders import ok
 from tests.submit_support import CODE, World, csrf_of, sign_in, submit_world
 from tests.test_change_report import difference, exported
-from tests.web_support import bearer, client_for, engine_for, user_token
+from tests.web_support import bearer, client_for, document, engine_for, user_token
 
 DATA = Path(__file__).parent / "data" / "trf"
 
@@ -345,3 +345,40 @@ def test_correct_by_editing_the_stored_results(world):
         ).scalar_one()  # fmt: skip
     assert action == "correct"
     assert result == flipped
+
+
+def test_a_submission_document_goes_the_same_way(world):
+    """A JSON submission (the API's format): who is who comes from the document; an example
+    whose VKZ is unknown is refused on the draft page with the document's path."""
+    import json
+
+    client = _signed_in(world)
+    doc = document(world.url, _latest(world), id="JSON-1", name="JSON-Turnier")
+    page = client.get(_draft(client, json.dumps(doc).encode(), name="json-1.json"))
+    assert page.status_code == 200, page.text
+    assert "(json)" in page.text and 'class="open"' not in page.text
+    assert page.text.count('<tr class="document"') == len(doc["players"])
+    assert _moved(page.text) or 'id="no-change"' in page.text
+    answer = client.post(page.url.path + "/submit", data={"csrf": csrf_of(page.text)},
+                         follow_redirects=False)  # fmt: skip
+    assert answer.status_code == 303
+    assert _count(world, "SELECT count(*) FROM tournaments WHERE code = 'JSON-1'") == 1
+    # the example of examples/: its club C0401 is no organisation of this database
+    root = _signed_in(world, "root")
+    csrf = csrf_of(root.get("/officer/upload").text)
+    answer = root.post("/officer/upload", data={"csrf": csrf, "example": "herbstopen-2026.json"},
+                       follow_redirects=False)  # fmt: skip
+    assert answer.status_code == 303
+    page = root.get(answer.headers["location"])
+    assert page.status_code == 422 and "$.tournament.vkz" in page.text
+    assert 'id="submit"' not in page.text
+
+
+def _latest(world: World) -> str:
+    with engine_for(world.url).connect() as conn:
+        return str(
+            conn.execute(
+                text("SELECT code FROM tournaments WHERE vkz = :v AND code LIKE 'S%' "
+                     "ORDER BY end_date DESC LIMIT 1"), {"v": world.vkz},
+            ).scalar_one()
+        )  # fmt: skip

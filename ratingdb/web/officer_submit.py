@@ -27,15 +27,20 @@ tournaments`, the functions the API calls. Every POST checks the session's CSRF 
 
 from __future__ import annotations
 
+from datetime import date
 from functools import partial
 from pathlib import Path
 from typing import Annotated, Any, cast
+from urllib.parse import quote
 
 from fastapi import APIRouter, File, Form, Request, UploadFile
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ratingdb.db import drafts as draft_store
+from ratingdb.db.models import Tournament
 from ratingdb.db.sign_in import same_token
 from ratingdb.errors import Forbidden, InputError, NotFound, RatingdbError, Unauthenticated
 from ratingdb.i18n import _
@@ -77,8 +82,6 @@ def _render(
 
 def _to_sign_in(request: Request) -> RedirectResponse:
     target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
-    from urllib.parse import quote
-
     return RedirectResponse(f"{SIGN_IN}?next={quote(target, safe='/')}", status_code=303)
 
 
@@ -91,8 +94,8 @@ def _posting(user: SignedIn | None, csrf: str) -> SignedIn:
     return user
 
 
-def _today(request: Request) -> Any:
-    return request.app.state.today()
+def _today(request: Request) -> date:
+    return cast(date, request.app.state.today())
 
 
 # -- 1. upload ---------------------------------------------------------------------------------
@@ -124,10 +127,6 @@ def _upload_page(
 def _stored_tournament(request: Request, user: SignedIn, code: str) -> dict[str, Any]:
     """Stored tournament ``code`` if the user may change it (WO 6.2, 6.3): the API's check
     and message (403), else 404."""
-    from sqlalchemy import select
-
-    from ratingdb.db.models import Tournament
-
     with Session(request.app.state.engine) as session:
         t = session.scalar(select(Tournament).where(Tournament.code == code[:30]))
         if t is None:
@@ -147,8 +146,6 @@ def upload_form(request: Request, user: SignedInDep, correct: str | None = None)
 def _options(
     code: str, vkz: str, kind: str, encoding: str, start: str, end: str, complete: str, create: str
 ) -> drafts.Options:
-    from datetime import date
-
     def day(value: str, name: str) -> date | None:
         if not value.strip():
             return None
@@ -309,8 +306,6 @@ async def save_choices(request: Request, draft_id: str, user: SignedInDep) -> Re
     csrf = form.get("csrf")
     signed = _posting(user, csrf if isinstance(csrf, str) else "")
     fields = {k: v for k, v in form.items() if isinstance(v, str)}
-    from fastapi.concurrency import run_in_threadpool
-
     await run_in_threadpool(_store_choices, request, signed, draft_id, fields)
     return RedirectResponse(f"/officer/drafts/{draft_id}#who", status_code=303)
 
@@ -378,8 +373,6 @@ async def save_results(request: Request, draft_id: str, user: SignedInDep) -> Re
     for key, value in form.items():
         if key.startswith("g") and key[1:].isdigit() and len(key) < 8 and isinstance(value, str):
             results[int(key[1:])] = value
-    from fastapi.concurrency import run_in_threadpool
-
     await run_in_threadpool(_store_results, request, signed, draft_id, results)
     return RedirectResponse(f"/officer/drafts/{draft_id}#games", status_code=303)
 
