@@ -153,6 +153,7 @@ async def run(port: int, args: argparse.Namespace, world: dict[str, Any]) -> dic
     counts: Counter[tuple[str, int]] = Counter()
     read_ms: list[float] = []
     write_ms: list[float] = []
+    by_kind: dict[str, list[float]] = {}
     dropped = 0
     deadline = time.monotonic() + args.seconds
     codes = list(world["documents"])[: max(2, args.hot)]
@@ -168,6 +169,7 @@ async def run(port: int, args: argparse.Namespace, world: dict[str, Any]) -> dic
             conn.close()
         elapsed = (time.perf_counter() - started) * 1000
         (read_ms if method == "GET" else write_ms).append(elapsed)
+        by_kind.setdefault(kind, []).append(elapsed)
         counts[(kind, status)] += 1
         return status
 
@@ -220,7 +222,8 @@ async def run(port: int, args: argparse.Namespace, world: dict[str, Any]) -> dic
         *(reader(k) for k in range(args.clients - writers)),
     )
     return {
-        "counts": counts, "read_ms": read_ms, "write_ms": write_ms, "dropped": dropped,
+        "counts": counts, "read_ms": read_ms, "write_ms": write_ms, "by_kind": by_kind,
+        "dropped": dropped,
         "seconds": time.perf_counter() - started,
     }  # fmt: skip
 
@@ -237,7 +240,13 @@ def report(result: dict[str, Any], args: argparse.Namespace, world: dict[str, An
     kinds = sorted({k for k, _ in counts})
     for kind in kinds:
         statuses = sorted((s, n) for (k, s), n in counts.items() if k == kind)
-        print(f"  {kind:16} " + "  ".join(f"{s or 'dropped'}: {n}" for s, n in statuses))
+        ms = result["by_kind"].get(kind) or [0.0]
+        print(
+            f"  {kind:16} "
+            + "  ".join(f"{s or 'dropped'}: {n}" for s, n in statuses).ljust(24)
+            + f" p50 {percentile(ms, 50):6.1f}  p90 {percentile(ms, 90):6.1f}  "
+            f"p99 {percentile(ms, 99):6.1f}  max {max(ms):6.1f} ms"
+        )
     reads, writes = result["read_ms"], result["write_ms"]
     total = sum(counts.values())
     errors = sum(n for (_, s), n in counts.items() if s >= 500)
@@ -264,10 +273,15 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2, help="server processes")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--start-seconds", type=float, default=300, help="for the server")
+    parser.add_argument(
+        "--port", type=int, default=None, help="load a server already running on this port"
+    )
     args = parser.parse_args()
 
     url = database_url(args.database_url)
     world = prepare(url, args.seed, date.today())
+    if args.port is not None:
+        return report(asyncio.run(run(args.port, args, world)), args, world)
     port = free_port()
     server = start_server(url, port, args.workers, timeout=args.start_seconds)
     try:

@@ -11,9 +11,9 @@ from sqlalchemy.orm import Session
 from ratingdb.db.anonymise import anonymise_player
 from ratingdb.queries.audit import audit_entries
 from ratingdb.web import schemas
-from ratingdb.web.deps import AdminDep, SessionDep
+from ratingdb.web.deps import AdminDep, ReleasingRoute, SessionDep
 
-router = APIRouter(prefix="/api/admin", tags=["admin"])
+router = APIRouter(prefix="/api/admin", tags=["admin"], route_class=ReleasingRoute)
 ADMIN = schemas.error_responses(401, 403)
 
 

@@ -31,10 +31,10 @@ from ratingdb.services.database import json_document, write
 from ratingdb.services.imports import read_trf
 from ratingdb.services.tournaments import Written
 from ratingdb.web import schemas
-from ratingdb.web.deps import UserDep
+from ratingdb.web.deps import ReleasingRoute, UserDep
 from ratingdb.web.submission_schema import json_body, trf_body
 
-router = APIRouter(prefix="/api", tags=["officers"])
+router = APIRouter(prefix="/api", tags=["officers"], route_class=ReleasingRoute)
 MAX_BODY = 20 * 1024 * 1024
 KIND = Query(pattern="^(individual|team|match)$")
 Plan = Callable[[Session], Written]

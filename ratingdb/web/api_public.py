@@ -14,11 +14,11 @@ from ratingdb.queries.scoresheet import scoresheet
 from ratingdb.queries.search import count_players, search_players
 from ratingdb.queries.tournament_search import MAX_LIMIT, find_tournaments
 from ratingdb.web import schemas
-from ratingdb.web.deps import OptionalUser, SessionDep, TodayDep
+from ratingdb.web.deps import OptionalUser, ReleasingRoute, SessionDep, TodayDep
 from ratingdb.web.lists import selected_list
 from ratingdb.web.pages import card_for
 
-router = APIRouter(prefix="/api", tags=["public"])
+router = APIRouter(prefix="/api", tags=["public"], route_class=ReleasingRoute)
 
 
 @router.get(

@@ -35,10 +35,10 @@ from ratingdb.services.calculator import (
 )
 from ratingdb.terms import age_class, term
 from ratingdb.web import schemas
-from ratingdb.web.deps import OptionalUser, SessionDep, TodayDep
+from ratingdb.web.deps import OptionalUser, ReleasingRoute, SessionDep, TodayDep
 
-page_router = APIRouter(include_in_schema=False)
-api_router = APIRouter(prefix="/api", tags=["public"])
+page_router = APIRouter(include_in_schema=False, route_class=ReleasingRoute)
+api_router = APIRouter(prefix="/api", tags=["public"], route_class=ReleasingRoute)
 
 #: empty game rows of a fresh form, and how many "more" adds
 ROWS, MORE = 8, 5

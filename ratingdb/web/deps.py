@@ -1,14 +1,18 @@
 """Request dependencies: a database session, today's date, the authenticated user (by API
-token for the API, by session cookie for the pages: the same :class:`Principal`)."""
+token for the API, by session cookie for the pages: the same :class:`Principal`); and the
+route class every router uses (:class:`ReleasingRoute`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import functools
+import inspect
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date
-from typing import Annotated, cast
+from typing import Annotated, Any, cast
 
 from fastapi import Depends, Request
+from fastapi.routing import APIRoute
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.orm import Session
 
@@ -23,9 +27,56 @@ bearer = HTTPBearer(
 
 
 def get_session(request: Request) -> Iterator[Session]:
-    """A session for one request; reads only (writes open their own transaction)."""
+    """A session for one request; reads only (writes open their own transaction). The
+    endpoint closes it when it returns (:class:`ReleasingRoute`); closing it here again
+    covers a failure before the endpoint ran."""
     with Session(request.app.state.engine) as session:
         yield session
+
+
+class ReleasingRoute(APIRoute):
+    """A route whose endpoint returns its database connection to the pool as soon as it
+    returns, in its own worker thread.
+
+    FastAPI turns a synchronous endpoint's answer into JSON in a *second* call to the worker
+    threads, and ends a dependency's ``yield`` only after that. A request would hold its
+    pool connection while it waits for a thread; with every thread taken by requests that
+    wait for a connection, the server stood still until the pool's timeout (30 s) and
+    answered 500 (issue 22, the mixed load). Closed by the endpoint, a connection is held only
+    by a request that holds a thread, so a pool as large as the thread limit always
+    suffices (docs/web.md, "Threads, connections and processes")."""
+
+    def __init__(self, path: str, endpoint: Callable[..., Any], **kwargs: Any) -> None:
+        super().__init__(path, _releasing(endpoint), **kwargs)
+
+
+def _close_sessions(arguments: dict[str, Any]) -> None:
+    for value in arguments.values():
+        if isinstance(value, Session):
+            value.close()
+
+
+def _releasing(endpoint: Callable[..., Any]) -> Callable[..., Any]:
+    """``endpoint``, closing the sessions it was given when it returns (or raises)."""
+    if inspect.iscoroutinefunction(endpoint):
+
+        @functools.wraps(endpoint)
+        async def closing_async(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return await endpoint(*args, **kwargs)
+            finally:
+                _close_sessions(kwargs)
+
+        return closing_async
+
+    @functools.wraps(endpoint)
+    def closing(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return endpoint(*args, **kwargs)
+        finally:
+            _close_sessions(kwargs)
+
+    return closing
 
 
 def get_today(request: Request) -> date:

@@ -30,9 +30,9 @@ from ratingdb.db.users import list_users
 from ratingdb.errors import Forbidden
 from ratingdb.i18n import _
 from ratingdb.queries.officer import officer_tournaments, recent_runs
-from ratingdb.web.deps import SESSION_COOKIE, SessionDep, SignedInDep, TodayDep
+from ratingdb.web.deps import SESSION_COOKIE, ReleasingRoute, SessionDep, SignedInDep, TodayDep
 
-router = APIRouter(include_in_schema=False)
+router = APIRouter(include_in_schema=False, route_class=ReleasingRoute)
 CSRF_COOKIE = "rdb_csrf"
 SIGN_IN = "/anmelden"
 

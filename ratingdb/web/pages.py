@@ -29,10 +29,10 @@ from ratingdb.queries.search import count_players, search_players
 from ratingdb.queries.tournament_search import find_tournaments
 from ratingdb.terms import card_terms, term
 from ratingdb.web.chart import chart_points, rating_chart
-from ratingdb.web.deps import OptionalUser, SessionDep, TodayDep
+from ratingdb.web.deps import OptionalUser, ReleasingRoute, SessionDep, TodayDep
 from ratingdb.web.lists import list_query, selected_list
 
-router = APIRouter(include_in_schema=False)
+router = APIRouter(include_in_schema=False, route_class=ReleasingRoute)
 LIST_PAGE_ROWS = 1000
 SEARCH_PAGE_ROWS = 50
 
