@@ -1,24 +1,40 @@
 """The web service under concurrent load (issue 22, the mixed load; docs/web.md, "Threads,
 connections and processes"): a request holds a pool connection only while it holds a
-worker thread, so a pool as large as the thread limit never runs dry."""
+worker thread, so a pool as large as the thread limit never runs dry; officer writes and
+what-ifs run in a worker process, so reads are answered while a what-if computes or waits."""
 
 from __future__ import annotations
 
 import threading
-from datetime import date
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
 
 import httpx
 import pytest
 from sqlalchemy import create_engine, text
 
+from ratingdb.db.locks import WRITE_KEY
 from ratingdb.web.app import create_app
-from tests.web_support import TODAY, served, synth_database
+from tests.web_support import (
+    TODAY,
+    bearer,
+    client_for,
+    document,
+    engine_for,
+    served,
+    synth_database,
+    user_token,
+)
+
+CODE = "S3-000016"  # Open A 2026/1, VKZ A00, ended 2026-07-29 (within a year of TODAY)
 
 
 @pytest.fixture(scope="module")
 def world(pg_server):
     with synth_database(pg_server) as url:
-        with create_engine(url).connect() as conn:
+        with engine_for(url).connect() as conn:
             players = conn.execute(
                 text(
                     "SELECT DISTINCT s.player_id FROM rating_snapshots s JOIN memberships m ON "
@@ -26,7 +42,43 @@ def world(pg_server):
                     "ORDER BY 1 LIMIT 24"
                 )
             ).scalars().all()  # fmt: skip
-        yield url, players
+        yield url, players, bearer(user_token(url, "officer-a", "officer", ["A"]))
+
+
+@contextmanager
+def server(url: Any, *, threads: int, offload: int = 0) -> Iterator[str]:
+    """The app under uvicorn with a pool of ``threads`` connections (timeout 5 s)."""
+    engine = create_engine(url, pool_size=threads, max_overflow=0, pool_timeout=5)
+    app = create_app(engine, today=lambda: TODAY, threads=threads, offload=offload)
+    try:
+        with served(app) as base:
+            yield base
+    finally:
+        engine.dispose()
+
+
+@contextmanager
+def edits_held(url: Any) -> Iterator[Any]:
+    """An edit in flight (the write lock held shared, as every edit holds it): a what-if
+    waits for it. Yields the connection."""
+    engine = engine_for(url)
+    with engine.connect() as conn:
+        conn.execute(text("SELECT pg_advisory_lock_shared(:k)"), {"k": WRITE_KEY})
+        try:
+            yield conn
+        finally:
+            conn.execute(text("SELECT pg_advisory_unlock_shared(:k)"), {"k": WRITE_KEY})
+            conn.commit()
+
+
+def waiting_for_the_write_lock(url: Any) -> int:
+    with engine_for(url).connect() as conn:
+        return conn.execute(
+            text(
+                "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted "
+                "AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+            )
+        ).scalar_one()
 
 
 def concurrently(base: str, paths: list[str]) -> list[int]:
@@ -51,13 +103,73 @@ def test_json_answers_never_wait_for_a_connection_held_by_a_finished_endpoint(wo
     FastAPI serialises a synchronous endpoint's answer in a second call to the threads. Had
     the request kept its connection until then, the threads would all wait for connections
     held by requests waiting for a thread: a standstill until the pool's timeout, then 500."""
-    url, players = world
-    engine = create_engine(url, pool_size=2, max_overflow=0, pool_timeout=5)
-    app = create_app(engine, today=lambda: date(*TODAY.timetuple()[:3]), threads=2)
+    url, players, _ = world
     paths = [f"/api/players/{p}" for p in players] + ["/api/tournaments?limit=30"] * 4
-    try:
-        with served(app) as base:
-            statuses = concurrently(base, paths)
-    finally:
-        engine.dispose()
+    with server(url, threads=2) as base:
+        statuses = concurrently(base, paths)
     assert statuses == [200] * len(paths)
+
+
+def test_reads_are_answered_while_a_what_if_waits_in_the_worker_process(world):
+    """One request thread; a what-if waits for an edit in flight. In a request thread it
+    would hold the only thread and every read would wait with it; in the worker process
+    (``offload``) the reads are answered meanwhile, and the what-if's answer afterwards is
+    the one the server gives without a worker process."""
+    url, players, me = world
+    doc = document(url, CODE)
+    doc["games"] = doc["games"][:-1]
+    expected = client_for(url).put(f"/api/what-if/tournaments/{CODE}", json=doc, headers=me)
+    assert expected.status_code == 200 and expected.json()["moved"]
+    answer: list[httpx.Response] = []
+    with server(url, threads=1, offload=1) as base, edits_held(url):
+        asking = threading.Thread(
+            target=lambda: answer.append(
+                httpx.put(f"{base}/api/what-if/tournaments/{CODE}", json=doc, headers=me,
+                          timeout=120)
+            )
+        )  # fmt: skip
+        asking.start()
+        deadline = time.monotonic() + 60
+        while not waiting_for_the_write_lock(url):
+            assert time.monotonic() < deadline, "the what-if never waited for the edit"
+            time.sleep(0.1)
+        for p in players[:5]:
+            read = httpx.get(f"{base}/api/players/{p}", timeout=10)
+            assert read.status_code == 200
+        assert not answer and waiting_for_the_write_lock(url) == 1  # still waiting
+    asking.join(120)
+    assert answer[0].status_code == 200
+    assert answer[0].json() == expected.json()
+
+
+def test_officer_writes_in_the_worker_process_answer_as_in_a_request_thread(world):
+    """Written, refused and missing: the same statuses and bodies from the worker process
+    (errors travel back as their class) as from a request thread."""
+    url, _, me = world
+    doc = document(url, CODE)
+    new = document(url, CODE, id="LATENCY-1")
+    bad = document(url, CODE)
+    bad["games"][0]["result"] = "2-0"
+    outside = document(url, CODE, vkz="B00", id="LATENCY-2")
+    requests: list[tuple[str, str, Any]] = [
+        ("PUT", f"/api/tournaments/{CODE}", bad),
+        ("PUT", "/api/what-if/tournaments/NO-SUCH", doc),
+        ("DELETE", "/api/what-if/tournaments/NO-SUCH", None),
+        ("POST", "/api/tournaments", outside),
+        ("POST", "/api/tournaments", new),
+        ("POST", "/api/tournaments", new),
+        ("DELETE", "/api/tournaments/LATENCY-1", None),
+        ("DELETE", "/api/tournaments/LATENCY-1", None),
+    ]
+    statuses = [422, 404, 404, 403, 201, 422, 200, 404]
+    with (
+        server(url, threads=2, offload=1) as base,
+        httpx.Client(base_url=base, timeout=60) as offloaded,
+    ):
+        got = [offloaded.request(m, path, json=body, headers=me) for m, path, body in requests]
+    in_thread = client_for(url)
+    again = [in_thread.request(m, path, json=body, headers=me) for m, path, body in requests]
+    assert [r.status_code for r in got] == statuses == [r.status_code for r in again]
+    for mine, theirs in zip(got, again, strict=True):
+        if mine.status_code != 201:  # a 201 names the time of its writing
+            assert mine.json() == theirs.json()

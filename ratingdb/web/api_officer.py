@@ -16,10 +16,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from functools import partial
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.concurrency import run_in_threadpool
+from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
 from ratingdb.db.trf_import import API_HINTS
@@ -53,12 +54,14 @@ def _json(raw: bytes) -> Any:
 
 
 # -- running the changes of ratingdb.services.tournaments ------------------------------------
-def _commit(request: Request, plan: Plan) -> dict[str, Any]:
-    return write(request.app.state.engine, plan).to_dict()
+def committed(engine: Engine, plan: Plan) -> dict[str, Any]:
+    """Make the change (one transaction) and describe it."""
+    return write(engine, plan).to_dict()
 
 
-def _what_if(request: Request, plan: Plan) -> dict[str, Any]:
-    written, report = tournaments.preview(request.app.state.engine, plan)
+def previewed(engine: Engine, plan: Plan) -> dict[str, Any]:
+    """What the change would move (nothing is written)."""
+    written, report = tournaments.preview(engine, plan)
     return {
         "action": written.action,
         "tournament": written.tournament,
@@ -66,6 +69,25 @@ def _what_if(request: Request, plan: Plan) -> dict[str, Any]:
         "tournaments_evaluated": report.tournaments_evaluated,
         "moved": [m.to_dict() for m in report.moved],
     }
+
+
+async def _off_the_readers(
+    request: Request, work: Callable[[Engine, Plan], dict[str, Any]], plan: Plan
+) -> dict[str, Any]:
+    """``work`` in the app's worker process if it has one (:mod:`ratingdb.web.offload`:
+    ``ratingdb serve``), else in a request thread."""
+    offload = getattr(request.app.state, "offload", None)
+    if offload is not None:
+        return cast(dict[str, Any], await offload.run(work, plan))
+    return await run_in_threadpool(work, request.app.state.engine, plan)
+
+
+async def _commit(request: Request, plan: Plan) -> dict[str, Any]:
+    return await _off_the_readers(request, committed, plan)
+
+
+async def _what_if(request: Request, plan: Plan) -> dict[str, Any]:
+    return await _off_the_readers(request, previewed, plan)
 
 
 def add_json(doc: Any, user: Principal, today: date) -> Plan:
@@ -168,7 +190,7 @@ def me(user: UserDep) -> dict[str, Any]:
 async def submit_json(request: Request, user: UserDep) -> dict[str, Any]:
     doc = _json(await _raw(request))
     today = request.app.state.today()
-    return await run_in_threadpool(_commit, request, add_json(doc, user, today))
+    return await _commit(request, add_json(doc, user, today))
 
 
 @router.post(
@@ -187,7 +209,7 @@ async def submit_trf(
 ) -> dict[str, Any]:
     parsed = await file.read(request)
     plan = add_trf(parsed, id, file, user, request.app.state.today())
-    return await run_in_threadpool(_commit, request, plan)
+    return await _commit(request, plan)
 
 
 @router.put(
@@ -200,7 +222,7 @@ async def submit_trf(
 async def correct_with_json(request: Request, code: str, user: UserDep) -> dict[str, Any]:
     doc = _json(await _raw(request))
     plan = correct_json(code, doc, user, request.app.state.today())
-    return await run_in_threadpool(_commit, request, plan)
+    return await _commit(request, plan)
 
 
 @router.put(
@@ -218,7 +240,7 @@ async def correct_with_trf(
 ) -> dict[str, Any]:
     parsed = await file.read(request)
     plan = correct_trf(code, parsed, file, user, request.app.state.today())
-    return await run_in_threadpool(_commit, request, plan)
+    return await _commit(request, plan)
 
 
 @router.delete(
@@ -227,8 +249,8 @@ async def correct_with_trf(
     responses=WRITE,
     summary="Delete a tournament",
 )
-def delete_tournament(request: Request, code: str, user: UserDep) -> dict[str, Any]:
-    return _commit(request, delete(code, user, request.app.state.today()))
+async def delete_tournament(request: Request, code: str, user: UserDep) -> dict[str, Any]:
+    return await _commit(request, delete(code, user, request.app.state.today()))
 
 
 WHAT_IF = schemas.error_responses(401, 403, 404, 409, 422)
@@ -247,7 +269,7 @@ async def what_if_json(request: Request, user: UserDep) -> dict[str, Any]:
     before anything is written (the same checks as the submission)."""
     doc = _json(await _raw(request))
     plan = add_json(doc, user, request.app.state.today())
-    return await run_in_threadpool(_what_if, request, plan)
+    return await _what_if(request, plan)
 
 
 @router.post(
@@ -266,7 +288,7 @@ async def what_if_trf(
 ) -> dict[str, Any]:
     parsed = await file.read(request)
     plan = add_trf(parsed, id, file, user, request.app.state.today())
-    return await run_in_threadpool(_what_if, request, plan)
+    return await _what_if(request, plan)
 
 
 @router.put(
@@ -280,7 +302,7 @@ async def what_if_trf(
 async def what_if_correct(request: Request, code: str, user: UserDep) -> dict[str, Any]:
     doc = _json(await _raw(request))
     plan = correct_json(code, doc, user, request.app.state.today())
-    return await run_in_threadpool(_what_if, request, plan)
+    return await _what_if(request, plan)
 
 
 @router.delete(
@@ -290,5 +312,5 @@ async def what_if_correct(request: Request, code: str, user: UserDep) -> dict[st
     summary="What a deletion would change",
     tags=["what-if"],
 )
-def what_if_delete(request: Request, code: str, user: UserDep) -> dict[str, Any]:
-    return _what_if(request, delete(code, user, request.app.state.today()))
+async def what_if_delete(request: Request, code: str, user: UserDep) -> dict[str, Any]:
+    return await _what_if(request, delete(code, user, request.app.state.today()))

@@ -39,10 +39,16 @@ line, column, path, message}]}`.
 
 
 def create_app(
-    engine: Engine, *, today: Callable[[], date] | None = None, threads: int | None = None
+    engine: Engine,
+    *,
+    today: Callable[[], date] | None = None,
+    threads: int | None = None,
+    offload: int = 0,
 ) -> FastAPI:
     """The app on ``engine``; ``today`` fixes the date for tests (default: the clock);
-    ``threads`` limits the threads that run the (synchronous) database work of requests."""
+    ``threads`` limits the threads that run the (synchronous) database work of requests;
+    ``offload`` worker processes (at a lower priority) run the officers' writes and what-ifs
+    (:mod:`ratingdb.web.offload`; 0: they run in request threads)."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -55,7 +61,20 @@ def create_app(
 
             anyio.to_thread.current_default_thread_limiter().total_tokens = threads
             await run_in_threadpool(_open_connections, engine, threads)
-        yield
+        if not offload:
+            yield
+            return
+        from ratingdb.web.offload import Offload
+
+        url = engine.url.render_as_string(hide_password=False)
+        workers = Offload(url, offload, modules=(api_officer.__name__,))
+        try:
+            workers.start()
+            app.state.offload = workers
+            yield
+        finally:
+            app.state.offload = None
+            workers.close()
 
     app = FastAPI(
         title="ratingdb",
@@ -119,7 +138,7 @@ def app_from_env() -> FastAPI:
         engine = open_engine(pool_size=threads, max_overflow=4, pool_recycle=3600)
     except (Unavailable, SettingsError) as err:
         raise SystemExit(f"error: {err}") from None
-    return create_app(engine, threads=threads)
+    return create_app(engine, threads=threads, offload=1)
 
 
 def _open_connections(engine: Engine, count: int) -> None:

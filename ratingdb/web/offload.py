@@ -1,0 +1,114 @@
+"""Officer writes and what-ifs in a separate, lower-priority worker process, so that they
+never take the threads, the interpreter lock (GIL) or the CPU from the public reads
+(docs/web.md, "Threads, connections and processes").
+
+A what-if replays every tournament after its change point, twice (with and without the
+change, :mod:`ratingdb.db.whatif`): seconds of pure Python. In the server process it held a
+request thread for that long and the GIL for most of it, and every read in the process
+waited behind it. In a worker process of :class:`Offload` it competes with the reads only
+for the CPU, and at a lower priority (``nice`` +:data:`NICE`): the operating system serves
+the reads first. The officer's request waits without a thread (an ``await``).
+
+The worker runs ``work(engine, plan)`` on its own engine; the answer travels back as a plain
+value. An error travels back as its class and attributes (:func:`ratingdb.services.outcomes.
+as_error`: the one table the web maps to a status), so the officer gets the same 4xx as
+before; an unexpected exception is logged in the worker and answered 500.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import logging
+import multiprocessing
+import os
+import traceback
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any, TypeVar
+
+from sqlalchemy import Engine, create_engine
+
+from ratingdb.errors import RatingdbError
+from ratingdb.services.outcomes import as_error
+
+T = TypeVar("T")
+#: how much lower the worker's CPU priority is than the server's (``nice``: 0 to 19)
+NICE = 10
+log = logging.getLogger("ratingdb.web")
+
+_engine: Engine | None = None  # the worker process's engine
+
+
+class WorkerFailed(RuntimeError):
+    """The work raised an exception that is not a user's error (a bug): answered 500."""
+
+
+def _start_worker(url: str, nice: int, modules: tuple[str, ...]) -> None:
+    global _engine
+    if nice:
+        os.nice(nice)
+    for name in modules:  # the work's modules, imported before the first request
+        importlib.import_module(name)
+    _engine = create_engine(url, pool_size=1, max_overflow=1, pool_recycle=3600)
+
+
+def _run(work: Callable[[Engine, Any], T], plan: Any) -> tuple[str, Any]:
+    """In the worker: ``("ok", value)``, ``("error", (class, attributes, args))`` or
+    ``("bug", one line)``."""
+    assert _engine is not None, "the worker was started without an engine"
+    try:
+        return "ok", work(_engine, plan)
+    except Exception as err:
+        error = as_error(err)
+        if error is None:
+            log.error("officer work failed\n%s", traceback.format_exc())
+            return "bug", f"{type(err).__name__}: {err}"
+        return "error", (type(error), dict(error.__dict__), error.args)
+
+
+def _rebuilt(cls: type[RatingdbError], attributes: dict[str, Any], args: tuple[Any, ...]) -> Any:
+    """The error of the worker, the same class with the same attributes (no ``__init__``
+    runs: the classes' constructors take different arguments)."""
+    error = cls.__new__(cls)
+    error.__dict__.update(attributes)
+    error.args = args
+    return error
+
+
+class Offload:
+    """A pool of ``workers`` processes (started with ``spawn``: the server process has
+    threads) on the database at ``url``, each ``nice`` steps below the server's priority,
+    with ``modules`` (those of the work) imported when they start."""
+
+    def __init__(
+        self, url: str, workers: int = 1, nice: int = NICE, modules: tuple[str, ...] = ()
+    ) -> None:
+        self._pool = ProcessPoolExecutor(
+            max_workers=workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_start_worker,
+            initargs=(url, nice, modules),
+        )
+
+    def start(self) -> None:
+        """Start the workers now, not at the first officer's request, without waiting for
+        them (importing ratingdb takes seconds on a busy machine: the server starts, and
+        answers reads, meanwhile)."""
+        self._pool.submit(_run, _nothing, None)
+
+    async def run(self, work: Callable[[Engine, Any], T], plan: Any) -> T:
+        """``work(engine, plan)`` in a worker; its value, or its error raised here."""
+        kind, value = await asyncio.wrap_future(self._pool.submit(_run, work, plan))
+        if kind == "ok":
+            return value  # type: ignore[no-any-return]
+        if kind == "error":
+            raise _rebuilt(*value)
+        raise WorkerFailed(value)
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _nothing(engine: Engine, plan: Any) -> None:
+    return None
