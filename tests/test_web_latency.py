@@ -173,3 +173,28 @@ def test_officer_writes_in_the_worker_process_answer_as_in_a_request_thread(worl
     for mine, theirs in zip(got, again, strict=True):
         if mine.status_code != 201:  # a 201 names the time of its writing
             assert mine.json() == theirs.json()
+
+
+def test_a_read_makes_one_trip_through_the_threads_for_its_database_work(world, monkeypatch):
+    """Every synchronous dependency was a trip of its own through the thread limiter, and
+    under load each trip queues behind every request waiting there: the session, today,
+    the token and the endpoint were four trips (six with the session's end and FastAPI's
+    serialisation of a JSON answer). Now the endpoint's is the only one of a page, and a
+    JSON answer adds its serialisation."""
+    import anyio.to_thread
+
+    url, players, _ = world
+    trips: list[str] = []
+    run_sync = anyio.to_thread.run_sync
+
+    async def counted(func, *args, **kwargs):  # type: ignore[no-untyped-def]
+        trips.append(getattr(func, "__name__", repr(func)))
+        return await run_sync(func, *args, **kwargs)
+
+    client = client_for(url)
+    monkeypatch.setattr(anyio.to_thread, "run_sync", counted)
+    assert client.get(f"/players/{players[0]}").status_code == 200
+    assert len(trips) == 1, trips
+    trips.clear()
+    assert client.get(f"/api/players/{players[0]}").status_code == 200
+    assert len(trips) == 2, trips

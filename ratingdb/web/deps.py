@@ -6,14 +6,16 @@ from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from datetime import date
 from typing import Annotated, Any, cast
 
 from fastapi import Depends, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.routing import APIRoute
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
 from ratingdb.db.users import Principal, authenticate
@@ -26,12 +28,21 @@ bearer = HTTPBearer(
 )
 
 
-def get_session(request: Request) -> Iterator[Session]:
+async def get_session(request: Request) -> AsyncIterator[Session]:
     """A session for one request; reads only (writes open their own transaction). The
-    endpoint closes it when it returns (:class:`ReleasingRoute`); closing it here again
-    covers a failure before the endpoint ran."""
-    with Session(request.app.state.engine) as session:
+    endpoint closes it when it returns (:class:`ReleasingRoute`), in its thread.
+
+    The dependencies are ``async`` and do their database work (if any) in one call to the
+    threads: a synchronous dependency costs a trip through the thread limiter of its own,
+    and under load every trip queues behind all the requests waiting there."""
+    session = Session(request.app.state.engine)
+    try:
         yield session
+    finally:
+        if session.in_transaction():  # the endpoint did not close it: it holds a connection
+            await run_in_threadpool(session.close)
+        else:
+            session.close()  # nothing to give back: no database work
 
 
 class ReleasingRoute(APIRoute):
@@ -79,19 +90,24 @@ def _releasing(endpoint: Callable[..., Any]) -> Callable[..., Any]:
     return closing
 
 
-def get_today(request: Request) -> date:
+async def get_today(request: Request) -> date:
     return cast(date, request.app.state.today())
 
 
-def optional_principal(
+def _authenticate(engine: Engine, token: str) -> Principal | None:
+    with Session(engine) as session, session.begin():
+        return authenticate(session, token)
+
+
+async def optional_principal(
     request: Request,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
 ) -> Principal | None:
     """The token's user, None without a token; 401 for an unknown or revoked token."""
     if credentials is None:
         return None
-    with Session(request.app.state.engine) as session, session.begin():
-        principal = authenticate(session, credentials.credentials)
+    engine = request.app.state.engine
+    principal = await run_in_threadpool(_authenticate, engine, credentials.credentials)
     if principal is None:
         raise Unauthenticated("unknown or revoked API token")
     return principal
@@ -108,19 +124,23 @@ class SignedIn:
     csrf: str
 
 
-def signed_in(request: Request) -> SignedIn | None:
-    """The user of the request's session cookie, None without a valid session."""
+def _find_session(engine: Engine, token: str) -> tuple[Principal, str] | None:
     from ratingdb.db.sign_in import find_session
 
+    with Session(engine) as session:
+        return find_session(session, token)
+
+
+async def signed_in(request: Request) -> SignedIn | None:
+    """The user of the request's session cookie, None without a valid session."""
     token = request.cookies.get(SESSION_COOKIE)
     if not token:
         return None
-    with Session(request.app.state.engine) as session:
-        found = find_session(session, token)
+    found = await run_in_threadpool(_find_session, request.app.state.engine, token)
     return None if found is None else SignedIn(*found)
 
 
-def principal(
+async def principal(
     found: Annotated[Principal | None, Depends(optional_principal)],
 ) -> Principal:
     """An authenticated user (officer or admin); 401 without a token."""
@@ -129,7 +149,7 @@ def principal(
     return found
 
 
-def admin(user: Annotated[Principal, Depends(principal)]) -> Principal:
+async def admin(user: Annotated[Principal, Depends(principal)]) -> Principal:
     require_admin(user)
     return user
 

@@ -34,7 +34,7 @@ from ratingdb.services.outcomes import as_error
 
 T = TypeVar("T")
 #: how much lower the worker's CPU priority is than the server's (``nice``: 0 to 19)
-NICE = 10
+NICE = 5
 log = logging.getLogger("ratingdb.web")
 
 _engine: Engine | None = None  # the worker process's engine
