@@ -1,6 +1,6 @@
 """Request dependencies: a database session, today's date, the authenticated user (by API
 token for the API, by session cookie for the pages: the same :class:`Principal`); and the
-route class every router uses (:class:`ReleasingRoute`)."""
+route class of the routers that hand out the session (:class:`ReleasingRoute`)."""
 
 from __future__ import annotations
 
