@@ -382,3 +382,45 @@ def _latest(world: World) -> str:
                      "ORDER BY end_date DESC LIMIT 1"), {"v": world.vkz},
             ).scalar_one()
         )  # fmt: skip
+
+
+def test_a_new_member_only_in_a_club_of_the_officer(world):
+    """Deciding "new member": the club must lie within the officer's VKZ prefixes (WO 6.3,
+    the check of submission documents, same message); in his own club the what-if shows the
+    new player, and submitting creates him with his membership."""
+    client = _signed_in(world)
+    # the file without its id lines: the form gives a new id
+    lines = [line for line in world.trf.decode().splitlines() if not line.startswith("###")]
+    draft = _draft(client, "\n".join(lines).encode(), code="WEB-NEW", vkz=world.vkz)
+    page = client.get(draft)
+    key = f"c{world.ambiguous_rank}"
+    client.post(f"{draft}/choices", data={"csrf": csrf_of(page.text), key: "new",
+                f"club{world.ambiguous_rank}": "Z9999"})  # fmt: skip
+    page = client.get(draft)
+    assert page.status_code == 403
+    assert "a new member of club Z9999 is outside your organisation levels" in page.text
+    client.post(f"{draft}/choices", data={"csrf": csrf_of(page.text), key: "new",
+                f"club{world.ambiguous_rank}": world.vkz})  # fmt: skip
+    page = client.get(draft)
+    assert page.status_code == 200 and 'id="submit"' in page.text
+    players = _count(world, "SELECT count(*) FROM players")
+    answer = client.post(f"{draft}/submit", data={"csrf": csrf_of(page.text)},
+                         follow_redirects=False)  # fmt: skip
+    assert answer.status_code == 303
+    assert _count(world, "SELECT count(*) FROM players") == players + 1
+    with engine_for(world.url).connect() as conn:
+        new = conn.execute(
+            text("SELECT p.surname, p.given_name, p.birth_year, o.vkz, m.valid_from, t.start_date "
+                 "FROM participants pa JOIN tournaments t ON t.id = pa.tournament_id "
+                 "JOIN players p ON p.id = pa.player_id JOIN memberships m ON m.player_id = p.id "
+                 "JOIN organisations o ON o.id = m.organisation_id "
+                 "WHERE t.code = 'WEB-NEW' AND pa.start_rank = :r"), {"r": world.ambiguous_rank},
+        ).one()  # fmt: skip
+        how = conn.execute(
+            text("SELECT details FROM audit_log WHERE action = 'who is who' "
+                 "AND entity_id = 'WEB-NEW'")
+        ).scalar_one()  # fmt: skip
+    assert f"{new.surname}, {new.given_name}" == world.ambiguous_name
+    assert new.vkz == world.vkz and new.valid_from == new.start_date
+    chosen = next(m for m in how["matches"] if m["start_rank"] == world.ambiguous_rank)
+    assert chosen["how"] == "new member" and chosen["player_id"] is not None
