@@ -235,9 +235,8 @@ def _new_member(p: TrfPlayer, club: str | None, since: date) -> dict[str, Any]:
     entry: dict[str, Any] = {"name": p.name, "club": club, "member_since": since.isoformat()}
     if p.birth_year is not None:
         entry["birth_year"] = p.birth_year
-    sex = {"m": "m", "w": "f", "f": "f"}.get(p.sex)
-    if sex:
-        entry["sex"] = sex
+    if p.sex in ("m", "f"):  # the readers give m or f (a TRF's w is read as f)
+        entry["sex"] = p.sex
     return entry
 
 
