@@ -83,3 +83,24 @@ def test_dewis_and_bad_files_through_the_command(empty_db, tmp_path):
     out = run(["tournament", "import", str(xml), "--id", "B2", "--vkz", "C01"], url)
     assert out.returncode == 2 and "neither a DSB_DWZ_TournamentReport" in out.stderr
     assert games(url, "B1") == [] and games(url, "B2") == []
+
+
+def test_a_file_without_an_id_gets_vkz_and_end_date(empty_db, tmp_path):
+    """A real SwissChess SWI names no tournament id: the import gives one (VKZ and end date,
+    then -2 for a second tournament of the club ending that day) and prints it; export -o
+    writes the DSB XML to a file."""
+    url = empty_db
+    swi = CORPUS / "marceljuenemann__stadtmeisterschaft-le-2011.swi"
+    first = ok(["tournament", "import", str(swi), "--vkz", "C05"], url)
+    assert "imported tournament C05-2012-02-16 (ends 2012-02-16)" in first
+    cp850 = CORPUS / "marceljuenemann__stadtmeisterschaft-le-2011.derived-cp850-crlf.swi"
+    second = ok(["tournament", "import", str(cp850), "--vkz", "C05"], url)
+    assert "imported tournament C05-2012-02-16-2 " in second
+    assert games(url, "C05-2012-02-16-2") == games(url, "C05-2012-02-16")
+    assert len(games(url, "C05-2012-02-16")) == 42
+    target = tmp_path / "le.xml"
+    out = run(["tournament", "export", "C05-2012-02-16", "--format", "dsb-xml", "-o", str(target)],
+              url)  # fmt: skip
+    assert out.returncode == 0 and out.stdout == "" and f"wrote {target}" in out.stderr
+    assert dsb_xml.xsd_problems(target.read_bytes(), XSD) == []
+    assert dsb_xml.parse(target.read_bytes()).end.isoformat() == "2012-02-16"

@@ -356,7 +356,7 @@ def test_trf_without_vkz_or_with_a_player_twice_writes_nothing(empty_db, tmp_pat
     path.write_text(ALL)
     before = counts(empty_db)
     out = run(["tournament", "import", str(path)], empty_db)
-    assert out.returncode == 2 and "no tournament id: give --id" in out.stderr
+    assert out.returncode == 2 and "no VKZ: give --vkz" in out.stderr
     # start rank 3 gets the DSB id of start rank 1: both are the same new player
     twice = "\n".join(
         x if not x.startswith("GER    3") else "GER    3" + " " * 50 + "10012345"

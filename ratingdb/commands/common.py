@@ -85,8 +85,13 @@ def write_output(data: bytes, output: str | None) -> None:
     click.echo(f"wrote {output} ({len(data)} bytes)", err=True)
 
 
+def json_text(data: Any) -> str:
+    """How the command line prints JSON: one-space indent, UTF-8 as it is."""
+    return json.dumps(data, indent=1, ensure_ascii=False, default=str)
+
+
 def echo_json(data: Any) -> None:
-    click.echo(json.dumps(data, indent=1, ensure_ascii=False, default=str))
+    click.echo(json_text(data))
 
 
 @contextmanager

@@ -11,9 +11,11 @@ from sqlalchemy.orm import Session
 from ratingdb.commands.common import (
     echo_json,
     engine,
+    json_text,
     read_bytes,
     read_json,
     source_name,
+    write_output,
     writing,
 )
 from ratingdb.commands.recalc import recalc_and_report
@@ -95,7 +97,11 @@ def tournament_show(ident: str, as_json: bool) -> None:
 
 @tournament.command("import")
 @click.argument("source", metavar="FILE")
-@click.option("--id", "code", help="Tournament id (default: the file's '### ratingdb id:').")
+@click.option(
+    "--id",
+    "code",
+    help="Tournament id (default: the file's '### ratingdb id:', else VKZ and end date).",
+)
 @click.option("--vkz", help="VKZ of the playing level (default: '### ratingdb vkz:').")
 @click.option("--kind", type=click.Choice(["individual", "team", "match"]), default=None)
 @click.option(
@@ -183,25 +189,31 @@ def tournament_import(
     "dsb-xml: the DSB's TournamentReport 2.5; "
     "evaluate: the stored evaluation's input (ratings, residual games) for `ratingdb evaluate`.",
 )
-def tournament_export(ident: str, fmt: str) -> None:
-    """Tournament ID as a submission document (the JSON it can be added with), TRF, or the
-    input of its stored evaluation (`ratingdb evaluate FILE --rechenmodul auto` repeats it)."""
+@click.option("-o", "--output", help="Write to this file (default: stdout).")
+def tournament_export(ident: str, fmt: str, output: str | None) -> None:
+    """Tournament ID as a submission document (the JSON it can be added with), TRF, the DSB's
+    TournamentReport XML, or the input of its stored evaluation (`ratingdb evaluate FILE
+    --rechenmodul auto` repeats it)."""
     from ratingdb.db.trf_import import export_trf
     from ratingdb.io.trf import write
     from ratingdb.queries.tournament import evaluation_input, submission_document
 
+    def as_json(data: object) -> bytes:
+        return (json_text(data) + "\n").encode()
+
     with Session(engine()) as session:
         if fmt == "evaluate":
-            echo_json(evaluation_input(session, ident))
+            data = as_json(evaluation_input(session, ident))
         elif fmt == "trf":
-            click.echo(write(export_trf(session, ident)), nl=False)
+            data = write(export_trf(session, ident)).encode()
         elif fmt == "dsb-xml":
             from ratingdb.db.dsb_exchange import export_report
             from ratingdb.io.dsb_xml import write as write_xml
 
-            click.get_binary_stream("stdout").write(write_xml(export_report(session, ident)))
+            data = write_xml(export_report(session, ident))
         else:
-            echo_json(submission_document(session, ident))
+            data = as_json(submission_document(session, ident))
+    write_output(data, output)
 
 
 @tournament.command("list")

@@ -29,7 +29,6 @@ from ratingdb.db.models import AuditEntry, Tournament
 from ratingdb.db.store import find_tournament, load_participants
 from ratingdb.db.trf_import import Choice, Match, correct_trf, export_trf, import_trf
 from ratingdb.io import dsb_xml
-from ratingdb.io.errors import InputError
 from ratingdb.io.trf import TrfTournament
 
 #: namespace of the UUIDs derived from tournament ids
@@ -110,8 +109,6 @@ def import_report(
         )
         corrected = True
     else:
-        if not code:
-            raise InputError(t.source, "no tournament id: give --id")
         stored, matches = import_trf(
             session, t, code=code, vkz=vkz, kind=kind, actor=actor, choices=choices
         )

@@ -362,13 +362,27 @@ def resolve_meta(
 ) -> tuple[str, str, str]:
     """Tournament id, VKZ and kind: the given ones, else the file's ``### ratingdb`` lines
     (kind: else team or individual by the file); an InputError naming ``hints`` otherwise."""
-    code = code or t.meta.get("id")
+    code = code or t.meta.get("id") or ""
     vkz = vkz or t.meta.get("vkz")
-    if not code:
-        raise InputError(t.source, f"no tournament id: give {hints[0]}")
     if not vkz:
         raise InputError(t.source, f"no VKZ: give {hints[1]}")
     return code, vkz, kind or t.meta.get("kind") or ("team" if t.team else "individual")
+
+
+def assign_code(session: Session, vkz: str, end: date) -> str:
+    """A tournament id for a file that names none, as DeWIS gives one on upload: the VKZ and
+    the end date (``C0001-2012-02-16``), then ``-2``, ``-3`` … when taken. The id is locked
+    (:func:`lock_tournament`) before it is returned, so two uploads at once get two ids."""
+    base = f"{vkz}-{end:%Y-%m-%d}"
+    for n in range(1, 1000):
+        code = base if n == 1 else f"{base}-{n}"
+        lock_tournament(session, code)
+        taken = session.execute(
+            text("SELECT 1 FROM tournaments WHERE code = :c"), {"c": code}
+        ).first()
+        if taken is None:
+            return code
+    raise InputError(vkz, f"999 tournaments of this VKZ end on {end}: give an id")
 
 
 def import_trf(
@@ -383,7 +397,10 @@ def import_trf(
 ) -> tuple[Tournament, list[Match]]:
     """Store the tournament (a change point for the next run); returns it and the matches."""
     code, vkz, kind = resolve_meta(t, code, vkz, kind)
-    lock_tournament(session, code)  # before new players are registered
+    if code:
+        lock_tournament(session, code)  # before new players are registered
+    else:
+        code = assign_code(session, vkz, t.end)  # locked too
     return _store(
         session, t, lambda doc: add_tournament(session, doc, actor), code, vkz, kind, choices
     )

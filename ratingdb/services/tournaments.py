@@ -287,7 +287,10 @@ def add_trf(
         code = dsb_exchange.known_uuid(session, parsed.other["tournamentUUID"], parsed)
         vkz = vkz or (dsb_exchange.stored_vkz(session, code) if code else None)
     tcode, tvkz, tkind = trf_import.resolve_meta(parsed, code, vkz, kind, hints)
-    submissions.lock(session, tcode)
+    if tcode:
+        submissions.lock(session, tcode)
+    else:  # a file that names no id gets one, as on DeWIS
+        tcode = trf_import.assign_code(session, tvkz, parsed.end)
     _check(user, tcode, tvkz, parsed.end, today)
     _check_choices(user, parsed, choices)
     _plausible(parsed.start, parsed.end, parsed.source, today)
