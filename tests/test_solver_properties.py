@@ -351,7 +351,14 @@ def _check_group(ind: Independent, first: dict[str, Any]) -> None:
     if not result.success or np.max(np.abs(f(result.x))) > 1e-7:
         result = optimize.root(f, final, method="hybr", options={"xtol": 1e-12})
     assert np.max(np.abs(f(result.x))) <= 1e-7
-    assert np.allclose(result.x, final, atol=0.01), (result.x, final)
+    # An ill-conditioned group (its level fixed by a few games against far-away opponents)
+    # has a flat residual: two float solutions with |W - W_e| <= 1e-7 can then differ by a
+    # few hundredths of a point (seen: 1204.156 / 1204.141). What must agree is the rating
+    # it rounds to, unless scipy's root is that close to a half.
+    assert np.allclose(result.x, final, atol=0.05), (result.x, final)
+    for ours, theirs in zip(final, result.x, strict=True):
+        if abs(theirs % 1 - 0.5) > 0.05:
+            assert round_half_up(ours) == round_half_up(theirs), (ours, theirs)
 
 
 # -- the solver on its own ------------------------------------------------------------------------
