@@ -475,3 +475,58 @@ def test_javafo_manual_two_digit_birth_dates_and_empty_dates():
     assert [m for _, m in err.value.problems] == [
         "not a date (DDMMYY): '310242' (day is out of range for month)"
     ]
+
+
+def test_a_points_column_that_disagrees_survives_the_database(empty_db, tmp_path):
+    """Issue 21 item 2: the file's own points column comes back on export even where it
+    disagrees with the results (the import warned); once a correction changes what the
+    player scores, the export writes the scored points instead."""
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.pool import NullPool
+
+    lines = (DATA / "javafo-trfx.trf").read_text().splitlines()
+    k = next(i for i, x in enumerate(lines) if x.startswith("001    5"))
+    lines[k] = lines[k][:80] + " 9.5" + lines[k][84:]  # Ebert scored 1.0
+    path = tmp_path / "wrong.trf"
+    path.write_text("\n".join(lines) + "\n")
+    out = run(["tournament", "import", str(path), "--id", "W1", "--vkz", "C01",
+               "--end", "2010-09-25"], empty_db)  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert "Ebert,Emil (file 9.5, results 1.0)" in out.stderr
+    exported = run(["tournament", "export", "W1", "--format", "trf"], empty_db).stdout
+    again = parse(exported, "again.trf")
+    assert [p.points for p in again.players] == [Decimal(x) for x in
+                                                 ("2.5", "1.5", "1.5", "1.5", "9.5")]  # fmt: skip
+    # a correction: Ebert's round-1 loss against Dahl becomes a win
+    eng = create_engine(empty_db, poolclass=NullPool)
+    with eng.begin() as conn:
+        conn.execute(
+            text(
+                "UPDATE games SET result = '0-1' WHERE round = 1 AND tournament_id = "
+                "(SELECT id FROM tournaments WHERE code = 'W1') AND result = '1-0' "
+                "AND white_id = (SELECT pa.id FROM participants pa JOIN tournaments t "
+                "ON t.id = pa.tournament_id WHERE t.code = 'W1' AND pa.start_rank = 4)"
+            )
+        )
+    eng.dispose()
+    corrected = parse(run(["tournament", "export", "W1", "--format", "trf"], empty_db).stdout,
+                      "again.trf")  # fmt: skip
+    assert corrected.player(5).points == Decimal("2.0")
+    assert corrected.player(4).points == Decimal("0.5")
+
+
+def test_a_line_that_ends_early_reads_like_blank_rounds():
+    """A round the line does not reach is a round without result, like an explicit blank:
+    Byrne's column (1.0) exceeds her results (0) by 1.0 over her blank round 2 and the
+    round 3 her line no longer reaches: two H byes, in the file as written and again after
+    a round trip (the writer leaves trailing blanks off). Walsh's 2.0 over a draw and two
+    such rounds fits no bye pattern: a difference, the same after the round trip."""
+    lines = (DATA / "irish-icu.trf").read_text().splitlines()
+    for rank in (2, 3):  # round 3 (Walsh - Byrne) is not in the file
+        k = next(i for i, x in enumerate(lines) if x.startswith(f"001    {rank}"))
+        lines[k] = lines[k][:110].rstrip()
+    t = parse("\n".join(lines) + "\n", "t.trf")
+    assert t.player(3).byes == {2: "H", 3: "H"} and t.player(2).byes == {}
+    again = parse(write(t), "again.trf")
+    assert again.player(3).byes == {2: "H", 3: "H"} and again.player(2).byes == {}
+    assert [again.player(r).points for r in (2, 3)] == [Decimal("2.0"), Decimal("1.0")]

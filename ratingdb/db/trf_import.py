@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from datetime import date
+from decimal import Decimal
 from typing import Any, cast
 
 from sqlalchemy import select, text
@@ -25,7 +26,14 @@ from ratingdb.db.models import Participant, Player, Tournament
 from ratingdb.db.store import find_tournament, load_games, load_participants
 from ratingdb.db.submissions import add_tournament, correct_tournament, lock
 from ratingdb.io.errors import InputError
-from ratingdb.io.trf import NationalRecord, RoundEntry, TrfGame, TrfPlayer, TrfTournament
+from ratingdb.io.trf import (
+    NationalRecord,
+    RoundEntry,
+    TrfGame,
+    TrfPlayer,
+    TrfTournament,
+    scored_points,
+)
 from ratingdb.names import full_name
 
 FEDERATION = "GER"
@@ -344,8 +352,22 @@ def _keep_exchange(session: Session, stored: Tournament, t: TrfTournament) -> No
         "records": t.records,
         "uncoloured": [[g.round, g.white, g.black] for g in t.games if not g.coloured],
         "start_ranks": [p.start_rank for p in t.players],
+        "points": _differing_points(t),
     }
     stored.exchange = {k: v for k, v in exchange.items() if v}
+
+
+def _differing_points(t: TrfTournament) -> dict[str, list[str]]:
+    """The file's points column where it differs from what its games and byes score (the
+    import warned): start rank -> [the file's points, the scored points]. The export
+    writes the file's value back while the scored points are still the same (issue 21:
+    the points column survives the round trip), the scored ones after a correction."""
+    scored = scored_points(t)
+    return {
+        str(p.start_rank): [str(p.points), str(scored[p.start_rank])]
+        for p in t.players
+        if p.points is not None and p.points != scored[p.start_rank]
+    }
 
 
 #: how the command line and the API ask for a missing tournament id and VKZ
@@ -519,7 +541,7 @@ def export_trf(session: Session, ident: str, *, file_ranks: bool = True) -> TrfT
         trf_games.append(
             TrfGame(rnd, white, black, g.result, (rnd, white, black) not in uncoloured)
         )
-    return TrfTournament(
+    exported = TrfTournament(
         source=row.code,
         name=row.name,
         start=row.start_date,
@@ -537,6 +559,20 @@ def export_trf(session: Session, ident: str, *, file_ranks: bool = True) -> TrfT
         other=dict(exchange.get("other", {})),
         records=list(exchange.get("records", [])),
     )
+    _file_points(exported, exchange.get("points") or {})
+    return exported
+
+
+def _file_points(t: TrfTournament, stored: dict[str, list[str]]) -> None:
+    """Give back the file's own points column (:func:`_differing_points`) to the players
+    whose games and byes still score what they scored on import."""
+    if not stored:
+        return
+    scored = scored_points(t)
+    for p in t.players:
+        entry = stored.get(str(p.start_rank))
+        if entry and Decimal(entry[1]) == scored[p.start_rank]:
+            p.points = Decimal(entry[0])
 
 
 def _assign_rounds(games: list[tuple[int | None, str, str]]) -> list[int]:

@@ -1004,18 +1004,26 @@ def _unwritten_byes(t: TrfTournament, rep: _Report) -> None:
     points column counts are byes the program did not write: read as half-point (``H``) or
     full-point (``F``) byes when the column exceeds the results by exactly half or one
     point for each such round (the Irish files written for the ICU; its own reader does
-    the same). Any other difference is left to :func:`_points_column`'s warning."""
+    the same). A round the line does not reach counts as such a round too (a line that
+    ends early and one that writes ``-`` to the last round read the same). Any other
+    difference is left to :func:`_points_column`'s warning."""
     named = []
+    last = max((e.round for p in t.players for e in p.rounds), default=0)
     for p in t.players:
+        present = {e.round for e in p.rounds}
         blank = [i for i, e in enumerate(p.rounds) if not e.opponent and e.code == " "]
-        if p.points is None or not blank:
+        absent = [r for r in range(1, last + 1) if r not in present]
+        if p.points is None or not (blank or absent):
             continue
         missing = p.points - sum((e.points for e in p.rounds), Decimal(0))
         for code, each in (("H", Decimal("0.5")), ("F", Decimal(1))):
-            if missing == each * len(blank):
+            if missing == each * (len(blank) + len(absent)):
+                filled = sorted([p.rounds[i].round for i in blank] + absent)
                 for i in blank:
                     p.rounds[i] = replace(p.rounds[i], code=code)
-                rounds = ", ".join(str(p.rounds[i].round) for i in blank)
+                p.rounds += [RoundEntry(r, 0, "-", code, 0) for r in absent]
+                p.rounds.sort(key=lambda e: e.round)
+                rounds = ", ".join(str(r) for r in filled)
                 named.append(f"{p.start_rank} {p.name} ({code} in round {rounds})")
                 break
     if named:
@@ -1066,19 +1074,55 @@ def _points_text(points: Decimal) -> str:
     return f"{points:.1f}".rjust(4)
 
 
-def write(t: TrfTournament) -> str:
-    """TRF26 text of ``t``: header records (a repeated one line by line), round dates,
-    players with their games and byes (``TrfPlayer.byes``; a round without either is
-    ``0000 - Z`` for a player read from no file, else left blank), NRS records, and the
-    kept records (team records, ``XX?``). The points column is computed from what is
-    written, byes included; forfeits read without colours are written without."""
+_Entries = dict[int, dict[int, tuple[int, str, str]]]
+
+
+def _entries(t: TrfTournament) -> tuple[int, _Entries]:
+    """The number of rounds and, per start rank and round, (opponent, colour, code)."""
     rounds = max([g.round for g in t.games] + [r for p in t.players for r in p.byes], default=0)
-    entries: dict[int, dict[int, tuple[int, str, str]]] = {p.start_rank: {} for p in t.players}
+    entries: _Entries = {p.start_rank: {} for p in t.players}
     for g in t.games:
         white_code, black_code = _CODES[g.result]
         colours = ("w", "b") if g.coloured else ("-", "-")
         entries[g.white][g.round] = (g.black, colours[0], white_code)
         entries[g.black][g.round] = (g.white, colours[1], black_code)
+    return rounds, entries
+
+
+def _round_cells(
+    p: TrfPlayer, rounds: int, entries: _Entries
+) -> tuple[list[tuple[int, str]], Decimal]:
+    """A player line's round cells (a round without game or bye is ``0000 - Z`` for a
+    player read from no file, else blank) and the points they score, byes included."""
+    cells: list[tuple[int, str]] = []
+    points = Decimal(0)
+    byes = p.byes
+    blank = (0, "-", "Z") if not p.rounds else (0, " ", " ")
+    for rnd in range(1, rounds + 1):
+        bye = (0, "-", byes[rnd]) if rnd in byes else blank
+        opp, colour, code = entries[p.start_rank].get(rnd, bye)
+        points += _POINTS.get(code, Decimal(0))
+        base = 92 + 10 * (rnd - 1)
+        number = f"{opp:4d}" if opp else ("0000" if code != " " else "")
+        cells += [(base, number), (base + 5, colour), (base + 7, code)]
+    return cells, points
+
+
+def scored_points(t: TrfTournament) -> dict[int, Decimal]:
+    """Per start rank the points of what :func:`write` writes (games and byes): the
+    points column unless a player carries the file's own (``TrfPlayer.points``)."""
+    rounds, entries = _entries(t)
+    return {p.start_rank: _round_cells(p, rounds, entries)[1] for p in t.players}
+
+
+def write(t: TrfTournament) -> str:
+    """TRF26 text of ``t``: header records (a repeated one line by line), round dates,
+    players with their games and byes (``TrfPlayer.byes``), NRS records, and the kept
+    records (team records, ``XX?``). The points column is the player's ``points`` when
+    given (the file's own column, kept even where it disagrees with the results: the
+    import warned), else computed from what is written; forfeits read without colours are
+    written without."""
+    rounds, entries = _entries(t)
     meta = dict(t.meta)
     if t.team and not any(r[:3] in ("013", "310") for r in t.records):
         meta.setdefault("kind", "team")  # no team record says it
@@ -1110,17 +1154,9 @@ def write(t: TrfTournament) -> str:
             )
         )
     for p in sorted(t.players, key=lambda p: p.start_rank):
-        cells = []
-        points = Decimal(0)
-        byes = p.byes
-        blank = (0, "-", "Z") if not p.rounds else (0, " ", " ")
-        for rnd in range(1, rounds + 1):
-            bye = (0, "-", byes[rnd]) if rnd in byes else blank
-            opp, colour, code = entries[p.start_rank].get(rnd, bye)
-            points += _POINTS.get(code, Decimal(0))
-            base = 92 + 10 * (rnd - 1)
-            number = f"{opp:4d}" if opp else ("0000" if code != " " else "")
-            cells += [(base, number), (base + 5, colour), (base + 7, code)]
+        cells, points = _round_cells(p, rounds, entries)
+        if p.points is not None:
+            points = p.points
         lines.append(
             _cols(
                 [
