@@ -31,11 +31,12 @@ INSERT INTO players (id, dsb_id, fide_id, surname, given_name, sex, birth_year) 
   (1, 'NU1000001', NULL, 'Müller', 'Jürgen', 'm', 1970),
   (2, 'NU1000002', 24600001, 'Weiß', 'Anna-Lena', 'f', 2008),
   (3, NULL, NULL, 'Özdemir', 'Ali', 'm', 1999);
-INSERT INTO memberships (player_id, organisation_id, member_number, valid_from, status) VALUES
-  (1, 902, '12', '2020-01-01', 'active'),
-  (1, 903, '3', '2021-01-01', 'passive'),
-  (2, 902, '1043', '2019-01-01', 'active'),
-  (3, 902, '7', '2026-01-01', 'active');
+INSERT INTO memberships (player_id, organisation_id, member_number, valid_from, status,
+                         eligibility) VALUES
+  (1, 902, '12', '2020-01-01', 'active', 'D'),
+  (1, 903, '3', '2021-01-01', 'passive', '-'),
+  (2, 902, '1043', '2019-01-01', 'active', 'E'),
+  (3, 902, '7', '2026-01-01', 'active', NULL);
 INSERT INTO rating_takeovers (player_id, taken_on, rating, rating_index) VALUES
   (1, '2026-07-01', 1950, 45),
   (2, '2026-07-01', 2100, 80);
@@ -78,16 +79,16 @@ HEADER = (
     "FIDE-Frauentitel,FIDE-Elozahl-Schnellschach,FIDE-Elozahl-Blitz\r\n"
 )
 SPIELER_CSV = HEADER + (
-    'NU1000002,C0327,1043,A,"Weiß,Anna-Lena",W,,2008,202627,2100,80,2050,,24600001,GER,Anna-Lena,'
+    'NU1000002,C0327,1043,A,"Weiß,Anna-Lena",W,E,2008,202627,2100,80,2050,,24600001,GER,Anna-Lena,'
     "Weiß,,,\r\n"
-    'NU1000001,C0327,12,A,"Müller,Jürgen",M,,1970,202627,1950,45,,,,,Jürgen,Müller,,,\r\n'
-    'NU1000001,C0401,3,P,"Müller,Jürgen",M,,1970,202627,1950,45,,,,,Jürgen,Müller,,,\r\n'
+    'NU1000001,C0327,12,A,"Müller,Jürgen",M,D,1970,202627,1950,45,,,,,Jürgen,Müller,,,\r\n'
+    'NU1000001,C0401,3,P,"Müller,Jürgen",M,-,1970,202627,1950,45,,,,,Jürgen,Müller,,,\r\n'
     ',C0327,7,A,"Özdemir,Ali",M,,1999,,,,,,,,Ali,Özdemir,,,\r\n'
 )
 SPIELER_TXT = (
-    "NU1000002|C0327|1043|A|Weiß,Anna-Lena|W||2008|202627|2100-80|2050||24600001|GER\r\n"
-    "NU1000001|C0327|12|A|Müller,Jürgen|M||1970|202627|1950-45||||\r\n"
-    "NU1000001|C0401|3|P|Müller,Jürgen|M||1970|202627|1950-45||||\r\n"
+    "NU1000002|C0327|1043|A|Weiß,Anna-Lena|W|E|2008|202627|2100-80|2050||24600001|GER\r\n"
+    "NU1000001|C0327|12|A|Müller,Jürgen|M|D|1970|202627|1950-45||||\r\n"
+    "NU1000001|C0401|3|P|Müller,Jürgen|M|-|1970|202627|1950-45||||\r\n"
     "|C0327|7|A|Özdemir,Ali|M||1999||0-0||||\r\n"
 )
 
@@ -161,7 +162,7 @@ def test_one_club_and_errors(federation):
 
 def row(**changes: object) -> PlayerFileRow:
     base: dict[str, object] = dict(
-        dsb_id="NU4005017", vkz="C0505", member_number="1043", passive=False,
+        dsb_id="NU4005017", vkz="C0505", member_number="1043", passive=False, eligibility="",
         surname="Muster", given_name="Max", sex="m", birth_year=1963,
         last_evaluation=date(2026, 3, 14), dwz=1802, index=45, fide_rating=1850,
         fide_title="FM", fide_id=4711, fide_federation="GER", club="SC Muster 1920",
@@ -255,5 +256,12 @@ def test_round_trip_through_players_and_clubs_import(federation, pg_server, tmp_
         assert comparable(export(again, "dsb-csv")) == comparable(SPIELER_CSV.encode("cp1252"))
         with zipfile.ZipFile(io.BytesIO(export(again, "dsb-csv-zip"))) as archive:
             assert archive.read("vereine.csv") == (tmp_path / "vereine.csv").read_bytes()
+        # the next list changes Müller's Spielberechtigung in C0327: the membership follows
+        path = tmp_path / "spieler.csv"
+        path.write_bytes(path.read_bytes().replace(b',M,D,1970,', b',M,A,1970,'))
+        later = run(["players", "import", str(path), "--date", "2026-10-15"], again)
+        assert later.returncode == 0, later.stderr
+        lines = export(again, "dsb-csv").decode("cp1252").split("\r\n")
+        assert [ln.split(",")[7] for ln in lines if "Jürgen" in ln] == ["A", "-"]
     finally:
         _drop_database(pg_server, name)

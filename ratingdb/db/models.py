@@ -136,6 +136,8 @@ class Membership(Base):
     valid_from: Mapped[date] = mapped_column(Date)
     valid_to: Mapped[date | None] = mapped_column(Date)
     status: Mapped[str] = mapped_column(String(10), server_default="active")
+    #: the member list's ``Spielberechtigung`` as given (migration 0015)
+    eligibility: Mapped[str | None] = mapped_column(String(5))
 
 
 class ExternalRating(Base):

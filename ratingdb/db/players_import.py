@@ -95,7 +95,7 @@ def import_list(
     report = ListImport(rows=len(rows))
     ids = next_ids(session)
     db = _Existing(session)
-    open_before = {key: since for key, (_, _, _, since) in db.open.items()}
+    open_before = {key: since for key, (_, _, _, since, _) in db.open.items()}
     changed: set[int] = set()
     step = max(1, len(rows) // 100)
 
@@ -166,30 +166,51 @@ def import_list(
         club = db.clubs[r.vkz]
         listed.add((pid, club))
         status = "passive" if r.passive else "active"
+        eligibility = r.eligibility or None
         open_one = db.open.get((pid, club))
         recent = db.recently_ended.get((pid, club))
         if open_one is None and recent is not None and recent[1] >= list_date:
             reopened.append({"i": recent[0]})  # listed again: the membership goes on
-            db.open[(pid, club)] = (recent[0], status, r.member_number, list_date)
+            status_updates.append(
+                {"i": recent[0], "s": status, "n": r.member_number, "e": eligibility}
+            )
+            db.open[(pid, club)] = (recent[0], status, r.member_number, list_date, eligibility)
             changed.add(pid)
         elif open_one is None:
             ids["memberships"] += 1
-            new_members.append((ids["memberships"], pid, club, r.member_number, list_date, status))
-            db.open[(pid, club)] = (ids["memberships"], status, r.member_number, list_date)
+            new_members.append(
+                (ids["memberships"], pid, club, r.member_number, list_date, status, eligibility)
+            )
+            db.open[(pid, club)] = (
+                ids["memberships"], status, r.member_number, list_date, eligibility
+            )  # fmt: skip
             changed.add(pid)
-        elif open_one[1:3] != (status, r.member_number):
-            status_updates.append({"i": open_one[0], "s": status, "n": r.member_number})
+        elif (open_one[1], open_one[2], open_one[4]) != (status, r.member_number, eligibility):
+            status_updates.append(
+                {"i": open_one[0], "s": status, "n": r.member_number, "e": eligibility}
+            )
         if progress is not None and k % step == 0:
             progress(len(rows) + k, len(rows) * 2)
     copy_rows(
         session,
         "memberships",
-        ("id", "player_id", "organisation_id", "member_number", "valid_from", "status"),
+        (
+            "id",
+            "player_id",
+            "organisation_id",
+            "member_number",
+            "valid_from",
+            "status",
+            "eligibility",
+        ),
         new_members,
     )
     if status_updates:
         session.execute(
-            text("UPDATE memberships SET status = :s, member_number = :n WHERE id = :i"),
+            text(
+                "UPDATE memberships SET status = :s, member_number = :n, eligibility = :e "
+                "WHERE id = :i"
+            ),
             status_updates,
         )
     if reopened:
@@ -203,7 +224,7 @@ def import_list(
     ]
     ended = [
         (pid, mid)
-        for (pid, club), (mid, _, _, since) in db.open.items()
+        for (pid, club), (mid, _, _, since, _) in db.open.items()
         if (pid, club) not in listed and (not partial or club in in_list) and since <= list_date
     ]
     if not force:
@@ -304,17 +325,20 @@ class _Existing:
                 self.by_fide[r.fide_id] = r.id
         #: open memberships by (club, member number): a number can be given again later
         self.by_member: dict[tuple[int, str], int] = {}
-        self.open: dict[tuple[int, int], tuple[int, str, str | None, date]] = {}
+        #: (membership id, status, member number, valid from, eligibility)
+        self.open: dict[tuple[int, int], tuple[int, str, str | None, date, str | None]] = {}
         self.recently_ended: dict[tuple[int, int], tuple[int, date]] = {}
         for r in session.execute(
             text(
                 "SELECT id, player_id, organisation_id, member_number, valid_from, valid_to, "
-                "status FROM memberships ORDER BY valid_from"
+                "status, eligibility FROM memberships ORDER BY valid_from"
             )
         ):
             key = (r.player_id, r.organisation_id)
             if r.valid_to is None:
-                self.open[key] = (r.id, r.status, r.member_number, r.valid_from)
+                self.open[key] = (
+                    r.id, r.status, r.member_number, r.valid_from, r.eligibility
+                )  # fmt: skip
                 if r.member_number:
                     self.by_member[(r.organisation_id, r.member_number)] = r.player_id
             else:

@@ -69,6 +69,8 @@ class PlayerFileRow:
     vkz: str
     member_number: str | None
     passive: bool
+    #: ``Spielberechtigung`` as the member list gave it ("" when unknown)
+    eligibility: str
     surname: str
     given_name: str
     sex: str | None  # m, f, d
@@ -98,6 +100,7 @@ def from_list(rows: Iterable[Mapping[str, Any]]) -> list[PlayerFileRow]:
             vkz=r["vkz"],
             member_number=r["member_number"],
             passive=r["passive"],
+            eligibility=r.get("eligibility") or "",
             surname=r["surname"],
             given_name=r["given_name"],
             sex=r["sex"],
@@ -187,7 +190,7 @@ def spieler_csv(
         title, women = _title(r)
         full = (
             r.dsb_id or "", r.vkz, r.member_number or "", "P" if r.passive else "A",
-            _name(r), _SEX.get(r.sex or "", ""), "", _n(r.birth_year),
+            _name(r), _SEX.get(r.sex or "", ""), r.eligibility, _n(r.birth_year),
             evaluation_week(r.last_evaluation), _n(r.dwz), _n(r.index if r.dwz else None),
             _n(r.fide_rating), title, _n(r.fide_id), r.fide_federation or "", r.given_name,
             r.surname, women, "", "",
@@ -222,7 +225,7 @@ def spieler_txt(rows: Iterable[PlayerFileRow]) -> bytes:
         dwz_index = f"{r.dwz}-{r.index or 0}" if r.dwz else "0-0"
         record = (
             r.dsb_id or "", r.vkz, r.member_number or "", "P" if r.passive else "A",
-            _name(r), _SEX.get(r.sex or "", ""), "", _n(r.birth_year),
+            _name(r), _SEX.get(r.sex or "", ""), r.eligibility, _n(r.birth_year),
             evaluation_week(r.last_evaluation), dwz_index,
             _n(r.fide_rating), _title(r)[0], _n(r.fide_id), r.fide_federation or "",
         )  # fmt: skip

@@ -218,7 +218,7 @@ def rating_list_rows(
         text(
             f"SELECT {'' if memberships else 'DISTINCT ON (p.id) '}p.id, p.surname, "
             "p.given_name, p.birth_year, p.sex, p.fide_id, p.dsb_id, o.vkz, o.name AS club, "
-            "u.vkz AS parent, m.member_number, m.status FROM memberships m "
+            "u.vkz AS parent, m.member_number, m.status, m.eligibility FROM memberships m "
             "JOIN players p ON p.id = m.player_id JOIN organisations o ON o.id = m.organisation_id "
             "LEFT JOIN organisations u ON u.id = o.parent_id "
             f"WHERE {where} AND m.valid_from <= :d AND (m.valid_to IS NULL OR m.valid_to >= :d)"
@@ -253,6 +253,7 @@ def rating_list_rows(
                 "dsb_id": m.dsb_id,
                 "club_parent": m.parent,
                 "passive": m.status == "passive",
+                "eligibility": m.eligibility,
             }
             if memberships
             else {}
