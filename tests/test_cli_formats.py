@@ -103,4 +103,6 @@ def test_a_file_without_an_id_gets_vkz_and_end_date(empty_db, tmp_path):
               url)  # fmt: skip
     assert out.returncode == 0 and out.stdout == "" and f"wrote {target}" in out.stderr
     assert dsb_xml.xsd_problems(target.read_bytes(), XSD) == []
-    assert dsb_xml.parse(target.read_bytes()).end.isoformat() == "2012-02-16"
+    report = dsb_xml.parse(target.read_bytes())
+    assert report.end.isoformat() == "2012-02-16" and len(report.games) == 42
+    assert [g.round for g in report.games] == sorted(g.round for g in report.games)

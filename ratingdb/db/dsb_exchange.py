@@ -175,6 +175,7 @@ def export_report(
 ) -> dsb_xml.DsbReport:
     """A stored tournament as a TournamentReport (see the module docstring)."""
     t = export_trf(session, ident, file_ranks=False)  # extra is keyed 1..n below
+    t.games.sort(key=lambda g: (g.round, min(g.white, g.black)))  # as a reader expects them
     tid = find_tournament(session, ident)
     parts = load_participants(session, tid)
     rank = {p.id: k for k, p in enumerate(parts, start=1)}
