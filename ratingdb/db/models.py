@@ -136,7 +136,7 @@ class Membership(Base):
     valid_from: Mapped[date] = mapped_column(Date)
     valid_to: Mapped[date | None] = mapped_column(Date)
     status: Mapped[str] = mapped_column(String(10), server_default="active")
-    #: the member list's ``Spielberechtigung`` as given (migration 0015)
+    #: the member list's ``Spielberechtigung`` as given (migration 0016)
     eligibility: Mapped[str | None] = mapped_column(String(5))
 
 
