@@ -424,3 +424,38 @@ def test_a_new_member_only_in_a_club_of_the_officer(world):
     assert new.vkz == world.vkz and new.valid_from == new.start_date
     chosen = next(m for m in how["matches"] if m["start_rank"] == world.ambiguous_rank)
     assert chosen["how"] == "new member" and chosen["player_id"] is not None
+
+
+def test_what_if_and_submit_in_the_officer_worker(world):
+    """Under ``ratingdb serve`` the officer's what-ifs and writes run in the worker process
+    (ratingdb/web/offload.py), the API's and the pages' alike: the plan, the answer and a
+    refusal travel there and back."""
+    from fastapi.testclient import TestClient
+
+    from ratingdb.web.app import create_app
+    from tests.web_support import TODAY
+
+    app = create_app(engine_for(world.url), today=lambda: TODAY, offload=1)
+    with TestClient(app) as client:
+        assert app.state.offload is not None
+        sign_in(client, "anna")
+        lines = [line for line in world.trf.decode().splitlines() if not line.startswith("###")]
+        draft = _draft(client, "\n".join(lines).encode(), code="WEB-OFF", vkz=world.vkz)
+        page = client.get(draft)
+        client.post(f"{draft}/choices", data={"csrf": csrf_of(page.text),
+                    f"c{world.ambiguous_rank}": f"p{world.right_player}"})  # fmt: skip
+        page = client.get(draft)
+        assert page.status_code == 200 and _moved(page.text), page.text
+        answer = client.post(f"{draft}/submit", data={"csrf": csrf_of(page.text)},
+                             follow_redirects=False)  # fmt: skip
+        assert answer.status_code == 303
+        assert _count(world, "SELECT count(*) FROM tournaments WHERE code = 'WEB-OFF'") == 1
+        # a refusal inside the plan comes back from the worker as the same page
+        draft = _draft(client, "\n".join(lines).encode(), code="WEB-OFF2", vkz=world.vkz)
+        page = client.get(draft)
+        rank = world.ambiguous_rank
+        client.post(f"{draft}/choices", data={"csrf": csrf_of(page.text), f"c{rank}": "new",
+                                              f"club{rank}": "Z9999"})  # fmt: skip
+        page = client.get(draft)
+        assert page.status_code == 403
+        assert "a new member of club Z9999 is outside your organisation levels" in page.text

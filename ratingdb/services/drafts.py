@@ -202,6 +202,16 @@ def choices_of(stored: dict[str, Any]) -> dict[int, Choice]:
 Plan = Callable[[Session], Written]
 
 
+def submitted(session: Session, *, plan: Plan, draft_id: str, user_id: int) -> Written:
+    """The draft's change made and the draft deleted, in the caller's transaction (a
+    module-level function: the web hands ``partial(submitted, ...)`` to its worker process)."""
+    from ratingdb.db import drafts as draft_store
+
+    written = plan(session)
+    draft_store.drop(session, draft_id, user_id)
+    return written
+
+
 def plan(
     parsed: Parsed,
     options: Options,

@@ -16,10 +16,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from functools import partial
-from typing import Annotated, Any, cast
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
-from fastapi.concurrency import run_in_threadpool
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
@@ -33,6 +32,7 @@ from ratingdb.services.imports import read_trf
 from ratingdb.services.tournaments import Written
 from ratingdb.web import schemas
 from ratingdb.web.deps import ReleasingRoute, UserDep
+from ratingdb.web.offload import off_the_readers
 from ratingdb.web.submission_schema import json_body, trf_body
 
 router = APIRouter(prefix="/api", tags=["officers"], route_class=ReleasingRoute)
@@ -76,10 +76,7 @@ async def _off_the_readers(
 ) -> dict[str, Any]:
     """``work`` in the app's worker process if it has one (:mod:`ratingdb.web.offload`:
     ``ratingdb serve``), else in a request thread."""
-    offload = getattr(request.app.state, "offload", None)
-    if offload is not None:
-        return cast(dict[str, Any], await offload.run(work, plan))
-    return await run_in_threadpool(work, request.app.state.engine, plan)
+    return await off_the_readers(request, work, plan)
 
 
 async def _commit(request: Request, plan: Plan) -> dict[str, Any]:

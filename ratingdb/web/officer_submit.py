@@ -12,6 +12,8 @@ Steps and what each keeps (nothing is a tournament before "submit"):
    (``POST .../choices``), and when none is open, the what-if of the change
    (:func:`ratingdb.services.tournaments.preview`: the same checks, 403 with the API's
    message for a VKZ outside the officer's scope or a tournament older than a year).
+   What-ifs and writes run where the API's run (:func:`ratingdb.web.offload.
+   off_the_readers`: the officer worker process of ``ratingdb serve``).
 3. ``POST /officer/drafts/{id}/submit``: the same change committed, the draft deleted in
    the same transaction; the browser goes to ``/officer``, where it is pending until the
    next run.
@@ -50,6 +52,7 @@ from ratingdb.services.database import write
 from ratingdb.services.permissions import check_edit
 from ratingdb.web.deps import SignedIn, SignedInDep
 from ratingdb.web.errors import describe
+from ratingdb.web.offload import off_the_readers
 
 router = APIRouter(include_in_schema=False)
 SIGN_IN = "/anmelden"
@@ -254,11 +257,12 @@ def _plan(request: Request, user: SignedIn, ctx: dict[str, Any]) -> drafts.Plan:
     )
 
 
-def _what_if(request: Request, plan: drafts.Plan) -> dict[str, Any]:
-    """The what-if of ``plan`` for a page: the moved players, or the refusal (its status,
-    the API's message and items)."""
+async def _what_if(request: Request, plan: drafts.Plan) -> dict[str, Any]:
+    """The what-if of ``plan`` for a page (in the officer worker when the server has one:
+    :mod:`ratingdb.web.offload`): the moved players, or the refusal (its status, the API's
+    message and items)."""
     try:
-        written, report = tournaments.preview(request.app.state.engine, plan)
+        written, report = await off_the_readers(request, tournaments.preview, plan)
     except RatingdbError as err:
         status, summary, items = describe(err)
         return {"status": status, "summary": summary, "items": items}
@@ -266,23 +270,27 @@ def _what_if(request: Request, plan: drafts.Plan) -> dict[str, Any]:
 
 
 @router.get("/officer/drafts/{draft_id}", response_class=HTMLResponse)
-def draft_page(request: Request, draft_id: str, user: SignedInDep) -> Response:
+async def draft_page(request: Request, draft_id: str, user: SignedInDep) -> Response:
     if user is None:
         return _to_sign_in(request)
-    with Session(request.app.state.engine) as session:
-        try:
-            ctx = _draft_context(request, session, user, draft_id)
-        except InputError as err:  # a draft whose players cannot be matched (file error)
-            status, summary, items = describe(err)
-            return _render(
-                request, "officer_draft.html",
-                {"user": user.user, "csrf": user.csrf, "draft_id": draft_id, "summary": summary,
-                 "items": items, "broken": True},
-                status,
-            )  # fmt: skip
-    what_if = None if ctx["open"] else _what_if(request, _plan(request, user, ctx))
+    try:
+        ctx = await run_in_threadpool(_read_draft, request, user, draft_id)
+    except InputError as err:  # a draft whose players cannot be matched (file error)
+        status, summary, items = describe(err)
+        return _render(
+            request, "officer_draft.html",
+            {"user": user.user, "csrf": user.csrf, "draft_id": draft_id, "summary": summary,
+             "items": items, "broken": True},
+            status,
+        )  # fmt: skip
+    what_if = None if ctx["open"] else await _what_if(request, _plan(request, user, ctx))
     ctx.update(user=user.user, csrf=user.csrf, what_if=what_if)
     return _render(request, "officer_draft.html", ctx, what_if["status"] if what_if else 200)
+
+
+def _read_draft(request: Request, user: SignedIn, draft_id: str) -> dict[str, Any]:
+    with Session(request.app.state.engine) as session:
+        return _draft_context(request, session, user, draft_id)
 
 
 def _choice(value: str, club: str) -> dict[str, Any] | None:
@@ -328,26 +336,22 @@ def _store_choices(request: Request, user: SignedIn, draft_id: str, fields: dict
 
 
 @router.post("/officer/drafts/{draft_id}/submit")
-def submit(
+async def submit(
     request: Request,
     draft_id: str,
     user: SignedInDep,
     csrf: Annotated[str, Form(max_length=200)] = "",
 ) -> Response:
     signed = _posting(user, csrf)
-    with Session(request.app.state.engine) as session:
-        ctx = _draft_context(request, session, signed, draft_id)
+    ctx = await run_in_threadpool(_read_draft, request, signed, draft_id)
     if ctx["open"]:
         names = ", ".join(f"{r.key} {r.name}" for r in ctx["open"][:10])
         raise InputError("who is who", f"decide who these participants are first: {names}")
-    plan = _plan(request, signed, ctx)
-
-    def change(session: Session) -> tournaments.Written:
-        written = plan(session)
-        draft_store.drop(session, draft_id, signed.user.user_id)
-        return written
-
-    write(request.app.state.engine, change)
+    change = partial(
+        drafts.submitted, plan=_plan(request, signed, ctx), draft_id=draft_id,
+        user_id=signed.user.user_id,
+    )  # fmt: skip
+    await off_the_readers(request, write, change)
     return RedirectResponse("/officer", status_code=303)
 
 
@@ -415,11 +419,11 @@ def _delete_plan(request: Request, user: SignedIn, code: str, reason: str | None
 
 
 @router.get("/officer/tournaments/{code}/delete", response_class=HTMLResponse)
-def delete_form(request: Request, code: str, user: SignedInDep) -> Response:
+async def delete_form(request: Request, code: str, user: SignedInDep) -> Response:
     if user is None:
         return _to_sign_in(request)
-    stored = _stored_tournament(request, user, code)
-    what_if = _what_if(request, _delete_plan(request, user, stored["code"], None))
+    stored = await run_in_threadpool(_stored_tournament, request, user, code)
+    what_if = await _what_if(request, _delete_plan(request, user, stored["code"], None))
     return _render(
         request,
         "officer_delete.html",
@@ -430,7 +434,7 @@ def delete_form(request: Request, code: str, user: SignedInDep) -> Response:
 
 
 @router.post("/officer/tournaments/{code}/delete")
-def delete(
+async def delete(
     request: Request,
     code: str,
     user: SignedInDep,
@@ -440,5 +444,5 @@ def delete(
     signed = _posting(user, csrf)
     if len(reason.strip()) < 3:
         raise InputError("reason", "give the reason for the deletion (it goes into the audit log)")
-    write(request.app.state.engine, _delete_plan(request, signed, code, reason.strip()))
+    await off_the_readers(request, write, _delete_plan(request, signed, code, reason.strip()))
     return RedirectResponse("/officer", status_code=303)

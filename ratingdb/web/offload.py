@@ -25,8 +25,10 @@ import os
 import traceback
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
+from fastapi import Request
+from fastapi.concurrency import run_in_threadpool
 from sqlalchemy import Engine, create_engine
 
 from ratingdb.errors import RatingdbError
@@ -112,3 +114,12 @@ class Offload:
 
 def _nothing(engine: Engine, plan: Any) -> None:
     return None
+
+
+async def off_the_readers(request: Request, work: Callable[[Engine, Any], T], plan: Any) -> T:
+    """``work(engine, plan)`` in the app's worker process if it has one (``ratingdb serve``),
+    else in a request thread: the officer API's and the officer pages' writes and what-ifs."""
+    offload = getattr(request.app.state, "offload", None)
+    if offload is not None:
+        return cast(T, await offload.run(work, plan))
+    return await run_in_threadpool(work, request.app.state.engine, plan)
