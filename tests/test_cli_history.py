@@ -93,8 +93,8 @@ def test_bad_submission_names_the_place(loaded, tmp_path: Path):
     assert "X1" not in listing  # nothing half-written
 
 
-def test_demo(scratch_db):
-    out = run(["demo", "--players", "200", "--years", "3"], scratch_db)
+def test_demo(demo_run):
+    out, _ = demo_run
     assert out.returncode == 0, out.stderr
     for needle in ("Nachtlauf", "Turnier nach", "Karteikarte", "2081-56", "1961*"):
         assert needle in out.stdout  # German by default (docs/i18n.md)

@@ -67,6 +67,8 @@ SESSION: list[list[str]] = [
     ["adjustment", "add", "--date", "2026-11-15", "--keep-index"],
     ["user", "add", "anna", "--role", "officer", "--scope", "C0327"],
     ["user", "token", "anna"],
+    ["user", "scope", "anna", "--scope", "C0327", "--scope", "C04"],
+    ["user", "password", "anna", "--generate"],
     ["user", "list"],
     ["user", "revoke", "anna"],
     ["recalc", "--dry-run"],

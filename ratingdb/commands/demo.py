@@ -7,7 +7,10 @@
 3. the nightly job: a full recalculation run with a progress bar;
 4. a rating officer inserts a late tournament that ended a year ago; the next run replays
    from that change point and reports what it changed;
-5. one player's Karteikarte and the worked example of WO Anhang 3.1.
+5. one player's Karteikarte;
+6. the worked example of WO Anhang 3.1;
+7. the command that serves the demo's database in the browser (:data:`SERVE`: ``ratingdb
+   serve --database ratingdb_demo``, on the same server) and the Karteikarte's address.
 """
 
 from __future__ import annotations
@@ -32,6 +35,9 @@ if TYPE_CHECKING:
     from sqlalchemy.engine import URL
 
 DEMO_DB = "ratingdb_demo"
+#: what the demo prints at its end to browse what it built (works as printed: the same
+#: server, the embedded one started again if the demo's run stopped it)
+SERVE = f"ratingdb serve --database {DEMO_DB}"
 
 
 def _fresh_database() -> URL:
@@ -154,7 +160,8 @@ def demo(players: int, years: int, seed: int) -> None:
         click.echo(show(session, "DEMO-LATE"))
         click.echo("")
         click.echo(_("5. Rating card of the first player of the late tournament:"))
-        click.echo(render_card(rating_card(session, doc["players"][0]["player_id"])))
+        shown_player = doc["players"][0]["player_id"]
+        click.echo(render_card(rating_card(session, shown_player)))
     eng.dispose()
 
     click.echo("")
@@ -166,3 +173,12 @@ def demo(players: int, years: int, seed: int) -> None:
     )
     t_in = parse_tournament(example)
     click.echo(render_text(t_in, evaluate(t_in)))
+
+    click.echo("")
+    click.echo(_("7. to see the demo in the browser, serve its database:"))
+    click.echo(f"   {SERVE}")
+    click.echo(
+        "   "
+        + _("then open %(url)s (the rating card above)")
+        % {"url": f"http://127.0.0.1:8000/players/{shown_player}"}
+    )

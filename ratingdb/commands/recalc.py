@@ -113,26 +113,14 @@ def runs(as_json: bool, limit: int, show_problems: bool, run_id: int | None) -> 
     """Recorded recalculation runs, newest first (a failed one with the tournament it
     failed at and the reason; its change points stayed pending), and the tournaments whose
     last evaluation had to strike players (the rules refused them; nobody else was held up)."""
-    from sqlalchemy import text
-
     from ratingdb.queries.problems import open_problems
+    from ratingdb.queries.runs import recorded_runs
 
     if run_id is not None:
         _run_changes(run_id, as_json)
         return
     with Session(engine()) as session:
-        rows = [
-            dict(r)
-            for r in session.execute(
-                text(
-                    'SELECT id, started_at, finished_at, change_point, "full", status, '
-                    "tournaments_evaluated, ratings_changed, message, failed_tournament "
-                    "FROM recalc_runs "
-                    "ORDER BY id DESC LIMIT :n"
-                ),
-                {"n": limit},
-            ).mappings()
-        ]
+        rows = recorded_runs(session, limit=limit)
         problems = open_problems(session)
     if as_json:
         echo_json(problems if show_problems else rows)
@@ -161,18 +149,10 @@ def runs(as_json: bool, limit: int, show_problems: bool, run_id: int | None) -> 
 
 def _run_changes(run_id: int, as_json: bool) -> None:
     """The players run ``run_id`` changed (``recalc_runs.changes``)."""
-    from sqlalchemy import text
-
-    from ratingdb.db.change_report import from_record, names_of
-    from ratingdb.errors import NotFound
+    from ratingdb.queries.runs import run_changes
 
     with Session(engine()) as session:
-        entries = session.execute(
-            text("SELECT changes FROM recalc_runs WHERE id = :id"), {"id": run_id}
-        ).scalar_one_or_none()
-        if entries is None:
-            raise NotFound(f"no recalculation run {run_id} (see `ratingdb runs`)")
-        changes = from_record(entries, names_of(session, (e[0] for e in entries)))
+        changes = run_changes(session, run_id)
     if as_json:
         echo_json([c.to_dict() for c in changes])
         return

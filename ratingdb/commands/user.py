@@ -1,4 +1,4 @@
-"""``ratingdb user add|token|password|revoke|list``: officers and admins of the web API, their
+"""``ratingdb user add|token|password|scope|revoke|list``: officers and admins of the web API, their
 tokens and their passwords for the web pages (WO 6.2/6.3)."""
 
 from __future__ import annotations
@@ -53,13 +53,24 @@ def user_token(name: str, label: str) -> None:
     is_flag=True,
     help="Read the password from the first line of standard input (for scripts).",
 )
-def user_password(name: str, password_stdin: bool) -> None:
+@click.option(
+    "--generate",
+    is_flag=True,
+    help="Set a new random password and print it (once) to hand it to NAME.",
+)
+def user_password(name: str, password_stdin: bool, generate: bool) -> None:
     """Set NAME's password for signing in on the web pages (asked twice, not echoed);
     stored only as an argon2id hash. Ends NAME's signed-in sessions."""
     import sys
 
-    from ratingdb.db.sign_in import set_password
+    from ratingdb.db.sign_in import reset_password, set_password
 
+    if generate:
+        if password_stdin:
+            raise click.UsageError("--generate and --password-stdin exclude each other")
+        with writing() as session:
+            click.echo(reset_password(session, name))
+        return
     if password_stdin:
         password = sys.stdin.readline().rstrip("\r\n")
     else:
@@ -67,6 +78,24 @@ def user_password(name: str, password_stdin: bool) -> None:
     with writing() as session:
         set_password(session, name, password)
     click.echo(f"password of {name} set")
+
+
+@user.command("scope")
+@click.argument("name")
+@click.option(
+    "--scope",
+    "scopes",
+    multiple=True,
+    required=True,
+    help="A VKZ prefix the officer is responsible for (WO 6.3); repeatable; replaces his prefixes.",
+)
+def user_scope(name: str, scopes: tuple[str, ...]) -> None:
+    """Replace officer NAME's VKZ prefixes."""
+    from ratingdb.db.users import set_scopes
+
+    with writing() as session:
+        now = ", ".join(set_scopes(session, name, list(scopes)).scopes)
+    click.echo(f"{name} now acts for {now}")
 
 
 @user.command("revoke")

@@ -40,14 +40,19 @@ MAX_LOCK_SECONDS = 900
 SESSION_HOURS = 12
 MIN_PASSWORD = 10
 MAX_PASSWORD = 1000
+#: random bytes of a password made by :func:`reset_password` (16 characters, 96 bits)
+GENERATED_BYTES = 12
 
 _hasher = PasswordHasher()
 #: verified against when the name is unknown, so that both answers take as long
 _DUMMY_HASH = _hasher.hash(secrets.token_urlsafe(16))
 
 
-def set_password(session: Session, name: str, password: str, *, actor: str = "cli") -> None:
-    """Store ``password`` for user ``name`` as an argon2id hash; ends his sessions."""
+def set_password(
+    session: Session, name: str, password: str, *, actor: str = "cli", generated: bool = False
+) -> None:
+    """Store ``password`` for user ``name`` as an argon2id hash; ends his sessions.
+    ``generated``: made by :func:`reset_password` (noted in the audit entry)."""
     if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
         raise InputError("password", f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} characters")
     user = session.scalar(select(User).where(User.name == name))
@@ -56,8 +61,23 @@ def set_password(session: Session, name: str, password: str, *, actor: str = "cl
     user.password_hash = _hasher.hash(password)
     session.execute(delete(WebSession).where(WebSession.user_id == user.id))
     session.add(
-        AuditEntry(actor=actor, action="password", entity="user", entity_id=name, details={})
+        AuditEntry(
+            actor=actor,
+            action="password",
+            entity="user",
+            entity_id=name,
+            details={"generated": True} if generated else {},
+        )
     )
+
+
+def reset_password(session: Session, name: str, *, actor: str = "cli") -> str:
+    """Give user ``name`` a new random password (:data:`GENERATED_BYTES` random bytes,
+    URL-safe) and return it: the only time it is seen, to be handed to him; ends his
+    sessions like :func:`set_password`."""
+    password = secrets.token_urlsafe(GENERATED_BYTES)
+    set_password(session, name, password, actor=actor, generated=True)
+    return password
 
 
 @dataclass(frozen=True, slots=True)

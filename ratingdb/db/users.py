@@ -74,6 +74,18 @@ def add_user(
         raise InputError("name", "a user name has 1-100 letters, digits or . _ @ -")
     if role not in ROLES:
         raise InputError("role", f"expected one of {', '.join(ROLES)}, got {role!r}")
+    _check_scopes(role, scopes)
+    if session.scalar(select(User.id).where(User.name == name)) is not None:
+        raise InputError("name", f"a user {name!r} exists already")
+    user = User(name=name, role=role, scopes=sorted(set(scopes)), full_name=full_name)
+    session.add(user)
+    session.flush()
+    _audit(session, actor, "add", name, {"role": role, "scopes": list(user.scopes)})
+    return user
+
+
+def _check_scopes(role: str, scopes: list[str] | tuple[str, ...]) -> None:
+    """WO 6.3: an officer acts for one or more VKZ prefixes, an admin for every VKZ."""
     for scope in scopes:
         if not _SCOPE.match(scope):
             raise InputError("scope", f"a VKZ prefix has 1 to 10 letters or digits: {scope!r}")
@@ -81,12 +93,19 @@ def add_user(
         raise InputError("scope", "an officer needs at least one VKZ prefix (WO 6.3)")
     if role == "admin" and scopes:
         raise InputError("scope", "an admin acts on every VKZ: give no prefixes")
-    if session.scalar(select(User.id).where(User.name == name)) is not None:
-        raise InputError("name", f"a user {name!r} exists already")
-    user = User(name=name, role=role, scopes=sorted(set(scopes)), full_name=full_name)
-    session.add(user)
+
+
+def set_scopes(
+    session: Session, name: str, scopes: list[str] | tuple[str, ...], *, actor: str = "cli"
+) -> User:
+    """Replace officer ``name``'s VKZ prefixes (WO 6.3); his tokens and sessions act on the
+    new ones from their next request."""
+    user = _user(session, name)
+    _check_scopes(user.role, scopes)
+    before = list(user.scopes or ())
+    user.scopes = sorted(set(scopes))
     session.flush()
-    _audit(session, actor, "add", name, {"role": role, "scopes": list(user.scopes)})
+    _audit(session, actor, "scope", name, {"scopes": list(user.scopes), "before": before})
     return user
 
 
@@ -121,15 +140,37 @@ def revoke(session: Session, name: str, *, prefix: str | None = None, actor: str
     return count
 
 
-def list_users(session: Session) -> list[dict[str, Any]]:
+def list_users(session: Session, name: str | None = None) -> list[dict[str, Any]]:
+    """Every user (or only ``name``) with role, prefixes, whether he has a password for
+    the pages, active tokens and their last use."""
     rows = session.execute(
         text(
             "SELECT u.name, u.full_name, u.role, u.scopes, u.created_at, "
+            "u.password_hash IS NOT NULL AS has_password, "
             "count(t.id) FILTER (WHERE t.revoked_at IS NULL) AS active_tokens, "
             "max(t.last_used_at) AS last_used_at "
             "FROM users u LEFT JOIN api_tokens t ON t.user_id = u.id "
+            "WHERE CAST(:name AS text) IS NULL OR u.name = :name "
             "GROUP BY u.id ORDER BY u.name"
+        ),
+        {"name": name},
+    ).mappings()
+    return [dict(r) for r in rows]
+
+
+def user_tokens(session: Session, name: str) -> list[dict[str, Any]]:
+    """User ``name``'s tokens, newest first: prefix, label, issued, last used, revoked."""
+    user = _user(session, name)
+    rows = session.execute(
+        select(
+            ApiToken.prefix,
+            ApiToken.label,
+            ApiToken.created_at,
+            ApiToken.last_used_at,
+            ApiToken.revoked_at,
         )
+        .where(ApiToken.user_id == user.id)
+        .order_by(ApiToken.id.desc())
     ).mappings()
     return [dict(r) for r in rows]
 
