@@ -75,6 +75,8 @@ def add_user(
     if role not in ROLES:
         raise InputError("role", f"expected one of {', '.join(ROLES)}, got {role!r}")
     _check_scopes(role, scopes)
+    if len(full_name) > 200:
+        raise InputError("full_name", "a full name has at most 200 characters")
     if session.scalar(select(User.id).where(User.name == name)) is not None:
         raise InputError("name", f"a user {name!r} exists already")
     user = User(name=name, role=role, scopes=sorted(set(scopes)), full_name=full_name)

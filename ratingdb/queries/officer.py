@@ -15,7 +15,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import ColumnElement, and_, false, func, select
 from sqlalchemy.orm import Session
 
 from ratingdb.db.models import EvaluationProblem, RecalcRun, Tournament
@@ -29,40 +29,78 @@ def last_failed_run(session: Session) -> RecalcRun | None:
     return run if run is not None and run.status == "failed" else None
 
 
-def officer_tournaments(
-    session: Session, principal: Principal, today: date, *, limit: int = 200
-) -> list[dict[str, Any]]:
-    """The tournaments in ``principal``'s scope, latest end first, with their state."""
+#: the states of :func:`officer_tournaments`, in the order the overview shows them
+STATES = ("pending", "failed", "evaluated", "rejected")
+
+
+def _state_condition(state: str, failed: RecalcRun | None) -> ColumnElement[bool]:
+    """The SQL condition of a tournament ``state`` (pending and failed are both stored as
+    ``submitted``; failed is the one the last, failed run stopped at)."""
+    failed_code = failed.failed_tournament if failed is not None else None
+    if state in ("evaluated", "rejected"):
+        return Tournament.status == state
+    submitted = Tournament.status == "submitted"
+    if state == "failed":
+        return and_(submitted, Tournament.code == failed_code) if failed_code else false()
+    return and_(submitted, Tournament.code != failed_code) if failed_code else submitted
+
+
+def state_counts(session: Session, principal: Principal) -> dict[str, int]:
+    """How many of ``principal``'s tournaments are in each state (:data:`STATES`)."""
     failed = last_failed_run(session)
-    rows = session.execute(
+    return {
+        state: session.scalar(
+            select(func.count())
+            .select_from(Tournament)
+            .where(scope_condition(principal, Tournament.vkz), _state_condition(state, failed))
+        )
+        or 0
+        for state in STATES
+    }
+
+
+def officer_tournaments(
+    session: Session,
+    principal: Principal,
+    today: date,
+    *,
+    state: str | None = None,
+    limit: int = 50,
+    offset: int = 0,
+) -> list[dict[str, Any]]:
+    """The tournaments in ``principal``'s scope (only those in ``state``, one of
+    :data:`STATES`), latest end first, with their state; a failed one with the run's id and
+    reason."""
+    failed = last_failed_run(session)
+    query = (
         select(Tournament, EvaluationProblem.message)
         .outerjoin(EvaluationProblem, EvaluationProblem.tournament_id == Tournament.id)
         .where(scope_condition(principal, Tournament.vkz))
-        .order_by(Tournament.end_date.desc(), Tournament.id.desc())
-        .limit(limit)
+    )
+    if state is not None:
+        query = query.where(_state_condition(state, failed))
+    rows = session.execute(
+        query.order_by(Tournament.end_date.desc(), Tournament.id.desc()).limit(limit).offset(offset)
     ).all()
     out = []
     for t, problem in rows:
-        state: str = t.status
+        current: str = t.status
         reason: str | None = problem
+        run_id = None
         if t.status == "submitted":
-            state, reason = "pending", None
+            current, reason = "pending", None
             if failed is not None and failed.failed_tournament == t.code:
-                state, reason = "failed", failed.message
+                current, reason, run_id = "failed", failed.message, failed.id
         out.append(
             {
                 "code": t.code,
                 "name": t.name,
                 "vkz": t.vkz,
                 "end_date": t.end_date,
-                "state": state,
+                "state": current,
                 "reason": reason,
+                "run_id": run_id,
                 "changeable": principal.is_admin or within_deadline(t.end_date, today),
             }
         )
     return out
-
-
-def recent_runs(session: Session, *, limit: int = 10) -> list[RecalcRun]:
-    """The latest recalculation runs, newest first."""
-    return list(session.scalars(select(RecalcRun).order_by(RecalcRun.id.desc()).limit(limit)))

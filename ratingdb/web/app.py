@@ -14,6 +14,7 @@ from sqlalchemy import Engine
 
 from ratingdb import __version__
 from ratingdb.web import (
+    admin_pages,
     api_admin,
     api_officer,
     api_public,
@@ -21,6 +22,7 @@ from ratingdb.web import (
     officer_pages,
     officer_submit,
     pages,
+    run_pages,
 )
 from ratingdb.web.assets import add_assets
 from ratingdb.web.errors import HANDLERS
@@ -93,6 +95,8 @@ def create_app(
         pages.router,
         officer_pages.router,
         officer_submit.router,
+        run_pages.router,
+        admin_pages.router,
         calculator.page_router,
         api_public.router,
         calculator.api_router,

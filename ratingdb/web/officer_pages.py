@@ -12,9 +12,9 @@ is refused with 403 before anything else is looked at.
 from __future__ import annotations
 
 import secrets
-from typing import Annotated, Any, cast
+from typing import Annotated, Any, Literal, cast
 
-from fastapi import APIRouter, Form, Request
+from fastapi import APIRouter, Form, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlalchemy.orm import Session
 
@@ -26,15 +26,14 @@ from ratingdb.db.sign_in import (
     same_token,
     sign_in,
 )
-from ratingdb.db.users import list_users
-from ratingdb.errors import Forbidden
 from ratingdb.i18n import _
-from ratingdb.queries.officer import officer_tournaments, recent_runs
+from ratingdb.queries.officer import officer_tournaments, state_counts
+from ratingdb.queries.runs import recorded_runs
 from ratingdb.web.deps import SESSION_COOKIE, ReleasingRoute, SessionDep, SignedInDep, TodayDep
+from ratingdb.web.guard import SIGN_IN, csrf_refused, render, to_sign_in
 
 router = APIRouter(include_in_schema=False, route_class=ReleasingRoute)
 CSRF_COOKIE = "rdb_csrf"
-SIGN_IN = "/anmelden"
 
 
 def _secure(request: Request) -> bool:
@@ -57,10 +56,6 @@ def _next_page(target: str | None) -> str:
     if target and target.startswith("/") and not target.startswith("//") and "\\" not in target:
         return target
     return "/officer"
-
-
-def _csrf_refused() -> Forbidden:
-    return Forbidden(_("the form's security token is missing or out of date: reload the page"))
 
 
 def _sign_in_page(
@@ -96,7 +91,7 @@ def sign_in_submit(
     next: Annotated[str, Form(max_length=2000)] = "",
 ) -> Response:
     if not same_token(csrf, request.cookies.get(CSRF_COOKIE)):
-        raise _csrf_refused()
+        raise csrf_refused()
     address = request.client.host if request.client else "unknown"
     with Session(request.app.state.engine) as session, session.begin():
         outcome = sign_in(session, name.strip(), password, address)
@@ -128,7 +123,7 @@ def sign_out(
 ) -> Response:
     if user is not None:
         if not same_token(csrf, user.csrf):
-            raise _csrf_refused()
+            raise csrf_refused()
         with Session(request.app.state.engine) as session, session.begin():
             close_session(session, request.cookies.get(SESSION_COOKIE, ""))
     response = RedirectResponse("/", status_code=303)
@@ -136,21 +131,39 @@ def sign_out(
     return response
 
 
+#: tournaments on one page of the overview
+TOURNAMENT_ROWS = 50
+
+
 @router.get("/officer", response_class=HTMLResponse)
-def overview(request: Request, session: SessionDep, today: TodayDep, user: SignedInDep) -> Response:
+def overview(
+    request: Request,
+    session: SessionDep,
+    today: TodayDep,
+    user: SignedInDep,
+    state: Annotated[Literal["pending", "failed", "evaluated", "rejected"] | None, Query()] = None,
+    offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0,
+) -> Response:
+    """His tournaments by state (WO 6.3 scope, WO 6.2 window), the latest runs; for admins
+    the links to users and audit log."""
     if user is None:
-        return RedirectResponse(f"{SIGN_IN}?next=/officer", status_code=303)
+        return to_sign_in(request)
     principal = user.user
-    response = _render(
+    counts = state_counts(session, principal)
+    return render(
         request,
         "officer.html",
         {
             "user": principal,
             "csrf": user.csrf,
-            "tournaments": officer_tournaments(session, principal, today),
-            "runs": recent_runs(session),
-            "users": list_users(session) if principal.is_admin else None,
+            "state": state,
+            "counts": counts,
+            "total": counts[state] if state else sum(counts.values()),
+            "offset": offset,
+            "limit": TOURNAMENT_ROWS,
+            "tournaments": officer_tournaments(
+                session, principal, today, state=state, limit=TOURNAMENT_ROWS, offset=offset
+            ),
+            "runs": recorded_runs(session, limit=10),
         },
     )
-    response.headers["Cache-Control"] = "no-store"
-    return response
