@@ -15,7 +15,10 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import text
+from sqlalchemy.orm import Session
 
+from ratingdb.db.sign_in import set_password
+from ratingdb.db.users import add_user, issue_token
 from tests.test_web_browser import CHROMIUM
 from tests.web_support import ARTIFACTS, TODAY, engine_for, example_database, served
 
@@ -24,6 +27,7 @@ pytestmark = pytest.mark.skipif(
 )
 
 EXAMPLE = "12345678"
+PASSWORD = "correct horse battery"
 SCREENS = Path(os.environ.get("RATINGDB_SCREENSHOTS") or ARTIFACTS / "screens")
 WIDTHS = (390, 1280)
 
@@ -58,6 +62,13 @@ def example_site(pg_server):
                 ),
                 {"c": EXAMPLE},
             ).one()
+        with Session(engine_for(url)) as session, session.begin():
+            add_user(session, "root", "admin", full_name="Rating Admin")
+            add_user(session, "anna", "officer", ["aaa", "bbb"], full_name="Anna Muster")
+            for name in ("root", "anna"):
+                set_password(session, name, PASSWORD)
+            issue_token(session, "anna", label="laptop")
+            add_user(session, "carl", "officer", ["aaa"])
         app = create_app(engine_for(url), today=lambda: TODAY)
         with served(app) as base:
             yield base, player, participant
@@ -191,5 +202,80 @@ def test_print_stylesheet(example_site, browser):
             assert measured["scrollWidth"] <= measured["innerWidth"], (name, measured)
             assert measured["bad"] == [], (name, measured)
             page.screenshot(path=str(SCREENS / f"{name}-print.png"), full_page=True)
+    finally:
+        context.close()
+
+
+def _sign_in(page, site: str, name: str) -> None:  # type: ignore[no-untyped-def]
+    page.goto(site + "/anmelden")
+    page.fill("input[name=name]", name)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("form[action='/anmelden'] button[type=submit]")
+    page.wait_for_url("**/officer")
+
+
+#: the signed-in pages and their screenshot names (``{last_run}``: the newest run's id)
+OFFICER_PAGES = {
+    "officer-overview": "/officer",
+    "officer-runs": "/officer/runs",
+    "officer-run": "/officer/runs/{last_run}",
+    "admin-users": "/admin/users",
+    "admin-user": "/admin/users/anna",
+    "admin-audit": "/admin/audit",
+}
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_officer_and_admin_pages_fit_the_screen(example_site, browser, width):
+    """The overview, the runs and the admin pages at 390 and 1280 px, signed in as admin
+    in a German browser: nothing wider than the screen, German by default."""
+    site, _, _ = example_site
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    context = browser.new_context(viewport={"width": width, "height": 844}, locale="de-DE")
+    page = context.new_page()
+    try:
+        _sign_in(page, site, "root")
+        assert page.locator("h1").inner_text() == "Übersicht"
+        last_run = page.locator("table#runs tbody tr td a").first.inner_text()
+        for name, path in OFFICER_PAGES.items():
+            page.goto(site + path.format(last_run=last_run))
+            assert page.locator("html").get_attribute("lang") == "de"
+            measured = page.evaluate(OVERFLOW)
+            page.screenshot(path=str(SCREENS / f"{name}-{width}.png"), full_page=True)
+            assert measured["scrollWidth"] <= measured["innerWidth"], (name, measured)
+            assert measured["bad"] == [], (name, measured)
+        # a generated password, shown once, fits as well
+        page.goto(site + "/admin/users/carl")
+        page.click("form[action='/admin/users/carl/password'] button:has-text('Neues Passwort')")
+        page.wait_for_selector("#generated")
+        measured = page.evaluate(OVERFLOW)
+        page.screenshot(path=str(SCREENS / f"admin-password-{width}.png"), full_page=True)
+        assert measured["scrollWidth"] <= measured["innerWidth"], measured
+    finally:
+        context.close()
+
+
+def test_officer_pages_in_english(example_site, browser):
+    """An English browser gets the officer's pages in English; the switch back to German
+    sticks; the sign-in form too."""
+    site, _, _ = example_site
+    context = browser.new_context(locale="en-US")
+    page = context.new_page()
+    try:
+        page.goto(site + "/anmelden")
+        assert page.locator("h1").inner_text() == "Sign in"
+        _sign_in(page, site, "anna")
+        assert page.locator("h1").inner_text() == "Overview"
+        assert "rating officer for VKZ aaa, bbb" in page.content()
+        page.goto(site + "/officer/runs")
+        assert page.locator("h1").inner_text() == "Recalculation runs"
+        page.click("nav.lang a[hreflang=de]")
+        page.wait_for_url("**lang=de")
+        assert page.locator("h1").inner_text() == "Berechnungsläufe"
+        page.goto(site + "/officer")
+        assert page.locator("h1").inner_text() == "Übersicht"
+        # an officer is refused the admin pages, in his language
+        page.goto(site + "/admin/users")
+        assert page.locator("h1").inner_text() == "Fehler 403"
     finally:
         context.close()
