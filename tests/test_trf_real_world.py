@@ -530,3 +530,13 @@ def test_a_line_that_ends_early_reads_like_blank_rounds():
     again = parse(write(t), "again.trf")
     assert again.player(3).byes == {2: "H", 3: "H"} and again.player(2).byes == {}
     assert [again.player(r).points for r in (2, 3)] == [Decimal("2.0"), Decimal("1.0")]
+
+
+def test_no_start_date_and_a_round_date_after_the_end():
+    """Without ``042`` the start is the first round date; one after ``052`` is one error
+    line (hypothesis found a KeyError here: the YY.MM.DD check asked for the absent 042)."""
+    text = (DATA / "javafo-trfx.trf").read_text()
+    assert "042 24/09/2010\n" in text
+    text = text.replace("042 24/09/2010\n", "052 2010/09/01\n")
+    with pytest.raises(TrfError, match="end date 2010-09-01 is before the start date 2010-09-24"):
+        parse(text, "t.trf")

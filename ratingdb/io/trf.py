@@ -638,7 +638,8 @@ def _year_first(
     """``042``/``052`` as ``YY.MM.DD`` when read day first they end before they start and
     year first they do not (``10.09.13`` to ``11.03.13``: a league from September 2010 to
     March 2011, not 10 September 2013 to 11 March 2013)."""
-    found = [_YYMMDD.fullmatch(header[tag][0]) for tag in ("042", "052")]
+    found = [_YYMMDD.fullmatch(header[tag][0]) if tag in header else None
+             for tag in ("042", "052")]  # fmt: skip
     if not all(found):
         return start, end
     try:
