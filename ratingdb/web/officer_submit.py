@@ -33,7 +33,6 @@ from datetime import date
 from functools import partial
 from pathlib import Path
 from typing import Annotated, Any, cast
-from urllib.parse import quote
 
 from fastapi import APIRouter, File, Form, Request, UploadFile
 from fastapi.concurrency import run_in_threadpool
@@ -43,8 +42,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.db import drafts as draft_store
 from ratingdb.db.models import Tournament
-from ratingdb.db.sign_in import same_token
-from ratingdb.errors import Forbidden, InputError, NotFound, RatingdbError, Unauthenticated
+from ratingdb.errors import InputError, NotFound, RatingdbError, Unauthenticated
 from ratingdb.i18n import _
 from ratingdb.queries import who_is_who
 from ratingdb.services import drafts, tournaments
@@ -52,10 +50,10 @@ from ratingdb.services.database import write
 from ratingdb.services.permissions import check_edit
 from ratingdb.web.deps import SignedIn, SignedInDep
 from ratingdb.web.errors import describe
+from ratingdb.web.guard import SIGN_IN, check_csrf, render, to_sign_in
 from ratingdb.web.offload import off_the_readers
 
 router = APIRouter(include_in_schema=False)
-SIGN_IN = "/anmelden"
 #: the example files offered on the upload page (a source checkout's examples/)
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 EXAMPLE_SUFFIXES = (".trf", ".swt", ".swi", ".xml", ".json")
@@ -70,30 +68,11 @@ def examples() -> list[str]:
     )
 
 
-def _render(
-    request: Request, template: str, context: dict[str, Any], status_code: int = 200
-) -> HTMLResponse:
-    response = cast(
-        HTMLResponse,
-        request.app.state.templates.TemplateResponse(
-            request, template, context, status_code=status_code
-        ),
-    )
-    response.headers["Cache-Control"] = "no-store"
-    return response
-
-
-def _to_sign_in(request: Request) -> RedirectResponse:
-    target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
-    return RedirectResponse(f"{SIGN_IN}?next={quote(target, safe='/')}", status_code=303)
-
-
 def _posting(user: SignedIn | None, csrf: str) -> SignedIn:
     """The signed-in user of a POST whose CSRF token is his session's (401 / 403)."""
     if user is None:
         raise Unauthenticated(_("sign in first: %(page)s") % {"page": SIGN_IN})
-    if not same_token(csrf, user.csrf):
-        raise Forbidden(_("the form's security token is missing or out of date: reload the page"))
+    check_csrf(user, csrf)
     return user
 
 
@@ -110,7 +89,7 @@ def _upload_page(
     error: RatingdbError | None = None,
 ) -> HTMLResponse:
     status, summary, items = describe(error) if error is not None else (200, None, [])
-    return _render(
+    return render(
         request,
         "officer_upload.html",
         {
@@ -141,7 +120,7 @@ def _stored_tournament(request: Request, user: SignedIn, code: str) -> dict[str,
 @router.get("/officer/upload", response_class=HTMLResponse)
 def upload_form(request: Request, user: SignedInDep, correct: str | None = None) -> Response:
     if user is None:
-        return _to_sign_in(request)
+        return to_sign_in(request)
     target = _stored_tournament(request, user, correct)["code"] if correct else None
     return _upload_page(request, user, target)
 
@@ -272,12 +251,12 @@ async def _what_if(request: Request, plan: drafts.Plan) -> dict[str, Any]:
 @router.get("/officer/drafts/{draft_id}", response_class=HTMLResponse)
 async def draft_page(request: Request, draft_id: str, user: SignedInDep) -> Response:
     if user is None:
-        return _to_sign_in(request)
+        return to_sign_in(request)
     try:
         ctx = await run_in_threadpool(_read_draft, request, user, draft_id)
     except InputError as err:  # a draft whose players cannot be matched (file error)
         status, summary, items = describe(err)
-        return _render(
+        return render(
             request, "officer_draft.html",
             {"user": user.user, "csrf": user.csrf, "draft_id": draft_id, "summary": summary,
              "items": items, "broken": True},
@@ -285,7 +264,7 @@ async def draft_page(request: Request, draft_id: str, user: SignedInDep) -> Resp
         )  # fmt: skip
     what_if = None if ctx["open"] else await _what_if(request, _plan(request, user, ctx))
     ctx.update(user=user.user, csrf=user.csrf, what_if=what_if)
-    return _render(request, "officer_draft.html", ctx, what_if["status"] if what_if else 200)
+    return render(request, "officer_draft.html", ctx, what_if["status"] if what_if else 200)
 
 
 def _read_draft(request: Request, user: SignedIn, draft_id: str) -> dict[str, Any]:
@@ -421,10 +400,10 @@ def _delete_plan(request: Request, user: SignedIn, code: str, reason: str | None
 @router.get("/officer/tournaments/{code}/delete", response_class=HTMLResponse)
 async def delete_form(request: Request, code: str, user: SignedInDep) -> Response:
     if user is None:
-        return _to_sign_in(request)
+        return to_sign_in(request)
     stored = await run_in_threadpool(_stored_tournament, request, user, code)
     what_if = await _what_if(request, _delete_plan(request, user, stored["code"], None))
-    return _render(
+    return render(
         request,
         "officer_delete.html",
         {"user": user.user, "csrf": user.csrf, "t": stored, "what_if": what_if,
