@@ -22,7 +22,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from decimal import Decimal
 from fractions import Fraction
-from typing import Protocol
+from itertools import chain
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -60,6 +61,9 @@ class Arithmetic(Protocol):
     def probability(self, value: Num) -> float:
         """One game's P(D) from :meth:`expectations` as a number of points (0.638)."""
 
+    def probabilities(self, values: Sequence[Num]) -> list[float | None]:
+        """:meth:`probability` of each value."""
+
     def correction(self, w2: int, expected: Num, n: int) -> Num:
         """D' = D(0.5 + (W - W_e)/n), the iteration step (WO Anhang 1.1.2, classic
         4.7.2.1.3)."""
@@ -93,6 +97,11 @@ def better_table(p: Callable[[int], int], scale: int) -> tuple[int, ...]:
         d += 1
 
 
+#: the arrays of :meth:`TableArithmetic._tables` per pair of table tuples (id, with the
+#: tuples themselves, so that an id is not reused while its entry exists)
+_TABLE_ARRAYS: dict[tuple[int, int, int], tuple[tuple[int, ...], tuple[int, ...], Any, Any]] = {}
+
+
 class TableArithmetic:
     """The printed tables: ``better[D]`` is P(D) for D >= 0 in units of 1/``scale``,
     ``inverse[p]`` is D(p) for p = 0 .. ``scale`` units; ``extreme`` the difference of a
@@ -111,21 +120,33 @@ class TableArithmetic:
     ) -> None:
         self._p = better
         self._d = inverse
-        self._scale = scale
-        self._half = scale // 2
+        self._scale = self.scale = scale
+        self._half = self.half = scale // 2
         self._places = len(str(scale)) - 1
-        self._extreme = extreme
+        self._extreme = self.extreme_difference = extreme
         self._reach = len(better)
         self._arrays: tuple[np.ndarray, np.ndarray] | None = None
 
     def _tables(self) -> tuple[np.ndarray, np.ndarray]:
         """P(D) for D = -reach .. reach at index D + reach (|D| >= reach reads 0 / scale),
-        and D(p), as arrays; built on first use (only the steps for many players need them)."""
+        and D(p), as arrays; built on first use (only the steps for many players need them)
+        and kept for the same printed tables (the families' table tuples are made once)."""
         if self._arrays is None:
-            scale, better = self._scale, self._p
-            negative = [scale - better[-d] for d in range(-self._reach + 1, 0)]
-            full = np.array([0, *negative, *better, scale], dtype=np.int64)
-            self._arrays = full, np.array(self._d, dtype=np.int64)
+            key = (id(self._p), id(self._d), self._scale)
+            kept = _TABLE_ARRAYS.get(key)
+            if kept is None or kept[0] is not self._p or kept[1] is not self._d:
+                scale, better = self._scale, self._p
+                negative = [scale - better[-d] for d in range(-self._reach + 1, 0)]
+                full = np.array([0, *negative, *better, scale], dtype=np.int64)
+                if len(_TABLE_ARRAYS) >= 32:
+                    _TABLE_ARRAYS.clear()
+                kept = _TABLE_ARRAYS[key] = (
+                    self._p,
+                    self._d,
+                    full,
+                    np.array(self._d, dtype=np.int64),
+                )
+            self._arrays = kept[2], kept[3]
         return self._arrays
 
     def mean(self, total: Num, n: int) -> int:
@@ -172,9 +193,9 @@ class TableArithmetic:
         if total < 64:  # one array step costs more than a few table look-ups
             return [self.expectations(own, o) for own, o in zip(owns, opponents, strict=True)]
         own = np.repeat(np.asarray(owns, dtype=np.int64), lengths)
-        flat = np.fromiter((v for o in opponents for v in o), dtype=np.int64, count=total)
+        flat = np.fromiter(chain.from_iterable(opponents), dtype=np.int64, count=total)
         reach, full = self._reach, self._tables()[0]
-        values: list[int] = full[np.clip(own - flat, -reach, reach) + reach].tolist()
+        values: list[int] = np.take(full, own + reach - flat, mode="clip").tolist()
         out: list[tuple[Num, list[Num]]] = []
         start = 0
         for n in lengths:
@@ -184,26 +205,42 @@ class TableArithmetic:
         return out
 
     def steps_many(
-        self, values: np.ndarray, opponents: np.ndarray, mask: np.ndarray, w2: np.ndarray
+        self, values: np.ndarray, opponents: np.ndarray, n: np.ndarray, w2: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray]:
         """W_e and D' (:meth:`expected`, :meth:`correction`) of many players at once:
-        ``values[k]`` against the ratings ``opponents[k][mask[k]]`` (int64 arrays, padded
-        rows), ``w2[k]`` half-points. Integers throughout, so the sums are exact in any
-        order."""
+        ``values[k]`` against the ratings ``opponents[k]`` (int64 arrays; a row padded
+        with ratings so high that P(D) reads 0), ``n[k]`` games, ``w2[k]`` half-points."""
+        return self.stepper(n, w2)(values, opponents)
+
+    def stepper(
+        self, n: np.ndarray, w2: np.ndarray
+    ) -> Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
+        """:meth:`steps_many` for fixed ``n`` and ``w2``, the constants computed once.
+
+        Integers throughout, so the sums are exact in any order. A difference D is read
+        at index D + reach of the table, the index clipped to the table (``take``'s
+        "clip"): every |D| >= reach reads 0 or ``scale``. D' = D(p) with p = 0.5 +
+        (W - W_e)/n in units, rounded half-up: ``(2 half (n + w2) + n - 2 W_e) // (2 n)``,
+        clipped to 0 .. ``scale`` (a negative numerator gives p <= 0, read as 0 as the
+        clamp of :meth:`correction` does)."""
         reach, (full, inverse) = self._reach, self._tables()
-        probabilities = full[np.clip(values[:, None] - opponents, -reach, reach) + reach]
-        expected = np.where(mask, probabilities, 0).sum(axis=1)
-        n = mask.sum(axis=1)
-        numerator = self._half * n + self._half * w2 - expected
-        p = np.where(
-            numerator >= 0,
-            (2 * numerator + n) // (2 * n),
-            -((-2 * numerator + n) // (2 * n)),
-        )
-        return expected, inverse[np.clip(p, 0, self._scale)]
+        top = 2 * self._half * (n + w2) + n
+        twice_n = 2 * n
+
+        def step(values: np.ndarray, opponents: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            index = (values + reach)[:, None] - opponents
+            expected = np.take(full, index, mode="clip").sum(axis=1)
+            p = (top - 2 * expected) // twice_n
+            return expected, np.take(inverse, p, mode="clip")
+
+        return step
 
     def probability(self, value: Num) -> float:
         return int(value) / self._scale
+
+    def probabilities(self, values: Sequence[Num]) -> list[float | None]:
+        scale = self._scale
+        return [int(v) / scale for v in values]
 
     def correction(self, w2: int, expected: Num, n: int) -> int:
         p = div_half_up(self._half * n + self._half * w2 - int(expected), n)
@@ -280,7 +317,7 @@ class FloatArithmetic:
         lengths = [len(o) for o in opponents]
         total = sum(lengths)
         own = np.repeat(np.asarray(owns, dtype=float), lengths)
-        flat = np.fromiter((v for o in opponents for v in o), dtype=float, count=total)
+        flat = np.fromiter(chain.from_iterable(opponents), dtype=float, count=total)
         values: list[float] = vector(own - flat).tolist() if total else []
         add: Callable[[list[float]], float] = numpy_sum if self._p_vector else sum
         out: list[tuple[Num, list[Num]]] = []
@@ -293,6 +330,9 @@ class FloatArithmetic:
 
     def probability(self, value: Num) -> float:
         return float(value)
+
+    def probabilities(self, values: Sequence[Num]) -> list[float | None]:
+        return [float(v) for v in values]
 
     def correction(self, w2: int, expected: Num, n: int) -> float:
         return self._d(0.5 + (w2 / 2 - expected) / n)
@@ -314,5 +354,10 @@ class FloatArithmetic:
 
     def expected_decimal(self, expected: Num) -> Decimal:
         """:func:`~ratingdb.rules.rounding.decimal_half_up` to 3 places, in integers."""
-        numerator, denominator = expected.as_integer_ratio()
-        return Decimal(div_half_up(numerator * 1000, denominator)).scaleb(-3)
+        return Decimal(thousandths(expected)).scaleb(-3)
+
+
+def thousandths(value: Num) -> int:
+    """``value`` in thousandths, its binary value rounded half-up (exact)."""
+    numerator, denominator = value.as_integer_ratio()
+    return div_half_up(numerator * 1000, denominator)

@@ -30,7 +30,7 @@ from ratingdb.rules.dwz.groups import (
     AgeRules,
     GroupRules,
     Groups,
-    age_class,
+    age_classes,
     classify,
     half_points,
     rated_adjacency,
@@ -84,7 +84,11 @@ def plain(value: Num) -> Num | None:
     """Trace values: integers stay integers, floats keep 3 decimals, -infinity is None."""
     if isinstance(value, int):
         return value
-    return float(f"{value:.3f}") if math.isfinite(value) else None
+    if not math.isfinite(value):
+        return None
+    if type(value) is float:  # correctly rounded to 3 places, as the formatting is
+        return round(value, 3)
+    return float(f"{value:.3f}")
 
 
 class DwzEvaluation:
@@ -98,18 +102,20 @@ class DwzEvaluation:
         self.arith = arith
         self.players: tuple[PlayerInput, ...] = t.players
         self.position = {p.id: i for i, p in enumerate(t.players)}
-        end_year = t.tournament.end.year
-        self.ages = [age_class(p.birth_year, end_year, params) for p in t.players]
+        self.ages = age_classes(t.players, t.tournament.end.year, params)
         self.foreign_index = params.foreign_rating_index
+        #: R_0 of every player (None: unrated or a computer) and the index used
+        self.ratings: list[int | None] = [None if p.computer else p.rating for p in t.players]
+        foreign = self.foreign_index
+        self.indexes: list[int | None] = [
+            None if rating is None else foreign if p.index is None else p.index
+            for p, rating in zip(t.players, self.ratings, strict=True)
+        ]
         self.results = [
-            PlayerResult(
-                id=p.id,
-                group="remaining",
-                age_class=self.ages[i],
-                rating_old=None if p.computer else p.rating,
-                index_old=self._index_of(p),
+            PlayerResult(p.id, "remaining", age, rating, index)
+            for p, age, rating, index in zip(
+                t.players, self.ages, self.ratings, self.indexes, strict=True
             )
-            for i, p in enumerate(t.players)
         ]
         self.adjacency = rated_adjacency(t, self.position)
         self.groups: Groups = classify(t, self.adjacency, params)
@@ -134,19 +140,13 @@ class DwzEvaluation:
         )
 
     # -- players ------------------------------------------------------------------------
-    def _index_of(self, p: PlayerInput) -> int | None:
-        """The index used; a rating without one reads as ``foreign_rating_index``."""
-        if p.computer or p.rating is None:
-            return None
-        return self.foreign_index if p.index is None else p.index
-
     def rating(self, i: int) -> int:
-        rating = self.players[i].rating
+        rating = self.ratings[i]
         assert rating is not None
         return rating
 
     def index(self, i: int) -> int:
-        index = self._index_of(self.players[i])
+        index = self.indexes[i]
         assert index is not None
         return index
 
@@ -164,14 +164,12 @@ class DwzEvaluation:
                 self._own_games[white].append(g)
                 if black != white:
                     self._own_games[black].append(g)
-        probability = self.arith.probability
         own = self._own_games[i]
-        if len(own) == len(games) and all(
-            g == game[2] for g, game in zip(own, games, strict=True)
-        ):  # every game of the player counts
-            return [probability(p) for p in probabilities]
-        by_game = {g: p for (_, _, g), p in zip(games, probabilities, strict=True)}
-        return [None if (p := by_game.get(g)) is None else probability(p) for g in own]
+        counted = [game[2] for game in games]
+        if counted == own:  # every game of the player counts
+            return self.arith.probabilities(probabilities)
+        by_game = dict(zip(counted, self.arith.probabilities(probabilities), strict=True))
+        return [by_game.get(g) for g in own]
 
     # -- WO 4.2.4.5 / classic 6.2.3.5 ----------------------------------------------------
     def not_evaluated(self) -> None:

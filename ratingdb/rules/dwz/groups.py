@@ -18,12 +18,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Protocol
 
 from ratingdb.dates import residual_valid
-from ratingdb.rules.model import RESULTS, AgeClass, ResidualGame, TournamentInput
+from ratingdb.rules.model import RESULTS, AgeClass, PlayerInput, ResidualGame, TournamentInput
 
 #: per player position: (opponent position, own half-points, position of the game in
 #: ``TournamentInput.games``) of every rated game
@@ -67,6 +68,19 @@ def age_class(birth_year: int | None, end_year: int, params: AgeRules) -> AgeCla
     return "adult"
 
 
+def age_classes(players: Sequence[PlayerInput], end_year: int, params: AgeRules) -> list[AgeClass]:
+    """:func:`age_class` of every player, the limits read once."""
+    youth, junior = params.youth_max_age, params.junior_max_age
+    out: list[AgeClass] = []
+    for p in players:
+        if p.birth_year is None:
+            out.append("adult")
+            continue
+        age = end_year - p.birth_year
+        out.append("youth" if age <= youth else "junior" if age <= junior else "adult")
+    return out
+
+
 def half_points(score: Decimal) -> int:
     """A score 0 / 0.5 / 1 as half-points."""
     return int(score * 2)
@@ -76,12 +90,13 @@ def rated_adjacency(t: TournamentInput, position: dict[str, int]) -> Adjacency:
     """Every rateable game, seen from both players (forfeits and computer games struck)."""
     adjacency: Adjacency = [[] for _ in t.players]
     computers = {i for i, p in enumerate(t.players) if p.computer}
+    results = RESULTS
     for g, game in enumerate(t.games):
-        points = RESULTS[game.result]
+        points = results[game.result]
         if points is None:
             continue
         white, black = position[game.white], position[game.black]
-        if white in computers or black in computers:
+        if computers and (white in computers or black in computers):
             continue
         adjacency[white].append((black, points[0], g))
         adjacency[black].append((white, points[1], g))
@@ -153,6 +168,14 @@ def counted_games(
     not count (classic 4.7.1.2, 4.7.3.2: a 2nd-stage rating is used only by its
     "unmittelbaren DWZ-Gegnern")."""
     selection_2, second = groups.selection_2, groups.second_stage
+    if len(selection_2) == len(adjacency):  # everybody is in Auswahl II
+        if second_stage_pairs or not second:
+            return {i: list(games) for i, games in enumerate(adjacency)}
+    elif second_stage_pairs or not second:
+        return {
+            i: [game for game in adjacency[i] if game[0] in selection_2]
+            for i in sorted(selection_2)
+        }
     return {
         i: [
             game

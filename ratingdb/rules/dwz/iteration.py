@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Literal
 
 import numpy as np
@@ -121,6 +122,14 @@ def iterate(
     rules: IterationRules = PLUS_MINUS_ONE,
 ) -> IterationOutcome:
     """Run the simultaneous iteration from ``start`` (step 0) to its end values."""
+    if (
+        isinstance(arithmetic, TableArithmetic)
+        and sum(it.n for it in iterants) >= MIN_GROUP_GAMES
+        and all(it.n for it in iterants)
+        and all(type(v) is int for v in start)
+        and all(type(v) is int for it in iterants for v in it.fixed)
+    ):
+        return _iterate_table(iterants, start, arithmetic, max_steps, rules)  # type: ignore[arg-type]
     current = list(start)
     trace: list[list[Num]] = [current]
     seen: dict[tuple[Num, ...], int] = {tuple(current): 0}
@@ -170,6 +179,87 @@ def iterate(
     )
 
 
+#: from this many games (all iterants together) :func:`iterate` in table precision runs
+#: on integer arrays (:func:`_iterate_table`)
+MIN_GROUP_GAMES = 48
+
+
+def _iterate_table(
+    iterants: Sequence[Iterant],
+    start: Sequence[int],
+    arithmetic: TableArithmetic,
+    max_steps: int,
+    rules: IterationRules,
+) -> IterationOutcome:
+    """:func:`iterate` in table precision with integer values, each step for all iterants
+    at once: every opponent is an entry of one array (the constant ratings, then the
+    iterants' current values), each iterant a padded row of positions in it. Integers
+    throughout, so every W_e, D' and value is the one :func:`iterate` computes."""
+    m = len(iterants)
+    lengths = [it.n for it in iterants]
+    width = max(lengths)
+    fixed_count = sum(len(it.fixed) for it in iterants)
+    pool = np.empty(fixed_count + m + 1, dtype=np.int64)
+    pool[:fixed_count] = [v for it in iterants for v in it.fixed]
+    pool[-1] = PADDING
+    positions: list[int] = []
+    offset = 0
+    for it in iterants:
+        positions.extend(range(offset, offset + len(it.fixed)))
+        positions.extend(fixed_count + j for j in it.linked)
+        offset += len(it.fixed)
+    n = np.array(lengths, dtype=np.int64)
+    mask = np.arange(width) < n[:, None]
+    index = np.full((m, width), fixed_count + m, dtype=np.int64)
+    index[mask] = positions
+    w2 = np.array([it.w2 for it in iterants], dtype=np.int64)
+    extremes = [it.extreme if rules.extremes else None for it in iterants]
+    extreme_rows = [k for k, e in enumerate(extremes) if e is not None]
+    offsets = np.array(
+        [arithmetic.extreme_difference * (1 if extremes[k] else -1) for k in extreme_rows],
+        dtype=np.int64,
+    )
+    current: list[Num] = list(start)
+    trace: list[list[Num]] = [current]
+    seen: dict[tuple[Num, ...], int] = {tuple(current): 0}
+    expected_trace: list[list[Num]] = []
+    correction_trace: list[list[Num]] = []
+    values = np.array(current, dtype=np.int64)
+    for step in range(1, max_steps + 1):
+        pool[fixed_count:-1] = values
+        opponents = pool[index]
+        we, d = arithmetic.steps_many(values, opponents, n, w2)
+        new_values = values + d
+        if extreme_rows:  # classic 4.7.2.1.2: R_c -+ the extreme difference
+            totals = np.where(mask[extreme_rows], opponents[extreme_rows], 0).sum(axis=1)
+            counts = n[extreme_rows]
+            means = (2 * np.abs(totals) + counts) // (2 * counts)
+            means = np.where(totals >= 0, means, -means)
+            new_values[extreme_rows] = means + offsets
+            d = new_values - values
+        new: list[Num] = new_values.tolist()
+        trace.append(new)
+        expected_trace.append(we.tolist())
+        correction_trace.append(d.tolist())
+        if new == current:
+            return IterationOutcome(new, step, trace, expected_trace, correction_trace)
+        key = tuple(new)
+        if key in seen:
+            end = _cycle_end(trace[seen[key] : -1], iterants, rules)
+            return IterationOutcome(end, step, trace, expected_trace, correction_trace, cycle=True)
+        seen[key] = step
+        current, values = new, new_values
+    moving = [it.id for pos, it in enumerate(iterants) if trace[-1][pos] != trace[-2][pos]]
+    raise ConvergenceError(
+        f"the iteration did not settle within {max_steps} steps "
+        f"(still moving: {', '.join(moving)})",
+        moving,
+    )
+
+
+#: an opponent rating that pads the rows of :func:`iterate_singles`'s arrays: P(D) = 0
+PADDING = 1 << 40
+
 #: below this many iterants :func:`iterate` one by one is faster than the array steps of
 #: :func:`iterate_singles` (numpy's fixed cost per operation)
 MIN_BATCH = 8
@@ -218,66 +308,105 @@ def _iterate_rows(
     max_steps: int,
     rules: IterationRules,
 ) -> list[Alone | None]:
-    """:func:`iterate_singles` for iterants with at least one game, none linked."""
+    """:func:`iterate_singles` for iterants with at least one game, none linked. Every
+    step's values, W_e and D' are kept as columns of arrays (rows that finished drop out
+    of the computation); a row stops when its value does not move, or repeats an earlier
+    value (a cycle, judged as :func:`iterate` judges it); the lists are read out at the
+    end."""
     m = len(iterants)
     out: list[Alone | None] = [None] * m
-    width = max(len(it.fixed) for it in iterants)
-    opponents = np.zeros((m, width), dtype=np.int64)
-    mask = np.zeros((m, width), dtype=bool)
-    for k, it in enumerate(iterants):
-        opponents[k, : len(it.fixed)] = it.fixed
-        mask[k, : len(it.fixed)] = True
-    w2 = np.array([it.w2 for it in iterants], dtype=np.int64)
+    length_list = [len(it.fixed) for it in iterants]
+    lengths = np.array(length_list, dtype=np.int64)
+    flat = np.fromiter(
+        chain.from_iterable(it.fixed for it in iterants), dtype=np.int64, count=sum(length_list)
+    )
+    opponents = np.full((m, max(length_list)), PADDING, dtype=np.int64)
+    opponents[np.arange(opponents.shape[1]) < lengths[:, None]] = flat
+    w2_list = [sum(it.fixed_w2) for it in iterants]
+    w2 = np.array(w2_list, dtype=np.int64)
     # classic 4.7.2.1.2: a 0 % / 100 % result is R_c -+ the extreme difference
-    fixed_value: list[int | None] = []
-    for it in iterants:
-        extreme = it.extreme if rules.extremes else None
-        value = None if extreme is None else arithmetic.extreme_value(it.fixed, extreme)
-        fixed_value.append(None if value is None else int(value))
-    rows = list(range(m))
-    values = np.array([int(v) for v in start], dtype=np.int64)
-    states: list[list[int]] = [[int(v)] for v in start]
-    expected: list[list[int]] = [[] for _ in range(m)]
-    corrections: list[list[int]] = [[] for _ in range(m)]
-    seen: list[dict[int, int]] = [{int(v): 0} for v in start]
+    extreme_rows: list[int] = []
+    extreme_values: list[int] = []
+    if rules.extremes:
+        for k, it in enumerate(iterants):
+            if w2_list[k] == 0 or w2_list[k] == 2 * length_list[k]:
+                extreme_rows.append(k)
+                extreme_values.append(int(arithmetic.extreme_value(it.fixed, w2_list[k] != 0)))
+    fixed = np.zeros(m, dtype=bool)
+    fixed_value = np.zeros(m, dtype=np.int64)
+    fixed[extreme_rows] = True
+    fixed_value[extreme_rows] = extreme_values
+    any_fixed = bool(extreme_rows)
+    rows = np.arange(m)
+    current = np.array([int(v) for v in start], dtype=np.int64)
+    capacity = 32
+    states = np.empty((capacity, m), dtype=np.int64)
+    expected = np.empty((capacity, m), dtype=np.int64)
+    corrections = np.empty((capacity, m), dtype=np.int64)
+    states[0] = current
+    steps = [0] * m
+    ends: list[int | None] = [None] * m
+    step_of = arithmetic.stepper(lengths, w2)
+    alive = np.ones(m, dtype=bool)  # rows still iterating (among ``rows``)
+    everyone = True  # ``rows`` is every row, in order
     for step in range(1, max_steps + 1):
-        we, d = arithmetic.steps_many(values, opponents, mask, w2)
-        new = values + d
-        finished: list[int] = []
-        for pos, (k, own, value, w, dk) in enumerate(
-            zip(rows, values.tolist(), new.tolist(), we.tolist(), d.tolist(), strict=True)
-        ):
-            extreme_value = fixed_value[k]
-            if extreme_value is not None:
-                value = extreme_value
-                dk = value - own
-                new[pos] = value
-            states[k].append(value)
-            expected[k].append(w)
-            corrections[k].append(dk)
-            if value == own:
-                out[k] = Alone(value, states[k], expected[k], corrections[k])
-                finished.append(pos)
-            elif value in seen[k]:
-                cycle = states[k][seen[k][value] : -1]
-                if max(cycle) - min(cycle) <= rules.cycle_span:
-                    end = (
-                        max(cycle)
-                        if rules.cycle_value == "highest"
-                        else (div_half_up(sum(cycle), len(cycle)))
-                    )
-                    out[k] = Alone(end, states[k], expected[k], corrections[k])
-                finished.append(pos)  # a wide cycle stays None: iterate() raises
-            else:
-                seen[k][value] = step
-        values = new
-        if finished:
-            keep = np.ones(len(rows), dtype=bool)
-            keep[finished] = False
-            rows = [k for pos, k in enumerate(rows) if keep[pos]]
-            if not rows:
-                break
-            values, opponents, mask, w2 = values[keep], opponents[keep], mask[keep], w2[keep]
+        if step == capacity:
+            states, expected, corrections = (
+                np.concatenate([a, np.empty_like(a)]) for a in (states, expected, corrections)
+            )
+            capacity *= 2
+        we, d = step_of(current, opponents)
+        new = current + d
+        if any_fixed:
+            new = np.where(fixed, fixed_value, new)
+            d = new - current
+        if everyone:
+            states[step], expected[step], corrections[step] = new, we, d
+            earlier = states[:step] == new
+        else:
+            states[step, rows], expected[step, rows], corrections[step, rows] = new, we, d
+            earlier = states[:step, rows] == new
+        finished = earlier.any(axis=0) & alive
+        if not finished.any():
+            current = new
+            continue
+        stopped = (new == current).tolist()
+        new_values, row_ids = new.tolist(), rows.tolist()
+        for pos in np.flatnonzero(finished).tolist():
+            k = row_ids[pos]
+            steps[k] = step
+            if stopped[pos]:
+                ends[k] = new_values[pos]
+                continue
+            first = int(np.argmax(earlier[:, pos]))
+            cycle = states[first:step, k].tolist()
+            if max(cycle) - min(cycle) <= rules.cycle_span:  # a wide cycle stays None
+                ends[k] = (
+                    max(cycle)
+                    if rules.cycle_value == "highest"
+                    else div_half_up(sum(cycle), len(cycle))
+                )
+        alive &= ~finished
+        left = int(alive.sum())
+        if not left:
+            break
+        current = np.where(alive, new, current)  # finished rows stand still
+        if 2 * left <= len(rows):  # compute the rows still iterating only
+            rows, current, opponents = rows[alive], current[alive], opponents[alive]
+            step_of = arithmetic.stepper(lengths[rows], w2[rows])
+            if any_fixed:
+                fixed, fixed_value = fixed[alive], fixed_value[alive]
+            alive = np.ones(left, dtype=bool)
+            everyone = False
+    last = max(steps) + 1
+    state_rows = states[:last].T.tolist()
+    expected_rows = expected[1:last].T.tolist()
+    correction_rows = corrections[1:last].T.tolist()
+    for k, (end, length, states_k, expected_k, corrections_k) in enumerate(
+        zip(ends, steps, state_rows, expected_rows, correction_rows, strict=True)
+    ):
+        if end is not None:
+            out[k] = Alone(end, states_k[: length + 1], expected_k[:length], corrections_k[:length])
     return out
 
 

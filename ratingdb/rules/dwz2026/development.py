@@ -62,6 +62,19 @@ def development_factor(
 ) -> Fraction:
     """K = K_0 * b + a, rounded half-up to 1 decimal, then capped at K_max (Anhang 1.3).
     Computed on the integer ratios of a and b (exact); the result is a Fraction."""
+    return Fraction(*factor_ratio(rating, index, age, score_at_least_expected, params))
+
+
+def factor_ratio(
+    rating: int,
+    index: int,
+    age: AgeClass,
+    score_at_least_expected: bool,
+    params: Dwz2026Parameters,
+    cap: tuple[int, int] | None = None,
+) -> tuple[int, int]:
+    """:func:`development_factor` as an integer ratio (tenths / 10, or K_max's ratio);
+    ``cap`` is ``params.k_max.as_integer_ratio()`` when the caller has it at hand."""
     k0 = base_value(rating, index, age, params)
     if score_at_least_expected:
         num, den = _bonus(rating, age, params)
@@ -70,10 +83,10 @@ def development_factor(
         num, den = _brake(rating, params)
         num *= k0
     tenths = div_half_up(10 * num, den)
-    cap_num, cap_den = params.k_max.as_integer_ratio()
+    cap_num, cap_den = cap or params.k_max.as_integer_ratio()
     if tenths * cap_den > 10 * cap_num:
-        return Fraction(params.k_max)
-    return Fraction(tenths, 10)
+        return cap_num, cap_den
+    return tenths, 10
 
 
 def new_rating(
@@ -85,15 +98,30 @@ def new_rating(
     added; see :class:`Dwz2026Parameters`.
     """
     if isinstance(difference, float):
-        change = float(k) * difference
-        if params.round_change_first:
-            return max(rating + round_half_up(change), params.rating_floor)
-        return max(round_half_up(rating + change), params.rating_floor)
-    num = k.numerator * difference.numerator  # exact: K (W - W_e) = num / den
-    den = k.denominator * difference.denominator
+        return new_rating_float(rating, float(k), difference, params)
+    return new_rating_exact(
+        rating, k.numerator, k.denominator, difference.numerator, difference.denominator, params
+    )
+
+
+def new_rating_exact(
+    rating: int, k_num: int, k_den: int, num: int, den: int, params: Dwz2026Parameters
+) -> int:
+    """:func:`new_rating` for K = ``k_num / k_den`` and W - W_e = ``num / den`` (exact,
+    denominators positive; the ratios need not be reduced)."""
+    num *= k_num  # K (W - W_e) = num / den
+    den *= k_den
     if params.round_change_first:
         return max(rating + div_half_up(num, den), params.rating_floor)
     return max(div_half_up(rating * den + num, den), params.rating_floor)
+
+
+def new_rating_float(rating: int, k: float, difference: float, params: Dwz2026Parameters) -> int:
+    """:func:`new_rating` in float precision: ``k`` is ``float(K)``."""
+    change = k * difference
+    if params.round_change_first:
+        return max(rating + round_half_up(change), params.rating_floor)
+    return max(round_half_up(rating + change), params.rating_floor)
 
 
 def first_rating(iteration_value: Fraction | float | int, params: Dwz2026Parameters) -> int:
@@ -109,13 +137,14 @@ def first_rating(iteration_value: Fraction | float | int, params: Dwz2026Paramet
     The WO's 9/11 is (pivot - floor)/floor = 900/1100; written that way here so that the
     two pieces still meet at R_i = floor when a Rechenmodul changes pivot or floor.
     """
-    r = Fraction(params.r)
-    ri = max(Fraction(iteration_value), Fraction(0))
+    r_num, r_den = params.r.as_integer_ratio()
+    num, den = max(iteration_value, 0).as_integer_ratio()  # R_i = num / den, exactly
     pivot, floor = params.first_rating_pivot, params.rating_floor
-    if ri >= pivot:
-        value = ri
-    elif ri >= floor:
-        value = ri + r * (pivot - ri)
-    else:
-        value = floor + r * (pivot - floor) * ri / floor
-    return round_half_up(value)
+    if num >= pivot * den:  # R_1 = R_i
+        return div_half_up(num, den)
+    if num >= floor * den:  # R_i + r (pivot - R_i)
+        return div_half_up(num * (r_den - r_num) + r_num * pivot * den, den * r_den)
+    # floor + r (pivot - floor) R_i / floor
+    return div_half_up(
+        floor * floor * den * r_den + r_num * (pivot - floor) * num, floor * den * r_den
+    )

@@ -24,15 +24,22 @@ docs/rules-dwz2026.md.
 from __future__ import annotations
 
 import math
+from decimal import Decimal
+from fractions import Fraction
 from itertools import pairwise
 from typing import Any
 
-from ratingdb.rules.dwz.arithmetic import Num, TableArithmetic
+from ratingdb.rules.dwz.arithmetic import Num, TableArithmetic, thousandths
 from ratingdb.rules.dwz.evaluation import DwzEvaluation, plain, rounded_mean, score
 from ratingdb.rules.dwz.groups import counted_games, half_points
 from ratingdb.rules.dwz.iteration import MIN_BATCH, Alone, Iterant, iterate_singles
 from ratingdb.rules.dwz2026 import exact
-from ratingdb.rules.dwz2026.development import development_factor, first_rating, new_rating
+from ratingdb.rules.dwz2026.development import (
+    factor_ratio,
+    first_rating,
+    new_rating_exact,
+    new_rating_float,
+)
 from ratingdb.rules.dwz2026.params import Dwz2026Parameters
 from ratingdb.rules.dwz2026.probability import SIGMA, arithmetic_for
 from ratingdb.rules.errors import ConvergenceError
@@ -80,7 +87,7 @@ class _Evaluation(DwzEvaluation):
         thousandths divided by 1000, correctly rounded as ``float(Decimal)`` is)."""
         if type(expected) is int:  # table precision: thousandths
             return expected / 1000
-        return float(self.arith.expected_decimal(expected))
+        return thousandths(expected) / 1000
 
     # -- 3.4.1 / 3.4.4 / Anhang 1.1: first ratings --------------------------------------
     def _first_ratings(self) -> dict[int, int]:
@@ -155,12 +162,13 @@ class _Evaluation(DwzEvaluation):
                 err.players,
             ) from err
         self.iterations = outcome.steps
+        w = self._w
         self.trace["first_rating"] = {
             "order": [self.players[i].id for i in stage_players],
             "fictitious_draw": fictitious,
-            "steps": [[plain(v) for v in state] for state in outcome.trace],
-            "expected": [[self._w(v) for v in state] for state in outcome.expected],
-            "corrections": [[plain(v) for v in state] for state in outcome.corrections],
+            "steps": _plain_rows(outcome.trace, outcome.method),
+            "expected": [[w(v) for v in state] for state in outcome.expected],
+            "corrections": _plain_rows(outcome.corrections, outcome.method),
             "method": outcome.method,
             "unbounded": outcome.unbounded,
         }
@@ -191,13 +199,17 @@ class _Evaluation(DwzEvaluation):
         steps as one by one)."""
         arith, params = self.arith, self.params
         jobs: list[tuple[int, str, list[Num], list[int], int | None, Num]] = []
+        ratings, fewest = self.ratings, params.min_games_performance
         for i in sorted(self.groups.established):
             games = self.games[i]
-            opponents: list[Num] = [r1[j] if j in r1 else self.rating(j) for j, _, _ in games]
-            fixed_w2 = [points for _, points, _ in games]
-            w2, n = sum(fixed_w2), len(opponents)
-            if n < params.min_games_performance or w2 == 0:
+            n = len(games)
+            if n < fewest:
                 continue
+            fixed_w2 = [points for _, points, _ in games]
+            w2 = sum(fixed_w2)
+            if w2 == 0:
+                continue
+            opponents: list[Num] = [r1[j] if j in r1 else ratings[j] for j, _, _ in games]  # type: ignore[misc]
             draw = None
             if w2 == 2 * n:  # 3.6.2: 100 % -> fictitious draw against R_c
                 draw = rounded_mean(opponents)
@@ -223,10 +235,16 @@ class _Evaluation(DwzEvaluation):
             states: list[Num]
             expected: list[Num]
             corrections: list[Num]
-            if alone is not None:  # the table iteration, as exact.run runs it
-                value, states = alone.value, list(alone.states)
-                expected, corrections = list(alone.expected), list(alone.corrections)
-            elif single is None:
+            if alone is not None:  # the table iteration, as exact.run runs it: integers
+                performances[i] = max(int(alone.value), 0)
+                self.trace["performance"][pid] = {
+                    "fictitious_draw": draw,
+                    "steps": alone.states,
+                    "expected": [v / 1000 for v in alone.expected],
+                    "corrections": alone.corrections,
+                }
+                continue
+            if single is None:
                 performer = Iterant(pid, tuple(opponents), tuple(fixed_w2))
                 try:
                     outcome = exact.run(
@@ -261,49 +279,77 @@ class _Evaluation(DwzEvaluation):
     def _established(
         self, r1: dict[int, int], performances: dict[int, int], exceptional: set[int]
     ) -> None:
-        arith = self.arith
+        """W_e, K and R_n of every established player with >= 1 game (3.5); the others
+        keep rating and index. Opponents are seen at R_0, first ratings at R_1 and
+        exceptional players at R_h (3.6.3)."""
+        arith, params, results, ratings = self.arith, self.params, self.results, self.ratings
+        seen_as: dict[int, int] = {j: performances[j] for j in exceptional}
+        seen_as.update(r1)
         order = sorted(self.groups.established)
-        seen: list[list[Num]] = []
+        seen: list[list[int]] = []
         for i in order:
-            opponents: list[Num] = []
-            for j, _, _ in self.games[i]:
-                if j in r1:
-                    opponents.append(r1[j])
-                elif j in exceptional:
-                    opponents.append(performances[j])
-                else:
-                    opponents.append(self.rating(j))
-            seen.append(opponents)
+            seen.append(
+                [seen_as[j] if j in seen_as else ratings[j] for j, _, _ in self.games[i]]  # type: ignore[misc]
+            )
         rated = [k for k, opponents in enumerate(seen) if opponents]
         expectations = arith.expectations_many(
-            [self.rating(order[k]) for k in rated], [seen[k] for k in rated]
+            [ratings[order[k]] for k in rated],  # type: ignore[misc]
+            [seen[k] for k in rated],
         )
+        table = isinstance(arith, TableArithmetic)
+        half, unit = (arith.half, arith.scale) if isinstance(arith, TableArithmetic) else (0, 1)
+        cap = params.k_max.as_integer_ratio()
         for k, (expected, probabilities) in zip(rated, expectations, strict=True):
-            self._rate(order[k], seen[k], expected, probabilities)
+            i = order[k]
+            res, rating, games = results[i], self.rating(i), self.games[i]
+            w2 = sum(points for _, points, _ in games)
+            index = self.index(i)
+            if table:  # W - W_e = num / unit, exact
+                num = half * w2 - int(expected)
+                reached = num >= 0
+            else:
+                difference = w2 / 2 - float(expected)
+                reached = difference >= 0
+            k_num, k_den = factor_ratio(rating, index, self.ages[i], reached, params, cap)
+            res.k = _k_decimal(k_num, k_den)
+            res.expected = arith.expected_decimal(expected)
+            res.expected_games = self.expected_games(i, games, probabilities)
+            res.opponents_avg = rounded_mean(seen[k])
+            if table:
+                res.rating_new = new_rating_exact(rating, k_num, k_den, num, unit, params)
+            else:
+                res.rating_new = new_rating_float(rating, k_num / k_den, difference, params)
+            res.index_new = index + 1
+            res.stored = self.players[i].member
         for i, opponents in zip(order, seen, strict=True):
-            res = self.results[i]
+            res = results[i]
             res.group = "established"
             res.performance = performances.get(i)
             res.exceptional = i in exceptional
             res.games = len(opponents)
             res.score = score(sum(points for _, points, _ in self.games[i]))
             if not opponents:  # not evaluated: rating and index unchanged
-                res.rating_new, res.index_new = self.rating(i), res.index_old
+                res.rating_new, res.index_new = ratings[i], res.index_old
 
-    def _rate(self, i: int, opponents: list[Num], expected: Num, probabilities: list[Num]) -> None:
-        """W_e, K and R_n of an established player with >= 1 game (3.5)."""
-        arith, params, res = self.arith, self.params, self.results[i]
-        rating, games = self.rating(i), self.games[i]
-        difference = arith.difference(sum(points for _, points, _ in games), expected)
-        index = self.index(i)
-        k = development_factor(rating, index, self.ages[i], difference >= 0, params)
-        res.k = to_decimal(k, 1)
-        res.expected = arith.expected_decimal(expected)
-        res.expected_games = self.expected_games(i, games, probabilities)
-        res.opponents_avg = rounded_mean(opponents)
-        res.rating_new = new_rating(rating, k, difference, params)
-        res.index_new = index + 1
-        res.stored = self.players[i].member
+
+#: K as a Decimal with one place, per (numerator, denominator)
+_K_DECIMALS: dict[tuple[int, int], Decimal] = {}
+
+
+def _k_decimal(num: int, den: int) -> Decimal:
+    """``to_decimal(Fraction(num, den), 1)``, made once per value."""
+    key = (num, den)
+    value = _K_DECIMALS.get(key)
+    if value is None:
+        value = _K_DECIMALS[key] = to_decimal(Fraction(num, den), 1)
+    return value
+
+
+def _plain_rows(rows: list[list[Num]], method: str) -> list[list[Num | None]]:
+    """:func:`plain` of every value; the table iteration's integers are plain already."""
+    if method == "iteration" and all(type(v) is int for row in rows for v in row):
+        return [list(row) for row in rows]
+    return [[plain(v) for v in row] for row in rows]
 
 
 def _finite(value: Num) -> Num:

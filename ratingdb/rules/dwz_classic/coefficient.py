@@ -108,7 +108,14 @@ def new_rating(
 ) -> int:
     """R_n = R_o + 800 (W - W_e) / (E + n) (4.9.1), rounded half-up (exact: the
     difference's integer ratio, so a float difference counts with its binary value)."""
-    num, den = difference.as_integer_ratio()
+    return new_rating_exact(rating, e, n, *difference.as_integer_ratio(), params)
+
+
+def new_rating_exact(
+    rating: int, e: int, n: int, num: int, den: int, params: DwzClassicParameters
+) -> int:
+    """:func:`new_rating` for W - W_e = ``num / den`` (``den`` > 0, not necessarily
+    reduced: the half-up rounding depends on the value only)."""
     den *= e + n
     value = div_half_up(rating * den + params.change_factor * num, den)
     return max(value, params.rating_floor)
@@ -118,6 +125,12 @@ def success_value(
     rating: int, n: int, difference: Fraction | float, params: DwzClassicParameters
 ) -> int:
     """R_p = R_o + 800 (W - W_e) / n (4.7.6, Anhang 1.2.1), rounded half-up (exact)."""
-    num, den = difference.as_integer_ratio()
+    return success_value_exact(rating, n, *difference.as_integer_ratio(), params)
+
+
+def success_value_exact(
+    rating: int, n: int, num: int, den: int, params: DwzClassicParameters
+) -> int:
+    """:func:`success_value` for W - W_e = ``num / den`` (``den`` > 0)."""
     den *= n
     return div_half_up(rating * den + params.change_factor * num, den)

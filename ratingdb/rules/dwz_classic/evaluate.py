@@ -73,8 +73,8 @@ from ratingdb.rules.dwz.iteration import (
 from ratingdb.rules.dwz_classic.coefficient import (
     development_coefficient,
     first_rating_floor,
-    new_rating,
-    success_value,
+    new_rating_exact,
+    success_value_exact,
 )
 from ratingdb.rules.dwz_classic.params import DwzClassicParameters
 from ratingdb.rules.dwz_classic.tables import arithmetic_for
@@ -148,7 +148,7 @@ class _Evaluation(DwzEvaluation):
             if not self.is_match or self.params.exceptional_in_match:
                 exceptional = self._exceptional(computed)
             if exceptional:  # 4.7.6: once more with R_p, new Sonderwertungen ignored
-                computed = self._compute(exceptional)
+                computed = self._compute(exceptional, computed)
             self._fill(computed, set(exceptional))
             self.remaining(computed.first)
             iterations = computed.steps
@@ -242,11 +242,15 @@ class _Evaluation(DwzEvaluation):
         )
 
     # -- one computation of 4.7.2-4.7.5 -------------------------------------------------
-    def _compute(self, replaced: dict[int, int]) -> _Pass:
-        """``replaced``: R_p of the exceptional players, seen by their opponents."""
+    def _compute(self, replaced: dict[int, int], before: _Pass | None = None) -> _Pass:
+        """``replaced``: R_p of the exceptional players, seen by their opponents.
+        ``before``: the first pass; an established player who sees every opponent as he
+        did there has the same W_e, E, R_n, R_p and R_h (they depend on nothing else),
+        which are taken from it."""
+        ratings = self.ratings
 
         def seen(j: int) -> int:
-            return replaced.get(j, self.rating(j))
+            return replaced[j] if j in replaced else ratings[j]  # type: ignore[return-value]
 
         computed = _Pass(trace={"performance": {}})
         self._first_ratings(seen, computed)
@@ -256,13 +260,33 @@ class _Evaluation(DwzEvaluation):
             opponents = [first[j] if j in first else seen(j) for j, _, _ in games]
             computed.rated[i] = _Rated(opponents, sum(points for _, points, _ in games))
         rated = [i for i, r in computed.rated.items() if r.opponents]
+        again = rated
+        if before is not None:
+            again = []
+            for i in rated:
+                if before.rated[i].opponents == computed.rated[i].opponents:
+                    computed.rated[i] = before.rated[i]
+                else:
+                    again.append(i)
         expectations = self.arith.expectations_many(
-            [self.rating(i) for i in rated], [computed.rated[i].opponents for i in rated]
+            [ratings[i] for i in again],  # type: ignore[misc]
+            [computed.rated[i].opponents for i in again],
         )
         performers: list[tuple[int, Iterant]] = []
-        for i, (expected, probabilities) in zip(rated, expectations, strict=True):
+        for i, (expected, probabilities) in zip(again, expectations, strict=True):
             self._established(i, computed.rated[i], expected, probabilities, performers)
         self._performances(performers, computed)
+        if before is not None and len(again) < len(rated):  # the trace in the players' order
+            found, earlier = computed.trace["performance"], before.trace["performance"]
+            redone = set(again)
+            ordered: dict[str, Any] = {}
+            for i in rated:
+                pid = self.players[i].id
+                if pid in found:
+                    ordered[pid] = found[pid]
+                elif i not in redone and pid in earlier:
+                    ordered[pid] = earlier[pid]
+            computed.trace["performance"] = ordered
         return computed
 
     def _first_ratings(self, seen: Callable[[int], int], computed: _Pass) -> None:
@@ -343,13 +367,14 @@ class _Evaluation(DwzEvaluation):
         n = len(games)
         rating = self.rating(i)
         rated.expected, rated.probabilities = expected, probabilities
-        difference = arith.difference(rated.w2, rated.expected)
-        rated.e = development_coefficient(
-            rating, self.index(i), self.ages[i], params, difference >= 0
-        )
-        rated.rating_new = new_rating(rating, rated.e, n, difference, params)
+        if isinstance(arith, TableArithmetic):  # W - W_e = num / den, exactly
+            num, den = arith.half * rated.w2 - int(expected), arith.scale
+        else:
+            num, den = arith.difference(rated.w2, expected).as_integer_ratio()
+        rated.e = development_coefficient(rating, self.index(i), self.ages[i], params, num >= 0)
+        rated.rating_new = new_rating_exact(rating, rated.e, n, num, den, params)
         if n >= params.min_games_exceptional:
-            rated.success = success_value(rating, n, difference, params)
+            rated.success = success_value_exact(rating, n, num, den, params)
         if n >= params.min_games_performance:  # 4.8: as the first rating of an unrated player
             performer = Iterant(
                 self.players[i].id, tuple(rated.opponents), tuple(p for _, p, _ in games)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, replace
 from decimal import Decimal
+from functools import cached_property
 from typing import Annotated, Any, Literal
 
 from pydantic import StrictBool
@@ -138,7 +139,12 @@ class DwzClassicParameters(Lifecycle):
         return replace(self, precision=precision)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form: Decimals as int or float, everything else as is."""
+        """JSON-ready form: Decimals as int or float, everything else as is; a fresh copy
+        of a value computed once per parameter object (it is frozen)."""
+        return dict(self._as_dict)
+
+    @cached_property
+    def _as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for key, value in asdict(self).items():
             if isinstance(value, Decimal):
