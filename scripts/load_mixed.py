@@ -14,11 +14,11 @@ prefixes cover every tournament (``load-officer-<seed>``, with a fresh token), a
   what-if deletion, and a new tournament (POST) deleted again (DELETE), several writers on
   the same few tournaments so that their writes meet.
 
-Reports the status counts per request kind, the read latency p50/p90/p99/max, the number of
-server errors (5xx) and of connections the server dropped, and exits with 1 if any request
-was answered with a 5xx. The database keeps what the writes leave (each correction writes
-the tournament's own data back; each added tournament is deleted again; both leave change
-points for the next run).
+Reports the status counts per request kind, the read latency p50/p90/p99/max, the answers
+from the page cache (``X-Cache: hit``), the number of server errors (5xx) and of
+connections the server dropped, and exits with 1 if any request was answered with a 5xx.
+The database keeps what the writes leave (each correction writes the tournament's own data
+back; each added tournament is deleted again; both leave change points for the next run).
 
     python scripts/load_mixed.py --clients 50 --writers 6 --seconds 60 --think 0.5
 
@@ -62,6 +62,7 @@ class Connection:
 
     def __init__(self, port: int, token: str = "") -> None:
         self.port, self.token = port, token
+        self.hit = False  # whether the last answer came from the page cache (X-Cache: hit)
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
 
@@ -79,7 +80,7 @@ class Connection:
         self.writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + data)
         raw = await self.reader.readuntil(b"\r\n\r\n")
         status = int(raw.split(b" ", 2)[1])
-        length, closing = 0, False
+        length, closing, self.hit = 0, False, False
         for line in raw.split(b"\r\n")[1:]:
             name, _, value = line.partition(b":")
             name = name.strip().lower()
@@ -87,6 +88,8 @@ class Connection:
                 length = int(value)
             elif name == b"connection" and value.strip().lower() == b"close":
                 closing = True
+            elif name == b"x-cache":
+                self.hit = value.strip() == b"hit"
         await self.reader.readexactly(length)
         if closing:
             self.close()
@@ -155,6 +158,7 @@ async def run(port: int, args: argparse.Namespace, world: dict[str, Any]) -> dic
     write_ms: list[float] = []
     by_kind: dict[str, list[float]] = {}
     dropped = 0
+    hits: Counter[str] = Counter()
     deadline = time.monotonic() + args.seconds
     codes = list(world["documents"])[: max(2, args.hot)]
 
@@ -171,6 +175,7 @@ async def run(port: int, args: argparse.Namespace, world: dict[str, Any]) -> dic
         (read_ms if method == "GET" else write_ms).append(elapsed)
         by_kind.setdefault(kind, []).append(elapsed)
         counts[(kind, status)] += 1
+        hits[kind] += conn.hit
         return status
 
     async def reader(k: int) -> None:
@@ -223,7 +228,7 @@ async def run(port: int, args: argparse.Namespace, world: dict[str, Any]) -> dic
     )
     return {
         "counts": counts, "read_ms": read_ms, "write_ms": write_ms, "by_kind": by_kind,
-        "dropped": dropped,
+        "dropped": dropped, "hits": hits,
         "seconds": time.perf_counter() - started,
     }  # fmt: skip
 
@@ -246,6 +251,7 @@ def report(result: dict[str, Any], args: argparse.Namespace, world: dict[str, An
             + "  ".join(f"{s or 'dropped'}: {n}" for s, n in statuses).ljust(24)
             + f" p50 {percentile(ms, 50):6.1f}  p90 {percentile(ms, 90):6.1f}  "
             f"p99 {percentile(ms, 99):6.1f}  max {max(ms):6.1f} ms"
+            + (f"  cached {result['hits'][kind]}" if result["hits"][kind] else "")
         )
     reads, writes = result["read_ms"], result["write_ms"]
     total = sum(counts.values())

@@ -32,7 +32,7 @@ from ratingdb.services.imports import read_trf
 from ratingdb.services.tournaments import Written
 from ratingdb.web import schemas
 from ratingdb.web.deps import ReleasingRoute, UserDep
-from ratingdb.web.offload import off_the_readers
+from ratingdb.web.offload import in_a_request_thread, off_the_readers
 from ratingdb.web.submission_schema import json_body, trf_body
 
 router = APIRouter(prefix="/api", tags=["officers"], route_class=ReleasingRoute)
@@ -71,20 +71,15 @@ def previewed(engine: Engine, plan: Plan) -> dict[str, Any]:
     }
 
 
-async def _off_the_readers(
-    request: Request, work: Callable[[Engine, Plan], dict[str, Any]], plan: Plan
-) -> dict[str, Any]:
-    """``work`` in the app's worker process if it has one (:mod:`ratingdb.web.offload`:
-    ``ratingdb serve``), else in a request thread."""
-    return await off_the_readers(request, work, plan)
-
-
 async def _commit(request: Request, plan: Plan) -> dict[str, Any]:
-    return await _off_the_readers(request, committed, plan)
+    """The write in a request thread (a short transaction, :mod:`ratingdb.web.offload`)."""
+    return await in_a_request_thread(request, committed, plan)
 
 
 async def _what_if(request: Request, plan: Plan) -> dict[str, Any]:
-    return await _off_the_readers(request, previewed, plan)
+    """The what-if in the app's worker process if it has one (:mod:`ratingdb.web.offload`:
+    ``ratingdb serve``), else in a request thread."""
+    return await off_the_readers(request, previewed, plan)
 
 
 def add_json(doc: Any, user: Principal, today: date) -> Plan:

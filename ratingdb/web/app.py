@@ -46,11 +46,16 @@ def create_app(
     today: Callable[[], date] | None = None,
     threads: int | None = None,
     offload: int = 0,
+    cache: bool = False,
 ) -> FastAPI:
     """The app on ``engine``; ``today`` fixes the date for tests (default: the clock);
     ``threads`` limits the threads that run the (synchronous) database work of requests;
     ``offload`` worker processes (at a lower priority) run the officers' writes and what-ifs
-    (:mod:`ratingdb.web.offload`; 0: they run in request threads)."""
+    (:mod:`ratingdb.web.offload`; 0: they run in request threads); ``cache`` keeps the
+    public pages in memory, keyed by the data version (:mod:`ratingdb.web.page_cache`)."""
+    from ratingdb.web.page_cache import DataVersion, PageCache, conninfo_of
+
+    version = DataVersion(conninfo_of(engine)) if cache else None
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -63,20 +68,24 @@ def create_app(
 
             anyio.to_thread.current_default_thread_limiter().total_tokens = threads
             await run_in_threadpool(_open_connections, engine, threads)
-        if not offload:
-            yield
-            return
-        from ratingdb.web.offload import Offload
-
-        url = engine.url.render_as_string(hide_password=False)
-        workers = Offload(url, offload, modules=(api_officer.__name__,))
         try:
-            workers.start()
-            app.state.offload = workers
-            yield
+            if not offload:
+                yield
+                return
+            from ratingdb.web.offload import Offload
+
+            url = engine.url.render_as_string(hide_password=False)
+            workers = Offload(url, offload, modules=(api_officer.__name__,))
+            try:
+                workers.start()
+                app.state.offload = workers
+                yield
+            finally:
+                app.state.offload = None
+                workers.close()
         finally:
-            app.state.offload = None
-            workers.close()
+            if version is not None:
+                await version.close()
 
     app = FastAPI(
         title="ratingdb",
@@ -105,6 +114,8 @@ def create_app(
     ):
         app.include_router(router)
     add_assets(app)
+    if version is not None:  # outermost: an entry holds every header of the answer
+        app.add_middleware(PageCache, version=version, today=app.state.today)
     return app
 
 
@@ -142,7 +153,7 @@ def app_from_env() -> FastAPI:
         engine = open_engine(pool_size=threads, max_overflow=4, pool_recycle=3600)
     except (Unavailable, SettingsError) as err:
         raise SystemExit(f"error: {err}") from None
-    return create_app(engine, threads=threads, offload=1)
+    return create_app(engine, threads=threads, offload=1, cache=True)
 
 
 def _open_connections(engine: Engine, count: int) -> None:

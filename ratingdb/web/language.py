@@ -25,6 +25,24 @@ def choose(query: str | None, cookie: str | None, accept_language: str | None) -
     return normalise(query) or normalise(cookie) or negotiate(accept_language)
 
 
+def request_language(scope: Scope) -> tuple[str, str | None, str | None]:
+    """The language of an HTTP request, the one its ``?lang=`` asks for and the one of its
+    cookie (the page cache keys pages by the first: :mod:`ratingdb.web.page_cache`)."""
+    headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+    requested = normalise(QueryParams(scope.get("query_string", b"")).get(COOKIE))
+    cookie = SimpleCookie()
+    try:
+        cookie.load(headers.get("cookie", ""))
+    except Exception:  # a malformed cookie header is the client's: ignore it
+        cookie = SimpleCookie()
+    stored = cookie[COOKIE].value if COOKIE in cookie else None
+    if scope["path"].startswith("/api/"):
+        # the JSON API is data for programs: its column names stay English (a client
+        # asks for a language with ?lang=)
+        return requested or "en", requested, stored
+    return choose(requested, stored, headers.get("accept-language")), requested, stored
+
+
 class LanguageMiddleware:
     """Pure ASGI middleware: sets the language for everything the request runs (the
     endpoint's thread copies the context), error pages included."""
@@ -36,20 +54,7 @@ class LanguageMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
-        requested = normalise(QueryParams(scope.get("query_string", b"")).get(COOKIE))
-        cookie = SimpleCookie()
-        try:
-            cookie.load(headers.get("cookie", ""))
-        except Exception:  # a malformed cookie header is the client's: ignore it
-            cookie = SimpleCookie()
-        stored = cookie[COOKIE].value if COOKIE in cookie else None
-        if scope["path"].startswith("/api/"):
-            # the JSON API is data for programs: its column names stay English (a client
-            # asks for a language with ?lang=)
-            lang = requested or "en"
-        else:
-            lang = choose(requested, stored, headers.get("accept-language"))
+        lang, requested, stored = request_language(scope)
 
         async def send_with_language(message: Message) -> None:
             if message["type"] == "http.response.start":

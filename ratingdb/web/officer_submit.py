@@ -12,8 +12,8 @@ Steps and what each keeps (nothing is a tournament before "submit"):
    (``POST .../choices``), and when none is open, the what-if of the change
    (:func:`ratingdb.services.tournaments.preview`: the same checks, 403 with the API's
    message for a VKZ outside the officer's scope or a tournament older than a year).
-   What-ifs and writes run where the API's run (:func:`ratingdb.web.offload.
-   off_the_readers`: the officer worker process of ``ratingdb serve``).
+   What-ifs run where the API's run (:func:`ratingdb.web.offload.off_the_readers`: the
+   officer worker process of ``ratingdb serve``), writes in request threads as the API's.
 3. ``POST /officer/drafts/{id}/submit``: the same change committed, the draft deleted in
    the same transaction; the browser goes to ``/officer``, where it is pending until the
    next run.
@@ -51,7 +51,7 @@ from ratingdb.services.permissions import check_edit
 from ratingdb.web.deps import SignedIn, SignedInDep
 from ratingdb.web.errors import describe
 from ratingdb.web.guard import SIGN_IN, check_csrf, render, to_sign_in
-from ratingdb.web.offload import off_the_readers
+from ratingdb.web.offload import in_a_request_thread, off_the_readers
 
 router = APIRouter(include_in_schema=False)
 #: the example files offered on the upload page (a source checkout's examples/)
@@ -330,7 +330,7 @@ async def submit(
         drafts.submitted, plan=_plan(request, signed, ctx), draft_id=draft_id,
         user_id=signed.user.user_id,
     )  # fmt: skip
-    await off_the_readers(request, write, change)
+    await in_a_request_thread(request, write, change)
     return RedirectResponse("/officer", status_code=303)
 
 
@@ -423,5 +423,5 @@ async def delete(
     signed = _posting(user, csrf)
     if len(reason.strip()) < 3:
         raise InputError("reason", "give the reason for the deletion (it goes into the audit log)")
-    await off_the_readers(request, write, _delete_plan(request, signed, code, reason.strip()))
+    await in_a_request_thread(request, write, _delete_plan(request, signed, code, reason.strip()))
     return RedirectResponse("/officer", status_code=303)

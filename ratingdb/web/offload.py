@@ -1,6 +1,6 @@
-"""Officer writes and what-ifs in a separate, lower-priority worker process, so that they
-never take the threads, the interpreter lock (GIL) or the CPU from the public reads
-(docs/web.md, "Threads, connections and processes").
+"""Officers' what-ifs in a separate, lower-priority worker process, so that they never take
+the threads, the interpreter lock (GIL) or the CPU from the public reads (docs/web.md,
+"Threads, connections and processes"); officers' writes in request threads.
 
 A what-if replays every tournament after its change point, twice (with and without the
 change, :mod:`ratingdb.db.whatif`): seconds of pure Python. In the server process it held a
@@ -24,7 +24,7 @@ import multiprocessing
 import os
 import traceback
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, TypeVar, cast
 
 from fastapi import Request
@@ -99,9 +99,13 @@ class Offload:
         answers reads, meanwhile)."""
         self._pool.submit(_run, _nothing, None)
 
+    def submit(self, work: Callable[[Engine, Any], Any], plan: Any) -> Future[tuple[str, Any]]:
+        """``work(engine, plan)`` queued for a worker: the future of its outcome."""
+        return self._pool.submit(_run, work, plan)
+
     async def run(self, work: Callable[[Engine, Any], T], plan: Any) -> T:
         """``work(engine, plan)`` in a worker; its value, or its error raised here."""
-        kind, value = await asyncio.wrap_future(self._pool.submit(_run, work, plan))
+        kind, value = await asyncio.wrap_future(self.submit(work, plan))
         if kind == "ok":
             return value  # type: ignore[no-any-return]
         if kind == "error":
@@ -118,8 +122,16 @@ def _nothing(engine: Engine, plan: Any) -> None:
 
 async def off_the_readers(request: Request, work: Callable[[Engine, Any], T], plan: Any) -> T:
     """``work(engine, plan)`` in the app's worker process if it has one (``ratingdb serve``),
-    else in a request thread: the officer API's and the officer pages' writes and what-ifs."""
+    else in a request thread: the officer API's and the officer pages' what-ifs."""
     offload = getattr(request.app.state, "offload", None)
     if offload is not None:
         return cast(T, await offload.run(work, plan))
+    return await run_in_threadpool(work, request.app.state.engine, plan)
+
+
+async def in_a_request_thread(request: Request, work: Callable[[Engine, Any], T], plan: Any) -> T:
+    """``work(engine, plan)`` in a request thread: the officers' writes (submit, correct,
+    delete). They are short transactions (the tournament lock serialises those on one
+    tournament, docs/database.md), so they need no worker process; there they waited behind
+    every what-if queued before them (seconds each), here only for the locks they need."""
     return await run_in_threadpool(work, request.app.state.engine, plan)
