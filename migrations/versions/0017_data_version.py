@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0017"
@@ -50,18 +51,22 @@ TRIGGER = "data_version_touch"
 
 
 def upgrade() -> None:
-    op.execute(
-        "CREATE TABLE data_version (id smallint PRIMARY KEY CHECK (id = 1), n bigint NOT NULL)"
+    op.create_table(
+        "data_version",
+        sa.Column("id", sa.SmallInteger(), primary_key=True),
+        sa.Column("n", sa.BigInteger(), nullable=False),
     )
     op.execute("INSERT INTO data_version (id, n) VALUES (1, 0)")
-    op.execute("CREATE TABLE data_touched (xid xid8 PRIMARY KEY)")
+    op.create_table(
+        "data_touched", sa.Column("xid", sa.BigInteger(), primary_key=True, autoincrement=False)
+    )
     op.execute(
         """
         CREATE FUNCTION data_version_touch() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
             IF coalesce(current_setting('ratingdb.data_touched', true), '') <> 'y' THEN
                 PERFORM set_config('ratingdb.data_touched', 'y', true);
-                INSERT INTO data_touched (xid) VALUES (pg_current_xact_id())
+                INSERT INTO data_touched (xid) VALUES (pg_current_xact_id()::text::bigint)
                     ON CONFLICT DO NOTHING;
             END IF;
             RETURN NULL;

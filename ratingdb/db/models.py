@@ -39,6 +39,7 @@ from sqlalchemy import (
     LargeBinary,
     MetaData,
     Numeric,
+    SmallInteger,
     String,
     Text,
     UniqueConstraint,
@@ -588,6 +589,26 @@ class WebDraft(Base):
     target: Mapped[str | None] = mapped_column(String(30))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class DataVersion(Base):
+    """The data version (migration 0017; docs/database.md, "The data version"): ``n`` rises
+    at the commit of every transaction that wrote data of the public pages (triggers); the
+    web's page cache keys the pages by it. One row."""
+
+    __tablename__ = "data_version"
+
+    id: Mapped[int] = mapped_column(SmallInteger, primary_key=True)
+    n: Mapped[int] = mapped_column(BigInteger)
+
+
+class DataTouched(Base):
+    """A transaction that wrote data and has not committed yet (its id; migration 0017):
+    the deferred trigger on its row raises :class:`DataVersion` at the commit."""
+
+    __tablename__ = "data_touched"
+
+    xid: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
 
 
 class TournamentCalculation(Base):

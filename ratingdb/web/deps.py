@@ -68,7 +68,13 @@ def _close_sessions(arguments: dict[str, Any]) -> None:
 
 
 def _releasing(endpoint: Callable[..., Any]) -> Callable[..., Any]:
-    """``endpoint``, closing the sessions it was given when it returns (or raises)."""
+    """``endpoint``, closing the sessions it was given when it returns (or raises).
+
+    A synchronous endpoint becomes a coroutine that runs it (and closes its sessions) in
+    one call to the threads: FastAPI validates and serialises the answer of a synchronous
+    endpoint in a *second* call to the threads, that of a coroutine in the event loop. Under
+    load every call queues behind all the requests waiting for a thread, so a JSON answer
+    waited twice; now once, as a page."""
     if inspect.iscoroutinefunction(endpoint):
 
         @functools.wraps(endpoint)
@@ -80,14 +86,17 @@ def _releasing(endpoint: Callable[..., Any]) -> Callable[..., Any]:
 
         return closing_async
 
-    @functools.wraps(endpoint)
     def closing(*args: Any, **kwargs: Any) -> Any:
         try:
             return endpoint(*args, **kwargs)
         finally:
             _close_sessions(kwargs)
 
-    return closing
+    @functools.wraps(endpoint)
+    async def in_one_trip(*args: Any, **kwargs: Any) -> Any:
+        return await run_in_threadpool(closing, *args, **kwargs)
+
+    return in_one_trip
 
 
 async def get_today(request: Request) -> date:
