@@ -179,12 +179,13 @@ def test_a_root_on_a_rounding_boundary_rounds_half_up() -> None:
     assert out["X"]["performance"] == 1942
 
 
-def test_s1_016270_a_performance_on_an_exact_tie_rounds_half_up() -> None:
+def test_s1_016270_a_performance_just_below_a_half_rounds_down() -> None:
     """S1-016270 of `ratingdb synth --players 250000 --years 17 --seed 1` (dwz-2014; every
-    player's R_0 as the full replay gave it): 241709's R_h solves to 1495.5 exactly. The
-    solver's old stop rule compared raw iterates, which round differently at a tie, left
-    the root and ended on 1495.4999 -> 1495; settled it stops at 1495.5 -> 1496 (half-up).
-    The one row of 1,210,468 in which the 250k export moved (issue 20's identity check)."""
+    player's R_0 as the full replay gave it): 241709 scored 2.5 against 1667, 1667, 1733,
+    1417, 1667, 1415, 1676, and his R_h is the root 1495.49999955054 (mpmath, 50 digits):
+    4.5e-7 below the half, so 1495. The solver stops 1e-7 from the root; settled to 6
+    decimals that iterate read 1495.500000 -> 1496, which is why the root is now polished
+    to the floating-point limit and settled to 9 decimals."""
     result = CliRunner().invoke(
         main, ["evaluate", str(CASES / "s1-016270.json"), "--rechenmodul", "auto", "--trace"]
     )
@@ -192,6 +193,6 @@ def test_s1_016270_a_performance_on_an_exact_tie_rounds_half_up() -> None:
     out = json.loads(result.stdout)
     assert out["rechenmodul"] == "dwz-2014"
     steps = out["trace"]["performance"]["241709"]
-    assert steps[-1] == pytest.approx(1495.5, abs=1e-6)
+    assert steps[-1] == pytest.approx(1495.49999955, abs=1e-6)
     player = next(p for p in out["players"] if p["id"] == "241709")
-    assert (player["performance"], player["rating_new"]) == (1496, 1581)
+    assert (player["performance"], player["rating_new"]) == (1495, 1581)

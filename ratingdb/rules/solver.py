@@ -24,7 +24,11 @@ the solver takes as it is (``Equation.extreme``).
 
 The stop rule is taken from the result, not from the step size: the solver stops when
 every |W - W_e| is below ``TOLERANCE`` (in points) and the last step no longer changes a
-value's half-up rounding.
+value's half-up rounding. That leaves a root accurate to about 1e-7 points; before it is
+rounded, :data:`POLISH_STEPS` more Newton steps take it to the floating-point limit
+(about 1e-12 points), and it is settled to :data:`PLACES` decimals. So a root the exact
+equations put on a half (1853.5) rounds up, and a root just below one (1073.4999996742)
+rounds down, whichever way the iteration came.
 """
 
 from __future__ import annotations
@@ -57,8 +61,17 @@ MAX_BISECT = 200
 #: underflows far from the opponents) and is replaced by a bracketing move: no rating
 #: difference in a real evaluation is this large
 MAX_JUMP = 5000.0
-#: decimals of a settled solution (far below a rating point, far above the solver's error)
-PLACES = 6
+#: decimals of a settled solution: far below a rating point, far above the error of a
+#: polished root (a few 1e-12 points: the sums of P carry about 1e-16 per game)
+PLACES = 9
+#: decimals of the stop rule's comparison of two iterates (:func:`_rounds_alike`)
+STOP_PLACES = 6
+#: Newton steps that polish a root found to ``TOLERANCE``: the error of about 1e-7 points
+#: is squared by each step, so one reaches the floating-point limit and the second checks it
+POLISH_STEPS = 2
+#: a polishing step longer than this means the iterate was not yet near the root: the
+#: polish stops and the iterate stays as it is
+POLISH_REACH = 1e-3
 #: nonlinear Gauss-Seidel sweeps before Newton takes over again
 MAX_SWEEPS = 500
 
@@ -142,11 +155,13 @@ class Solution:
 
 
 def _settled(values: list[float]) -> list[float]:
-    """The solution to the solver's accuracy: each value rounded half-up to ``PLACES``
-    decimals. A root the rules' exact equations put on a rounding boundary (a player with
-    50 % against opponents averaging 1941.5 has R_h = 1941.5 exactly) comes out of the
-    floating-point iteration as 1941.4999999999 or 1941.5000000001; settled, it is 1941.5
-    and the half-up rounding of the rules gives 1942 whichever way the iteration came."""
+    """The polished solution to the solver's accuracy: each value rounded half-up to
+    ``PLACES`` decimals. A root the rules' exact equations put on a rounding boundary (a
+    player with 50 % against opponents averaging 1941.5 has R_h = 1941.5 exactly) comes out
+    of floating-point arithmetic as 1941.499999999999 or 1941.500000000001; settled, it is
+    1941.5 and the half-up rounding of the rules gives 1942 whichever way the iteration
+    came. A root 3e-7 below a half (1073.4999996742) stays below it: settling at fewer
+    decimals would round it up."""
     return [float_half_up(v, PLACES) if math.isfinite(v) else v for v in values]
 
 
@@ -160,7 +175,24 @@ def _rounds_alike(a: float, b: float) -> bool:
     between 1481.4999999 and 1481.5000001 and never stop."""
     if not (math.isfinite(a) and math.isfinite(b)):
         return False
-    return _half_up(float_half_up(a, PLACES)) == _half_up(float_half_up(b, PLACES))
+    return _half_up(float_half_up(a, STOP_PLACES)) == _half_up(float_half_up(b, STOP_PLACES))
+
+
+def _polish_rows(curve: Curve, x: np.ndarray, opponents: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """``POLISH_STEPS`` Newton steps for the roots ``x[k]`` of W_e(x[k]) = w[k] against
+    ``opponents[k]``, every value computed element by element (:func:`_expected_and_slope`),
+    so a root comes out the same alone (:func:`solve_one`) or among others
+    (:func:`solve_many`). A step that is not finite or longer than ``POLISH_REACH`` is not
+    taken (the iterate was not near a root, e.g. an exit by bisection in P's flat tail)."""
+    x = x.copy()
+    active = np.ones(len(x), dtype=bool)
+    with np.errstate(all="ignore"):
+        for _ in range(POLISH_STEPS):
+            we, slope = _expected_and_slope(curve, x, opponents)
+            step = (w - we) / slope
+            active &= np.isfinite(step) & (np.abs(step) <= POLISH_REACH)
+            x = np.where(active, x + step, x)
+    return x
 
 
 # -- one unknown ---------------------------------------------------------------------------
@@ -174,7 +206,7 @@ def solve_one(eq: Equation, start: float, curve: Curve) -> Solution:
     >>> curve = Curve("normal", 200 * math.sqrt(2), 677)
     >>> x = Equation("X", (355.0, 2400.0, 2400.0, 2400.0, 2400.0), (2, 0, 0, 0, 0))
     >>> solve_one(x, 2000.0, curve).values
-    [1326.711968]
+    [1326.711967173]
 
     Newton steps
     from ``start``; a step that leaves the bracket known so far, or jumps further than
@@ -221,7 +253,8 @@ def solve_one(eq: Equation, start: float, curve: Curve) -> Solution:
         done = abs(f_new) <= TOLERANCE and _rounds_alike(new, x)
         x, fx = new, f_new
         if done or hi - lo < 1e-9:
-            return Solution(_settled([x]), step, trace)
+            root = _polish_rows(curve, np.array([x]), opponents[None, :], np.array([w]))
+            return Solution(_settled(root.tolist()), step, trace)
     raise ConvergenceError(f"{eq.id}: W = W_e was not reached", [eq.id])  # pragma: no cover
 
 
@@ -320,11 +353,13 @@ def _solve_rows(
                 expected[k].append(we_list[pos])
                 done = small[pos] and _rounds_alike(new_list[pos], x_list[pos])
                 if done or narrow[pos]:
-                    solution = Solution(_settled([new_list[pos]]), step, traces[k])
-                    out[k] = Single(solution, expected[k])
                     finished.append(pos)
             x, fx = new, f_new
             if finished:
+                roots = _polish_rows(curve, x[finished], opponents[finished], w[finished])
+                for pos, root in zip(finished, roots.tolist(), strict=True):
+                    k = int(rows[pos])
+                    out[k] = Single(Solution(_settled([root]), step, traces[k]), expected[k])
                 keep = np.ones(len(rows), dtype=bool)
                 keep[finished] = False
                 if not keep.any():
@@ -457,7 +492,7 @@ def _newton(
 ) -> Solution | None:
     f = system.residual(x)
     if system.holds(f):
-        return Solution(_settled(x.tolist()), len(trace) - 1, trace)
+        return Solution(_polished(system, x), len(trace) - 1, trace)
     for _ in range(MAX_NEWTON):
         jac = system.jacobian(x)
         try:
@@ -491,8 +526,23 @@ def _newton(
         x, f = candidate, f_new
         trace.append(x.tolist())
         if system.holds(f) and stable:
-            return Solution(_settled(x.tolist()), len(trace) - 1, trace)
+            return Solution(_polished(system, x), len(trace) - 1, trace)
     return None
+
+
+def _polished(system: _System, x: np.ndarray) -> list[float]:
+    """The settled values of a group's root after ``POLISH_STEPS`` full Newton steps (as
+    :func:`_polish_rows` for one unknown); a step that is not finite or longer than
+    ``POLISH_REACH`` is not taken."""
+    for _ in range(POLISH_STEPS):
+        try:
+            delta = np.linalg.solve(system.jacobian(x), -system.residual(x))
+        except np.linalg.LinAlgError:
+            break
+        if not (np.all(np.isfinite(delta)) and float(np.max(np.abs(delta))) <= POLISH_REACH):
+            break
+        x = x + delta
+    return _settled(x.tolist())
 
 
 def _gauss_seidel(
@@ -530,7 +580,7 @@ def _second_method(
         f = system.residual(x)
     if system.holds(f) and np.all(np.isfinite(x)):
         trace.append(x.tolist())
-        return Solution(_settled(x.tolist()), len(trace) - 1, trace)
+        return Solution(_polished(system, x), len(trace) - 1, trace)
     limit = np.where(system.is_extreme, 1e-7, TOLERANCE)
     moving = [eqs[int(k)].id for k in np.flatnonzero(~(np.abs(f) <= limit))]
     raise ConvergenceError(

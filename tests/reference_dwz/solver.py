@@ -56,9 +56,15 @@ MAX_BISECT = 200
 #: underflows far from the opponents) and is replaced by a bracketing move: no rating
 #: difference in a real evaluation is this large
 MAX_JUMP = 5000.0
-#: decimals of a settled solution (far below a rating point, far above the solver's error)
-PLACES = 6
+#: decimals of a settled solution (far below a rating point, far above the error of a
+#: polished root)
+PLACES = 9
 _QUANTUM = Decimal(1).scaleb(-PLACES)
+#: decimals of the stop rule's comparison of two iterates
+_STOP_QUANTUM = Decimal(1).scaleb(-6)
+#: Newton steps that polish a root found to ``TOLERANCE``, and the longest step taken
+POLISH_STEPS = 2
+POLISH_REACH = 1e-3
 #: nonlinear Gauss-Seidel sweeps before Newton takes over again
 MAX_SWEEPS = 500
 
@@ -165,7 +171,34 @@ def _rounds_alike(a: float, b: float) -> bool:
     between 1481.4999999 and 1481.5000001 and never stop."""
     if not (math.isfinite(a) and math.isfinite(b)):
         return False
-    return _half_up(_settled([a])[0]) == _half_up(_settled([b])[0])
+    stop = [float(Decimal(v).quantize(_STOP_QUANTUM, rounding=ROUND_HALF_UP)) for v in (a, b)]
+    return _half_up(stop[0]) == _half_up(stop[1])
+
+
+def _polish_one(curve: Curve, x: float, opponents: np.ndarray, w: float) -> float:
+    """``POLISH_STEPS`` Newton steps from a root found to ``TOLERANCE`` (a step that is not
+    finite or longer than ``POLISH_REACH`` ends the polish)."""
+    with np.errstate(all="ignore"):
+        for _ in range(POLISH_STEPS):
+            we, slope = curve.expected_and_slope(x, opponents)
+            step = float(np.float64(w - we) / np.float64(slope))
+            if not (math.isfinite(step) and abs(step) <= POLISH_REACH):
+                break
+            x = x + step
+    return x
+
+
+def _polished(system: _System, x: np.ndarray) -> list[float]:
+    """The settled values of a group's root after ``POLISH_STEPS`` full Newton steps."""
+    for _ in range(POLISH_STEPS):
+        try:
+            delta = np.linalg.solve(system.jacobian(x), -system.residual(x))
+        except np.linalg.LinAlgError:
+            break
+        if not (np.all(np.isfinite(delta)) and float(np.max(np.abs(delta))) <= POLISH_REACH):
+            break
+        x = x + delta
+    return _settled(x.tolist())
 
 
 # -- one unknown ---------------------------------------------------------------------------
@@ -179,7 +212,7 @@ def solve_one(eq: Equation, start: float, curve: Curve) -> Solution:
     >>> curve = Curve("normal", 200 * math.sqrt(2), 677)
     >>> x = Equation("X", (355.0, 2400.0, 2400.0, 2400.0, 2400.0), (2, 0, 0, 0, 0))
     >>> solve_one(x, 2000.0, curve).values
-    [1326.711968]
+    [1326.711967173]
 
     Newton steps
     from ``start``; a step that leaves the bracket known so far, or jumps further than
@@ -226,7 +259,7 @@ def solve_one(eq: Equation, start: float, curve: Curve) -> Solution:
         done = abs(f_new) <= TOLERANCE and _rounds_alike(new, x)
         x, fx = new, f_new
         if done or hi - lo < 1e-9:
-            return Solution(_settled([x]), step, trace)
+            return Solution(_settled([_polish_one(curve, x, opponents, w)]), step, trace)
     raise ConvergenceError(f"{eq.id}: W = W_e was not reached", [eq.id])  # pragma: no cover
 
 
@@ -353,7 +386,7 @@ def _newton(
 ) -> Solution | None:
     f = system.residual(x)
     if system.holds(f):
-        return Solution(_settled(x.tolist()), len(trace) - 1, trace)
+        return Solution(_polished(system, x), len(trace) - 1, trace)
     for _ in range(MAX_NEWTON):
         jac = system.jacobian(x)
         try:
@@ -387,7 +420,7 @@ def _newton(
         x, f = candidate, f_new
         trace.append(x.tolist())
         if system.holds(f) and stable:
-            return Solution(_settled(x.tolist()), len(trace) - 1, trace)
+            return Solution(_polished(system, x), len(trace) - 1, trace)
     return None
 
 
@@ -426,7 +459,7 @@ def _second_method(
         f = system.residual(x)
     if system.holds(f) and np.all(np.isfinite(x)):
         trace.append(x.tolist())
-        return Solution(_settled(x.tolist()), len(trace) - 1, trace)
+        return Solution(_polished(system, x), len(trace) - 1, trace)
     limit = np.where(system.is_extreme, 1e-7, TOLERANCE)
     moving = [eqs[int(k)].id for k in np.flatnonzero(~(np.abs(f) <= limit))]
     raise ConvergenceError(
