@@ -33,7 +33,7 @@ from ratingdb.io.evaluate_json import parse_tournament
 from ratingdb.rules import dwz2026, dwz_classic
 from ratingdb.rules.dwz_classic.versions import VERSIONS
 from ratingdb.rules.rounding import round_half_up
-from ratingdb.rules.solver import Curve, Equation, solve, solve_one
+from ratingdb.rules.solver import Curve, Equation, solve, solve_many, solve_one
 
 SIGMA = 200 * math.sqrt(2)
 ERAS = {
@@ -540,8 +540,7 @@ def test_a_group_converging_on_an_exact_tie_stops(kind: str) -> None:
     assert solution.values[6] == 1481.5
 
 
-# -- known flaw (issue 20 note, 2026-11-25): settling roots to 6 decimals -----------------------
-@pytest.mark.xfail(strict=True, reason="roots within 5e-7 below a half are settled up to it")
+# -- roots near a half: polished to the floating-point limit, settled to 9 decimals ------------
 @pytest.mark.parametrize(
     ("opponents", "w2", "rating"),
     [
@@ -557,6 +556,36 @@ def test_a_root_just_below_a_half_rounds_down(
     curve = Curve("normal", SIGMA, 677)
     solution = solve_one(Equation("X", tuple(map(float, opponents)), w2), 1500.0, curve)
     assert round_half_up(solution.values[0]) == rating
+
+
+def test_many_at_once_settle_as_one_alone() -> None:
+    """solve_many polishes and settles its rows as solve_one does: the same values to the
+    last bit, for the two roots just below a half and an ordinary one beside them."""
+    curve = Curve("normal", SIGMA, 677)
+    problems = [
+        ((1966.0, 1652.0, 1852.0, 1448.0, 1314.0, 1320.0, 1601.0, 1100.0), 2),
+        ((1667.0, 1667.0, 1733.0, 1417.0, 1667.0, 1415.0, 1676.0), 5),
+        ((1500.0, 1600.0, 1700.0, 1800.0, 1900.0, 2000.0, 2100.0), 7),
+    ]
+    starts = [1500.0, 1500.0, 1500.0]
+    together = solve_many(problems, starts, curve)
+    alone = [solve_one(Equation("X", opps, (w2,) + (0,) * (len(opps) - 1)), 1500.0, curve)
+             for opps, w2 in problems]  # fmt: skip
+    assert [s.solution.values for s in together if s] == [a.values for a in alone]
+    assert [round_half_up(a.values[0]) for a in alone[:2]] == [1073, 1495]
+
+
+def test_a_group_root_just_below_a_half_rounds_down() -> None:
+    """Two newcomers who drew each other, each with one point against the eight opponents
+    of the first case above: the group's root is that player's, 1073.4999996742 each (the
+    draw adds 0.5 to W and to W_e alike), and the group solver polishes it as well."""
+    curve = Curve("normal", SIGMA, 677)
+    fixed = (1966.0, 1652.0, 1852.0, 1448.0, 1314.0, 1320.0, 1601.0, 1100.0)
+    w2 = (2, 0, 0, 0, 0, 0, 0, 0)
+    eqs = [Equation(k, fixed, w2, (j,), (1,)) for k, j in (("A", 1), ("B", 0))]
+    solution = solve(eqs, [1500.0, 1400.0], curve)
+    assert [round_half_up(v) for v in solution.values] == [1073, 1073]
+    assert solution.values[0] == pytest.approx(1073.4999996742, abs=1e-9)
 
 
 def test_an_exact_tie_rounds_up() -> None:
