@@ -170,6 +170,8 @@ class Independent:
         self.res = {p["id"]: p for p in out["players"]}
         self.trace = out["trace"]
         self.players = {p["id"]: p for p in doc["players"]}
+        #: an R_c the check cannot round for sure (see group_system)
+        self.undecided = False
         groups = {pid: r["group"] for pid, r in self.res.items()}
         stage = {pid for pid in self.players if groups[pid] in ("first_stage", "second_stage")}
         first = self.trace.get("first_rating") or {}
@@ -207,6 +209,8 @@ class Independent:
         rows = []
         draws = self.trace["first_rating"].get("fictitious_draw") or {}
         up_group = set((self.trace["first_rating"].get("unbounded") or {}).get("up", []))
+        begin = self.trace["first_rating"]["steps"][0]
+        self.undecided = False
         for pid in stage:
             fixed = [
                 (float(g["opponent_rating"]), float(g["score"]))
@@ -222,14 +226,17 @@ class Independent:
                 fixed.append((float(draws[pid]), 0.5))
             elif not self.classic and pid in up_group:
                 # a group that won every outside game: the 3.4.1.3 draw for each member,
-                # against R_c with the stage players at their start values
-                seen = [r for r, _ in fixed] + [
-                    float(self.res[opp]["start_value"]) for opp, _ in self.counted(pid)
+                # against R_c with the stage players at their start values (unrounded in
+                # float precision: the trace's first state, to its 3 decimals)
+                seen = [Fraction(r) for r, _ in fixed] + [
+                    Fraction(str(begin[slot[opp]])) for opp, _ in self.counted(pid)
                     if opp in slot
                 ]  # fmt: skip
-                fixed.append(
-                    (float(round_half_up(Fraction(sum(int(v) for v in seen), len(seen)))), 0.5)
-                )
+                mean = sum(seen) / len(seen)
+                # the trace's 3 decimals cannot tell which way a mean within 0.001 of a
+                # half rounds (495.4999 shown, 5450.5 / 11 = 495.5 exact): not checked
+                self.undecided |= abs(mean % 1 - Fraction(1, 2)) < Fraction(1, 1000)
+                fixed.append((float(round_half_up(mean)), 0.5))
             rows.append([fixed, linked, None])
         # classic 4.7.2.1.2: 0 % / 100 % results follow R_c -+ 677
         if self.classic:
@@ -342,6 +349,8 @@ def _root(opponents: np.ndarray, w: float, era: str) -> float:
 
 def _check_group(ind: Independent, first: dict[str, Any]) -> None:
     _, f, start = ind.group_system()
+    if ind.undecided:
+        return
     final = np.array([math.nan if v is None else float(v) for v in first["steps"][-1]])
     if np.isnan(final).any():
         return  # a 2026 group at R_i = -infinity (no equation to hold)
