@@ -49,6 +49,15 @@ from ratingdb.db.store import (
     load_order,
     write_outcome,
 )
+from ratingdb.db.stream import (
+    STAGE_TOURNAMENTS,
+    Staged,
+    create_stage,
+    drop_stage,
+    staged_codes,
+    stream_to_stage,
+    write_staged,
+)
 from ratingdb.engine.changes import Change, plan
 from ratingdb.engine.history import History
 from ratingdb.engine.model import EngineTournament
@@ -140,10 +149,14 @@ def run_recalc(
         conn.commit()
         run_id: int | None = None
         at = _Position()
+        staging = False
         try:
             if not dry_run:
                 run_id = _start_run(conn, started_at)
-            computed = _compute_phase(conn, full=full, progress=progress, at=at)
+            if full or _full_pending(conn):
+                create_stage(conn)  # a full replay streams (ratingdb/db/stream.py)
+                staging = True
+            computed = _compute_phase(conn, full=full, progress=progress, at=at, stream=staging)
             at.tournament = None
             report = _write_phase(conn, computed, run_id=run_id, dry_run=dry_run, started=started)
             report.started_at = started_at
@@ -153,7 +166,18 @@ def run_recalc(
                 _quietly(conn.rollback)
             raise _failed(engine, err, run_id, at, gone=_gone(raw, err)) from err
         finally:
+            if staging and not _gone(raw, None):
+                _quietly(lambda: drop_stage(conn))
             _unlock(conn, raw)
+
+
+def _full_pending(conn: Connection) -> bool:
+    """A ``full`` change point is pending (a bulk load leaves one)."""
+    found = conn.execute(
+        text("SELECT EXISTS (SELECT 1 FROM change_points WHERE run_id IS NULL AND kind = 'full')")
+    ).scalar()
+    conn.commit()
+    return bool(found)
 
 
 def dry_run(session: Session) -> RunReport:
@@ -179,6 +203,8 @@ class _Computed:
     outcome: ReplayOutcome | None = None
     modul_ids: dict[str, int] = field(default_factory=dict)
     clear_all: bool = False
+    #: a streamed full replay: its snapshots wait in the run's temporary tables
+    staged: Staged | None = None
 
 
 def _start_run(conn: Connection, started_at: datetime) -> int:
@@ -205,14 +231,19 @@ def _compute_phase(
     full: bool,
     progress: Callable[[int, int, int], None] | None,
     at: _Position,
+    stream: bool = False,
 ) -> _Computed:
     """Phase 1: replay on one consistent snapshot of the database (REPEATABLE READ, read
-    only); nothing is locked, edits go on."""
+    only); nothing is locked, edits go on. ``stream``: a full replay streams into the
+    temporary tables of :func:`create_stage` (committed: the transaction writes nothing
+    else)."""
     tx = conn.begin()
     session = Session(bind=conn)
     try:
         conn.execute(text("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY"))
-        return _compute(session, full=full, progress=progress, at=at)
+        computed = _compute(session, full=full, progress=progress, at=at, stream=stream)
+        tx.commit()
+        return computed
     finally:
         session.close()
         if tx.is_active:
@@ -247,9 +278,12 @@ def _compute(
     full: bool,
     progress: Callable[[int, int, int], None] | None,
     at: _Position,
+    stream: bool = False,
 ) -> _Computed:
     changes = pending_changes(session)
     plan_changes = [Change("full", date.min)] if full else [c for _, c in changes]
+    if stream and any(c.kind == "full" for c in plan_changes):
+        return _stream(session, [cid for cid, _ in changes], progress, at)
     # only tournaments ending on or after the earliest change can move
     since = None if full or not plan_changes else min(c.from_date for c in plan_changes)
     stubs = load_order(session, since=since)
@@ -306,18 +340,48 @@ def _compute(
     return _Computed(report, history, outcome, modul_ids, clear_all=replay_plan.full)
 
 
-def _deferred(session: Session, taken: list[int], written: list[int]) -> dict[int, str | None]:
+def _stream(
+    session: Session,
+    change_ids: list[int],
+    progress: Callable[[int, int, int], None] | None,
+    at: _Position,
+) -> _Computed:
+    """A full replay streamed in bounded memory (ratingdb/db/stream.py)."""
+    total = session.execute(text("SELECT count(*) FROM tournaments WHERE rated")).scalar_one()
+
+    def step(t: EngineTournament, evaluated: int) -> None:
+        at.tournament = t
+        if progress is not None:
+            progress(evaluated, evaluated, total)
+
+    staged = stream_to_stage(session, step)
+    at.tournament = None
+    if progress is not None:
+        progress(staged.evaluated, total, total)
+    report = RunReport(None, None, True, total, staged.evaluated, 0, change_ids=change_ids)
+    return _Computed(report, clear_all=True, staged=staged)
+
+
+def _deferred(
+    session: Session, taken: list[int], written: list[int] | None
+) -> dict[int, str | None]:
     """Tournaments edited since the run's snapshot, by id, with their code if they still
-    exist: a change point the run did not take names them, or they are gone."""
+    exist: a change point the run did not take names them, or they are gone (of those the
+    run wrote: ``written``, or None: those it staged)."""
+    source = (
+        "unnest(CAST(:written AS bigint[])) AS w(id)"
+        if written is not None
+        else f"{STAGE_TOURNAMENTS} w"
+    )
     rows = session.execute(
         text(
             "SELECT c.tournament_id AS id, t.code FROM change_points c "
             "LEFT JOIN tournaments t ON t.id = c.tournament_id "
             "WHERE c.run_id IS NULL AND c.tournament_id IS NOT NULL AND c.id <> ALL(:taken) "
-            "UNION SELECT w, NULL FROM unnest(CAST(:written AS bigint[])) w "
-            "WHERE NOT EXISTS (SELECT 1 FROM tournaments t WHERE t.id = w)"
+            f"UNION SELECT w.id, NULL FROM {source} "
+            "WHERE NOT EXISTS (SELECT 1 FROM tournaments t WHERE t.id = w.id)"
         ),
-        {"taken": taken, "written": written},
+        {"taken": taken, "written": written or []},
     ).all()
     return {r.id: r.code for r in rows}
 
@@ -327,6 +391,8 @@ def _write(session: Session, computed: _Computed, dry_run: bool) -> RunReport:
     report.dry_run = dry_run
     if report.change_point is None and not report.full:  # nothing pending
         return report
+    if computed.staged is not None:
+        return _write_staged(session, report, computed.staged)
     if history is None or outcome is None:  # nothing to replay (the last tournament deleted)
         deferred = _deferred(session, report.change_ids, [])
         published = change_report.before_run(session, (), (), deferred=deferred)
@@ -351,6 +417,20 @@ def _write(session: Session, computed: _Computed, dry_run: bool) -> RunReport:
     report.snapshots_written = written
     report.ratings_changed = changed
     report.problems = [f"{p.code}: {p.message}" for p in outcome.problems.values()]
+    return report
+
+
+def _write_staged(session: Session, report: RunReport, staged: Staged) -> RunReport:
+    """The write of a streamed full replay: everything staged but the tournaments edited
+    while the run computed."""
+    deferred = _deferred(session, report.change_ids, None)
+    problems = [p for tid, p in staged.problems.items() if tid not in deferred]
+    gone = staged_codes(session, [tid for tid, code in deferred.items() if code is None])
+    report.deferred = sorted({code or gone.get(tid) or f"#{tid}" for tid, code in deferred.items()})
+    published = change_report.before_run(session, None, (), deferred=deferred)
+    report.snapshots_written = write_staged(session, problems, deferred)
+    report.ratings_changed = change_report.after_run(session, published)
+    report.problems = [f"{p.code}: {p.message}" for p in problems]
     return report
 
 

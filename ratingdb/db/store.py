@@ -17,6 +17,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Any, cast
 
+import psycopg
 from psycopg.rows import namedtuple_row, tuple_row
 from sqlalchemy import text
 from sqlalchemy.orm import Session
@@ -37,6 +38,7 @@ from ratingdb.engine.model import (
     Takeover,
 )
 from ratingdb.engine.order import KEY_AT_LEAST, KEY_BELOW, ORDER_COLUMNS, ORDER_DESC, OrderKey
+from ratingdb.engine.problems import EvaluationProblem
 from ratingdb.engine.replay import ReplayOutcome
 from ratingdb.engine.timeline import RechenmodulVersion, Timeline
 from ratingdb.rules.model import GameInput
@@ -92,14 +94,24 @@ def load_players(session: Session) -> dict[int, PlayerRecord]:
     }
 
 
+def driver(session: Session) -> psycopg.Connection[Any]:
+    """The psycopg connection under the session's (for bulk reads, COPY, and threads that
+    must not touch the session)."""
+    raw = session.connection().connection.driver_connection
+    assert raw is not None
+    return cast("psycopg.Connection[Any]", raw)
+
+
+Source = Session | psycopg.Connection[Any]
+
+
 def _fetch(
-    session: Session, sql: str, params: dict[str, Any] | None = None, *, named: bool = False
+    source: Source, sql: str, params: dict[str, Any] | None = None, *, named: bool = False
 ) -> list[Any]:
     """Rows straight from the driver (tuples, or named tuples): bulk reads skip
     SQLAlchemy's row objects. ``sql`` uses ``:name`` placeholders like the rest of the
-    module."""
-    raw = session.connection().connection.driver_connection
-    assert raw is not None
+    module; ``source`` is a session or its psycopg connection (:func:`driver`)."""
+    raw = driver(source) if isinstance(source, Session) else source
     driver_sql = re.sub(r"(?<![:\w]):(\w+)", r"%(\1)s", sql)
     with raw.cursor(row_factory=namedtuple_row if named else tuple_row) as cur:
         return cast(list[Any], cur.execute(driver_sql, params or {}).fetchall())
@@ -115,12 +127,21 @@ def load_order(
         where, params = f" AND {KEY_AT_LEAST}", from_key.sql_params()
     elif since is not None:
         where, params = " AND t.end_date >= :since", {"since": since}
+    return order_stubs(session, where, params)
+
+
+def order_stubs(
+    source: Source, where: str = "", params: dict[str, Any] | None = None, limit: int = 0
+) -> list[EngineTournament]:
+    """Rated tournaments (``where``: more conditions on ``t``) as order-key stubs, in
+    order; at most ``limit`` (0: all)."""
+    cut = f" LIMIT {int(limit)}" if limit else ""
     return [
         EngineTournament(tid, code, start, end, vkz, processed, kind, name)
         for tid, code, start, end, vkz, processed, kind, name in _fetch(
-            session,
+            source,
             "SELECT t.id, t.code, t.start_date, t.end_date, t.vkz, t.processed_at, t.kind, "
-            f"t.name FROM tournaments t WHERE rated{where} ORDER BY {ORDER_COLUMNS}",
+            f"t.name FROM tournaments t WHERE rated{where} ORDER BY {ORDER_COLUMNS}{cut}",
             params,
         )
     ]
@@ -140,8 +161,8 @@ def player_index(session: Session, from_key: OrderKey) -> dict[int, frozenset[in
     return {tid: frozenset(ps) for tid, ps in players.items()}
 
 
-def _participants(
-    session: Session, where: str, params: dict[str, Any], *, names: bool
+def participants_by_tournament(
+    source: Source, where: str, params: dict[str, Any], *, names: bool
 ) -> dict[int, list[EngineParticipant]]:
     """Participants by tournament, in start-rank order (``names``: players' names too,
     for displays; the replay never needs them)."""
@@ -152,8 +173,8 @@ def _participants(
     )
     join = " LEFT JOIN players pl ON pl.id = pa.player_id" if names else ""
     parts: dict[int, list[EngineParticipant]] = defaultdict(list)
-    for pid, tid, player, pname, club, source, rating, index, computer in _fetch(
-        session,
+    for pid, tid, player, pname, club, rsource, rating, index, computer in _fetch(
+        source,
         f"SELECT pa.id, pa.tournament_id, pa.player_id, {name}, pa.club_vkz, "
         "pa.rating_source, pa.external_rating, pa.external_index, pa.computer "
         f"FROM participants pa{join}{where} "
@@ -161,15 +182,18 @@ def _participants(
         params,
     ):
         parts[tid].append(
-            EngineParticipant(pid, player, pname, club, source, rating, index, computer)
+            EngineParticipant(pid, player, pname, club, rsource, rating, index, computer)
         )
     return parts
 
 
-def _games(session: Session, where: str, params: dict[str, Any]) -> dict[int, list[GameInput]]:
+def games_by_tournament(
+    source: Source, where: str, params: dict[str, Any]
+) -> dict[int, list[GameInput]]:
+    """Games by tournament, in round and board order."""
     games: dict[int, list[GameInput]] = defaultdict(list)
     for tid, rnd, white, black, result in _fetch(
-        session,
+        source,
         f"SELECT tournament_id, round, white_id, black_id, result FROM games{where} "
         "ORDER BY tournament_id, round NULLS FIRST, board NULLS FIRST, id",
         params,
@@ -180,11 +204,17 @@ def _games(session: Session, where: str, params: dict[str, Any]) -> dict[int, li
 
 def load_participants(session: Session, tournament_id: int) -> tuple[EngineParticipant, ...]:
     where = " WHERE pa.tournament_id = :t"
-    return tuple(_participants(session, where, {"t": tournament_id}, names=False)[tournament_id])
+    return tuple(
+        participants_by_tournament(session, where, {"t": tournament_id}, names=False)[tournament_id]
+    )
 
 
 def load_games(session: Session, tournament_id: int) -> tuple[GameInput, ...]:
-    return tuple(_games(session, " WHERE tournament_id = :t", {"t": tournament_id})[tournament_id])
+    return tuple(
+        games_by_tournament(session, " WHERE tournament_id = :t", {"t": tournament_id})[
+            tournament_id
+        ]
+    )
 
 
 def load_tournaments(
@@ -200,10 +230,12 @@ def load_tournaments(
     else:
         where = ""
     within = f"SELECT t.id FROM tournaments t WHERE rated{where}"
-    parts = _participants(
+    parts = participants_by_tournament(
         session, f" WHERE pa.tournament_id IN ({within})" if where else "", params, names=True
     )
-    games = _games(session, f" WHERE tournament_id IN ({within})" if where else "", params)
+    games = games_by_tournament(
+        session, f" WHERE tournament_id IN ({within})" if where else "", params
+    )
     return [
         EngineTournament(
             id=r.id,
@@ -544,6 +576,10 @@ def _json(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
+#: the columns of ``residual_games`` a replay writes
+RESIDUAL_COLUMNS = "owner_id, opponent_rating, score, played_on, expires_on, created_by_id, seq"
+
+
 def write_outcome(
     session: Session,
     history: History,
@@ -553,9 +589,44 @@ def write_outcome(
     clear_all: bool = False,
 ) -> int:
     """Replace the snapshots of re-evaluated tournaments; returns the rows written."""
-    conn = session.connection()
     written = list(outcome.written)
-    if clear_all:
+    clear_snapshots(session, None if clear_all else written)
+    rows = [_snapshot_row(s, modul_ids) for tid in written for s in outcome.written[tid]]
+    problems = [p for tid, p in outcome.problems.items() if clear_all or tid in outcome.written]
+    write_problems(session, problems, None if clear_all else written)
+    raw = driver(session)
+    copy_rows(raw, f"rating_snapshots ({SNAPSHOT_COLUMNS})", rows)
+    ends = {t.id: t.end for t in history.tournaments}
+    created = [
+        row
+        for tid in written
+        for row in residual_rows(tid, ends[tid], outcome.written[tid], history.timeline)
+    ]
+    copy_rows(raw, f"residual_games ({RESIDUAL_COLUMNS})", created)
+    if written:
+        relink_consumed(session, written)
+    if clear_all or len(rows) > 100_000:  # the table changed a lot: refresh statistics
+        refresh_statistics(session)
+    return len(rows)
+
+
+def snapshot_rows(snaps: Iterable[Snapshot], modul_ids: dict[str, int]) -> list[tuple[Any, ...]]:
+    """The ``rating_snapshots`` rows (:data:`SNAPSHOT_COLUMNS`) of snapshots."""
+    return [_snapshot_row(s, modul_ids) for s in snaps]
+
+
+def copy_rows(raw: psycopg.Connection[Any], target: str, rows: Iterable[tuple[Any, ...]]) -> None:
+    """``COPY target FROM STDIN`` with ``rows`` (``target``: a table and its columns)."""
+    with raw.cursor() as cur, cur.copy(f"COPY {target} FROM STDIN") as copy:
+        for row in rows:
+            copy.write_row(row)
+
+
+def clear_snapshots(session: Session, written: list[int] | None) -> None:
+    """Remove the snapshots of the tournaments ``written`` (None: all of them) and the
+    residual games they created, and unlink the residual games they consumed."""
+    conn = session.connection()
+    if written is None:
         conn.execute(text("DELETE FROM residual_games WHERE created_by_id IS NOT NULL"))
         conn.execute(text("UPDATE residual_games SET consumed_by_id = NULL"))
         conn.execute(text("DELETE FROM rating_snapshots"))
@@ -572,30 +643,23 @@ def write_outcome(
             ),
             {"ids": written},
         )
-    rows = [_snapshot_row(s, modul_ids) for tid in written for s in outcome.written[tid]]
-    _write_problems(session, outcome, written, clear_all)
-    raw = conn.connection.driver_connection
-    assert raw is not None
-    with (
-        raw.cursor() as cur,
-        cur.copy(f"COPY rating_snapshots ({SNAPSHOT_COLUMNS}) FROM STDIN") as copy,
-    ):
-        for row in rows:
-            copy.write_row(row)
-    _write_residual(session, history, written, outcome)
-    if clear_all or len(rows) > 100_000:  # the table changed a lot: refresh statistics
-        conn.execute(text("ANALYZE rating_snapshots"))
-        conn.execute(text("ANALYZE residual_games"))
-    return len(rows)
 
 
-def _write_problems(
-    session: Session, outcome: ReplayOutcome, written: list[int], clear_all: bool
+def refresh_statistics(session: Session) -> None:
+    """ANALYZE the tables a replay rewrote (after a large change)."""
+    conn = session.connection()
+    conn.execute(text("ANALYZE rating_snapshots"))
+    conn.execute(text("ANALYZE residual_games"))
+
+
+def write_problems(
+    session: Session, problems: Iterable[EvaluationProblem], written: list[int] | None
 ) -> None:
     """The refused tournaments (ratingdb/engine/problems.py) go with their snapshots: a
-    re-evaluated tournament's old row is replaced by what this run found."""
+    re-evaluated tournament's old row (of ``written``; None: every row) is replaced by what
+    this run found."""
     conn = session.connection()
-    if clear_all:
+    if written is None:
         conn.execute(text("DELETE FROM evaluation_problems"))
     elif written:
         conn.execute(
@@ -604,8 +668,7 @@ def _write_problems(
         )
     rows = [
         {"t": p.tournament_id, "p": list(p.participant_ids), "m": p.message[:2000]}
-        for tid, p in outcome.problems.items()
-        if clear_all or tid in outcome.written
+        for p in problems
     ]
     if rows:
         conn.execute(
@@ -617,53 +680,47 @@ def _write_problems(
         )
 
 
-def _write_residual(
-    session: Session, history: History, written: Iterable[int], outcome: ReplayOutcome
-) -> None:
-    """Residual games created by the re-evaluated tournaments, and who consumed them."""
-    ends = {t.id: t.end for t in history.tournaments}
-    written = list(written)
+def residual_rows(
+    tournament_id: int, end: date, snaps: Iterable[Snapshot], timeline: Timeline
+) -> list[tuple[Any, ...]]:
+    """The ``residual_games`` rows (:data:`RESIDUAL_COLUMNS`) a tournament's snapshots
+    create: the new residual games of its remaining members, valid for the Rechenmodul's
+    period from the day played (WO 4.1.1)."""
+    modul = timeline.at(end)
+    if modul.rules.periodic is not None:
+        return []  # a period's pending games are not Restpartien (ratingdb/engine/periods.py)
+    years = modul.lifecycle.residual_validity_years
     created: list[tuple[Any, ...]] = []
-    for tid in written:
-        years = _validity_years(history, ends[tid])
-        if history.timeline.at(ends[tid]).rules.periodic is not None:
-            continue  # a period's pending games are not Restpartien (ratingdb/engine/periods.py)
-        for s in outcome.written[tid]:
-            if s.player_id is None or not s.input.member or s.output.group != "remaining":
-                continue
-            for seq, g in enumerate(s.output.new_residual_games):
-                played = date.fromisoformat(g["date"])
-                created.append(
-                    (s.player_id, g["opponent_rating"], g["score"], played,
-                     add_years(played, years), tid, seq)
-                )  # fmt: skip
-    raw = session.connection().connection.driver_connection
-    assert raw is not None
-    with (
-        raw.cursor() as cur,
-        cur.copy(
-            "COPY residual_games (owner_id, opponent_rating, score, played_on, expires_on, "
-            "created_by_id, seq) FROM STDIN"
-        ) as copy,
-    ):
-        for row in created:
-            copy.write_row(row)
-    # consumed by a first rating (stored first/second-stage snapshots list the residual games
-    # they used): re-link the games created or consumed by a re-evaluated tournament, also
-    # when the consuming tournament itself was not re-evaluated
-    if written:
-        session.connection().execute(
-            text(
-                "UPDATE residual_games r SET consumed_by_id = s.tournament_id "
-                "FROM rating_snapshots s CROSS JOIN LATERAL jsonb_array_elements(s.residual_in) e "
-                "WHERE s.stored AND s.player_group IN ('first_stage', 'second_stage') "
-                "AND s.player_id = r.owner_id "
-                "AND (e ->> 'created_by')::bigint = r.created_by_id AND (e ->> 'seq')::int = r.seq "
-                "AND (r.created_by_id = ANY(:ids) OR s.tournament_id = ANY(:ids))"
-            ),
-            {"ids": written},
-        )
+    for s in snaps:
+        if s.player_id is None or not s.input.member or s.output.group != "remaining":
+            continue
+        for seq, g in enumerate(s.output.new_residual_games):
+            played = date.fromisoformat(g["date"])
+            created.append(
+                (s.player_id, g["opponent_rating"], g["score"], played,
+                 add_years(played, years), tournament_id, seq)
+            )  # fmt: skip
+    return created
 
 
-def _validity_years(history: History, end: date) -> int:
-    return history.timeline.at(end).lifecycle.residual_validity_years
+def relink_consumed(session: Session, written: list[int] | None) -> None:
+    """Link residual games to the first rating that consumed them (stored first/second-stage
+    snapshots list the residual games they used): those created or consumed by a
+    re-evaluated tournament of ``written`` (None: all), also when the consuming tournament
+    itself was not re-evaluated."""
+    only = (
+        ""
+        if written is None
+        else (" AND (r.created_by_id = ANY(:ids) OR s.tournament_id = ANY(:ids))")
+    )
+    session.connection().execute(
+        text(
+            "UPDATE residual_games r SET consumed_by_id = s.tournament_id "
+            "FROM rating_snapshots s CROSS JOIN LATERAL jsonb_array_elements(s.residual_in) e "
+            "WHERE s.stored AND s.player_group IN ('first_stage', 'second_stage') "
+            "AND s.player_id = r.owner_id "
+            "AND (e ->> 'created_by')::bigint = r.created_by_id AND (e ->> 'seq')::int = r.seq"
+            + only
+        ),
+        {"ids": written or []},
+    )

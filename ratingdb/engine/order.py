@@ -38,6 +38,8 @@ _PLACEHOLDERS = "(:k_end, :k_start, :k_vkz, :k_proc, :k_id)"
 KEY_AT_LEAST = f"({ORDER_COLUMNS}) >= {_PLACEHOLDERS}"
 #: SQL condition: the tournament ``t`` is before the key in :meth:`OrderKey.sql_params`
 KEY_BELOW = f"({ORDER_COLUMNS}) < {_PLACEHOLDERS}"
+#: SQL condition: the tournament ``t`` is after the key in :meth:`OrderKey.sql_params`
+KEY_ABOVE = f"({ORDER_COLUMNS}) > {_PLACEHOLDERS}"
 
 
 @dataclass(frozen=True, slots=True, order=True)

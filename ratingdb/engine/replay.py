@@ -29,7 +29,8 @@ from ratingdb.engine.model import (
 from ratingdb.engine.order import OrderKey
 from ratingdb.engine.problems import EvaluationProblem, evaluate_or_strike
 from ratingdb.engine.source import HistorySource
-from ratingdb.engine.timeline import Timeline
+from ratingdb.engine.timeline import RechenmodulVersion, Timeline
+from ratingdb.rules.model import GameInput
 
 StoredSnapshots = Mapping[int, Mapping[int, Snapshot]]
 
@@ -180,18 +181,11 @@ def replay(
             continue
 
         outcome.evaluated += 1
-        tin = tournament_input(t, inputs, source.games_of(t))
-        assert modul.rules.outputs is not None
-        outputs, struck, message = evaluate_or_strike(modul.rules.outputs, tin, modul.parameters)
-        if message is not None:
-            outcome.problems[t.id] = EvaluationProblem(
-                t.id, t.code, tuple(int(pid) for pid in struck), message
-            )
-        new: list[Snapshot] = []
+        new, problem = evaluate(t, inputs, source.games_of(t), modul)
+        if problem is not None:
+            outcome.problems[t.id] = problem
         differs = len(stored_t) != len(t.participants)
-        for part, output in zip(t.participants, outputs, strict=True):
-            snap = Snapshot(t.id, part.id, part.player_id, inputs[part.id], output)
-            new.append(snap)
+        for part, snap in zip(t.participants, new, strict=True):
             old = stored_t.get(part.id)
             if old is None or old.input != snap.input or old.output != snap.output:
                 differs = True
@@ -207,6 +201,30 @@ def replay(
         if differs:
             outcome.written[t.id] = new
     return outcome
+
+
+def evaluate(
+    t: EngineTournament,
+    inputs: Mapping[int, SnapshotInput],
+    games: tuple[GameInput, ...],
+    modul: RechenmodulVersion,
+) -> tuple[list[Snapshot], EvaluationProblem | None]:
+    """One tournament's snapshots (one per participant, in participant order) from its
+    participants' inputs, under the Rechenmodul ``modul``; and what the rules refused, if
+    players had to be struck (ratingdb/engine/problems.py)."""
+    tin = tournament_input(t, inputs, games)
+    assert modul.rules.outputs is not None
+    outputs, struck, message = evaluate_or_strike(modul.rules.outputs, tin, modul.parameters)
+    problem = (
+        None
+        if message is None
+        else EvaluationProblem(t.id, t.code, tuple(int(pid) for pid in struck), message)
+    )
+    snaps = [
+        Snapshot(t.id, part.id, part.player_id, inputs[part.id], output)
+        for part, output in zip(t.participants, outputs, strict=True)
+    ]
+    return snaps, problem
 
 
 def _with_modul(inp: SnapshotInput, key: str) -> SnapshotInput:

@@ -1,0 +1,90 @@
+"""The full replay as a stream (issue 24): tournaments in, snapshots out, in bounded memory.
+
+A full replay (WO 3.7: every tournament evaluated again from the beginning, nothing stored
+consulted) needs, while it walks the history in evaluation order (WO 2.2.3), only each
+player's state after their last evaluation: rating and index (WO 6.4.2), the held residual
+games (WO 4.1.1) and the date the retention and expiry periods count from. The players'
+records (memberships, birth year, list takeover), the Rechenmodul timeline and the rating
+adjustments are small and fixed. So :func:`stream_full_replay` reads the tournaments one
+at a time from any iterable (the database hands them over in chunks while it reads the
+next ones), gives each tournament's snapshots to ``emit`` (the database writes them while
+the replay goes on) and keeps nothing of a tournament once it is evaluated: what it holds
+grows with the number of players, not with the years of history.
+
+It computes exactly what :meth:`ratingdb.engine.history.History.full_replay` computes
+(the same per-participant input, :func:`ratingdb.engine.inputs.participant_input`, and the
+same evaluation, :func:`ratingdb.engine.replay.evaluate`); ``tests/test_engine_stream.py``
+compares the two.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from ratingdb.engine.inputs import participant_input, state_after
+from ratingdb.engine.model import (
+    EMPTY_STATE,
+    Adjustment,
+    EngineTournament,
+    PlayerRecord,
+    PlayerState,
+    Snapshot,
+    SnapshotInput,
+)
+from ratingdb.engine.problems import EvaluationProblem
+from ratingdb.engine.replay import evaluate
+from ratingdb.engine.timeline import Timeline
+
+#: receives each evaluated tournament, its snapshots (participant order) and what the
+#: rules refused (None: nothing had to be struck)
+Emit = Callable[[EngineTournament, list[Snapshot], EvaluationProblem | None], None]
+
+
+@dataclass
+class StreamReport:
+    """What a streamed full replay did: tournaments evaluated, and the players' states at
+    the end (the only thing it keeps; a player without any state is left out)."""
+
+    evaluated: int
+    states: dict[int, PlayerState]
+
+
+def stream_full_replay(
+    tournaments: Iterable[EngineTournament],
+    players: Mapping[int, PlayerRecord],
+    timeline: Timeline,
+    adjustments: Sequence[Adjustment],
+    emit: Emit,
+    progress: Callable[[EngineTournament, int], None] | None = None,
+) -> StreamReport:
+    """Evaluate ``tournaments`` (with participants and games, in evaluation order) from
+    the beginning: every player starts without a rating. ``progress(tournament,
+    evaluated)`` is called before each tournament with the number evaluated before it."""
+    states: dict[int, PlayerState] = {}
+    evaluated = 0
+    for t in tournaments:
+        if progress is not None:
+            progress(t, evaluated)
+        modul = timeline.at(t.end)
+        inputs: dict[int, SnapshotInput] = {}
+        for part in t.participants:
+            pid = part.player_id
+            state = EMPTY_STATE if pid is None else states.get(pid, EMPTY_STATE)
+            record = players.get(pid) if pid else None
+            inputs[part.id] = participant_input(
+                part, record, state, t, modul, adjustments, timeline
+            )
+        snaps, problem = evaluate(t, inputs, t.games, modul)
+        evaluated += 1
+        for snap in snaps:
+            pid = snap.player_id
+            if pid is None:
+                continue
+            after = state_after(snap.input, snap.output, t)
+            if after == EMPTY_STATE:
+                states.pop(pid, None)  # the same as never met: nothing to keep
+            else:
+                states[pid] = after
+        emit(t, snaps, problem)
+    return StreamReport(evaluated, states)
