@@ -5,8 +5,12 @@ Prints milliseconds per evaluation and tournaments/second for DWZ 2026 in table 
 precision, and (``--versions``) for the DSB's versions before 2026 on the same core
 (``dwz-classic`` and ``dwz-wo2002`` in table precision, ``dwz-2014`` and ``dwz-2016`` in
 float precision), which rate most of a replayed history.
+``--mix N`` rates instead N tournaments of the sizes a replayed history is made of (the
+shapes of ``ratingdb.synth``: club round robins of 6-10 players, Swiss opens of 20-60 with
+a few newcomers, league seasons of 32 players over 7 rounds, matches of 2 players, in the
+proportions a federation's year has them) and prints the mean time per tournament.
 Usage: python scripts/bench_rules.py [--players 300] [--rounds 9] [--unrated 40] [--repeat 20]
-       [--versions]
+       [--versions] [--mix N]
 """
 
 from __future__ import annotations
@@ -69,6 +73,39 @@ def swiss_open(players: int, rounds: int, unrated: int, seed: int = 1) -> Tourna
     return TournamentInput(info, tuple(entries), tuple(games))
 
 
+def tournament_mix(count: int, seed: int = 1) -> list[TournamentInput]:
+    """``count`` tournaments shaped as a replayed year of ``ratingdb.synth`` has them:
+    55 % club round robins, 14 % opens, 17 % league seasons, 14 % matches."""
+    rng = random.Random(seed)
+    out: list[TournamentInput] = []
+    for k in range(count):
+        x = rng.random()
+        if x < 0.55:  # a club championship: everybody meets everybody
+            size = rng.randint(6, 10)
+            out.append(swiss_open(size, size - 1, 0, seed=k))
+        elif x < 0.69:
+            out.append(swiss_open(rng.randint(20, 60), rng.randint(5, 9), rng.randint(0, 4), k))
+        elif x < 0.86:  # a league season: 8 teams, 4 boards, 7 rounds
+            out.append(swiss_open(32, 7, 0, seed=k))
+        else:
+            out.append(swiss_open(2, rng.randint(2, 6), 0, seed=k))
+    return out
+
+
+def bench_mix(count: int, runs: list[tuple[str, Any, Any]]) -> None:
+    tournaments = tournament_mix(count)
+    games = sum(len(t.games) for t in tournaments)
+    print(f"mix: {count} tournaments, {games} games")
+    for label, rate, params in runs:
+        for t in tournaments[:20]:  # warm-up
+            rate(t, params)
+        start = time.perf_counter()
+        for t in tournaments:
+            rate(t, params)
+        per = (time.perf_counter() - start) / count
+        print(f"{label:11s}: {per * 1000:7.3f} ms per tournament  {1 / per:8.1f} tournaments/s")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--players", type=int, default=300)
@@ -76,18 +113,22 @@ def main() -> None:
     parser.add_argument("--unrated", type=int, default=40)
     parser.add_argument("--repeat", type=int, default=20)
     parser.add_argument("--versions", action="store_true", help="also the versions before 2026")
+    parser.add_argument("--mix", type=int, default=0, help="rate a mix of this many tournaments")
     args = parser.parse_args()
-    tournament = swiss_open(args.players, args.rounds, args.unrated)
-    print(
-        f"tournament: {args.players} players, {args.rounds} rounds, {args.unrated} unrated, "
-        f"{len(tournament.games)} games"
-    )
     runs: list[tuple[str, Any, Any]] = [
         (precision, evaluate, Dwz2026Parameters(precision=precision))
         for precision in ("table", "float")
     ]
     if args.versions:
         runs += [(name, dwz_classic.evaluate, params) for name, params in VERSIONS.items()]
+    if args.mix:
+        bench_mix(args.mix, runs)
+        return
+    tournament = swiss_open(args.players, args.rounds, args.unrated)
+    print(
+        f"tournament: {args.players} players, {args.rounds} rounds, {args.unrated} unrated, "
+        f"{len(tournament.games)} games"
+    )
     for label, rate, params in runs:
         result = rate(tournament, params)  # warm-up (tables, imports)
         times = []

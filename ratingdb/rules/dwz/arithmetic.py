@@ -22,12 +22,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from decimal import Decimal
 from fractions import Fraction
+from functools import lru_cache
 from itertools import chain
 from typing import Any, Protocol
 
 import numpy as np
 
-from ratingdb.rules.numpy_sums import numpy_sum
+from ratingdb.rules.numpy_sums import row_sums
 from ratingdb.rules.parameters import Precision
 from ratingdb.rules.rounding import div_half_up, round_half_up
 
@@ -261,7 +262,7 @@ class TableArithmetic:
         return Fraction(self._half * w2 - int(expected), self._scale)
 
     def expected_decimal(self, expected: Num) -> Decimal:
-        return Decimal(int(expected)).scaleb(-self._places)
+        return _scaled(int(expected), self._places)
 
 
 class FloatArithmetic:
@@ -311,7 +312,9 @@ class FloatArithmetic:
     def expectations_many(
         self, owns: Sequence[Num], opponents: Sequence[Sequence[Num]]
     ) -> list[tuple[Num, list[Num]]]:
-        vector = self._p_vector or self._p_array
+        if self._p_vector is not None:
+            return self._vector_many(self._p_vector, owns, opponents)
+        vector = self._p_array
         if vector is None:
             return [self.expectations(own, o) for own, o in zip(owns, opponents, strict=True)]
         lengths = [len(o) for o in opponents]
@@ -319,13 +322,36 @@ class FloatArithmetic:
         own = np.repeat(np.asarray(owns, dtype=float), lengths)
         flat = np.fromiter(chain.from_iterable(opponents), dtype=float, count=total)
         values: list[float] = vector(own - flat).tolist() if total else []
-        add: Callable[[list[float]], float] = numpy_sum if self._p_vector else sum
         out: list[tuple[Num, list[Num]]] = []
         start = 0
         for n in lengths:
-            games: list[Num] = list(values[start : start + n])
-            out.append((float(add(values[start : start + n])) if n else 0.0, games))
+            games: list[Num] = values[start : start + n]
+            out.append((float(sum(games)) if n else 0.0, games))
             start += n
+        return out
+
+    @staticmethod
+    def _vector_many(
+        vector: Callable[[np.ndarray], np.ndarray],
+        owns: Sequence[Num],
+        opponents: Sequence[Sequence[Num]],
+    ) -> list[tuple[Num, list[Num]]]:
+        """:meth:`expectations_many` with ``p_vector``: the players with the same number
+        of games as the rows of one array, each row summed as numpy sums it alone
+        (:func:`~ratingdb.rules.numpy_sums.row_sums`)."""
+        out: list[tuple[Num, list[Num]]] = [(0.0, [])] * len(owns)
+        by_games: dict[int, list[int]] = {}
+        for k, o in enumerate(opponents):
+            by_games.setdefault(len(o), []).append(k)
+        for n, ks in by_games.items():
+            if n == 0:
+                for k in ks:
+                    out[k] = (0.0, [])
+                continue
+            own = np.array([owns[k] for k in ks], dtype=float)
+            values = vector(own[:, None] - np.array([opponents[k] for k in ks], dtype=float))
+            for k, total, games in zip(ks, row_sums(values).tolist(), values.tolist(), strict=True):
+                out[k] = (total, games)
         return out
 
     def probability(self, value: Num) -> float:
@@ -357,7 +383,23 @@ class FloatArithmetic:
         return Decimal(thousandths(expected)).scaleb(-3)
 
 
+@lru_cache(maxsize=65536)
+def _scaled(value: int, places: int) -> Decimal:
+    """``value`` units of 10^-``places`` as a Decimal with ``places`` places, made once."""
+    return Decimal(value).scaleb(-places)
+
+
 def thousandths(value: Num) -> int:
     """``value`` in thousandths, its binary value rounded half-up (exact)."""
     numerator, denominator = value.as_integer_ratio()
     return div_half_up(numerator * 1000, denominator)
+
+
+def three_places(value: float) -> float:
+    """``thousandths(value) / 1000``: the float nearest to ``value`` rounded half-up to
+    3 decimals. Python's ``round(value, 3)`` rounds the same binary value correctly, but
+    half to even; a binary value exactly halfway between two thousandths is an odd
+    multiple of 1/16, so every other positive value takes ``round``."""
+    if value > 0 and not (value * 16).is_integer():
+        return round(value, 3)
+    return thousandths(value) / 1000

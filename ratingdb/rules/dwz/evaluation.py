@@ -33,7 +33,7 @@ from ratingdb.rules.dwz.groups import (
     age_classes,
     classify,
     half_points,
-    rated_adjacency,
+    rated_games,
 )
 from ratingdb.rules.model import (
     NewResidualGame,
@@ -68,6 +68,12 @@ def rounded_mean(values: Sequence[Num]) -> int | None:
     total = sum(values)
     if type(total) is int:  # integers only (a float or Fraction would make it one)
         return div_half_up(total, len(values))
+    if type(total) is float and all(type(v) in (int, float) for v in values):
+        # the exact sum: every value is an integer over a power of two
+        ratios = [v.as_integer_ratio() for v in values]
+        denominator = max(d for _, d in ratios)
+        numerator = sum(n * (denominator // d) for n, d in ratios)
+        return div_half_up(numerator, denominator * len(values))
     return round_half_up(sum(Fraction(v) for v in values) / len(values))
 
 
@@ -117,7 +123,7 @@ class DwzEvaluation:
                 t.players, self.ages, self.ratings, self.indexes, strict=True
             )
         ]
-        self.adjacency = rated_adjacency(t, self.position)
+        self.adjacency, self._game_counts = rated_games(t, self.position)
         self.groups: Groups = classify(t, self.adjacency, params)
         self.is_match = t.tournament.kind == "match"
         #: WO 4.2.4.5 / classic 6.2.3.5: a match with an unrated player is not evaluated
@@ -156,6 +162,11 @@ class DwzEvaluation:
         """P(D) of each of player ``i``'s games in the input's order (``t.games``), None
         for a game that does not count; ``games`` are the counted games (as in
         :data:`~ratingdb.rules.dwz.groups.Adjacency`) and ``probabilities`` their P(D)."""
+        counts = self._game_counts
+        if counts is not None and counts[i] == len(games):
+            # every game of the player counts (the counted games are some of his games,
+            # in the input's order)
+            return self.arith.probabilities(probabilities)
         if self._own_games is None:  # every player's games, in one pass
             self._own_games = [[] for _ in self.players]
             position = self.position

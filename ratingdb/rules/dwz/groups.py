@@ -88,19 +88,33 @@ def half_points(score: Decimal) -> int:
 
 def rated_adjacency(t: TournamentInput, position: dict[str, int]) -> Adjacency:
     """Every rateable game, seen from both players (forfeits and computer games struck)."""
+    return rated_games(t, position)[0]
+
+
+def rated_games(t: TournamentInput, position: dict[str, int]) -> tuple[Adjacency, list[int] | None]:
+    """:func:`rated_adjacency`, and per player the number of all his games in the input
+    (struck ones included, a game against himself once); None for the counts when a
+    player plays himself (the counts are then not those of the adjacency)."""
     adjacency: Adjacency = [[] for _ in t.players]
+    struck = [0] * len(t.players)
     computers = {i for i, p in enumerate(t.players) if p.computer}
     results = RESULTS
+    self_play = False
     for g, game in enumerate(t.games):
         points = results[game.result]
-        if points is None:
-            continue
         white, black = position[game.white], position[game.black]
-        if computers and (white in computers or black in computers):
+        if white == black:
+            self_play = True
+        if points is None or (computers and (white in computers or black in computers)):
+            struck[white] += 1
+            if black != white:
+                struck[black] += 1
             continue
         adjacency[white].append((black, points[0], g))
         adjacency[black].append((white, points[1], g))
-    return adjacency
+    if self_play:
+        return adjacency, None
+    return adjacency, [len(a) + k for a, k in zip(adjacency, struck, strict=True)]
 
 
 @dataclass(slots=True)

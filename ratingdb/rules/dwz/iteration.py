@@ -332,6 +332,8 @@ def _iterate_rows(
             if w2_list[k] == 0 or w2_list[k] == 2 * length_list[k]:
                 extreme_rows.append(k)
                 extreme_values.append(int(arithmetic.extreme_value(it.fixed, w2_list[k] != 0)))
+    extreme_by_row = dict(zip(extreme_rows, extreme_values, strict=True))
+    tails: dict[int, Alone | None] = {}
     fixed = np.zeros(m, dtype=bool)
     fixed_value = np.zeros(m, dtype=np.int64)
     fixed[extreme_rows] = True
@@ -390,6 +392,23 @@ def _iterate_rows(
         left = int(alive.sum())
         if not left:
             break
+        if left <= TAIL_ROWS:  # the last few rows one by one
+            for pos in np.flatnonzero(alive).tolist():
+                k = int(rows[pos])
+                ends[k] = None
+                steps[k] = -1
+                tails[k] = _finish_alone(
+                    states[: step + 1, k].tolist(),
+                    expected[1 : step + 1, k].tolist(),
+                    corrections[1 : step + 1, k].tolist(),
+                    iterants[k].fixed,
+                    w2_list[k],
+                    extreme_by_row.get(k),
+                    arithmetic,
+                    max_steps,
+                    rules,
+                )
+            break
         current = np.where(alive, new, current)  # finished rows stand still
         if 2 * left <= len(rows):  # compute the rows still iterating only
             rows, current, opponents = rows[alive], current[alive], opponents[alive]
@@ -407,7 +426,60 @@ def _iterate_rows(
     ):
         if end is not None:
             out[k] = Alone(end, states_k[: length + 1], expected_k[:length], corrections_k[:length])
+    for k, alone in tails.items():
+        out[k] = alone
     return out
+
+
+#: from this few rows still iterating, :func:`_iterate_rows` finishes them one by one
+#: (a few table look-ups cost less than the array steps)
+TAIL_ROWS = 8
+
+
+def _finish_alone(
+    states: list[int],
+    expected: list[int],
+    corrections: list[int],
+    fixed: tuple[Num, ...],
+    w2: int,
+    extreme_value: int | None,
+    arithmetic: TableArithmetic,
+    max_steps: int,
+    rules: IterationRules,
+) -> Alone | None:
+    """The rest of :func:`iterate` for one iterant against constant opponents, from the
+    states, W_e and D' of its first steps: the same stop and cycle rules (None where
+    :func:`iterate` raises)."""
+    seen: dict[int, int] = {}
+    for step, value in enumerate(states):
+        seen.setdefault(value, step)
+    own, n = states[-1], len(fixed)
+    for step in range(len(states), max_steps + 1):
+        we = int(arithmetic.expected(own, fixed))
+        if extreme_value is None:
+            d = int(arithmetic.correction(w2, we, n))
+            value = own + d
+        else:
+            value = extreme_value
+            d = value - own
+        states.append(value)
+        expected.append(we)
+        corrections.append(d)
+        if value == own:
+            return Alone(value, states, expected, corrections)
+        if value in seen:
+            cycle = states[seen[value] : -1]
+            if max(cycle) - min(cycle) > rules.cycle_span:
+                return None
+            end = (
+                max(cycle)
+                if rules.cycle_value == "highest"
+                else div_half_up(sum(cycle), len(cycle))
+            )
+            return Alone(end, states, expected, corrections)
+        seen[value] = step
+        own = value
+    return None
 
 
 def _cycle_end(

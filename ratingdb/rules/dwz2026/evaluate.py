@@ -29,7 +29,7 @@ from fractions import Fraction
 from itertools import pairwise
 from typing import Any
 
-from ratingdb.rules.dwz.arithmetic import Num, TableArithmetic, thousandths
+from ratingdb.rules.dwz.arithmetic import Num, TableArithmetic, three_places
 from ratingdb.rules.dwz.evaluation import DwzEvaluation, plain, rounded_mean, score
 from ratingdb.rules.dwz.groups import counted_games, half_points
 from ratingdb.rules.dwz.iteration import MIN_BATCH, Alone, Iterant, iterate_singles
@@ -87,7 +87,7 @@ class _Evaluation(DwzEvaluation):
         thousandths divided by 1000, correctly rounded as ``float(Decimal)`` is)."""
         if type(expected) is int:  # table precision: thousandths
             return expected / 1000
-        return thousandths(expected) / 1000
+        return three_places(expected)
 
     # -- 3.4.1 / 3.4.4 / Anhang 1.1: first ratings --------------------------------------
     def _first_ratings(self) -> dict[int, int]:

@@ -53,7 +53,9 @@ def development_coefficient(
     scale = params.e_rating_scale**params.e_exponent
     top = rating**params.e_exponent + age_offset(age, params) * scale
     cap = min(params.e_max, params.e_index_factor * max(index, 1))
-    if params.e_formula == "2014":
+    if params.e_formula == "2014" and (
+        (age == "youth" and reached) or (not reached and rating < params.braking_threshold)
+    ):  # otherwise fB = 1 and SBr = 0: the classic formula
         factor = acceleration_factor(rating, age, reached, params)
         braking = braking_supplement(rating, reached, params)
         if braking > 0:

@@ -118,6 +118,10 @@ class _Pass:
     trace: dict[str, Any] = field(default_factory=dict)
 
 
+#: E as a Decimal, made once
+_E_DECIMALS = tuple(Decimal(e) for e in range(256))
+
+
 def _residual_part(games: Sequence[ResidualGame]) -> tuple[list[Num], list[int]]:
     return [g.opponent_rating for g in games], [half_points(g.score) for g in games]
 
@@ -254,11 +258,11 @@ class _Evaluation(DwzEvaluation):
 
         computed = _Pass(trace={"performance": {}})
         self._first_ratings(seen, computed)
-        first = computed.first
+        seen_as = {**replaced, **computed.first}  # exceptional players, first ratings
         for i in sorted(self.groups.established):
             games = self.games[i]
-            opponents = [first[j] if j in first else seen(j) for j, _, _ in games]
-            computed.rated[i] = _Rated(opponents, sum(points for _, points, _ in games))
+            opponents = [seen_as[j] if j in seen_as else ratings[j] for j, _, _ in games]
+            computed.rated[i] = _Rated(opponents, sum(points for _, points, _ in games))  # type: ignore[arg-type]
         rated = [i for i, r in computed.rated.items() if r.opponents]
         again = rated
         if before is not None:
@@ -455,7 +459,7 @@ class _Evaluation(DwzEvaluation):
                 continue
             assert rated.expected is not None and rated.e is not None
             assert res.index_old is not None
-            res.k = Decimal(rated.e)
+            res.k = _E_DECIMALS[rated.e] if 0 <= rated.e < len(_E_DECIMALS) else Decimal(rated.e)
             res.expected = arith.expected_decimal(rated.expected)
             res.expected_games = self.expected_games(i, self.games[i], rated.probabilities)
             res.opponents_avg = rounded_mean(rated.opponents)
