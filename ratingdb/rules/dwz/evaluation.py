@@ -133,6 +133,12 @@ class DwzEvaluation:
         self._params = params
         self._own_games: list[list[int]] | None = None
 
+    def count_points(self, games: dict[int, list[tuple[int, int, int]]]) -> None:
+        """Per player of ``games`` (the counted games): the half-points of each game
+        (``points``) and their sum (``w2``)."""
+        self.points = {i: tuple([p for _, p, _ in own]) for i, own in games.items()}
+        self.w2 = {i: sum(points) for i, points in self.points.items()}
+
     def result(self, iterations: int, trace: dict[str, Any]) -> TournamentResult:
         return TournamentResult(
             tournament=self.t.tournament,

@@ -44,7 +44,7 @@ from ratingdb.rules.dwz2026.params import Dwz2026Parameters
 from ratingdb.rules.dwz2026.probability import SIGMA, arithmetic_for
 from ratingdb.rules.errors import ConvergenceError
 from ratingdb.rules.model import TournamentInput, TournamentResult
-from ratingdb.rules.rounding import to_decimal
+from ratingdb.rules.rounding import div_half_up, to_decimal
 from ratingdb.rules.solver import Curve, Single, solve_many
 
 RULES_NAME = "dwz2026"
@@ -66,6 +66,7 @@ class _Evaluation(DwzEvaluation):
         self.curve = Curve("normal", SIGMA, params.d_limit)
         #: WO 3.4.4, 3.5: every game within Auswahl II counts
         self.games = counted_games(self.groups, self.adjacency, second_stage_pairs=True)
+        self.count_points(self.games)
         self.trace: dict[str, Any] = {"first_rating": None, "performance": {}}
         self.iterations = 0
 
@@ -188,7 +189,7 @@ class _Evaluation(DwzEvaluation):
             seen += [r1[j] if j in r1 else self.rating(j) for j, _, _ in self.games[i]]
             w2 = sum(half_points(g.score) for g in groups.residual[i])
             res.games = len(seen)
-            res.score = score(w2 + sum(points for _, points, _ in self.games[i]))
+            res.score = score(w2 + self.w2[i])
             res.opponents_avg = rounded_mean(seen)
         return r1
 
@@ -205,8 +206,8 @@ class _Evaluation(DwzEvaluation):
             n = len(games)
             if n < fewest:
                 continue
-            fixed_w2 = [points for _, points, _ in games]
-            w2 = sum(fixed_w2)
+            fixed_w2 = list(self.points[i])
+            w2 = self.w2[i]
             if w2 == 0:
                 continue
             opponents: list[Num] = [r1[j] if j in r1 else ratings[j] for j, _, _ in games]  # type: ignore[misc]
@@ -299,10 +300,11 @@ class _Evaluation(DwzEvaluation):
         table = isinstance(arith, TableArithmetic)
         half, unit = (arith.half, arith.scale) if isinstance(arith, TableArithmetic) else (0, 1)
         cap = params.k_max.as_integer_ratio()
+        points = [self.w2[i] for i in order]
         for k, (expected, probabilities) in zip(rated, expectations, strict=True):
             i = order[k]
             res, rating, games = results[i], self.rating(i), self.games[i]
-            w2 = sum(points for _, points, _ in games)
+            w2 = points[k]
             index = self.index(i)
             if table:  # W - W_e = num / unit, exact
                 num = half * w2 - int(expected)
@@ -314,20 +316,20 @@ class _Evaluation(DwzEvaluation):
             res.k = _k_decimal(k_num, k_den)
             res.expected = arith.expected_decimal(expected)
             res.expected_games = self.expected_games(i, games, probabilities)
-            res.opponents_avg = rounded_mean(seen[k])
+            res.opponents_avg = div_half_up(sum(seen[k]), len(seen[k]))  # ratings: integers
             if table:
                 res.rating_new = new_rating_exact(rating, k_num, k_den, num, unit, params)
             else:
                 res.rating_new = new_rating_float(rating, k_num / k_den, difference, params)
             res.index_new = index + 1
             res.stored = self.players[i].member
-        for i, opponents in zip(order, seen, strict=True):
+        for i, opponents, w2 in zip(order, seen, points, strict=True):
             res = results[i]
             res.group = "established"
             res.performance = performances.get(i)
             res.exceptional = i in exceptional
             res.games = len(opponents)
-            res.score = score(sum(points for _, points, _ in self.games[i]))
+            res.score = score(w2)
             if not opponents:  # not evaluated: rating and index unchanged
                 res.rating_new, res.index_new = ratings[i], res.index_old
 

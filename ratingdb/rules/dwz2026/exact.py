@@ -147,13 +147,17 @@ def _expected(
     owns: list[Num] = []
     lists: list[list[Num]] = []
     where: list[tuple[int, int, int]] = []  # (state, iterant, opponents at -infinity)
+    isfinite = math.isfinite
     for s, state in enumerate(states):
         for k, it in enumerate(its):
             own = state[k]
-            if not math.isfinite(own):
+            if not isfinite(own):
                 continue
-            opponents = [*it.fixed, *(state[j] for j in it.linked)]
-            finite = [value(v) for v in opponents if math.isfinite(v)]
+            opponents = [*it.fixed, *[state[j] for j in it.linked]]
+            if table:
+                finite = [value(v) for v in opponents if isfinite(v)]
+            else:
+                finite = [v for v in opponents if isfinite(v)]
             owns.append(value(own))
             lists.append(finite)
             where.append((s, k, len(opponents) - len(finite)))

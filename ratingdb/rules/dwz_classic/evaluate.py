@@ -139,6 +139,7 @@ class _Evaluation(DwzEvaluation):
         self.rules = IterationRules(params.max_cycle_span, "mean", extremes=True)
         #: 4.7.1.2 / 4.7.3.2: the games that count, per player of Auswahl II
         self.games = counted_games(self.groups, self.adjacency, second_stage_pairs=False)
+        self.count_points(self.games)
 
     # -- driver -----------------------------------------------------------------------
     def run(self) -> TournamentResult:
@@ -262,7 +263,7 @@ class _Evaluation(DwzEvaluation):
         for i in sorted(self.groups.established):
             games = self.games[i]
             opponents = [seen_as[j] if j in seen_as else ratings[j] for j, _, _ in games]
-            computed.rated[i] = _Rated(opponents, sum(points for _, points, _ in games))  # type: ignore[arg-type]
+            computed.rated[i] = _Rated(opponents, self.w2[i])  # type: ignore[arg-type]
         rated = [i for i, r in computed.rated.items() if r.opponents]
         again = rated
         if before is not None:
@@ -380,9 +381,7 @@ class _Evaluation(DwzEvaluation):
         if n >= params.min_games_exceptional:
             rated.success = success_value_exact(rating, n, num, den, params)
         if n >= params.min_games_performance:  # 4.8: as the first rating of an unrated player
-            performer = Iterant(
-                self.players[i].id, tuple(rated.opponents), tuple(p for _, p, _ in games)
-            )
+            performer = Iterant(self.players[i].id, tuple(rated.opponents), self.points[i])
             performers.append((i, performer))
 
     def _performances(self, performers: list[tuple[int, Iterant]], computed: _Pass) -> None:
