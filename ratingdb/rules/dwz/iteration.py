@@ -260,9 +260,9 @@ def _iterate_table(
 #: an opponent rating that pads the rows of :func:`iterate_singles`'s arrays: P(D) = 0
 PADDING = 1 << 40
 
-#: below this many iterants :func:`iterate` one by one is faster than the array steps of
-#: :func:`iterate_singles` (numpy's fixed cost per operation)
-MIN_BATCH = 8
+#: below this many iterants :func:`iterate_singles` iterates them one by one in plain
+#: Python (a few table look-ups cost less than numpy's fixed cost per array step)
+MIN_ROWS = 32
 
 
 @dataclass(frozen=True, slots=True)
@@ -288,16 +288,32 @@ def iterate_singles(
     D' of every step are computed for all of them together (integer arrays), the stop and
     cycle rules applied to each as :func:`iterate` applies them, so that each outcome is
     the one ``iterate([iterant], [start[k]], ...)`` gives. None where that call raises
-    :class:`ConvergenceError` (a wide cycle, the step cap) and for an iterant without games
-    or with linked ones: the caller runs that one alone."""
+    :class:`ConvergenceError` (a wide cycle, the step cap) and for an iterant without games,
+    with linked ones or with a value that is not an integer: the caller runs that one
+    alone. Fewer than :data:`MIN_ROWS` iterants iterate one by one."""
     out: list[Alone | None] = [None] * len(iterants)
-    rows = [k for k, it in enumerate(iterants) if it.fixed and not it.linked]
-    if rows:
+    rows = [
+        k
+        for k, it in enumerate(iterants)
+        if it.fixed and not it.linked and type(start[k]) is int
+        if set(map(type, it.fixed)) == {int}
+    ]
+    if len(rows) >= MIN_ROWS:
         found = _iterate_rows(
             [iterants[k] for k in rows], [start[k] for k in rows], arithmetic, max_steps, rules
         )
         for k, outcome in zip(rows, found, strict=True):
             out[k] = outcome
+        return out
+    for k in rows:
+        it = iterants[k]
+        w2, n = sum(it.fixed_w2), len(it.fixed)
+        extreme = None  # classic 4.7.2.1.2: a 0 % / 100 % result is R_c -+ the difference
+        if rules.extremes and (w2 == 0 or w2 == 2 * n):
+            extreme = int(arithmetic.extreme_value(it.fixed, w2 != 0))
+        out[k] = _finish_alone(
+            [start[k]], [], [], it.fixed, w2, extreme, arithmetic, max_steps, rules
+        )
     return out
 
 

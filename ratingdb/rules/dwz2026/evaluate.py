@@ -32,7 +32,7 @@ from typing import Any
 from ratingdb.rules.dwz.arithmetic import Num, TableArithmetic, three_places
 from ratingdb.rules.dwz.evaluation import DwzEvaluation, plain, rounded_mean, score
 from ratingdb.rules.dwz.groups import counted_games, half_points
-from ratingdb.rules.dwz.iteration import MIN_BATCH, Alone, Iterant, iterate_singles
+from ratingdb.rules.dwz.iteration import Alone, Iterant, iterate_singles
 from ratingdb.rules.dwz2026 import exact
 from ratingdb.rules.dwz2026.development import (
     factor_ratio,
@@ -222,7 +222,7 @@ class _Evaluation(DwzEvaluation):
             jobs.append((i, self.players[i].id, opponents, fixed_w2, draw, start))
         solved: list[Single | None] = [None] * len(jobs)
         iterated: list[Alone | None] = [None] * len(jobs)
-        if isinstance(arith, TableArithmetic) and len(jobs) >= MIN_BATCH:
+        if isinstance(arith, TableArithmetic):
             performers = [Iterant(job[1], tuple(job[2]), tuple(job[3])) for job in jobs]
             starts = [int(job[5]) for job in jobs]
             iterated = iterate_singles(performers, starts, arith, params.max_iterations)

@@ -62,7 +62,6 @@ from ratingdb.rules.dwz.arithmetic import Num, TableArithmetic
 from ratingdb.rules.dwz.evaluation import DwzEvaluation, plain, rounded_mean, score
 from ratingdb.rules.dwz.groups import counted_games, half_points
 from ratingdb.rules.dwz.iteration import (
-    MIN_BATCH,
     Alone,
     Iterant,
     IterationOutcome,
@@ -176,11 +175,6 @@ class _Evaluation(DwzEvaluation):
         arith, p = self.arith, self.params
         found: list[Num | None] = [None] * len(iterants)
         if isinstance(arith, TableArithmetic):
-            if len(iterants) < MIN_BATCH:
-                return [
-                    self._iterate([it], [v]).values[0]
-                    for it, v in zip(iterants, start, strict=True)
-                ]
             ints = [int(v) for v in start]
             for k, alone in enumerate(
                 iterate_singles(iterants, ints, arith, p.max_iterations, self.rules)
@@ -393,7 +387,7 @@ class _Evaluation(DwzEvaluation):
         solved: list[Single | None] = [None] * len(performers)
         iterated: list[Alone | None] = [None] * len(performers)
         alone = [p for _, p in performers]
-        if isinstance(arith, TableArithmetic) and len(performers) >= MIN_BATCH:
+        if isinstance(arith, TableArithmetic):
             ints = [int(s) for s in starts]
             iterated = iterate_singles(alone, ints, arith, params.max_iterations, self.rules)
         elif arith.precision == "float" and performers:
