@@ -14,9 +14,10 @@ prefixes cover every tournament (``load-officer-<seed>``, with a fresh token), a
   what-if deletion, and a new tournament (POST) deleted again (DELETE), several writers on
   the same few tournaments so that their writes meet.
 
-Reports the status counts per request kind, the read latency p50/p90/p99/max, the answers
-from the page cache (``X-Cache: hit``), the number of server errors (5xx) and of
-connections the server dropped, and exits with 1 if any request was answered with a 5xx.
+Reports the status counts per request kind; the latency of the reads, of all writes, and
+of the edits (PUT, POST, DELETE) and what-ifs apart (p50/p90/p95/p99/max); the answers
+from the page cache (``X-Cache: hit``); the number of server errors (5xx) and of
+connections the server dropped; and exits with 1 if any request was answered with a 5xx.
 The database keeps what the writes leave (each correction writes the tournament's own data
 back; each added tournament is deleted again; both leave change points for the next run).
 
@@ -258,11 +259,21 @@ def report(result: dict[str, Any], args: argparse.Namespace, world: dict[str, An
     errors = sum(n for (_, s), n in counts.items() if s >= 500)
     print(f"requests: {total} ({total / result['seconds']:.1f}/s); 5xx: {errors}; "
           f"connections dropped without 'Connection: close': {result['dropped']}")  # fmt: skip
-    for label, values in (("reads", reads), ("writes", writes)):
+    by_kind = result["by_kind"]
+    edits = [ms for kind in ("PUT", "POST", "DELETE") for ms in by_kind.get(kind, [])]
+    what_ifs = [ms for kind, values in by_kind.items() if kind.startswith("what-if")
+                for ms in values]  # fmt: skip
+    hits = sum(result["hits"].values())
+    if reads:
+        print(f"page cache: {hits} of {len(reads)} reads ({100 * hits / len(reads):.0f} %)")
+    for label, values in (
+        ("reads", reads), ("writes", writes), ("edits", edits), ("what-ifs", what_ifs)
+    ):  # fmt: skip
         if values:
             print(
-                f"{label:6} {len(values):6d}  p50 {percentile(values, 50):7.1f} ms  "
-                f"p90 {percentile(values, 90):7.1f} ms  p99 {percentile(values, 99):7.1f} ms  "
+                f"{label:8} {len(values):5d}  p50 {percentile(values, 50):7.1f} ms  "
+                f"p90 {percentile(values, 90):7.1f} ms  p95 {percentile(values, 95):7.1f} ms  "
+                f"p99 {percentile(values, 99):7.1f} ms  "
                 f"max {max(values):7.1f} ms"
             )
     return 1 if errors or result["dropped"] else 0

@@ -171,11 +171,8 @@ def evaluation_table(
     """The evaluation of tournament ``ident`` as of ``day`` (whose membership is published);
     ``show_all``: an officer sees everybody's data. LookupError for an unknown tournament."""
     info = tournament_info(session, ident)
-    has_snapshots = session.execute(
-        text("SELECT EXISTS (SELECT 1 FROM rating_snapshots WHERE tournament_id = :t)"),
-        {"t": info.id},
-    ).scalar_one()
-    if not has_snapshots:
+    modul = evaluation_rechenmodul(session, info.id)  # None: no snapshots
+    if modul is None:
         return EvaluationTable(info, (), [], evaluated=False)
     tin, result = stored_evaluation(session, info.code)
     players = participant_players(session, info.id)
@@ -187,7 +184,6 @@ def evaluation_table(
     rows = build_rows(tin, result, players, shown)
     if sort in COLUMN_KEYS:
         rows = sort_rows(rows, COLUMN_KEYS.index(sort), descending)
-    modul = evaluation_rechenmodul(session, info.id)
     problem = next(iter(open_problems(session, info.id)), None)
     return EvaluationTable(
         info,
