@@ -188,3 +188,19 @@ def test_without_the_data_version_nothing_is_cached(world):
         for _ in range(2):
             answer = client.get(f"/api/players/{player}")
             assert answer.status_code == 200 and "x-cache" not in answer.headers
+
+
+def test_the_cache_keeps_at_most_its_bytes(world, monkeypatch):
+    """Least recently used out first when the bodies together would pass MAX_BYTES."""
+    from ratingdb.web import page_cache
+
+    url, player, _ = world
+    paths = ("/api/tournaments?limit=5", f"/api/players/{player}")
+    with cached_client(url) as client:
+        sizes = [len(client.get(path).content) for path in paths]
+        monkeypatch.setattr(page_cache, "MAX_BYTES", max(sizes) + 10)  # room for one
+        client.get("/api/tournaments?limit=2")  # kept: the two entries above go
+        for path in paths:
+            client.get(path)
+            assert client.get(path).headers["x-cache"] == "hit"
+        assert client.get(paths[0]).headers["x-cache"] == "miss"  # the card pushed it out

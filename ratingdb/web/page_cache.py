@@ -17,9 +17,10 @@ database before migration 0017) nothing is cached or served from the cache.
 (:data:`PUBLIC`) without an ``Authorization`` header or a sign-in cookie (an officer sees
 unpublished players), keyed by path, query, the request's language and today's date (the
 publication of a player depends on it, WO 4.1.1); only ``200`` answers without a cookie to
-set, up to :data:`MAX_BODY` bytes each, at most :data:`MAX_ENTRIES` of them (least
-recently used first out). Requests that miss on the same key and version at the same time
-wait for the first one's answer instead of computing it again. Every answer says
+set, up to :data:`MAX_BODY` bytes each, at most :data:`MAX_ENTRIES` of them and
+:data:`MAX_BYTES` together (least recently used first out). Requests that miss on the same
+key and version at the same time wait for the first one's answer instead of computing it
+again. Every answer says
 ``X-Cache: hit`` or ``miss``.
 
 Pure ASGI and in the event loop: a hit takes no thread and no pool connection, only the
@@ -48,6 +49,8 @@ log = logging.getLogger("ratingdb.web")
 PUBLIC = ("/players", "/tournaments", "/lists", "/api/players", "/api/tournaments", "/api/lists")
 MAX_ENTRIES = 4000
 MAX_BODY = 2 * 1024 * 1024
+#: the bodies kept per server process, in bytes at most
+MAX_BYTES = 64 * 1024 * 1024
 SIGN_IN_COOKIE = b"rdb_session="
 VERSION_QUERY = "SELECT n FROM data_version WHERE id = 1"
 
@@ -141,6 +144,7 @@ class PageCache:
         self.app, self.version, self.today = app, version, today
         self.generation: int | None = None
         self.entries: OrderedDict[Key, Answer] = OrderedDict()
+        self.size = 0  # the bytes of the entries' bodies
         self.pending: dict[tuple[int, Key], asyncio.Future[Answer | None]] = {}
         self.hits = self.misses = 0
 
@@ -165,6 +169,7 @@ class PageCache:
                 return
             self.generation = version
             self.entries.clear()
+            self.size = 0
         key: Key = (
             scope["path"], scope.get("query_string", b""), request_language(scope)[0],
             self.today(),
@@ -214,13 +219,18 @@ class PageCache:
                 and not any(name.lower() == b"set-cookie" for name, _ in headers)
             ):
                 answer = Answer(200, headers, b"".join(body))
-                if self.generation == version:
-                    self.entries[key] = answer
-                    while len(self.entries) > MAX_ENTRIES:
-                        self.entries.popitem(last=False)
+                if self.generation == version and key not in self.entries:
+                    self._keep(key, answer)
         finally:
             del self.pending[(version, key)]
             done.set_result(answer)
+
+    def _keep(self, key: Key, answer: Answer) -> None:
+        self.entries[key] = answer
+        self.size += len(answer.body)
+        while len(self.entries) > MAX_ENTRIES or self.size > MAX_BYTES:
+            _, dropped = self.entries.popitem(last=False)
+            self.size -= len(dropped.body)
 
 
 async def _replay(answer: Answer, send: Send, how: bytes) -> None:
