@@ -17,7 +17,11 @@ prefixes cover every tournament (``load-officer-<seed>``, with a fresh token), a
 Reports the status counts per request kind; the latency of the reads, of all writes, and
 of the edits (PUT, POST, DELETE) and what-ifs apart (p50/p90/p95/p99/max); the answers
 from the page cache (``X-Cache: hit``); the number of server errors (5xx) and of
-connections the server dropped; and exits with 1 if any request was answered with a 5xx.
+connections the server dropped; the server's own figures of the reads from their
+``Server-Timing`` header (time in the app, waiting for a thread, in a thread, in the
+database, the thread's CPU; per kind the means of the answers not from the cache), so that
+the client's share of a latency can be told from the server's; and exits with 1 if any
+request was answered with a 5xx.
 The database keeps what the writes leave (each correction writes the tournament's own data
 back; each added tournament is deleted again; both leave change points for the next run).
 
@@ -64,6 +68,7 @@ class Connection:
     def __init__(self, port: int, token: str = "") -> None:
         self.port, self.token = port, token
         self.hit = False  # whether the last answer came from the page cache (X-Cache: hit)
+        self.timing: dict[str, float] = {}  # the last answer's Server-Timing (ms)
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
 
@@ -81,7 +86,7 @@ class Connection:
         self.writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + data)
         raw = await self.reader.readuntil(b"\r\n\r\n")
         status = int(raw.split(b" ", 2)[1])
-        length, closing, self.hit = 0, False, False
+        length, closing, self.hit, self.timing = 0, False, False, {}
         for line in raw.split(b"\r\n")[1:]:
             name, _, value = line.partition(b":")
             name = name.strip().lower()
@@ -91,6 +96,8 @@ class Connection:
                 closing = True
             elif name == b"x-cache":
                 self.hit = value.strip() == b"hit"
+            elif name == b"server-timing":
+                self.timing = server_timing(value)
         await self.reader.readexactly(length)
         if closing:
             self.close()
@@ -100,6 +107,18 @@ class Connection:
         if self.writer is not None:
             self.writer.close()
         self.reader = self.writer = None
+
+
+def server_timing(value: bytes) -> dict[str, float]:
+    """``{"app": 12.3, "queue": 0.4, ...}`` of a ``Server-Timing`` header (ms)."""
+    out = {}
+    for part in value.decode("latin-1").split(","):
+        name, _, duration = part.strip().partition(";dur=")
+        try:
+            out[name] = float(duration)
+        except ValueError:
+            continue
+    return out
 
 
 def prepare(url: str, seed: int, today: date) -> dict[str, Any]:
@@ -160,6 +179,8 @@ async def run(port: int, args: argparse.Namespace, world: dict[str, Any]) -> dic
     by_kind: dict[str, list[float]] = {}
     dropped = 0
     hits: Counter[str] = Counter()
+    server: dict[str, list[float]] = {}  # the reads' Server-Timing figures
+    server_by_kind: dict[str, list[dict[str, float]]] = {}  # of the reads not from the cache
     deadline = time.monotonic() + args.seconds
     codes = list(world["documents"])[: max(2, args.hot)]
 
@@ -177,6 +198,12 @@ async def run(port: int, args: argparse.Namespace, world: dict[str, Any]) -> dic
         by_kind.setdefault(kind, []).append(elapsed)
         counts[(kind, status)] += 1
         hits[kind] += conn.hit
+        if method == "GET" and conn.timing:
+            for name, ms in conn.timing.items():
+                server.setdefault(name, []).append(ms)
+            if not conn.hit:
+                server_by_kind.setdefault(kind, []).append(conn.timing)
+            server.setdefault("client - app", []).append(elapsed - conn.timing.get("app", 0))
         return status
 
     async def reader(k: int) -> None:
@@ -229,9 +256,17 @@ async def run(port: int, args: argparse.Namespace, world: dict[str, Any]) -> dic
     )
     return {
         "counts": counts, "read_ms": read_ms, "write_ms": write_ms, "by_kind": by_kind,
-        "dropped": dropped, "hits": hits,
+        "dropped": dropped, "hits": hits, "server": server, "server_by_kind": server_by_kind,
         "seconds": time.perf_counter() - started,
     }  # fmt: skip
+
+
+def _server_means(timings: list[dict[str, float]]) -> str:
+    """The mean server figures of a kind's answers not from the cache (ms)."""
+    if not timings:
+        return ""
+    mean = {k: sum(t.get(k, 0) for t in timings) / len(timings) for k in ("app", "db", "cpu")}
+    return f"  server: app {mean['app']:.1f}, db {mean['db']:.1f}, cpu {mean['cpu']:.1f}"
 
 
 def report(result: dict[str, Any], args: argparse.Namespace, world: dict[str, Any]) -> int:
@@ -253,6 +288,7 @@ def report(result: dict[str, Any], args: argparse.Namespace, world: dict[str, An
             + f" p50 {percentile(ms, 50):6.1f}  p90 {percentile(ms, 90):6.1f}  "
             f"p99 {percentile(ms, 99):6.1f}  max {max(ms):6.1f} ms"
             + (f"  cached {result['hits'][kind]}" if result["hits"][kind] else "")
+            + _server_means(result["server_by_kind"].get(kind, []))
         )
     reads, writes = result["read_ms"], result["write_ms"]
     total = sum(counts.values())
@@ -275,6 +311,15 @@ def report(result: dict[str, Any], args: argparse.Namespace, world: dict[str, An
                 f"p90 {percentile(values, 90):7.1f} ms  p95 {percentile(values, 95):7.1f} ms  "
                 f"p99 {percentile(values, 99):7.1f} ms  "
                 f"max {max(values):7.1f} ms"
+            )
+    if result["server"]:
+        print("reads on the server (Server-Timing; 'client - app': the rest of the latency the")
+        print("client saw, i.e. the network, the server's event loop and the client itself):")
+        for name, values in result["server"].items():
+            print(
+                f"  {name:12} p50 {percentile(values, 50):7.1f} ms  "
+                f"p90 {percentile(values, 90):7.1f} ms  p99 {percentile(values, 99):7.1f} ms  "
+                f"max {max(values):7.1f} ms  mean {sum(values) / len(values):6.1f} ms"
             )
     return 1 if errors or result["dropped"] else 0
 

@@ -56,22 +56,55 @@ SNAPSHOT_COLUMNS = (
 SNAPSHOT_COLUMNS_S = ", ".join(f"s.{c.strip()}" for c in SNAPSHOT_COLUMNS.split(","))
 
 
+#: Rechenmodul versions as parsed and validated, by what is stored: family, version,
+#: valid-from date and the MD5 of the parameters' text, so that a page parses the
+#: timeline's parameters once per process, not at every request (issue 22)
+_PARSED: dict[tuple[str, str, date, str], RechenmodulVersion] = {}
+_PARSED_MAX = 1024
+_TIMELINE_ROWS = (
+    "SELECT id, family, version, valid_from, md5(parameters::text) AS digest FROM rechenmodule"
+)
+
+
 def load_timeline(session: Session) -> tuple[Timeline, dict[str, int]]:
-    rows = session.execute(
-        text("SELECT id, family, version, valid_from, parameters FROM rechenmodule")
-    ).all()
-    versions = [
-        RechenmodulVersion.from_stored(r.family, r.version, r.valid_from, r.parameters)
-        for r in rows
-    ]
-    ids = {f"{r.family}/{r.version}": r.id for r in rows}
-    return Timeline(versions), ids
+    """The Rechenmodul timeline and the rows' ids by key ("family/version"). A stored
+    version is parsed and validated once: the query reads the rows with a digest of their
+    parameters, the parameters themselves only of a row not seen before."""
+    found: list[tuple[int, RechenmodulVersion]] = []
+    for r in session.execute(text(_TIMELINE_ROWS)).all():
+        version = _PARSED.get((r.family, r.version, r.valid_from, r.digest))
+        if version is None:
+            version = _parse_stored(session, r.id)
+        if version is not None:  # None: deleted since the first query
+            found.append((r.id, version))
+    return Timeline([v for _, v in found]), {v.key: row_id for row_id, v in found}
+
+
+def _parse_stored(session: Session, row_id: int) -> RechenmodulVersion | None:
+    """Rechenmodul row ``row_id`` parsed and validated, kept under what this read of it
+    (not an earlier one: the row may have changed since) says."""
+    r = session.execute(
+        text(
+            "SELECT family, version, valid_from, parameters, md5(parameters::text) AS digest "
+            "FROM rechenmodule WHERE id = :i"
+        ),
+        {"i": row_id},
+    ).first()
+    if r is None:
+        return None
+    version = RechenmodulVersion.from_stored(r.family, r.version, r.valid_from, r.parameters)
+    if len(_PARSED) >= _PARSED_MAX:
+        _PARSED.clear()
+    _PARSED[(r.family, r.version, r.valid_from, r.digest)] = version
+    return version
 
 
 def modul_keys(session: Session) -> dict[int, str]:
-    """Rechenmodul keys ("family/version") by row id."""
-    _, ids = load_timeline(session)
-    return {row_id: key for key, row_id in ids.items()}
+    """Rechenmodul keys ("family/version") by row id (the ids and names only)."""
+    return {
+        r.id: f"{r.family}/{r.version}"
+        for r in session.execute(text("SELECT id, family, version FROM rechenmodule"))
+    }
 
 
 def load_players(session: Session) -> dict[int, PlayerRecord]:
@@ -509,6 +542,14 @@ def load_history(
         source=source,
     )
     return history, modul_ids
+
+
+#: the id of the tournament with code ``:code``, else with id ``:number`` (NULL: none), as
+#: one SQL expression (:func:`find_tournament` in a query of its own)
+FIND_TOURNAMENT = (
+    "coalesce((SELECT id FROM tournaments WHERE code = :code), "
+    "(SELECT id FROM tournaments WHERE id = :number))"
+)
 
 
 def find_tournament(session: Session, ident: str) -> int:

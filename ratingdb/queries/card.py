@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
+from types import SimpleNamespace
 from typing import Any
 
 from sqlalchemy import text
@@ -13,6 +15,7 @@ from sqlalchemy.orm import Session
 from ratingdb.engine.order import ORDER_COLUMNS
 from ratingdb.i18n import _, pgettext
 from ratingdb.names import full_name
+from ratingdb.queries.publication import PUBLISHED
 
 
 @dataclass
@@ -35,20 +38,40 @@ class RatingCard:
         }
 
 
-def rating_card(session: Session, player_id: int, today: date | None = None) -> RatingCard:
-    player = (
+#: why an anonymous visitor gets no Karteikarte (a 404 on the web, WO 4.1.1)
+UNPUBLISHED = (
+    "no published Karteikarte for player {id}: non-members and former members appear only "
+    "as textual participants (WO 4.1.1)"
+)
+
+
+def rating_card(
+    session: Session, player_id: int, today: date | None = None, *, published_only: bool = False
+) -> RatingCard:
+    """The Karteikarte of ``player_id`` as of ``today``; LookupError for an unknown player
+    and, with ``published_only``, for one not published that day (WO 4.1.1): then nothing
+    else is read. The player, the published flag and the list takeover come in one query."""
+    day = today or date.today()
+    row = (
         session.execute(
             text(
-                "SELECT id, surname, given_name, sex, birth_year, dsb_id, fide_id, anonymised "
-                "FROM players WHERE id = :p"
+                "SELECT p.id, p.surname, p.given_name, p.sex, p.birth_year, p.dsb_id, "
+                f"p.fide_id, p.anonymised, {PUBLISHED} AS published, "
+                "k.taken_on AS takeover_on, k.rating AS takeover_rating, "
+                "k.rating_index AS takeover_index, k.source AS takeover_source "
+                "FROM players p LEFT JOIN rating_takeovers k ON k.player_id = p.id "
+                "WHERE p.id = :p"
             ),
-            {"p": player_id},
+            {"p": player_id, "d": day},
         )
         .mappings()
         .first()
     )
-    if player is None:
+    if published_only and (row is None or not row["published"]):
+        raise LookupError(UNPUBLISHED.format(id=player_id))
+    if row is None:
         raise LookupError(f"no player with id {player_id}")
+    player = {k: v for k, v in row.items() if k != "published" and not k.startswith("takeover")}
     evaluations = [
         dict(r)
         for r in session.execute(
@@ -69,8 +92,8 @@ def rating_card(session: Session, player_id: int, today: date | None = None) -> 
     ]
     for e in evaluations:
         e["kind"] = "evaluation"
-    evaluations = _with_takeover(session, player_id, evaluations)
-    evaluations, current = _with_adjustments(session, evaluations, today or date.today())
+    evaluations = _with_takeover(dict(row), evaluations)
+    evaluations, current = _with_adjustments(session, evaluations, day)
     for e in evaluations:
         e["change"] = rating_change(e)
     memberships = [
@@ -84,9 +107,8 @@ def rating_card(session: Session, player_id: int, today: date | None = None) -> 
             {"p": player_id},
         ).mappings()
     ]
-    today = today or date.today()
     residual = [
-        dict(r) | {"valid": r["expires_on"] > today}
+        dict(r) | {"valid": r["expires_on"] > day}
         for r in session.execute(
             text(
                 "SELECT r.opponent_rating, r.score, r.played_on, r.expires_on, "
@@ -121,18 +143,16 @@ def current_memberships(card: RatingCard, day: date) -> list[dict[str, Any]]:
 
 
 def _with_takeover(
-    session: Session, player_id: int, evaluations: list[dict[str, Any]]
+    player: Mapping[str, Any], evaluations: list[dict[str, Any]]
 ) -> list[dict[str, Any]]:
-    """The list takeover ("Datenübernahme") as a row after the tournaments of its day."""
-    row = session.execute(
-        text(
-            "SELECT taken_on, rating, rating_index, source FROM rating_takeovers "
-            "WHERE player_id = :p"
-        ),
-        {"p": player_id},
-    ).first()
-    if row is None:
+    """The list takeover ("Datenübernahme", the ``takeover_*`` columns of the player's row)
+    as a row after the tournaments of its day."""
+    if player["takeover_on"] is None:
         return evaluations
+    row = SimpleNamespace(
+        taken_on=player["takeover_on"], rating=player["takeover_rating"],
+        rating_index=player["takeover_index"], source=player["takeover_source"],
+    )  # fmt: skip
     entry = {
         "kind": "takeover",
         "name": _("List takeover (%(source)s)") % {"source": row.source}

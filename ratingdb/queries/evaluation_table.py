@@ -17,11 +17,11 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-from ratingdb.db.store import find_tournament
+from ratingdb.db.store import FIND_TOURNAMENT
 from ratingdb.queries.evaluation_display import evaluation_rows, headers, spreadsheet_headers
 from ratingdb.queries.problems import open_problems
 from ratingdb.queries.publication import published_players
-from ratingdb.queries.tournament import evaluation_rechenmodul, stored_evaluation
+from ratingdb.queries.tournament import load_stored_evaluation
 from ratingdb.rules.model import TournamentInput, TournamentResult
 from ratingdb.terms import Term, evaluation_terms
 
@@ -104,8 +104,10 @@ class EvaluationTable:
 
 
 def tournament_info(session: Session, ident: str) -> TournamentInfoRow:
-    """The header data of a tournament (WO 6.5.2.1 item 4 and 6.1.2.1); LookupError."""
-    tid = find_tournament(session, ident)
+    """The header data of a tournament (WO 6.5.2.1 item 4 and 6.1.2.1), found by code or
+    else by number as :func:`ratingdb.db.store.find_tournament` finds it, in one query;
+    LookupError."""
+    number = int(ident) if ident.isascii() and ident.isdigit() and len(ident) < 19 else None
     r = session.execute(
         text(
             "SELECT t.id, t.code, t.name, t.start_date, t.end_date, t.vkz, t.kind, t.status, "
@@ -115,10 +117,12 @@ def tournament_info(session: Session, ident: str) -> TournamentInfoRow:
             "(SELECT count(*) FROM games g WHERE g.tournament_id = t.id) AS games, "
             "(SELECT o.name FROM organisations o WHERE o.vkz = t.vkz) AS vkz_name "
             "FROM tournaments t LEFT JOIN tournament_calculations c ON c.tournament_id = t.id "
-            "WHERE t.id = :t"
+            f"WHERE t.id = {FIND_TOURNAMENT}"
         ),
-        {"t": tid},
-    ).one()
+        {"code": ident, "number": number},
+    ).first()
+    if r is None:
+        raise LookupError(f"no tournament {ident!r}")
     return TournamentInfoRow(
         r.id, r.code, r.name, r.start_date, r.end_date, r.vkz, r.kind, r.status, r.city,
         r.time_control, list(r.evaluators or []), r.processed_at, r.evaluated_at,
@@ -171,11 +175,11 @@ def evaluation_table(
     """The evaluation of tournament ``ident`` as of ``day`` (whose membership is published);
     ``show_all``: an officer sees everybody's data. LookupError for an unknown tournament."""
     info = tournament_info(session, ident)
-    modul = evaluation_rechenmodul(session, info.id)  # None: no snapshots
-    if modul is None:
+    stored = load_stored_evaluation(session, info.id)
+    if stored is None:  # no snapshots
         return EvaluationTable(info, (), [], evaluated=False)
-    tin, result = stored_evaluation(session, info.code)
-    players = participant_players(session, info.id)
+    tin, result = stored.input, stored.result
+    players = {p.id: p.player_id for p in stored.tournament.participants}
     shown = (
         {p for p in players.values() if p is not None}
         if show_all
@@ -191,7 +195,7 @@ def evaluation_table(
         rows,
         result.rules,
         result.precision,
-        rechenmodul=modul,
+        rechenmodul=stored.rechenmodul,
         problem=None
         if problem is None
         else {"participant_ids": problem["participant_ids"], "message": problem["message"]},

@@ -15,6 +15,12 @@ from datetime import date
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
+#: SQL: player ``p`` is published on day ``:d`` (a member that day, not anonymised)
+PUBLISHED = (
+    "(NOT p.anonymised AND EXISTS (SELECT 1 FROM memberships m WHERE m.player_id = p.id "
+    "AND m.valid_from <= :d AND (m.valid_to IS NULL OR m.valid_to >= :d)))"
+)
+
 
 def published_players(session: Session, player_ids: Iterable[int | None], day: date) -> set[int]:
     """The players among ``player_ids`` who are members on ``day`` (one query)."""
@@ -22,11 +28,7 @@ def published_players(session: Session, player_ids: Iterable[int | None], day: d
     if not ids:
         return set()
     rows = session.execute(
-        text(
-            "SELECT DISTINCT m.player_id FROM memberships m JOIN players p ON p.id = m.player_id "
-            "WHERE m.player_id = ANY(:ids) AND NOT p.anonymised AND m.valid_from <= :d "
-            "AND (m.valid_to IS NULL OR m.valid_to >= :d)"
-        ),
+        text(f"SELECT p.id FROM players p WHERE p.id = ANY(:ids) AND {PUBLISHED}"),
         {"ids": ids, "d": day},
     )
     return {r[0] for r in rows}

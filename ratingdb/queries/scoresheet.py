@@ -28,9 +28,9 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from ratingdb.i18n import _
-from ratingdb.queries.evaluation_table import participant_players, tournament_info
+from ratingdb.queries.evaluation_table import tournament_info
 from ratingdb.queries.publication import published_players
-from ratingdb.queries.tournament import stored_evaluation
+from ratingdb.queries.tournament import load_stored_evaluation
 from ratingdb.rules.model import RESULTS, PlayerInput, PlayerResult
 from ratingdb.rules.rounding import decimal_half_up, div_half_up
 
@@ -136,13 +136,18 @@ def scoresheet(
     """The scoresheet of participant ``participant_id`` in tournament ``ident``.
     LookupError for an unknown tournament, participant or an unevaluated tournament."""
     info = tournament_info(session, ident)
-    tin, result = stored_evaluation(session, info.code)
+    evaluation = load_stored_evaluation(session, info.id)
+    if evaluation is None:
+        raise LookupError(
+            f"tournament {info.code} has not been evaluated yet (run ratingdb recalc)"
+        )
+    tin, result = evaluation.input, evaluation.result
     key = str(participant_id)
     results = {r.id: r for r in result.players}
     inputs = {p.id: p for p in tin.players}
     if key not in results:
         raise LookupError(f"no participant {participant_id} in tournament {info.code}")
-    players = participant_players(session, info.id)
+    players = {p.id: p.player_id for p in evaluation.tournament.participants}
     shown = (
         {p for p in players.values() if p is not None}
         if show_all

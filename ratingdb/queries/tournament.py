@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import text
@@ -11,10 +12,12 @@ from ratingdb.db.store import (
     find_tournament,
     load_games,
     load_participants,
-    load_snapshots_for,
-    load_tournament,
+    load_snapshots,
+    load_timeline,
+    load_tournaments,
 )
 from ratingdb.engine.inputs import tournament_input
+from ratingdb.engine.model import EngineTournament
 from ratingdb.engine.order import ORDER_DESC
 from ratingdb.queries.evaluation_display import render_text
 from ratingdb.rules.model import PlayerResult, TournamentInput, TournamentResult
@@ -22,10 +25,38 @@ from ratingdb.rules.model import PlayerResult, TournamentInput, TournamentResult
 
 def stored_evaluation(session: Session, ident: str) -> tuple[TournamentInput, TournamentResult]:
     """The tournament and its stored evaluation, as ``ratingdb evaluate`` objects."""
-    t, modul = load_tournament(session, ident)
-    snaps = load_snapshots_for(session, t.id)
+    tid = find_tournament(session, ident)
+    found = load_stored_evaluation(session, tid)
+    if found is None:
+        code = session.execute(text("SELECT code FROM tournaments WHERE id = :t"), {"t": tid})
+        raise LookupError(
+            f"tournament {code.scalar_one()} has not been evaluated yet (run ratingdb recalc)"
+        )
+    return found.input, found.result
+
+
+@dataclass(frozen=True)
+class StoredEvaluation:
+    """A tournament's stored evaluation: the tournament as the engine reads it, its input
+    and result as ``ratingdb evaluate`` objects, and the version of the Rechenmodul the
+    evaluation used (WO Anhang 1.2)."""
+
+    tournament: EngineTournament
+    input: TournamentInput
+    result: TournamentResult
+    rechenmodul: str
+
+
+def load_stored_evaluation(session: Session, tournament_id: int) -> StoredEvaluation | None:
+    """The stored evaluation of tournament ``tournament_id``, None if it has none: the
+    timeline, the snapshots, then the tournament (five queries; a page reads it once)."""
+    timeline, ids = load_timeline(session)
+    keys = {row_id: key for key, row_id in ids.items()}
+    snaps = load_snapshots(session, keys, only=tournament_id).get(tournament_id, {})
     if not snaps:
-        raise LookupError(f"tournament {t.code} has not been evaluated yet (run ratingdb recalc)")
+        return None
+    (t,) = load_tournaments(session, only=tournament_id)
+    modul = timeline.at(t.end)
     inputs = {pid: s.input for pid, s in snaps.items()}
     tin = tournament_input(t, inputs)
     result = TournamentResult(
@@ -39,7 +70,9 @@ def stored_evaluation(session: Session, ident: str) -> tuple[TournamentInput, To
         ],
         coefficient="e" if modul.family == "dwz-classic" else "k",
     )
-    return tin, result
+    used = next(iter(snaps.values())).input.rechenmodul  # "family/version"
+    version = next((v.version for v in timeline.versions if v.key == used), used)
+    return StoredEvaluation(t, tin, result, version)
 
 
 def evaluation_input(session: Session, ident: str) -> dict[str, Any]:

@@ -27,6 +27,7 @@ from ratingdb.web import (
 from ratingdb.web.assets import add_assets
 from ratingdb.web.errors import HANDLERS
 from ratingdb.web.language import LanguageMiddleware, template_context
+from ratingdb.web.timing import ServerTiming, count_statements
 
 TEMPLATES = Path(__file__).parent / "templates"
 
@@ -114,8 +115,10 @@ def create_app(
     ):
         app.include_router(router)
     add_assets(app)
-    if version is not None:  # outermost: an entry holds every header of the answer
+    if version is not None:  # outer: an entry holds every header of the answer
         app.add_middleware(PageCache, version=version, today=app.state.today)
+    app.add_middleware(ServerTiming)  # outermost: a page from the cache is timed too
+    count_statements(engine)
     return app
 
 
@@ -130,6 +133,7 @@ def templates() -> Jinja2Templates:
         loader=jinja2.FileSystemLoader(str(TEMPLATES)),
         autoescape=True,
         extensions=["jinja2.ext.i18n"],
+        auto_reload=False,  # the installed templates do not change: no stat() per page
     )
     env.install_gettext_callables(  # type: ignore[attr-defined]
         i18n.gettext, i18n.ngettext, newstyle=True, pgettext=i18n.pgettext,

@@ -36,6 +36,7 @@ from ratingdb.services.calculator import (
 from ratingdb.terms import age_class, term
 from ratingdb.web import schemas
 from ratingdb.web.deps import OptionalUser, ReleasingRoute, SessionDep, TodayDep
+from ratingdb.web.timing import in_thread
 
 page_router = APIRouter(include_in_schema=False, route_class=ReleasingRoute)
 api_router = APIRouter(prefix="/api", tags=["public"], route_class=ReleasingRoute)
@@ -150,11 +151,9 @@ def calculator_page(
 @page_router.post("/rechner", response_class=HTMLResponse)
 async def calculator_post(request: Request, today: TodayDep, user: OptionalUser) -> HTMLResponse:
     """Every button of the form (see the module text); the form is read as text fields."""
-    from fastapi.concurrency import run_in_threadpool
-
     form = await request.form()
     fields = {k: v for k, v in form.multi_items() if isinstance(v, str)}
-    return cast(HTMLResponse, await run_in_threadpool(_answer, request, fields, today, user))
+    return cast(HTMLResponse, await in_thread(_answer, request, fields, today, user))
 
 
 def _visible(session: Session, player_id: int, today: date, user: Principal | None) -> bool:

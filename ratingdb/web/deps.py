@@ -12,7 +12,6 @@ from datetime import date
 from typing import Annotated, Any, cast
 
 from fastapi import Depends, Request
-from fastapi.concurrency import run_in_threadpool
 from fastapi.routing import APIRoute
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy import Engine
@@ -21,6 +20,7 @@ from sqlalchemy.orm import Session
 from ratingdb.db.users import Principal, authenticate
 from ratingdb.errors import Unauthenticated
 from ratingdb.services.permissions import require_admin
+from ratingdb.web.timing import in_thread
 
 bearer = HTTPBearer(
     auto_error=False,
@@ -40,7 +40,7 @@ async def get_session(request: Request) -> AsyncIterator[Session]:
         yield session
     finally:
         if session.in_transaction():  # the endpoint did not close it: it holds a connection
-            await run_in_threadpool(session.close)
+            await in_thread(session.close)
         else:
             session.close()  # nothing to give back: no database work
 
@@ -94,7 +94,7 @@ def _releasing(endpoint: Callable[..., Any]) -> Callable[..., Any]:
 
     @functools.wraps(endpoint)
     async def in_one_trip(*args: Any, **kwargs: Any) -> Any:
-        return await run_in_threadpool(closing, *args, **kwargs)
+        return await in_thread(functools.partial(closing, *args, **kwargs))
 
     return in_one_trip
 
@@ -116,7 +116,7 @@ async def optional_principal(
     if credentials is None:
         return None
     engine = request.app.state.engine
-    principal = await run_in_threadpool(_authenticate, engine, credentials.credentials)
+    principal = await in_thread(_authenticate, engine, credentials.credentials)
     if principal is None:
         raise Unauthenticated("unknown or revoked API token")
     return principal
@@ -145,7 +145,7 @@ async def signed_in(request: Request) -> SignedIn | None:
     token = request.cookies.get(SESSION_COOKIE)
     if not token:
         return None
-    found = await run_in_threadpool(_find_session, request.app.state.engine, token)
+    found = await in_thread(_find_session, request.app.state.engine, token)
     return None if found is None else SignedIn(*found)
 
 

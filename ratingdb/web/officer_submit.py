@@ -35,7 +35,6 @@ from pathlib import Path
 from typing import Annotated, Any, cast
 
 from fastapi import APIRouter, File, Form, Request, UploadFile
-from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -52,6 +51,7 @@ from ratingdb.web.deps import SignedIn, SignedInDep
 from ratingdb.web.errors import describe
 from ratingdb.web.guard import SIGN_IN, check_csrf, render, to_sign_in
 from ratingdb.web.offload import in_a_request_thread, off_the_readers
+from ratingdb.web.timing import in_thread
 
 router = APIRouter(include_in_schema=False)
 #: the example files offered on the upload page (a source checkout's examples/)
@@ -253,7 +253,7 @@ async def draft_page(request: Request, draft_id: str, user: SignedInDep) -> Resp
     if user is None:
         return to_sign_in(request)
     try:
-        ctx = await run_in_threadpool(_read_draft, request, user, draft_id)
+        ctx = await in_thread(_read_draft, request, user, draft_id)
     except InputError as err:  # a draft whose players cannot be matched (file error)
         status, summary, items = describe(err)
         return render(
@@ -293,7 +293,7 @@ async def save_choices(request: Request, draft_id: str, user: SignedInDep) -> Re
     csrf = form.get("csrf")
     signed = _posting(user, csrf if isinstance(csrf, str) else "")
     fields = {k: v for k, v in form.items() if isinstance(v, str)}
-    await run_in_threadpool(_store_choices, request, signed, draft_id, fields)
+    await in_thread(_store_choices, request, signed, draft_id, fields)
     return RedirectResponse(f"/officer/drafts/{draft_id}#who", status_code=303)
 
 
@@ -322,7 +322,7 @@ async def submit(
     csrf: Annotated[str, Form(max_length=200)] = "",
 ) -> Response:
     signed = _posting(user, csrf)
-    ctx = await run_in_threadpool(_read_draft, request, signed, draft_id)
+    ctx = await in_thread(_read_draft, request, signed, draft_id)
     if ctx["open"]:
         names = ", ".join(f"{r.key} {r.name}" for r in ctx["open"][:10])
         raise InputError("who is who", f"decide who these participants are first: {names}")
@@ -356,7 +356,7 @@ async def save_results(request: Request, draft_id: str, user: SignedInDep) -> Re
     for key, value in form.items():
         if key.startswith("g") and key[1:].isdigit() and len(key) < 8 and isinstance(value, str):
             results[int(key[1:])] = value
-    await run_in_threadpool(_store_results, request, signed, draft_id, results)
+    await in_thread(_store_results, request, signed, draft_id, results)
     return RedirectResponse(f"/officer/drafts/{draft_id}#games", status_code=303)
 
 
@@ -401,7 +401,7 @@ def _delete_plan(request: Request, user: SignedIn, code: str, reason: str | None
 async def delete_form(request: Request, code: str, user: SignedInDep) -> Response:
     if user is None:
         return to_sign_in(request)
-    stored = await run_in_threadpool(_stored_tournament, request, user, code)
+    stored = await in_thread(_stored_tournament, request, user, code)
     what_if = await _what_if(request, _delete_plan(request, user, stored["code"], None))
     return render(
         request,

@@ -28,11 +28,11 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, TypeVar, cast
 
 from fastapi import Request
-from fastapi.concurrency import run_in_threadpool
 from sqlalchemy import Engine, create_engine
 
 from ratingdb.errors import RatingdbError
 from ratingdb.services.outcomes import as_error
+from ratingdb.web.timing import in_thread
 
 T = TypeVar("T")
 #: how much lower the worker's CPU priority is than the server's (``nice``: 0 to 19)
@@ -126,7 +126,7 @@ async def off_the_readers(request: Request, work: Callable[[Engine, Any], T], pl
     offload = getattr(request.app.state, "offload", None)
     if offload is not None:
         return cast(T, await offload.run(work, plan))
-    return await run_in_threadpool(work, request.app.state.engine, plan)
+    return await in_thread(work, request.app.state.engine, plan)
 
 
 async def in_a_request_thread(request: Request, work: Callable[[Engine, Any], T], plan: Any) -> T:
@@ -134,4 +134,4 @@ async def in_a_request_thread(request: Request, work: Callable[[Engine, Any], T]
     delete). They are short transactions (the tournament lock serialises those on one
     tournament, docs/database.md), so they need no worker process; there they waited behind
     every what-if queued before them (seconds each), here only for the locks they need."""
-    return await run_in_threadpool(work, request.app.state.engine, plan)
+    return await in_thread(work, request.app.state.engine, plan)

@@ -22,7 +22,6 @@ from ratingdb.queries.card import current_memberships, rating_card
 from ratingdb.queries.documents import Document, to_csv, to_pdf
 from ratingdb.queries.evaluation_table import COLUMN_KEYS, evaluation_table, tournament_info
 from ratingdb.queries.games import tournament_games
-from ratingdb.queries.publication import is_published
 from ratingdb.queries.reports import card_document, list_labels
 from ratingdb.queries.scoresheet import scoresheet
 from ratingdb.queries.search import count_players, search_players
@@ -90,12 +89,7 @@ def card_for(
     session: Session, player_id: int, today: date, user: Principal | None
 ) -> dict[str, Any]:
     """The Karteikarte of a published player (any player for an officer); LookupError."""
-    if user is None and not is_published(session, player_id, today):
-        raise LookupError(
-            f"no published Karteikarte for player {player_id}: non-members and former members "
-            "appear only as textual participants (WO 4.1.1)"
-        )
-    card = rating_card(session, player_id, today)
+    card = rating_card(session, player_id, today, published_only=user is None)
     return {"card": card, "points": chart_points(card.evaluations)}
 
 

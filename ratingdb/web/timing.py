@@ -1,0 +1,119 @@
+"""Where a request's time goes, on the server: every answer carries a ``Server-Timing``
+header (issue 22, the read latency under load; docs/web.md, "Load").
+
+* ``app``: from the moment the app got the request to the first byte of its answer (a
+  page served from the cache included);
+* ``queue``: the part of it spent waiting for one of the request threads
+  (:func:`in_thread`, the thread limiter of ``RATINGDB_WEB_THREADS``);
+* ``work``: the time in a request thread (database work, rendering);
+* ``db``: the part of ``work`` spent in database statements (sent until fetched);
+* ``cpu``: the CPU time of the request thread, i.e. the server's own Python work for the
+  request outside the event loop.
+
+So a load test can tell the client's share of a latency from the server's, and the
+server's from the time it waited for a thread. The figures are per request, measured with
+``time.perf_counter`` and ``time.thread_time``, and cost microseconds.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from anyio import to_thread
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+T = TypeVar("T")
+
+
+@dataclass(slots=True)
+class Timing:
+    """The seconds of one request so far (see the module's docstring)."""
+
+    queue: float = 0.0
+    work: float = 0.0
+    db: float = 0.0
+    cpu: float = 0.0
+
+    def header(self, app: float) -> bytes:
+        return (
+            f"app;dur={app * 1000:.1f}, queue;dur={self.queue * 1000:.1f}, "
+            f"work;dur={self.work * 1000:.1f}, db;dur={self.db * 1000:.1f}, "
+            f"cpu;dur={self.cpu * 1000:.1f}"
+        ).encode()
+
+
+#: the timing of the request being answered (a thread sees its request's: the context is
+#: copied into the thread, the object is shared)
+current: ContextVar[Timing | None] = ContextVar("ratingdb_timing", default=None)
+
+
+async def in_thread(func: Callable[..., T], *args: Any) -> T:
+    """``func(*args)`` in a request thread (as FastAPI's ``run_in_threadpool``), its wait for
+    a thread and its time in it added to the request's :class:`Timing`."""
+    timing = current.get()
+    if timing is None:
+        return await to_thread.run_sync(func, *args)
+    asked = time.perf_counter()
+
+    def timed() -> T:
+        started, cpu = time.perf_counter(), time.thread_time()
+        timing.queue += started - asked
+        try:
+            return func(*args)
+        finally:
+            timing.cpu += time.thread_time() - cpu
+            timing.work += time.perf_counter() - started
+
+    return await to_thread.run_sync(timed)
+
+
+def _sent(conn: Any, cursor: Any, statement: Any, params: Any, context: Any, many: Any) -> None:
+    conn.info["ratingdb_sent"] = time.perf_counter()
+
+
+def _done(conn: Any, cursor: Any, statement: Any, params: Any, context: Any, many: Any) -> None:
+    timing = current.get()
+    sent = conn.info.pop("ratingdb_sent", None)
+    if timing is not None and sent is not None:
+        timing.db += time.perf_counter() - sent
+
+
+def count_statements(engine: Any) -> None:
+    """Add the time of ``engine``'s statements to the request's ``db`` figure (once per
+    engine, however many apps use it)."""
+    from sqlalchemy import event
+
+    if not event.contains(engine, "before_cursor_execute", _sent):
+        event.listen(engine, "before_cursor_execute", _sent)
+        event.listen(engine, "after_cursor_execute", _done)
+
+
+class ServerTiming:
+    """Pure ASGI middleware (outermost): a :class:`Timing` for each HTTP request and the
+    ``Server-Timing`` header on its answer."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        timing = Timing()
+        token = current.set(timing)
+
+        async def timed(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                header = (b"server-timing", timing.header(time.perf_counter() - started))
+                message = {**message, "headers": [*message.get("headers", []), header]}
+            await send(message)
+
+        try:
+            await self.app(scope, receive, timed)
+        finally:
+            current.reset(token)
