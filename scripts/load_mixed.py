@@ -110,14 +110,17 @@ class Connection:
 
 
 def server_timing(value: bytes) -> dict[str, float]:
-    """``{"app": 12.3, "queue": 0.4, ...}`` of a ``Server-Timing`` header (ms)."""
+    """``{"app": 12.3, "queue": 0.4, ..., "trips": 1}`` of a ``Server-Timing`` header (ms;
+    ``trips``: the database round trips, from the description of ``db``)."""
     out = {}
-    for part in value.decode("latin-1").split(","):
-        name, _, duration = part.strip().partition(";dur=")
-        try:
-            out[name] = float(duration)
-        except ValueError:
-            continue
+    for metric in value.decode("latin-1").split(","):
+        name, *params = (part.strip() for part in metric.split(";"))
+        for param in params:
+            key, _, raw = param.partition("=")
+            if key == "dur":
+                out[name] = float(raw)
+            elif key == "desc" and name == "db":
+                out["trips"] = float(raw.strip('"').split()[0])
     return out
 
 
@@ -265,8 +268,13 @@ def _server_means(timings: list[dict[str, float]]) -> str:
     """The mean server figures of a kind's answers not from the cache (ms)."""
     if not timings:
         return ""
-    mean = {k: sum(t.get(k, 0) for t in timings) / len(timings) for k in ("app", "db", "cpu")}
-    return f"  server: app {mean['app']:.1f}, db {mean['db']:.1f}, cpu {mean['cpu']:.1f}"
+    mean = {
+        k: sum(t.get(k, 0) for t in timings) / len(timings) for k in ("app", "db", "cpu", "trips")
+    }
+    return (
+        f"  server: app {mean['app']:.1f}, db {mean['db']:.1f} in {mean['trips']:.1f} trips, "
+        f"cpu {mean['cpu']:.1f}"
+    )
 
 
 def report(result: dict[str, Any], args: argparse.Namespace, world: dict[str, Any]) -> int:
@@ -316,10 +324,12 @@ def report(result: dict[str, Any], args: argparse.Namespace, world: dict[str, An
         print("reads on the server (Server-Timing; 'client - app': the rest of the latency the")
         print("client saw, i.e. the network, the server's event loop and the client itself):")
         for name, values in result["server"].items():
+            unit = "" if name == "trips" else " ms"  # trips: database round trips
             print(
-                f"  {name:12} p50 {percentile(values, 50):7.1f} ms  "
-                f"p90 {percentile(values, 90):7.1f} ms  p99 {percentile(values, 99):7.1f} ms  "
-                f"max {max(values):7.1f} ms  mean {sum(values) / len(values):6.1f} ms"
+                f"  {name:12} p50 {percentile(values, 50):7.1f}{unit}  "
+                f"p90 {percentile(values, 90):7.1f}{unit}  "
+                f"p99 {percentile(values, 99):7.1f}{unit}  "
+                f"max {max(values):7.1f}{unit}  mean {sum(values) / len(values):6.1f}{unit}"
             )
     return 1 if errors or result["dropped"] else 0
 

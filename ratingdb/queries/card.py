@@ -9,9 +9,9 @@ from datetime import date
 from types import SimpleNamespace
 from typing import Any
 
-from sqlalchemy import text
 from sqlalchemy.orm import Session
 
+from ratingdb.db.store import fetch_together
 from ratingdb.engine.order import ORDER_COLUMNS
 from ratingdb.i18n import _, pgettext
 from ratingdb.names import full_name
@@ -50,32 +50,23 @@ def rating_card(
 ) -> RatingCard:
     """The Karteikarte of ``player_id`` as of ``today``; LookupError for an unknown player
     and, with ``published_only``, for one not published that day (WO 4.1.1): then nothing
-    else is read. The player, the published flag and the list takeover come in one query."""
+    else is used. Its five reads go to the server together (one round trip,
+    :func:`ratingdb.db.store.fetch_together`)."""
     day = today or date.today()
-    row = (
-        session.execute(
-            text(
+    params = {"p": player_id, "d": day}
+    found, evaluation_rows, adjustments, membership_rows, residual_rows = fetch_together(
+        session,
+        [
+            (
                 "SELECT p.id, p.surname, p.given_name, p.sex, p.birth_year, p.dsb_id, "
                 f"p.fide_id, p.anonymised, {PUBLISHED} AS published, "
                 "k.taken_on AS takeover_on, k.rating AS takeover_rating, "
                 "k.rating_index AS takeover_index, k.source AS takeover_source "
                 "FROM players p LEFT JOIN rating_takeovers k ON k.player_id = p.id "
-                "WHERE p.id = :p"
+                "WHERE p.id = :p",
+                params,
             ),
-            {"p": player_id, "d": day},
-        )
-        .mappings()
-        .first()
-    )
-    if published_only and (row is None or not row["published"]):
-        raise LookupError(UNPUBLISHED.format(id=player_id))
-    if row is None:
-        raise LookupError(f"no player with id {player_id}")
-    player = {k: v for k, v in row.items() if k != "published" and not k.startswith("takeover")}
-    evaluations = [
-        dict(r)
-        for r in session.execute(
-            text(
+            (
                 "SELECT t.code AS tournament, t.name, t.end_date, s.player_group AS group, "
                 "s.participant_id, "
                 "s.score, s.games, s.expected, s.k, s.opponents_avg, s.performance, "
@@ -85,41 +76,43 @@ def rating_card(
                 "FROM rating_snapshots s JOIN tournaments t ON t.id = s.tournament_id "
                 "LEFT JOIN rechenmodule r ON r.id = s.rechenmodul_id "
                 "WHERE s.player_id = :p "
-                f"ORDER BY {ORDER_COLUMNS}"
+                f"ORDER BY {ORDER_COLUMNS}",
+                params,
             ),
-            {"p": player_id},
-        ).mappings()
-    ]
-    for e in evaluations:
-        e["kind"] = "evaluation"
-    evaluations = _with_takeover(dict(row), evaluations)
-    evaluations, current = _with_adjustments(session, evaluations, day)
-    for e in evaluations:
-        e["change"] = rating_change(e)
-    memberships = [
-        dict(r)
-        for r in session.execute(
-            text(
+            (
+                "SELECT name, effective_on, formula, raises_index FROM rating_adjustments "
+                "WHERE effective_on <= :d ORDER BY effective_on, id",
+                params,
+            ),
+            (
                 "SELECT o.vkz, o.name AS club, m.member_number, m.valid_from, m.valid_to, "
                 "m.status FROM memberships m JOIN organisations o ON o.id = m.organisation_id "
-                "WHERE m.player_id = :p ORDER BY m.valid_from"
+                "WHERE m.player_id = :p ORDER BY m.valid_from",
+                params,
             ),
-            {"p": player_id},
-        ).mappings()
-    ]
-    residual = [
-        dict(r) | {"valid": r["expires_on"] > day}
-        for r in session.execute(
-            text(
+            (
                 "SELECT r.opponent_rating, r.score, r.played_on, r.expires_on, "
                 "t.code AS tournament FROM residual_games r "
                 "LEFT JOIN tournaments t ON t.id = r.created_by_id "
                 "WHERE r.owner_id = :p AND r.consumed_by_id IS NULL "
-                "ORDER BY r.played_on, r.seq"
+                "ORDER BY r.played_on, r.seq",
+                params,
             ),
-            {"p": player_id},
-        ).mappings()
-    ]
+        ],
+    )
+    row = found[0]._asdict() if found else None
+    if published_only and (row is None or not row["published"]):
+        raise LookupError(UNPUBLISHED.format(id=player_id))
+    if row is None:
+        raise LookupError(f"no player with id {player_id}")
+    player = {k: v for k, v in row.items() if k != "published" and not k.startswith("takeover")}
+    evaluations = [r._asdict() | {"kind": "evaluation"} for r in evaluation_rows]
+    evaluations = _with_takeover(row, evaluations)
+    evaluations, current = _with_adjustments(adjustments, evaluations)
+    for e in evaluations:
+        e["change"] = rating_change(e)
+    memberships = [r._asdict() for r in membership_rows]
+    residual = [r._asdict() | {"valid": r.expires_on > day} for r in residual_rows]
     return RatingCard(dict(player), current[0], current[1], evaluations, memberships, residual)
 
 
@@ -171,22 +164,14 @@ def _with_takeover(
 
 
 def _with_adjustments(
-    session: Session, evaluations: list[dict[str, Any]], today: date
+    rows: list[Any], evaluations: list[dict[str, Any]]
 ) -> tuple[list[dict[str, Any]], tuple[int | None, int | None]]:
-    """Insert the rating adjustments (WO Anhang 4) that changed the player's rating between
-    two evaluations, and return the current rating and index (adjustments up to today)."""
+    """Insert the rating adjustments (WO Anhang 4; ``rows``: those up to today, in order)
+    that changed the player's rating between two evaluations, and return the current
+    rating and index."""
     from ratingdb.engine.model import Adjustment, PlayerState
 
-    adjustments = [
-        (r.name, Adjustment(r.effective_on, r.formula, r.raises_index))
-        for r in session.execute(
-            text(
-                "SELECT name, effective_on, formula, raises_index FROM rating_adjustments "
-                "WHERE effective_on <= :today ORDER BY effective_on, id"
-            ),
-            {"today": today},
-        )
-    ]
+    adjustments = [(r.name, Adjustment(r.effective_on, r.formula, r.raises_index)) for r in rows]
     out: list[dict[str, Any]] = []
     rating: int | None = None
     index: int | None = None

@@ -19,9 +19,9 @@ from sqlalchemy.orm import Session
 
 from ratingdb.db.store import FIND_TOURNAMENT
 from ratingdb.queries.evaluation_display import evaluation_rows, headers, spreadsheet_headers
-from ratingdb.queries.problems import open_problems
-from ratingdb.queries.publication import published_players
-from ratingdb.queries.tournament import load_stored_evaluation
+from ratingdb.queries.problems import problems_from, problems_sql
+from ratingdb.queries.publication import PUBLISHED
+from ratingdb.queries.tournament import read_stored_evaluation
 from ratingdb.rules.model import TournamentInput, TournamentResult
 from ratingdb.terms import Term, evaluation_terms
 
@@ -107,22 +107,32 @@ def tournament_info(session: Session, ident: str) -> TournamentInfoRow:
     """The header data of a tournament (WO 6.5.2.1 item 4 and 6.1.2.1), found by code or
     else by number as :func:`ratingdb.db.store.find_tournament` finds it, in one query;
     LookupError."""
-    number = int(ident) if ident.isascii() and ident.isdigit() and len(ident) < 19 else None
-    r = session.execute(
-        text(
-            "SELECT t.id, t.code, t.name, t.start_date, t.end_date, t.vkz, t.kind, t.status, "
-            "t.city, t.time_control, t.evaluators, t.processed_at, c.evaluated_at, "
-            "c.calculated_at, "
-            "(SELECT count(*) FROM participants p WHERE p.tournament_id = t.id) AS players, "
-            "(SELECT count(*) FROM games g WHERE g.tournament_id = t.id) AS games, "
-            "(SELECT o.name FROM organisations o WHERE o.vkz = t.vkz) AS vkz_name "
-            "FROM tournaments t LEFT JOIN tournament_calculations c ON c.tournament_id = t.id "
-            f"WHERE t.id = {FIND_TOURNAMENT}"
-        ),
-        {"code": ident, "number": number},
-    ).first()
+    r = session.execute(text(TOURNAMENT_INFO), found_by(ident)).first()
     if r is None:
         raise LookupError(f"no tournament {ident!r}")
+    return info_from(r)
+
+
+def found_by(ident: str) -> dict[str, Any]:
+    """The parameters of :data:`ratingdb.db.store.FIND_TOURNAMENT` for ``ident``."""
+    number = int(ident) if ident.isascii() and ident.isdigit() and len(ident) < 19 else None
+    return {"code": ident, "number": number}
+
+
+#: the header data of the tournament ``FIND_TOURNAMENT`` finds
+TOURNAMENT_INFO = (
+    "SELECT t.id, t.code, t.name, t.start_date, t.end_date, t.vkz, t.kind, t.status, "
+    "t.city, t.time_control, t.evaluators, t.processed_at, c.evaluated_at, "
+    "c.calculated_at, "
+    "(SELECT count(*) FROM participants p WHERE p.tournament_id = t.id) AS players, "
+    "(SELECT count(*) FROM games g WHERE g.tournament_id = t.id) AS games, "
+    "(SELECT o.name FROM organisations o WHERE o.vkz = t.vkz) AS vkz_name "
+    "FROM tournaments t LEFT JOIN tournament_calculations c ON c.tournament_id = t.id "
+    f"WHERE t.id = {FIND_TOURNAMENT}"
+)
+
+
+def info_from(r: Any) -> TournamentInfoRow:
     return TournamentInfoRow(
         r.id, r.code, r.name, r.start_date, r.end_date, r.vkz, r.kind, r.status, r.city,
         r.time_control, list(r.evaluators or []), r.processed_at, r.evaluated_at,
@@ -174,8 +184,24 @@ def evaluation_table(
 ) -> EvaluationTable:
     """The evaluation of tournament ``ident`` as of ``day`` (whose membership is published);
     ``show_all``: an officer sees everybody's data. LookupError for an unknown tournament."""
-    info = tournament_info(session, ident)
-    stored = load_stored_evaluation(session, info.id)
+    params = found_by(ident) | {"d": day}
+    stored, (info_rows, published_rows, problem_rows) = read_stored_evaluation(
+        session,
+        FIND_TOURNAMENT,
+        params,
+        [
+            (TOURNAMENT_INFO, params),
+            (
+                "SELECT p.id FROM players p WHERE p.id IN (SELECT pa.player_id FROM "
+                f"participants pa WHERE pa.tournament_id = {FIND_TOURNAMENT}) AND {PUBLISHED}",
+                params,
+            ),
+            (problems_sql(f"WHERE e.tournament_id = {FIND_TOURNAMENT}"), params),
+        ],
+    )
+    if not info_rows:
+        raise LookupError(f"no tournament {ident!r}")
+    info = info_from(info_rows[0])
     if stored is None:  # no snapshots
         return EvaluationTable(info, (), [], evaluated=False)
     tin, result = stored.input, stored.result
@@ -183,12 +209,12 @@ def evaluation_table(
     shown = (
         {p for p in players.values() if p is not None}
         if show_all
-        else published_players(session, players.values(), day)
+        else {r.id for r in published_rows}
     )
     rows = build_rows(tin, result, players, shown)
     if sort in COLUMN_KEYS:
         rows = sort_rows(rows, COLUMN_KEYS.index(sort), descending)
-    problem = next(iter(open_problems(session, info.id)), None)
+    problem = next(iter(problems_from(problem_rows)), None)
     return EvaluationTable(
         info,
         headers(result),

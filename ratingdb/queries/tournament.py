@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -9,12 +10,12 @@ from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from ratingdb.db.store import (
+    fetch_together,
     find_tournament,
     load_games,
     load_participants,
-    load_snapshots,
-    load_timeline,
-    load_tournaments,
+    stored_evaluation_from,
+    stored_evaluation_reads,
 )
 from ratingdb.engine.inputs import tournament_input
 from ratingdb.engine.model import EngineTournament
@@ -48,14 +49,28 @@ class StoredEvaluation:
 
 
 def load_stored_evaluation(session: Session, tournament_id: int) -> StoredEvaluation | None:
-    """The stored evaluation of tournament ``tournament_id``, None if it has none: the
-    timeline, the snapshots, then the tournament (five queries; a page reads it once)."""
-    timeline, ids = load_timeline(session)
-    keys = {row_id: key for key, row_id in ids.items()}
-    snaps = load_snapshots(session, keys, only=tournament_id).get(tournament_id, {})
-    if not snaps:
-        return None
-    (t,) = load_tournaments(session, only=tournament_id)
+    """The stored evaluation of tournament ``tournament_id``, None if it has none."""
+    found, _ = read_stored_evaluation(session, ":tid", {"tid": tournament_id})
+    return found
+
+
+def read_stored_evaluation(
+    session: Session,
+    tournament: str,
+    params: dict[str, Any],
+    more: Sequence[tuple[str, dict[str, Any]]] = (),
+) -> tuple[StoredEvaluation | None, list[list[Any]]]:
+    """The stored evaluation of the tournament whose id is the SQL expression
+    ``tournament`` (with ``params``), None if it has none; and the rows of the ``more``
+    reads a page needs besides. All are sent together and answered in one round trip
+    (:func:`ratingdb.db.store.fetch_together`): the timeline, the snapshots, the
+    tournament with its participants and games."""
+    reads = [(sql, params) for sql in stored_evaluation_reads(tournament)]
+    rows = fetch_together(session, [*reads, *more])
+    timeline, snaps, t = stored_evaluation_from(session, rows[: len(reads)])
+    extra = rows[len(reads) :]
+    if t is None or not snaps:
+        return None, extra
     modul = timeline.at(t.end)
     inputs = {pid: s.input for pid, s in snaps.items()}
     tin = tournament_input(t, inputs)
@@ -72,7 +87,7 @@ def load_stored_evaluation(session: Session, tournament_id: int) -> StoredEvalua
     )
     used = next(iter(snaps.values())).input.rechenmodul  # "family/version"
     version = next((v.version for v in timeline.versions if v.key == used), used)
-    return StoredEvaluation(t, tin, result, version)
+    return StoredEvaluation(t, tin, result, version), extra
 
 
 def evaluation_input(session: Session, ident: str) -> dict[str, Any]:

@@ -6,7 +6,8 @@ header (issue 22, the read latency under load; docs/web.md, "Load").
 * ``queue``: the part of it spent waiting for one of the request threads
   (:func:`in_thread`, the thread limiter of ``RATINGDB_WEB_THREADS``);
 * ``work``: the time in a request thread (database work, rendering);
-* ``db``: the part of ``work`` spent in database statements (sent until fetched);
+* ``db``: the part of ``work`` spent in the database (sent until fetched), with the number
+  of round trips in its description (:mod:`ratingdb.db.timing`);
 * ``cpu``: the CPU time of the request thread, i.e. the server's own Python work for the
   request outside the event loop.
 
@@ -19,36 +20,24 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from contextvars import ContextVar
-from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from anyio import to_thread
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ratingdb.db.timing import Timing, current
+
 T = TypeVar("T")
 
 
-@dataclass(slots=True)
-class Timing:
-    """The seconds of one request so far (see the module's docstring)."""
-
-    queue: float = 0.0
-    work: float = 0.0
-    db: float = 0.0
-    cpu: float = 0.0
-
-    def header(self, app: float) -> bytes:
-        return (
-            f"app;dur={app * 1000:.1f}, queue;dur={self.queue * 1000:.1f}, "
-            f"work;dur={self.work * 1000:.1f}, db;dur={self.db * 1000:.1f}, "
-            f"cpu;dur={self.cpu * 1000:.1f}"
-        ).encode()
-
-
-#: the timing of the request being answered (a thread sees its request's: the context is
-#: copied into the thread, the object is shared)
-current: ContextVar[Timing | None] = ContextVar("ratingdb_timing", default=None)
+def header(timing: Timing, app: float) -> bytes:
+    """The ``Server-Timing`` value of a request that took ``app`` seconds in the app."""
+    return (
+        f"app;dur={app * 1000:.1f}, queue;dur={timing.queue * 1000:.1f}, "
+        f"work;dur={timing.work * 1000:.1f}, "
+        f'db;dur={timing.db * 1000:.1f};desc="{timing.trips} round trips", '
+        f"cpu;dur={timing.cpu * 1000:.1f}"
+    ).encode()
 
 
 async def in_thread(func: Callable[..., T], *args: Any) -> T:
@@ -80,6 +69,7 @@ def _done(conn: Any, cursor: Any, statement: Any, params: Any, context: Any, man
     sent = conn.info.pop("ratingdb_sent", None)
     if timing is not None and sent is not None:
         timing.db += time.perf_counter() - sent
+        timing.trips += 1
 
 
 def count_statements(engine: Any) -> None:
@@ -109,8 +99,11 @@ class ServerTiming:
 
         async def timed(message: Message) -> None:
             if message["type"] == "http.response.start":
-                header = (b"server-timing", timing.header(time.perf_counter() - started))
-                message = {**message, "headers": [*message.get("headers", []), header]}
+                value = header(timing, time.perf_counter() - started)
+                message = {
+                    **message,
+                    "headers": [*message.get("headers", []), (b"server-timing", value)],
+                }
             await send(message)
 
         try:
