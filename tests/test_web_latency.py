@@ -15,8 +15,9 @@ import httpx
 import pytest
 from sqlalchemy import create_engine, text
 
-from ratingdb.db.locks import WRITE_KEY
+from ratingdb.db.locks import TOURNAMENT_SPACE, WRITE_KEY
 from ratingdb.web.app import create_app
+from ratingdb.web.offload import WRITE_THREADS
 from tests.web_support import (
     TODAY,
     bearer,
@@ -46,9 +47,10 @@ def world(pg_server):
 
 
 @contextmanager
-def server(url: Any, *, threads: int, offload: int = 0) -> Iterator[str]:
-    """The app under uvicorn with a pool of ``threads`` connections (timeout 5 s)."""
-    engine = create_engine(url, pool_size=threads, max_overflow=0, pool_timeout=5)
+def server(url: Any, *, threads: int, offload: int = 0, overflow: int = 0) -> Iterator[str]:
+    """The app under uvicorn with a pool of ``threads`` connections (``overflow`` more: for
+    the write threads, as ``ratingdb serve`` has them) and a timeout of 5 s."""
+    engine = create_engine(url, pool_size=threads, max_overflow=overflow, pool_timeout=5)
     app = create_app(engine, today=lambda: TODAY, threads=threads, offload=offload)
     try:
         with served(app) as base:
@@ -232,3 +234,46 @@ def test_an_officers_write_does_not_wait_for_the_worker_process(world):
         assert what_if.status_code == 404
         assert busy.done()  # the what-if waited for the worker
     engine.dispose()
+
+
+def test_reads_are_answered_while_officers_writes_wait_for_a_lock(world):
+    """One read thread; two corrections of a tournament whose lock another transaction
+    holds wait in the write threads of their own (``WRITE_THREADS``), and the reads are
+    answered meanwhile. In the reads' pool the first waiting write would hold the only
+    thread and every read would wait behind it. When the lock is released both writes
+    are answered: 200 each, one after the other."""
+    url, players, me = world
+    doc = document(url, CODE)
+    answers: list[httpx.Response] = []
+
+    def correct() -> None:
+        answers.append(
+            httpx.put(f"{base}/api/tournaments/{CODE}", json=doc, headers=me, timeout=120)
+        )
+
+    with (
+        server(url, threads=1, overflow=WRITE_THREADS) as base,
+        engine_for(url).connect() as holder,
+    ):
+        holder.execute(
+            text("SELECT pg_advisory_lock(:space, hashtext(:code))"),
+            {"space": TOURNAMENT_SPACE, "code": CODE},
+        )
+        writers = [threading.Thread(target=correct) for _ in range(2)]
+        for writer in writers:
+            writer.start()
+        deadline = time.monotonic() + 60
+        while waiting_for_the_write_lock(url) < 2:
+            assert time.monotonic() < deadline, "the corrections never waited for the lock"
+            time.sleep(0.1)
+        for p in players[:5]:
+            assert httpx.get(f"{base}/api/players/{p}", timeout=10).status_code == 200
+        assert not answers and waiting_for_the_write_lock(url) == 2  # still waiting
+        holder.execute(
+            text("SELECT pg_advisory_unlock(:space, hashtext(:code))"),
+            {"space": TOURNAMENT_SPACE, "code": CODE},
+        )
+        holder.commit()
+        for writer in writers:
+            writer.join(120)
+    assert [a.status_code for a in answers] == [200, 200]

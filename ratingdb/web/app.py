@@ -50,7 +50,8 @@ def create_app(
     cache: bool = False,
 ) -> FastAPI:
     """The app on ``engine``; ``today`` fixes the date for tests (default: the clock);
-    ``threads`` limits the threads that run the (synchronous) database work of requests;
+    ``threads`` limits the threads that run the (synchronous) database work of requests
+    (the officers' writes have :data:`ratingdb.web.offload.WRITE_THREADS` of their own);
     ``offload`` worker processes (at a lower priority) run the officers' writes and what-ifs
     (:mod:`ratingdb.web.offload`; 0: they run in request threads); ``cache`` keeps the
     public pages in memory, keyed by the data version (:mod:`ratingdb.web.page_cache`)."""
@@ -67,7 +68,11 @@ def create_app(
             import anyio.to_thread
             from fastapi.concurrency import run_in_threadpool
 
+            from ratingdb.web.offload import WRITE_THREADS
+
             anyio.to_thread.current_default_thread_limiter().total_tokens = threads
+            # the officers' writes have threads of their own (they may wait for locks)
+            app.state.write_threads = anyio.CapacityLimiter(WRITE_THREADS)
             await run_in_threadpool(_open_connections, engine, threads)
         try:
             if not offload:
@@ -118,7 +123,8 @@ def create_app(
     if version is not None:  # outer: an entry holds every header of the answer
         app.add_middleware(PageCache, version=version, today=app.state.today)
     app.add_middleware(ServerTiming)  # outermost: a page from the cache is timed too
-    count_statements(engine)
+    if engine is not None:  # None: only the routes are wanted (tests)
+        count_statements(engine)
     return app
 
 
@@ -151,10 +157,12 @@ def app_from_env() -> FastAPI:
     from ratingdb.errors import Unavailable
     from ratingdb.services.database import open_engine
     from ratingdb.settings import Settings, SettingsError
+    from ratingdb.web.offload import WRITE_THREADS
 
     try:
         threads = Settings.from_env(web=True).web_threads
-        engine = open_engine(pool_size=threads, max_overflow=4, pool_recycle=3600)
+        # a connection for each read thread, and beyond them one for each write thread
+        engine = open_engine(pool_size=threads, max_overflow=WRITE_THREADS, pool_recycle=3600)
     except (Unavailable, SettingsError) as err:
         raise SystemExit(f"error: {err}") from None
     return create_app(engine, threads=threads, offload=1, cache=True)

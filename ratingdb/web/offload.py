@@ -37,6 +37,9 @@ from ratingdb.web.timing import in_thread
 T = TypeVar("T")
 #: how much lower the worker's CPU priority is than the server's (``nice``: 0 to 19)
 NICE = 5
+#: the threads (and database connections beyond ``RATINGDB_WEB_THREADS``) of the officers'
+#: writes in a server process: :func:`in_a_request_thread`
+WRITE_THREADS = 4
 log = logging.getLogger("ratingdb.web")
 
 _engine: Engine | None = None  # the worker process's engine
@@ -133,5 +136,11 @@ async def in_a_request_thread(request: Request, work: Callable[[Engine, Any], T]
     """``work(engine, plan)`` in a request thread: the officers' writes (submit, correct,
     delete). They are short transactions (the tournament lock serialises those on one
     tournament, docs/database.md), so they need no worker process; there they waited behind
-    every what-if queued before them (seconds each), here only for the locks they need."""
-    return await in_thread(work, request.app.state.engine, plan)
+    every what-if queued before them (seconds each), here only for the locks they need.
+
+    They take their threads from a pool of their own (:data:`WRITE_THREADS`, when the app
+    has one: ``ratingdb serve``): a write waiting for a lock (a what-if's, another write's on
+    the same tournament) holds its thread meanwhile, and in the reads' pool every read would
+    queue behind it."""
+    limiter = getattr(request.app.state, "write_threads", None)
+    return await in_thread(work, request.app.state.engine, plan, limiter=limiter)

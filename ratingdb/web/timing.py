@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from anyio import to_thread
+from anyio import CapacityLimiter, to_thread
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ratingdb.db.timing import Timing, current
@@ -40,12 +40,15 @@ def header(timing: Timing, app: float) -> bytes:
     ).encode()
 
 
-async def in_thread(func: Callable[..., T], *args: Any) -> T:
-    """``func(*args)`` in a request thread (as FastAPI's ``run_in_threadpool``), its wait for
-    a thread and its time in it added to the request's :class:`Timing`."""
+async def in_thread(
+    func: Callable[..., T], *args: Any, limiter: CapacityLimiter | None = None
+) -> T:
+    """``func(*args)`` in a request thread (as FastAPI's ``run_in_threadpool``; ``limiter``:
+    one of a pool of threads other than the reads'), its wait for a thread and its time in
+    it added to the request's :class:`Timing`."""
     timing = current.get()
     if timing is None:
-        return await to_thread.run_sync(func, *args)
+        return await to_thread.run_sync(func, *args, limiter=limiter)
     asked = time.perf_counter()
 
     def timed() -> T:
@@ -57,7 +60,7 @@ async def in_thread(func: Callable[..., T], *args: Any) -> T:
             timing.cpu += time.thread_time() - cpu
             timing.work += time.perf_counter() - started
 
-    return await to_thread.run_sync(timed)
+    return await to_thread.run_sync(timed, limiter=limiter)
 
 
 def _sent(conn: Any, cursor: Any, statement: Any, params: Any, context: Any, many: Any) -> None:
