@@ -86,6 +86,17 @@ def test_a_streamed_full_replay_writes_what_the_in_memory_replay_writes(fed, mon
     assert any(r.created_by_id is not None for r in streamed["residual"])
 
 
+def test_a_full_replay_with_a_worker_process_writes_the_same(fed, monkeypatch):
+    """The worker process of ratingdb/engine/parallel.py (forced on for this small
+    history): every row as the in-memory replay writes it."""
+    monkeypatch.setattr(stream, "MIN_TOURNAMENTS", 0)
+    monkeypatch.setenv("RATINGDB_REPLAY_WORKERS", "1")
+    report = run_recalc(fed)
+    assert report.full and report.tournaments_evaluated > 30
+    with Session(fed) as session:
+        assert tables(session) == in_memory_full_replay(fed)
+
+
 def test_a_second_full_run_changes_nothing(fed):
     run_recalc(fed)
     before = _exported(fed)

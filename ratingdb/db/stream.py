@@ -53,6 +53,7 @@ from ratingdb.db.store import (
 )
 from ratingdb.engine.model import EngineTournament, Snapshot
 from ratingdb.engine.order import KEY_ABOVE, OrderKey
+from ratingdb.engine.parallel import MIN_TOURNAMENTS, worker_count, worker_pool
 from ratingdb.engine.problems import EvaluationProblem
 from ratingdb.engine.stream import stream_full_replay
 from ratingdb.engine.timeline import Timeline
@@ -155,12 +156,18 @@ def stream_to_stage(
     session: Session,
     progress: Callable[[EngineTournament, int], None] | None = None,
     chunk: int | None = None,
+    workers: int | None = None,
 ) -> Staged:
     """Replay the whole history from the beginning into the temporary tables of
     :func:`create_stage` (the session's connection, inside its transaction).
     ``progress(tournament, evaluated)`` is called before each tournament; ``chunk``:
-    tournaments per read and per write (default :data:`CHUNK`)."""
+    tournaments per read and per write (default :data:`CHUNK`); ``workers``: processes
+    that evaluate tournaments side by side (ratingdb/engine/parallel.py; default: one on a
+    machine with two cores, for a history of at least ``MIN_TOURNAMENTS``)."""
     chunk = chunk or CHUNK
+    if workers is None:
+        rated = session.execute(text("SELECT count(*) FROM tournaments WHERE rated")).scalar_one()
+        workers = worker_count() if rated >= MIN_TOURNAMENTS else 0
     raw = driver(session)
     timeline, modul_ids = load_timeline(session)
     players = load_players(session)
@@ -174,6 +181,7 @@ def stream_to_stage(
     # from here on only the two threads use the connection (psycopg serialises them); the
     # main thread computes
     with (
+        worker_pool(workers) as pool,
         Drain(write) as writer,
         Prefetch(lambda: tournament_chunks(raw, chunk)) as chunks,
     ):
@@ -192,7 +200,13 @@ def stream_to_stage(
                     batch = []
 
         report = stream_full_replay(
-            (t for part in chunks for t in part), players, timeline, adjustments, emit, progress
+            (t for part in chunks for t in part),
+            players,
+            timeline,
+            adjustments,
+            emit,
+            progress,
+            pool,
         )
         if batch:
             writer.put(batch)

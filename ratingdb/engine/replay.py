@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
-from typing import Protocol
+from typing import Any, Protocol
 
 from ratingdb.engine.inputs import participant_input, state_after, tournament_input
 from ratingdb.engine.model import (
@@ -30,7 +30,9 @@ from ratingdb.engine.order import OrderKey
 from ratingdb.engine.problems import EvaluationProblem, evaluate_or_strike
 from ratingdb.engine.source import HistorySource
 from ratingdb.engine.timeline import RechenmodulVersion, Timeline
-from ratingdb.rules.model import GameInput
+from ratingdb.rules import get_family
+from ratingdb.rules.model import GameInput, TournamentInput
+from ratingdb.rules.snapshots import SnapshotOutput
 
 StoredSnapshots = Mapping[int, Mapping[int, Snapshot]]
 
@@ -203,18 +205,36 @@ def replay(
     return outcome
 
 
-def evaluate(
+#: a tournament to evaluate: rule family, parameters, the rules' input
+Task = tuple[str, Any, TournamentInput]
+#: what :func:`evaluate_or_strike` gives: outputs, struck players, the rules' message
+Result = tuple[list[SnapshotOutput], tuple[str, ...], str | None]
+
+
+def task_for(
     t: EngineTournament,
     inputs: Mapping[int, SnapshotInput],
     games: tuple[GameInput, ...],
     modul: RechenmodulVersion,
+) -> Task:
+    """What evaluating the tournament needs, and nothing of the replay's state (a worker
+    process can run it: ratingdb/engine/parallel.py)."""
+    return modul.family, modul.parameters, tournament_input(t, inputs, games)
+
+
+def run_task(task: Task) -> Result:
+    """The rules' outputs of one tournament (ratingdb/engine/problems.py)."""
+    family, parameters, tin = task
+    outputs = get_family(family).outputs
+    assert outputs is not None
+    return evaluate_or_strike(outputs, tin, parameters)
+
+
+def outcome(
+    t: EngineTournament, inputs: Mapping[int, SnapshotInput], result: Result
 ) -> tuple[list[Snapshot], EvaluationProblem | None]:
-    """One tournament's snapshots (one per participant, in participant order) from its
-    participants' inputs, under the Rechenmodul ``modul``; and what the rules refused, if
-    players had to be struck (ratingdb/engine/problems.py)."""
-    tin = tournament_input(t, inputs, games)
-    assert modul.rules.outputs is not None
-    outputs, struck, message = evaluate_or_strike(modul.rules.outputs, tin, modul.parameters)
+    """The snapshots (participant order) and the problem, if players had to be struck."""
+    outputs, struck, message = result
     problem = (
         None
         if message is None
@@ -225,6 +245,18 @@ def evaluate(
         for part, output in zip(t.participants, outputs, strict=True)
     ]
     return snaps, problem
+
+
+def evaluate(
+    t: EngineTournament,
+    inputs: Mapping[int, SnapshotInput],
+    games: tuple[GameInput, ...],
+    modul: RechenmodulVersion,
+) -> tuple[list[Snapshot], EvaluationProblem | None]:
+    """One tournament's snapshots (one per participant, in participant order) from its
+    participants' inputs, under the Rechenmodul ``modul``; and what the rules refused, if
+    players had to be struck (ratingdb/engine/problems.py)."""
+    return outcome(t, inputs, run_task(task_for(t, inputs, games, modul)))
 
 
 def _with_modul(inp: SnapshotInput, key: str) -> SnapshotInput:

@@ -13,13 +13,14 @@ grows with the number of players, not with the years of history.
 
 It computes exactly what :meth:`ratingdb.engine.history.History.full_replay` computes
 (the same per-participant input, :func:`ratingdb.engine.inputs.participant_input`, and the
-same evaluation, :func:`ratingdb.engine.replay.evaluate`); ``tests/test_engine_stream.py``
+same evaluation, :func:`ratingdb.engine.replay.run_task`); ``tests/test_engine_stream.py``
 compares the two.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import Executor
 from dataclasses import dataclass
 
 from ratingdb.engine.inputs import participant_input, state_after
@@ -32,8 +33,9 @@ from ratingdb.engine.model import (
     Snapshot,
     SnapshotInput,
 )
+from ratingdb.engine.parallel import Prepared, in_order
 from ratingdb.engine.problems import EvaluationProblem
-from ratingdb.engine.replay import evaluate
+from ratingdb.engine.replay import outcome, task_for
 from ratingdb.engine.timeline import Timeline
 
 #: receives each evaluated tournament, its snapshots (participant order) and what the
@@ -57,15 +59,17 @@ def stream_full_replay(
     adjustments: Sequence[Adjustment],
     emit: Emit,
     progress: Callable[[EngineTournament, int], None] | None = None,
+    pool: Executor | None = None,
 ) -> StreamReport:
     """Evaluate ``tournaments`` (with participants and games, in evaluation order) from
     the beginning: every player starts without a rating. ``progress(tournament,
-    evaluated)`` is called before each tournament with the number evaluated before it."""
+    evaluated)`` is called before each tournament with the number evaluated before it.
+    ``pool``: worker processes that evaluate tournaments without a common player side by
+    side (ratingdb/engine/parallel.py); the snapshots are the same without."""
     states: dict[int, PlayerState] = {}
     evaluated = 0
-    for t in tournaments:
-        if progress is not None:
-            progress(t, evaluated)
+
+    def prepare(t: EngineTournament) -> Prepared:
         modul = timeline.at(t.end)
         inputs: dict[int, SnapshotInput] = {}
         for part in t.participants:
@@ -75,7 +79,14 @@ def stream_full_replay(
             inputs[part.id] = participant_input(
                 part, record, state, t, modul, adjustments, timeline
             )
-        snaps, problem = evaluate(t, inputs, t.games, modul)
+        return inputs, task_for(t, inputs, t.games, modul)
+
+    def turn(t: EngineTournament) -> None:
+        if progress is not None:
+            progress(t, evaluated)
+
+    for t, inputs, result in in_order(tournaments, prepare, pool, turn):
+        snaps, problem = outcome(t, inputs, result)
         evaluated += 1
         for snap in snaps:
             pid = snap.player_id

@@ -27,6 +27,16 @@ def numpy_sum(values: Sequence[float]) -> float:
     return _list_pairwise(values, 0, len(values))
 
 
+def numpy_sum_at(values: Sequence[float], first: int, n: int) -> float:
+    """:func:`numpy_sum` of ``values[first : first + n]`` without the slice: the sum of one
+    row of a flat list of rows, as ``ndarray.sum`` adds that row.
+
+    >>> numpy_sum_at([9.0, 0.1, 0.2, 0.3, 9.0], 1, 3) == float(np.array([0.1, 0.2, 0.3]).sum())
+    True
+    """
+    return _list_pairwise(values, first, n)
+
+
 def _list_pairwise(a: Sequence[float], first: int, n: int) -> float:
     if n < 8:
         total = -0.0

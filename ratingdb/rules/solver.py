@@ -36,6 +36,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import reduce
+from operator import add
 from typing import Literal
 
 import numpy as np
@@ -43,7 +45,7 @@ from scipy import optimize
 from scipy.special import expit, ndtr
 
 from ratingdb.rules.errors import ConvergenceError
-from ratingdb.rules.numpy_sums import row_sums
+from ratingdb.rules.numpy_sums import numpy_sum_at, row_sums
 from ratingdb.rules.rounding import float_half_up
 
 Extreme = Literal["high", "low"]
@@ -74,6 +76,10 @@ POLISH_STEPS = 2
 POLISH_REACH = 1e-3
 #: nonlinear Gauss-Seidel sweeps before Newton takes over again
 MAX_SWEEPS = 500
+#: :func:`solve_many` iterates rows with at most this many games in all as Python floats
+#: (:func:`_solve_small`: a few calls into numpy per step for all of them), more as the
+#: rows of numpy arrays (:func:`_solve_rows`: a dozen calls per step and number of games)
+SMALL_GAMES = 400
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,6 +181,9 @@ def _rounds_alike(a: float, b: float) -> bool:
     between 1481.4999999 and 1481.5000001 and never stop."""
     if not (math.isfinite(a) and math.isfinite(b)):
         return False
+    if a >= 0 and b >= 0 and abs(a % 1 - 0.5) > 1e-5 and abs(b % 1 - 0.5) > 1e-5:
+        # far from a half: settling to STOP_PLACES decimals cannot move the rounding
+        return math.floor(a + 0.5) == math.floor(b + 0.5)
     return _half_up(float_half_up(a, STOP_PLACES)) == _half_up(float_half_up(b, STOP_PLACES))
 
 
@@ -298,9 +307,155 @@ def solve_many(
         n = len(opponents)
         if 0 < w2 < 2 * n and all(math.isfinite(v) for v in opponents):
             by_games.setdefault(n, []).append(k)
+    if sum(n * len(ks) for n, ks in by_games.items()) <= SMALL_GAMES:
+        _solve_small(problems, starts, curve, [k for ks in by_games.values() for k in ks], out)
+        return out
     for ks in by_games.values():
         _solve_rows(problems, starts, curve, ks, out)
     return out
+
+
+def _expected_rows(
+    curve: Curve, xs: Sequence[float], rows: Sequence[Sequence[float]]
+) -> tuple[list[float], list[float]]:
+    """:func:`_expected_and_slope` for rows of any lengths: ``xs[r]`` against ``rows[r]``.
+    The differences are taken in Python (the same IEEE operations numpy applies element by
+    element), P and its density in one numpy call each over all games, and each row is
+    summed in numpy's order (:func:`numpy_sum_at`), so every value equals
+    :func:`_expected_and_slope`'s to the last bit."""
+    if curve.kind == "normal":
+        sigma = curve.sigma
+        z = np.array([(x - o) / sigma for x, row in zip(xs, rows, strict=True) for o in row])
+        cdf: list[float] = ndtr(z).tolist()
+        density: list[float] = np.exp(-0.5 * z * z).tolist()
+        norm = curve.sigma * math.sqrt(2 * math.pi)
+        scale = 1.0
+    else:
+        factor = curve._scale
+        p = expit(
+            np.array([(x - o) * factor for x, row in zip(xs, rows, strict=True) for o in row])
+        )
+        cdf = p.tolist()
+        density = [v * (1 - v) for v in cdf]
+        norm, scale = 1.0, factor
+    expected: list[float] = []
+    slopes: list[float] = []
+    first = 0
+    for row in rows:
+        n = len(row)
+        end = first + n
+        if n < 8:  # numpy adds fewer than 8 values one by one, from -0.0
+            total_p = reduce(add, cdf[first:end], -0.0)
+            total = reduce(add, density[first:end], -0.0)
+        else:
+            total_p = numpy_sum_at(cdf, first, n)
+            total = numpy_sum_at(density, first, n)
+        expected.append(total_p)
+        slopes.append(total / norm if scale == 1.0 else scale * total)
+        first = end
+    return expected, slopes
+
+
+def _solve_small(
+    problems: Sequence[tuple[Sequence[float], int]],
+    starts: Sequence[float],
+    curve: Curve,
+    ks: list[int],
+    out: list[Single | None],
+) -> None:
+    """:func:`_solve_rows` for a few rows of any lengths at once, as Python floats: the same
+    bracketing Newton iteration of :func:`solve_one` step for step, every value computed by
+    the same IEEE operations (:func:`_expected_rows`), and the same polish
+    (:func:`_polish_rows`), so each solution, trace and W_e is identical to theirs."""
+    rows = [[float(v) for v in problems[k][0]] for k in ks]
+    w = [problems[k][1] / 2 for k in ks]
+    x = [float(starts[k]) for k in ks]
+    we, slope = _expected_rows(curve, x, rows)
+    fx = [a - b for a, b in zip(we, w, strict=True)]
+    lo = [-math.inf] * len(ks)
+    hi = [math.inf] * len(ks)
+    reach = [1000.0] * len(ks)
+    traces = [[[v]] for v in x]
+    expected: list[list[float]] = [[] for _ in ks]
+    active = list(range(len(ks)))
+    for step in range(1, MAX_BISECT + 1):
+        news: list[float] = []
+        for r in active:
+            xr, f, s = x[r], fx[r], slope[r]
+            if f < 0:
+                lo[r] = xr
+            else:
+                hi[r] = xr
+            low, high = lo[r], hi[r]
+            # slope >= 0; at 0 numpy's step is +-inf or nan: a jump, as here
+            new = xr - f / s if s != 0 else math.nan
+            if not low < new < high or abs(new - xr) > MAX_JUMP:
+                if math.isinf(high):
+                    new = low + reach[r]
+                    reach[r] = 2 * reach[r]
+                elif math.isinf(low):
+                    new = high - reach[r]
+                    reach[r] = 2 * reach[r]
+                else:
+                    new = (low + high) / 2
+            news.append(new)
+        we, slopes = _expected_rows(curve, news, [rows[r] for r in active])
+        finished: list[int] = []
+        at_root: tuple[list[float], list[float]] = ([], [])  # W_e and slope of finished
+        still: list[int] = []
+        for r, new, we_r, slope_r in zip(active, news, we, slopes, strict=True):
+            f_new = we_r - w[r]
+            traces[r].append([new])
+            expected[r].append(we_r)
+            done = abs(f_new) <= TOLERANCE and _rounds_alike(new, x[r])
+            narrow = hi[r] - lo[r] < 1e-9
+            x[r], fx[r], slope[r] = new, f_new, slope_r
+            if done or narrow:
+                finished.append(r)
+                at_root[0].append(we_r)
+                at_root[1].append(slope_r)
+            else:
+                still.append(r)
+        if finished:
+            roots = _polish_small(
+                curve,
+                [x[r] for r in finished],
+                [rows[r] for r in finished],
+                [w[r] for r in finished],
+                at_root,
+            )
+            for r, root in zip(finished, roots, strict=True):
+                out[ks[r]] = Single(Solution(_settled([root]), step, traces[r]), expected[r])
+        if not still:
+            return
+        active = still
+
+
+def _polish_small(
+    curve: Curve,
+    x: list[float],
+    rows: list[list[float]],
+    w: list[float],
+    first: tuple[list[float], list[float]],
+) -> list[float]:
+    """:func:`_polish_rows` as Python floats; ``first``: W_e and slope at ``x`` (the last
+    step computed them already, to the same bits)."""
+    x = list(x)
+    we, slope = first
+    live = list(range(len(x)))
+    for polish in range(POLISH_STEPS):
+        if polish:
+            we, slope = _expected_rows(curve, [x[r] for r in live], [rows[r] for r in live])
+        moving: list[int] = []
+        for r, we_r, slope_r in zip(live, we, slope, strict=True):
+            change = (w[r] - we_r) / slope_r if slope_r != 0 else math.nan
+            if math.isfinite(change) and abs(change) <= POLISH_REACH:
+                x[r] = x[r] + change
+                moving.append(r)
+        live = moving
+        if not live:
+            break
+    return x
 
 
 def _solve_rows(

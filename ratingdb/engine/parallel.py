@@ -1,0 +1,239 @@
+"""The second core in a full replay (issue 24): tournaments without a common player are
+evaluated side by side, in a worker process, while the replay goes on in order.
+
+A tournament's evaluation depends only on its participants' states before it (WO 3.7:
+rating, index, residual games, the periods they count from) and those change only by
+tournaments the player plays in. So a tournament that shares no player with any earlier
+tournament not yet applied can be prepared (its inputs built from the current states) and
+evaluated at once, out of turn, and its result is the one the walk in order would compute.
+:func:`in_order` looks ahead ``WINDOW`` tournaments, prepares every such tournament, hands
+batches of them to a worker process and evaluates others itself while it waits; it gives
+every tournament back in the evaluation order (WO 2.2.3), and the caller applies it (the
+players' new states) before asking for the next. The evaluation is a pure function of
+its input (:func:`run_task`), so the replay's snapshots are the same to the last digit with
+or without the worker (``tests/test_engine_parallel.py``).
+
+A tournament whose evaluation fails in the worker is evaluated again in the replay's own
+process when its turn comes, so the run fails there, naming it, exactly as it fails
+without the worker; a worker that dies leaves the rest to the replay's process.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from ratingdb.engine.model import EngineTournament, SnapshotInput
+from ratingdb.engine.replay import Result, Task, run_task
+
+#: a tournament ready to evaluate: the participants' inputs (by participant id) and the task
+Prepared = tuple[dict[int, SnapshotInput], Task]
+
+#: tournaments looked ahead (memory: this many tournaments with their games, at most)
+WINDOW = 128
+#: prepared tournaments kept ready (enough for the batches in flight and the replay's own)
+READY = 2 * 8 * 2
+#: tournaments per batch sent to the worker (one round trip each)
+BATCH = 8
+#: batches on their way to the worker or in it at once
+IN_FLIGHT = 2
+#: below this many tournaments a replay does not start a worker (starting one takes about
+#: a second)
+MIN_TOURNAMENTS = 2000
+
+
+def run_batch(tasks: list[Task]) -> list[Result | None]:
+    """The worker's side: each task's result, None for one that failed (the replay
+    evaluates it again itself, to fail there with the real error)."""
+    out: list[Result | None] = []
+    for task in tasks:
+        try:
+            out.append(run_task(task))
+        except Exception:  # re-raised by the replay's own evaluation
+            out.append(None)
+    return out
+
+
+def _ready() -> bool:
+    return True
+
+
+def worker_count() -> int:
+    """Worker processes of a full replay: ``RATINGDB_REPLAY_WORKERS`` (0: none), by default
+    one when the machine has a second core."""
+    configured = os.environ.get("RATINGDB_REPLAY_WORKERS", "").strip()
+    if configured:
+        try:
+            return max(0, int(configured))
+        except ValueError:
+            return 0
+    return 1 if (os.cpu_count() or 1) >= 2 else 0
+
+
+@contextmanager
+def worker_pool(workers: int) -> Iterator[Executor | None]:
+    """``workers`` worker processes (None for 0), spawned (the replay's process has threads
+    and open connections) and started at once, so that their imports overlap the first
+    reads; shut down at the end, pending batches cancelled."""
+    if workers <= 0:
+        yield None
+        return
+    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+    try:
+        for _ in range(workers):
+            pool.submit(_ready)
+        yield pool
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+@dataclass
+class _Entry:
+    t: EngineTournament
+    players: frozenset[int]
+    prepared: Prepared | None = None
+    batch: _Batch | None = None
+    result: Result | None = None
+    #: evaluate it in the replay's process (the worker failed on it or is gone)
+    local: bool = False
+
+
+@dataclass
+class _Batch:
+    future: Future[list[Result | None]]
+    entries: list[_Entry] = field(default_factory=list)
+
+
+def in_order(
+    tournaments: Iterable[EngineTournament],
+    prepare: Callable[[EngineTournament], Prepared],
+    pool: Executor | None,
+    turn: Callable[[EngineTournament], None],
+) -> Iterator[tuple[EngineTournament, dict[int, SnapshotInput], Result]]:
+    """Each tournament with its participants' inputs and its result, in the order given.
+    ``prepare(t)`` builds a tournament's inputs from the current states; it is called only
+    once every earlier tournament with one of its players has been given back, and the
+    caller must apply each tournament given back before asking for the next. ``turn(t)``
+    is called when a tournament's turn comes, before its result is awaited or computed in
+    turn (a failure is raised after it: the run names that tournament)."""
+    if pool is None:
+        for t in tournaments:
+            turn(t)
+            inputs, task = prepare(t)
+            yield t, inputs, run_task(task)
+        return
+    window: deque[_Entry] = deque()
+    source = iter(tournaments)
+    exhausted = False
+    in_flight: deque[_Batch] = deque()
+    broken = False
+    while True:
+        while not exhausted and len(window) < WINDOW:
+            following = next(source, None)
+            if following is None:
+                exhausted = True
+                break
+            players = frozenset(
+                p.player_id for p in following.participants if p.player_id is not None
+            )
+            window.append(_Entry(following, players))
+        if not window:
+            return
+        waiting = _prepare_ready(window, prepare)
+        if not broken:
+            assert pool is not None
+            broken = _submit(pool, waiting, in_flight)
+        head = window[0]
+        turn(head.t)
+        while head.result is None:
+            if head.batch is None or head.local:
+                head.result = run_task(_task(head))
+                break
+            try:
+                _collect(head.batch, in_flight, waiting)
+            except Exception:  # the worker died: the rest is evaluated here
+                broken = True
+                for batch in in_flight:
+                    for entry in batch.entries:
+                        entry.local = entry.result is None
+                in_flight.clear()
+        yield head.t, _inputs(head), head.result
+        window.popleft()
+
+
+def _task(entry: _Entry) -> Task:
+    assert entry.prepared is not None
+    return entry.prepared[1]
+
+
+def _inputs(entry: _Entry) -> dict[int, SnapshotInput]:
+    assert entry.prepared is not None
+    return entry.prepared[0]
+
+
+def _prepare_ready(
+    window: deque[_Entry], prepare: Callable[[EngineTournament], Prepared]
+) -> list[_Entry]:
+    """Prepare every tournament in the window that shares no player with an earlier one
+    (the head always: nothing is before it); the prepared ones not yet on their way."""
+    seen: set[int] = set()
+    waiting: list[_Entry] = []
+    for entry in window:
+        if entry.prepared is None and not (entry.players & seen):
+            entry.prepared = prepare(entry.t)
+        if entry.prepared is not None and entry.batch is None and entry.result is None:
+            waiting.append(entry)
+            if len(waiting) >= READY:
+                break
+        seen |= entry.players
+    return waiting
+
+
+def _submit(pool: Executor, waiting: list[_Entry], in_flight: deque[_Batch]) -> bool:
+    """Send batches of prepared tournaments to the worker (not the first one: the replay's
+    process evaluates that itself rather than wait); True if the pool is gone."""
+    candidates = [e for e in waiting if not e.local][1:]
+    while candidates and len(in_flight) < IN_FLIGHT:
+        entries, candidates = candidates[:BATCH], candidates[BATCH:]
+        try:
+            future = pool.submit(run_batch, [_task(e) for e in entries])
+        except Exception:  # a broken or shut down pool: no more worker
+            return True
+        batch = _Batch(future, entries)
+        for entry in entries:
+            entry.batch = batch
+        in_flight.append(batch)
+    return False
+
+
+def _collect(batch: _Batch, in_flight: deque[_Batch], waiting: list[_Entry]) -> None:
+    """Wait for ``batch``, evaluating prepared tournaments not sent to the worker
+    meanwhile; then take every finished batch's results."""
+    for entry in waiting:
+        if batch.future.done():
+            break
+        if entry.batch is None and entry.result is None:
+            entry.result = _try_task(entry)
+    batch.future.result()  # the worker's death is raised here
+    while in_flight and in_flight[0].future.done():
+        done = in_flight.popleft()
+        for entry, result in zip(done.entries, done.future.result(), strict=True):
+            if result is None:
+                entry.local = True
+            else:
+                entry.result = result
+
+
+def _try_task(entry: _Entry) -> Result | None:
+    """Evaluate a tournament out of turn in the replay's process; on failure leave it for
+    its turn (it fails then, in order)."""
+    try:
+        return run_task(_task(entry))
+    except Exception:  # raised again in its turn
+        entry.local = True
+        return None

@@ -1,0 +1,221 @@
+"""The second core in a full replay (issue 24, item 3; ratingdb/engine/parallel.py):
+tournaments without a common player evaluated side by side give the snapshots of the
+replay in order, to the last digit; a failure is raised at the failing tournament, in
+order; a worker that dies leaves the rest to the replay's own process."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Iterator
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from datetime import date, datetime, timedelta
+from typing import Any
+
+import pytest
+from hypothesis import given
+
+from ratingdb.engine import parallel
+from ratingdb.engine.history import History
+from ratingdb.engine.model import (
+    EngineParticipant,
+    EngineTournament,
+    Membership,
+    PlayerRecord,
+    Snapshot,
+)
+from ratingdb.engine.parallel import worker_pool
+from ratingdb.engine.stream import stream_full_replay
+from ratingdb.rules.model import GameInput
+from tests.test_engine_replay import ADJUSTMENTS, SETTINGS, TIMELINE, histories
+from tests.test_engine_stream import LONG_TIMELINE, UMSTUFUNG
+
+
+def streamed(players, tournaments, pool, timeline=TIMELINE, adjustments=(), turns=None):
+    snaps: dict[tuple[int, int], Snapshot] = {}
+    problems: dict[int, Any] = {}
+    order: list[int] = []
+
+    def emit(t, new, problem):
+        order.append(t.id)
+        for s in new:
+            snaps[(t.id, s.participant_id)] = s
+        if problem is not None:
+            problems[t.id] = problem
+
+    def progress(t, evaluated):
+        if turns is not None:
+            turns.append((t.id, evaluated))
+
+    ordered = sorted(tournaments, key=lambda t: t.order_key)
+    report = stream_full_replay(iter(ordered), players, timeline, adjustments, emit, progress, pool)
+    assert order == [t.id for t in ordered]  # handed on in the evaluation order
+    return snaps, problems, report
+
+
+# -- a federation of many small clubs: most tournaments share no player ----------------------
+PLAYERS = {p: PlayerRecord(p, 1960 + p % 50, (Membership(date(1990, 1, 1)),)) for p in range(1, 61)}
+
+
+def wide_history(n: int, seed: int = 3) -> list[EngineTournament]:
+    """``n`` round robins of four of sixty players, two a day; the first twenty give FIDE
+    start ratings, so first ratings, residual games and established players all occur."""
+    rng = random.Random(seed)
+    results = itertools.cycle(["1-0", "1/2-1/2", "0-1", "1-0", "0-1", "1/2-1/2", "1-0"])
+    out = []
+    for k in range(n):
+        field = rng.sample(range(1, 61), 4)
+        tid = k + 1
+        parts = tuple(
+            EngineParticipant(
+                tid * 10 + j,
+                pid,
+                rating_source="fide" if k < 20 else None,
+                external_rating=1400 + 15 * pid if k < 20 else None,
+                external_index=None,
+            )
+            for j, pid in enumerate(field)
+        )
+        games = tuple(
+            GameInput(str(tid * 10 + a), str(tid * 10 + b), next(results))
+            for a in range(4)
+            for b in range(a + 1, 4)
+        )
+        end = date(2000, 1, 2) + timedelta(days=k // 2)
+        out.append(
+            EngineTournament(
+                tid,
+                f"T{tid}",
+                end,
+                end,
+                "000",
+                datetime(2030, 1, 1),
+                participants=parts,
+                games=games,
+            )
+        )
+    return out
+
+
+def reference(players, tournaments, timeline=LONG_TIMELINE, adjustments=UMSTUFUNG):
+    h = History(timeline, dict(players), list(tournaments), adjustments=adjustments)
+    h.full_replay()
+    return {(tid, pid): s for tid, by_part in h.snapshots.items() for pid, s in by_part.items()}
+
+
+@pytest.fixture(scope="module")
+def process_pool() -> Iterator[Executor | None]:
+    with worker_pool(1) as pool:
+        yield pool
+
+
+def test_a_worker_process_gives_the_replay_in_order(process_pool):
+    """300 tournaments, most of them out of turn in the worker (spawned, the tasks and
+    results pickled): every snapshot as the in-memory replay computes it."""
+    assert isinstance(process_pool, ProcessPoolExecutor)
+    tournaments = wide_history(300)
+    snaps, _, report = streamed(PLAYERS, tournaments, process_pool, LONG_TIMELINE, UMSTUFUNG)
+    assert report.evaluated == 300
+    assert snaps == reference(PLAYERS, tournaments)
+    groups = {s.output.group for s in snaps.values()}
+    assert {"established", "first_stage"} <= groups
+
+
+class Counting(ThreadPoolExecutor):
+    """A pool in threads that counts the tournaments sent to it."""
+
+    def __init__(self) -> None:
+        super().__init__(1)
+        self.sent = 0
+
+    def submit(self, fn, /, *args, **kwargs):  # type: ignore[override]
+        if fn is parallel.run_batch:
+            self.sent += len(args[0])
+        return super().submit(fn, *args, **kwargs)
+
+
+def test_the_worker_takes_a_share_and_nothing_changes():
+    tournaments = wide_history(400, seed=5)
+    with Counting() as pool:
+        snaps, _, _ = streamed(PLAYERS, tournaments, pool, LONG_TIMELINE, UMSTUFUNG)
+    assert snaps == reference(PLAYERS, tournaments)
+    assert 50 <= pool.sent < 400  # a real share out of turn, the replay evaluated the rest
+
+
+@SETTINGS
+@given(histories())
+def test_random_histories_with_a_worker_equal_the_replay_in_order(history):
+    """The random histories of the replay tests (memberships, takeovers, residual games,
+    a Rechenmodul change, adjustments), with a pool in threads."""
+    players, tournaments, _ = history
+    with ThreadPoolExecutor(1) as pool:
+        snaps, problems, _ = streamed(players, tournaments, pool, adjustments=tuple(ADJUSTMENTS))
+    h = History(TIMELINE, dict(players), list(tournaments), adjustments=tuple(ADJUSTMENTS))
+    outcome = h.full_replay()
+    assert snaps == {
+        (tid, pid): s for tid, by_part in h.snapshots.items() for pid, s in by_part.items()
+    }
+    assert problems == outcome.problems
+
+
+def test_a_failure_is_raised_at_its_tournament_in_order(monkeypatch):
+    """Tournament 120 cannot be evaluated (an error no rule catches): the replay hands on
+    the 119 before it, names 120 as the tournament in turn, and fails there, whether the
+    worker or the replay's process met the error first."""
+    real = parallel.run_task
+
+    def failing(task):
+        if task[2].tournament.id == "T120":
+            raise ZeroDivisionError("T120 is broken")
+        return real(task)
+
+    monkeypatch.setattr(parallel, "run_task", failing)
+    turns: list[tuple[int, int]] = []
+    emitted: list[int] = []
+    tournaments = wide_history(200, seed=9)
+    with ThreadPoolExecutor(1) as pool, pytest.raises(ZeroDivisionError, match="T120"):
+        stream_full_replay(
+            iter(tournaments),
+            PLAYERS,
+            LONG_TIMELINE,
+            UMSTUFUNG,
+            lambda t, snaps, problem: emitted.append(t.id),
+            lambda t, evaluated: turns.append((t.id, evaluated)),
+            pool,
+        )
+    assert emitted == list(range(1, 120))
+    assert turns[-1] == (120, 119)
+
+
+class Dying(Executor):
+    """A worker that dies after its second batch: later results are BrokenProcessPool."""
+
+    def __init__(self) -> None:
+        self.batches = 0
+
+    def submit(self, fn, /, *args, **kwargs):  # type: ignore[override]
+        future: Future[Any] = Future()
+        self.batches += 1
+        if self.batches <= 2:
+            future.set_result(fn(*args, **kwargs))
+        else:
+            future.set_exception(BrokenProcessPool("the worker died"))
+        return future
+
+
+def test_a_worker_that_dies_leaves_the_rest_to_the_replay():
+    tournaments = wide_history(250, seed=4)
+    pool = Dying()
+    snaps, _, report = streamed(PLAYERS, tournaments, pool, LONG_TIMELINE, UMSTUFUNG)
+    assert pool.batches >= 3 and report.evaluated == 250
+    assert snaps == reference(PLAYERS, tournaments)
+
+
+def test_the_number_of_workers(monkeypatch):
+    monkeypatch.setenv("RATINGDB_REPLAY_WORKERS", "0")
+    assert parallel.worker_count() == 0
+    monkeypatch.setenv("RATINGDB_REPLAY_WORKERS", "2")
+    assert parallel.worker_count() == 2
+    monkeypatch.setenv("RATINGDB_REPLAY_WORKERS", "many")
+    assert parallel.worker_count() == 0
