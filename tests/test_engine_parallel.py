@@ -140,7 +140,7 @@ def test_the_worker_takes_a_share_and_nothing_changes():
     with Counting() as pool:
         snaps, _, _ = streamed(PLAYERS, tournaments, pool, LONG_TIMELINE, UMSTUFUNG)
     assert snaps == reference(PLAYERS, tournaments)
-    assert 50 <= pool.sent < 400  # a real share out of turn, the replay evaluated the rest
+    assert pool.sent >= 100  # a real share, out of turn
 
 
 @SETTINGS

@@ -37,11 +37,11 @@ Prepared = tuple[dict[int, SnapshotInput], Task]
 #: tournaments looked ahead (memory: this many tournaments with their games, at most)
 WINDOW = 128
 #: prepared tournaments kept ready (enough for the batches in flight and the replay's own)
-READY = 2 * 8 * 2
+READY = 4 * 8
 #: tournaments per batch sent to the worker (one round trip each)
 BATCH = 8
 #: batches on their way to the worker or in it at once
-IN_FLIGHT = 2
+IN_FLIGHT = 3
 #: below this many tournaments a replay does not start a worker (starting one takes about
 #: a second)
 MIN_TOURNAMENTS = 2000
@@ -195,9 +195,10 @@ def _prepare_ready(
 
 
 def _submit(pool: Executor, waiting: list[_Entry], in_flight: deque[_Batch]) -> bool:
-    """Send batches of prepared tournaments to the worker (not the first one: the replay's
-    process evaluates that itself rather than wait); True if the pool is gone."""
-    candidates = [e for e in waiting if not e.local][1:]
+    """Send batches of prepared tournaments to the worker, the one in turn too (the
+    replay's process has the reading and writing to do, and evaluates while it would
+    otherwise wait); True if the pool is gone."""
+    candidates = [e for e in waiting if not e.local]
     while candidates and len(in_flight) < IN_FLIGHT:
         entries, candidates = candidates[:BATCH], candidates[BATCH:]
         try:
