@@ -219,3 +219,29 @@ def test_the_number_of_workers(monkeypatch):
     assert parallel.worker_count() == 2
     monkeypatch.setenv("RATINGDB_REPLAY_WORKERS", "many")
     assert parallel.worker_count() == 0
+
+
+def test_inputs_and_outputs_cross_to_a_worker_unchanged():
+    """What goes to the worker and back (pickled by their field values): equal objects,
+    residual games, dates and Decimals included."""
+    import pickle
+    from decimal import Decimal
+
+    from ratingdb.rules.model import PlayerInput, ResidualGame, TournamentInfo, TournamentInput
+    from ratingdb.rules.snapshots import SnapshotOutput
+
+    tin = TournamentInput(
+        TournamentInfo("T1", date(2026, 1, 2), date(2026, 1, 3), "Open", "C0327", "team"),
+        (
+            PlayerInput("1", "A", 1500, 3, 1990, True, "dwz", False, "C0327", ()),
+            PlayerInput(
+                "2", residual_games=(ResidualGame(1600, Decimal("0.5"), date(2025, 5, 1)),)
+            ),
+        ),
+        (GameInput("1", "2", "1/2-1/2", 1),),
+    )
+    out = SnapshotOutput(
+        "established", "adult", 1500, 3, 20, 1550, 0.5, 1, 0.43, 1550, False, None, None,
+        1502, 4, True, [{"opponent_rating": 1600, "score": 0.5}], [0.43],
+    )  # fmt: skip
+    assert pickle.loads(pickle.dumps((tin, out))) == (tin, out)

@@ -7,10 +7,11 @@ the io layer parses JSON into :class:`TournamentInput`, a rules module turns it 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import date
 from decimal import Decimal
-from typing import Any, Literal
+from operator import attrgetter
+from typing import Any, Literal, TypeVar
 
 Kind = Literal["individual", "team", "match"]
 Group = Literal["established", "first_stage", "second_stage", "remaining"]
@@ -33,6 +34,37 @@ RESULTS: dict[str, tuple[int, int] | None] = {
 }
 
 
+T = TypeVar("T")
+
+
+def pickled_by_fields(cls: type[T]) -> type[T]:
+    """Pickle a frozen slots dataclass as its class and one tuple of its field values
+    (rebuilt by ``cls(*values)``) instead of through the dataclasses module's generic state,
+    which looks the fields up again for every object: a full replay sends every
+    tournament's input and outputs to a worker process (ratingdb/engine/parallel.py).
+
+    >>> import pickle
+    >>> pickle.loads(pickle.dumps(GameInput("1", "2", "1-0", 3)))
+    GameInput(white='1', black='2', result='1-0', round=3)
+    """
+    names = [f.name for f in fields(cls)]  # type: ignore[arg-type]
+    values = attrgetter(*names)
+    if len(names) == 1:
+
+        def reduce_one(self: T) -> tuple[Any, ...]:
+            return cls, (values(self),)
+
+        cls.__reduce__ = reduce_one  # type: ignore[assignment,method-assign]
+    else:
+
+        def reduce(self: T) -> tuple[Any, ...]:
+            return cls, values(self)
+
+        cls.__reduce__ = reduce  # type: ignore[assignment,method-assign]
+    return cls
+
+
+@pickled_by_fields
 @dataclass(frozen=True, slots=True)
 class ResidualGame:
     """A Restpartie (WO 3.4.2): opponent rating, own score, date = creating tournament's end."""
@@ -42,6 +74,7 @@ class ResidualGame:
     date: date
 
 
+@pickled_by_fields
 @dataclass(frozen=True, slots=True)
 class PlayerInput:
     id: str
@@ -56,6 +89,7 @@ class PlayerInput:
     residual_games: tuple[ResidualGame, ...] = ()
 
 
+@pickled_by_fields
 @dataclass(frozen=True, slots=True)
 class GameInput:
     white: str
@@ -64,6 +98,7 @@ class GameInput:
     round: int | None = None
 
 
+@pickled_by_fields
 @dataclass(frozen=True, slots=True)
 class TournamentInfo:
     id: str
@@ -84,6 +119,7 @@ class TournamentInfo:
         }
 
 
+@pickled_by_fields
 @dataclass(frozen=True, slots=True)
 class TournamentInput:
     tournament: TournamentInfo

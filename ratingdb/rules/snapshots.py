@@ -17,11 +17,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from ratingdb.rules.model import TournamentInput
+from ratingdb.rules.model import TournamentInput, pickled_by_fields
 
 Number = int | float
 
 
+@pickled_by_fields
 @dataclass(frozen=True, slots=True)
 class SnapshotOutput:
     """One participant's outputs of one evaluation, as stored in ``rating_snapshots``.
