@@ -38,6 +38,9 @@ Prepared = tuple[dict[int, SnapshotInput], Task]
 WINDOW = 128
 #: prepared tournaments kept ready (enough for the batches in flight and the replay's own)
 READY = 4 * 8
+#: the window is scanned for tournaments to prepare when fewer than this many are ready
+#: (or the one in turn is not prepared yet): a scan walks the window
+REFILL = 10
 #: tournaments per batch sent to the worker (one round trip each)
 BATCH = 8
 #: batches on their way to the worker or in it at once
@@ -131,6 +134,7 @@ def in_order(
     source = iter(tournaments)
     exhausted = False
     in_flight: deque[_Batch] = deque()
+    waiting: list[_Entry] = []  # prepared, neither sent to the worker nor evaluated
     broken = False
     while True:
         while not exhausted and len(window) < WINDOW:
@@ -144,7 +148,9 @@ def in_order(
             window.append(_Entry(following, players))
         if not window:
             return
-        waiting = _prepare_ready(window, prepare)
+        waiting = [e for e in waiting if e.batch is None and e.result is None and not e.local]
+        if len(waiting) < REFILL or window[0].prepared is None:
+            waiting = _prepare_ready(window, prepare)
         if not broken:
             assert pool is not None
             broken = _submit(pool, waiting, in_flight)
@@ -186,7 +192,12 @@ def _prepare_ready(
     for entry in window:
         if entry.prepared is None and not (entry.players & seen):
             entry.prepared = prepare(entry.t)
-        if entry.prepared is not None and entry.batch is None and entry.result is None:
+        if (
+            entry.prepared is not None
+            and entry.batch is None
+            and entry.result is None
+            and not entry.local
+        ):
             waiting.append(entry)
             if len(waiting) >= READY:
                 break
@@ -198,7 +209,7 @@ def _submit(pool: Executor, waiting: list[_Entry], in_flight: deque[_Batch]) -> 
     """Send batches of prepared tournaments to the worker, the one in turn too (the
     replay's process has the reading and writing to do, and evaluates while it would
     otherwise wait); True if the pool is gone."""
-    candidates = [e for e in waiting if not e.local]
+    candidates = list(waiting)
     while candidates and len(in_flight) < IN_FLIGHT:
         entries, candidates = candidates[:BATCH], candidates[BATCH:]
         try:
@@ -218,7 +229,7 @@ def _collect(batch: _Batch, in_flight: deque[_Batch], waiting: list[_Entry]) -> 
     for entry in waiting:
         if batch.future.done():
             break
-        if entry.batch is None and entry.result is None:
+        if entry.batch is None and entry.result is None and not entry.local:
             entry.result = _try_task(entry)
     batch.future.result()  # the worker's death is raised here
     while in_flight and in_flight[0].future.done():
