@@ -94,6 +94,8 @@ def test_every_answer_says_where_its_time_went(world):
         (f"/api/tournaments/{CODE}", 1),
         (f"/tournaments/{CODE}/players/{{participant}}", 3),
         ("/players/{former}", 1),
+        ("/api/lists?club={club}", 2),
+        ("/lists?club={club}", 2),
     ],
 )
 def test_a_page_reads_its_data_in_few_round_trips(world, path, trips):
@@ -103,7 +105,9 @@ def test_a_page_reads_its_data_in_few_round_trips(world, path, trips):
     and described, the timeline's rows, snapshots, tournament, participants, games,
     published players, problems): one round trip (13 before: 10 statements and 3 reads
     through the driver, the timeline read and parsed twice). The scoresheet: three. A
-    former member's card, refused to an anonymous visitor (WO 4.1.1): one."""
+    former member's card, refused to an anonymous visitor (WO 4.1.1): one. A club's rating
+    list: the members, then their last evaluations, takeovers and the adjustments together
+    (4 before)."""
     url, player = world
     engine = engine_for(url)
     with engine.begin() as conn:
@@ -121,7 +125,14 @@ def test_a_page_reads_its_data_in_few_round_trips(world, path, trips):
             text("UPDATE memberships SET valid_to = :d WHERE player_id = :p"),
             {"d": TODAY.replace(year=TODAY.year - 1), "p": former},
         )
-    target = path.format(player=player, participant=participant, former=former)
+        club = conn.execute(
+            text(
+                "SELECT o.vkz FROM memberships m JOIN organisations o ON o.id = m.organisation_id "
+                "WHERE m.player_id = :me"
+            ),
+            {"me": player},
+        ).scalar_one()
+    target = path.format(player=player, participant=participant, former=former, club=club)
     with TestClient(create_app(engine, today=lambda: TODAY)) as client:
         client.get(target)  # the timeline parsed, if not before
         answer = client.get(target)

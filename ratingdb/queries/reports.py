@@ -19,6 +19,7 @@ from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from ratingdb import terms
+from ratingdb.db.store import fetch_together
 from ratingdb.engine.inputs import state_at
 from ratingdb.engine.model import Adjustment, PlayerRecord, PlayerState, Takeover
 from ratingdb.i18n import _, pgettext
@@ -141,38 +142,33 @@ def current_ratings(
     """Current DWZ and index on ``day`` of the given players (those who have one): the last
     stored evaluation carried through takeovers and adjustments up to ``day`` by the
     engine's own rule (:func:`ratingdb.engine.inputs.state_at`)."""
-    states: dict[int, PlayerState] = {}
-    for r in session.execute(
-        text(
-            "SELECT DISTINCT ON (s.player_id) s.player_id, t.end_date, s.rating_new, s.index_new "
-            "FROM rating_snapshots s JOIN tournaments t ON t.id = s.tournament_id "
-            "WHERE s.stored AND s.player_id = ANY(:ids) AND t.end_date <= :d "
-            "ORDER BY s.player_id, t.end_date DESC, t.start_date DESC, t.vkz DESC, "
-            "t.processed_at DESC, t.id DESC"
-        ),
-        {"ids": player_ids, "d": day},
-    ):
-        states[r.player_id] = PlayerState(r.rating_new, r.index_new, (), r.end_date)
-    takeovers = {
-        r.player_id: Takeover(r.taken_on, r.rating, r.rating_index)
-        for r in session.execute(
-            text(
+    params = {"ids": player_ids, "d": day}
+    last, taken, adjusted = fetch_together(
+        session,
+        [
+            (
+                "SELECT DISTINCT ON (s.player_id) s.player_id, t.end_date, s.rating_new, "
+                "s.index_new FROM rating_snapshots s JOIN tournaments t ON t.id = s.tournament_id "
+                "WHERE s.stored AND s.player_id = ANY(:ids) AND t.end_date <= :d "
+                "ORDER BY s.player_id, t.end_date DESC, t.start_date DESC, t.vkz DESC, "
+                "t.processed_at DESC, t.id DESC",
+                params,
+            ),
+            (
                 "SELECT player_id, taken_on, rating, rating_index FROM rating_takeovers "
-                "WHERE player_id = ANY(:ids) AND taken_on <= :d"
+                "WHERE player_id = ANY(:ids) AND taken_on <= :d",
+                params,
             ),
-            {"ids": player_ids, "d": day},
-        )
-    }
-    adjustments = [
-        Adjustment(r.effective_on, r.formula, r.raises_index)
-        for r in session.execute(
-            text(
+            (
                 "SELECT effective_on, formula, raises_index FROM rating_adjustments "
-                "WHERE effective_on <= :d ORDER BY effective_on, id"
+                "WHERE effective_on <= :d ORDER BY effective_on, id",
+                params,
             ),
-            {"d": day},
-        )
-    ]
+        ],
+    )  # one round trip (issue 22)
+    states = {r.player_id: PlayerState(r.rating_new, r.index_new, (), r.end_date) for r in last}
+    takeovers = {r.player_id: Takeover(r.taken_on, r.rating, r.rating_index) for r in taken}
+    adjustments = [Adjustment(r.effective_on, r.formula, r.raises_index) for r in adjusted]
     after = day + timedelta(days=1)  # the events dated ``day`` count
     out: dict[int, tuple[int, int | None]] = {}
     for pid in states.keys() | takeovers.keys():
