@@ -205,3 +205,43 @@ def test_the_cache_keeps_at_most_its_bytes(world, monkeypatch):
             client.get(path)
             assert client.get(path).headers["x-cache"] == "hit"
         assert client.get(paths[0]).headers["x-cache"] == "miss"  # the card pushed it out
+
+
+def test_callers_get_a_version_read_after_they_asked_on_up_to_three_connections(world):
+    """While a version query is held up (here: the table locked by another transaction),
+    a caller arriving later gets a query of its own on another connection at once instead
+    of waiting for the held one to end (up to three at a time; more callers share the next
+    one). Every caller gets the version committed before it asked."""
+    import asyncio
+
+    from ratingdb.web.page_cache import DataVersion, conninfo_of
+
+    url, _, _ = world
+    engine = engine_for(url)
+    reader = DataVersion(conninfo_of(engine))
+
+    async def scenario() -> tuple[list[int | None], list[int], int | None]:
+        first = await reader.read()  # a connection opened and kept
+        busy: list[int] = []
+        with engine.connect() as holder:
+            holder.execute(text("LOCK TABLE data_version IN ACCESS EXCLUSIVE MODE"))
+            held = asyncio.ensure_future(reader.read())
+            await asyncio.sleep(0.3)
+            busy.append(reader._busy)  # the held query
+            later = []
+            for wave in (2, 3, 2):  # callers arriving together share a query
+                later += [asyncio.ensure_future(reader.read()) for _ in range(wave)]
+                await asyncio.sleep(0.3)
+                busy.append(reader._busy)
+            holder.execute(text("UPDATE data_version SET n = n + 1"))
+            holder.commit()  # the lock released with the new version committed
+        values = [first, *(await asyncio.gather(held, *later))]
+        after = await reader.read()
+        await reader.close()
+        return values, busy, after
+
+    values, busy, after = asyncio.run(scenario())
+    assert busy == [1, 2, 3, 3]  # the last wave waits for a connection, sharing one query
+    assert values[0] is not None and after == values[0] + 1
+    # the held queries waited for the lock: they read the version committed with it
+    assert values[1:] == [values[0] + 1] * 8

@@ -75,7 +75,7 @@ def test_every_answer_says_where_its_time_went(world):
         unknown = client.get("/players/999999999")
     assert first.status_code == 200 and first.headers["x-cache"] == "miss"
     miss = timings(first.headers["server-timing"])
-    assert set(miss) == {"app", "queue", "work", "db", "cpu", "trips"}
+    assert set(miss) == {"app", "queue", "work", "db", "cpu", "trips", "version"}
     assert miss["db"] > 0 and miss["work"] >= miss["db"] and miss["app"] >= miss["work"]
     assert miss["cpu"] > 0 and miss["queue"] >= 0
     # a page from the cache is timed too, and takes no thread

@@ -25,6 +25,8 @@ class Timing:
     db: float = 0.0
     cpu: float = 0.0
     trips: int = 0
+    #: waiting for the data version of the page cache (:mod:`ratingdb.web.page_cache`)
+    version: float = 0.0
 
 
 #: the timing of the request being answered (a thread sees its request's: the context is

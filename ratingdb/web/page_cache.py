@@ -24,8 +24,8 @@ again. Every answer says
 ``X-Cache: hit`` or ``miss``.
 
 Pure ASGI and in the event loop: a hit takes no thread and no pool connection, only the
-counter's query (one connection of its own per process, shared by all requests waiting at
-the same moment).
+counter's query (up to three connections of its own per process; requests waiting at the
+same moment share a query).
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -41,6 +42,7 @@ from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ratingdb.db.timing import current
 from ratingdb.web.language import request_language
 
 log = logging.getLogger("ratingdb.web")
@@ -82,59 +84,71 @@ def _anonymous(scope: Scope) -> bool:
 
 
 class DataVersion:
-    """``data_version.n`` from a connection of its own (autocommit), read by a query sent
-    after the caller asked: callers that ask while a query is under way share the next one.
-    ``None`` when it cannot be read."""
+    """``data_version.n`` from connections of its own (autocommit, at most ``connections``
+    of them), read by a query sent after the caller asked: callers that ask while every
+    connection has a query under way share the next one; otherwise a query is sent at once
+    on an idle connection, so a caller waits for one round trip, not for the end of another
+    caller's query and then its own (issue 22: under load that wait was a good part of a
+    read's time). ``None`` when it cannot be read."""
 
-    def __init__(self, conninfo: str) -> None:
+    def __init__(self, conninfo: str, connections: int = 3) -> None:
         self.conninfo = conninfo
-        self._conn: Any = None
+        self.connections = connections
+        self._idle: list[Any] = []  # connections without a query under way
+        self._busy = 0  # connections (or their slots) with a query under way
         self._loop: asyncio.AbstractEventLoop | None = None
         self._next: asyncio.Future[int | None] | None = None
-        self._reading = False
-        self._task: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
 
     async def read(self) -> int | None:
         loop = asyncio.get_running_loop()
-        if self._loop is not loop:  # a new event loop (tests): a new connection
-            self._loop, self._conn, self._next, self._reading = loop, None, None, False
+        if self._loop is not loop:  # a new event loop (tests): new connections
+            self._loop, self._idle, self._busy, self._next = loop, [], 0, None
         if self._next is None:
             self._next = loop.create_future()
         waiting = self._next
-        if not self._reading:
-            self._reading = True
-            self._task = loop.create_task(self._read_while_asked())
+        if self._busy < self.connections:  # an idle connection: send the query now
+            self._busy += 1
+            task = loop.create_task(self._read_while_asked())
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
         return await asyncio.shield(waiting)
 
     async def _read_while_asked(self) -> None:
+        conn = self._idle.pop() if self._idle else None
         try:
             while self._next is not None:
                 answering, self._next = self._next, None  # later callers wait for the next
-                answering.set_result(await self._query())
+                value, conn = await self._query(conn)
+                answering.set_result(value)
         finally:
-            self._reading = False
+            self._busy -= 1
+            if conn is not None:
+                self._idle.append(conn)
 
-    async def _query(self) -> int | None:
+    async def _query(self, conn: Any) -> tuple[int | None, Any]:
+        """The version read on ``conn`` (a new connection if None or closed), and the
+        connection to keep (None after an error)."""
         import psycopg
 
         try:
-            if self._conn is None or self._conn.closed:
-                self._conn = await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True)
-            cursor = await self._conn.execute(VERSION_QUERY)
+            if conn is None or conn.closed:
+                conn = await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True)
+            cursor = await conn.execute(VERSION_QUERY)
             row = await cursor.fetchone()
-            return None if row is None else int(row[0])
+            return (None if row is None else int(row[0])), conn
         except Exception as err:  # no version: these requests are answered uncached
             log.warning("page cache off for this request: data version unreadable (%s)", err)
-            broken, self._conn = self._conn, None
-            if broken is not None:
+            if conn is not None:
                 with contextlib.suppress(Exception):  # it is gone already
-                    await broken.close()
-            return None
+                    await conn.close()
+            return None, None
 
     async def close(self) -> None:
-        if self._conn is not None and not self._conn.closed:
-            await self._conn.close()
-        self._conn = None
+        idle, self._idle = self._idle, []
+        for conn in idle:
+            if not conn.closed:
+                await conn.close()
 
 
 class PageCache:
@@ -157,7 +171,11 @@ class PageCache:
         ):
             await self.app(scope, receive, send)
             return
+        asked = time.perf_counter()
         version = await self.version.read()
+        timing = current.get()
+        if timing is not None:
+            timing.version += time.perf_counter() - asked
         if version is None:
             await self.app(scope, receive, send)
             return

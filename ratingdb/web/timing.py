@@ -9,7 +9,9 @@ header (issue 22, the read latency under load; docs/web.md, "Load").
 * ``db``: the part of ``work`` spent in the database (sent until fetched), with the number
   of round trips in its description (:mod:`ratingdb.db.timing`);
 * ``cpu``: the CPU time of the request thread, i.e. the server's own Python work for the
-  request outside the event loop.
+  request outside the event loop;
+* ``version``: waiting for the data version of the page cache (a public page's request
+  reads it before anything else, :mod:`ratingdb.web.page_cache`).
 
 So a load test can tell the client's share of a latency from the server's, and the
 server's from the time it waited for a thread. The figures are per request, measured with
@@ -36,7 +38,7 @@ def header(timing: Timing, app: float) -> bytes:
         f"app;dur={app * 1000:.1f}, queue;dur={timing.queue * 1000:.1f}, "
         f"work;dur={timing.work * 1000:.1f}, "
         f'db;dur={timing.db * 1000:.1f};desc="{timing.trips} round trips", '
-        f"cpu;dur={timing.cpu * 1000:.1f}"
+        f"cpu;dur={timing.cpu * 1000:.1f}, version;dur={timing.version * 1000:.1f}"
     ).encode()
 
 
