@@ -245,3 +245,17 @@ def test_inputs_and_outputs_cross_to_a_worker_unchanged():
         1502, 4, True, [{"opponent_rating": 1600, "score": 0.5}], [0.43],
     )  # fmt: skip
     assert pickle.loads(pickle.dumps((tin, out))) == (tin, out)
+
+
+def test_a_machine_that_cannot_start_processes_replays_without_a_worker(monkeypatch):
+    """Where a process pool cannot be made (no /dev/shm, a sandbox), the replay runs in
+    its own process instead of failing."""
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise OSError("[Errno 38] Function not implemented")
+
+    monkeypatch.setattr(parallel, "ProcessPoolExecutor", refuse)
+    with worker_pool(1) as pool:
+        assert pool is None
+        snaps, _, report = streamed(PLAYERS, wide_history(40), pool, LONG_TIMELINE, UMSTUFUNG)
+    assert report.evaluated == 40 and snaps == reference(PLAYERS, wide_history(40))

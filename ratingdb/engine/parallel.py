@@ -80,19 +80,26 @@ def worker_count() -> int:
 
 @contextmanager
 def worker_pool(workers: int) -> Iterator[Executor | None]:
-    """``workers`` worker processes (None for 0), spawned (the replay's process has threads
-    and open connections) and started at once, so that their imports overlap the first
-    reads; shut down at the end, pending batches cancelled."""
-    if workers <= 0:
-        yield None
-        return
-    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+    """``workers`` worker processes (None for 0, or where processes cannot be started),
+    spawned (the replay's process has threads and open connections) and started at once,
+    so that their imports overlap the first reads; shut down at the end, pending batches
+    cancelled."""
+    pool: ProcessPoolExecutor | None = None
+    if workers > 0:
+        try:
+            pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+            for _ in range(workers):
+                pool.submit(_ready)
+        except (OSError, RuntimeError, NotImplementedError):
+            # no processes here (no /dev/shm, a sandbox): the replay runs in its own
+            if pool is not None:
+                pool.shutdown(wait=False, cancel_futures=True)
+            pool = None
     try:
-        for _ in range(workers):
-            pool.submit(_ready)
         yield pool
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
 @dataclass
