@@ -4,6 +4,7 @@ a thread fails the run cleanly."""
 
 from __future__ import annotations
 
+import gc
 import threading
 from typing import Any
 
@@ -124,7 +125,7 @@ def test_a_writer_thread_that_fails_fails_the_run(fed, monkeypatch):
     calls = []
 
     def broken(raw, batch, modul_ids, timeline):
-        calls.append(len(batch))
+        calls.append(gc.isenabled())  # off while the replay streams
         if len(calls) == 3:
             raise RuntimeError("disk full")
         real(raw, batch, modul_ids, timeline)
@@ -133,10 +134,12 @@ def test_a_writer_thread_that_fails_fails_the_run(fed, monkeypatch):
     monkeypatch.setattr(stream, "_stage", broken)
     with pytest.raises(RecalcFailed) as failed:
         run_recalc(fed, full=True)
+    assert calls == [False, False, False]
     assert "RuntimeError: disk full" in str(failed.value)
     assert " failed at tournament " in str(failed.value)
     assert _exported(fed) == before
     assert not [t for t in threading.enumerate() if t.name.startswith("ratingdb-")]
+    assert gc.isenabled() and gc.get_freeze_count() == 0  # ratingdb/db/collector.py
     monkeypatch.setattr(stream, "_stage", real)
     assert run_recalc(fed, full=True).ratings_changed == []
     assert _exported(fed) == before
@@ -157,6 +160,7 @@ def test_a_reader_thread_that_fails_fails_the_run(fed, monkeypatch):
         run_recalc(fed)
     assert "RuntimeError: connection reset" in str(failed.value)
     assert not [t for t in threading.enumerate() if t.name.startswith("ratingdb-")]
+    assert gc.isenabled() and gc.get_freeze_count() == 0
     with Session(fed) as session:
         assert session.execute(text("SELECT count(*) FROM rating_snapshots")).scalar() == 0
         pending = session.execute(

@@ -23,6 +23,7 @@ from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from ratingdb.dates import add_years
+from ratingdb.db.snapshot_json import compact, floats_json, residual_json
 from ratingdb.db.timing import charged
 from ratingdb.engine.history import History
 from ratingdb.engine.inputs import state_after
@@ -267,16 +268,18 @@ def games_by_tournament(
 
 
 def _games_sql(where: str) -> str:
+    # the rules name participants by their ids as text: the server makes the text
     return (
-        f"SELECT tournament_id, round, white_id, black_id, result FROM games{where} "
+        f"SELECT tournament_id, round, white_id::text, black_id::text, result FROM games{where} "
         "ORDER BY tournament_id, round NULLS FIRST, board NULLS FIRST, id"
     )
 
 
 def _games_from(rows: Iterable[Any]) -> dict[int, list[GameInput]]:
+    """Rows of :func:`_games_sql` (white and black as text) as games by tournament."""
     games: dict[int, list[GameInput]] = defaultdict(list)
     for tid, rnd, white, black, result in rows:
-        games[tid].append(GameInput(str(white), str(black), result, rnd))
+        games[tid].append(GameInput(white, black, result, rnd))
     return games
 
 
@@ -681,7 +684,7 @@ def _snapshot_row(s: Snapshot, modul_ids: dict[str, int]) -> tuple[Any, ...]:
         i.rating_source,
         i.member,
         i.birth_year,
-        _json([r.as_json() for r in i.residual]),
+        residual_json(i.residual),
         o.group,
         o.age_class,
         o.rating_old,
@@ -698,15 +701,9 @@ def _snapshot_row(s: Snapshot, modul_ids: dict[str, int]) -> tuple[Any, ...]:
         o.rating_new,
         o.index_new,
         o.stored,
-        _json(o.new_residual_games),
-        _json(o.expected_games),
+        compact(o.new_residual_games),
+        floats_json(o.expected_games),
     )
-
-
-def _json(value: Any) -> str:
-    import json
-
-    return json.dumps(value, separators=(",", ":"))
 
 
 #: the columns of ``residual_games`` a replay writes

@@ -32,6 +32,7 @@ import psycopg
 from sqlalchemy import Connection, text
 from sqlalchemy.orm import Session
 
+from ratingdb.db.collector import ChunkCollector
 from ratingdb.db.overlap import Drain, Prefetch
 from ratingdb.db.store import (
     RESIDUAL_COLUMNS,
@@ -179,12 +180,18 @@ def stream_to_stage(
         _stage(raw, done, modul_ids, timeline)
 
     # from here on only the two threads use the connection (psycopg serialises them); the
-    # main thread computes
+    # main thread computes; the cyclic collector runs once per chunk (ratingdb/db/collector.py)
     with (
         worker_pool(workers) as pool,
+        ChunkCollector() as collector,
         Drain(write) as writer,
         Prefetch(lambda: tournament_chunks(raw, chunk)) as chunks,
     ):
+
+        def tournaments() -> Iterator[EngineTournament]:
+            for part in chunks:
+                yield from part
+                collector.chunk_done()
 
         def emit(
             t: EngineTournament, snaps: list[Snapshot], problem: EvaluationProblem | None
@@ -200,13 +207,7 @@ def stream_to_stage(
                     batch = []
 
         report = stream_full_replay(
-            (t for part in chunks for t in part),
-            players,
-            timeline,
-            adjustments,
-            emit,
-            progress,
-            pool,
+            tournaments(), players, timeline, adjustments, emit, progress, pool
         )
         if batch:
             writer.put(batch)

@@ -1,0 +1,51 @@
+"""The cyclic collector during a streamed replay (ratingdb/db/collector.py): off between
+chunks, cyclic garbage collected every few chunks, everything restored afterwards."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+
+import pytest
+
+from ratingdb.db.collector import ChunkCollector
+
+
+class Node:
+    """A cycle: only the cyclic collector frees it."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+def test_the_collector_is_off_inside_and_collects_every_few_chunks():
+    assert gc.isenabled()
+    with ChunkCollector(every=3) as collector:
+        assert not gc.isenabled() and gc.get_freeze_count() > 0
+        garbage = Node()
+        gone = weakref.ref(garbage)
+        del garbage
+        for _ in range(700 * 20):  # what would trigger automatic collections
+            Node.__new__(Node)
+        collector.chunk_done()
+        collector.chunk_done()
+        assert gone() is not None  # no collection yet: the collector is off
+        collector.chunk_done()
+        assert gone() is None  # the third chunk collected it
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+
+
+def test_an_error_inside_restores_the_collector():
+    with pytest.raises(RuntimeError), ChunkCollector():
+        raise RuntimeError("reader failed")
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+
+
+def test_a_collector_that_was_off_stays_off():
+    gc.disable()
+    try:
+        with ChunkCollector():
+            pass
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
