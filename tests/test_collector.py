@@ -30,8 +30,12 @@ def test_the_collector_is_off_inside_and_collects_every_few_chunks():
         collector.chunk_done()
         collector.chunk_done()
         assert gone() is not None  # no collection yet: the collector is off
+        frozen = gc.get_freeze_count()
+        alive = [Node() for _ in range(100)]
         collector.chunk_done()
         assert gone() is None  # the third chunk collected it
+        # what is alive is frozen: the next collection scans only what is made after
+        assert gc.get_freeze_count() >= frozen + len(alive)
     assert gc.isenabled() and gc.get_freeze_count() == 0
 
 

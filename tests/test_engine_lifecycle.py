@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ratingdb.engine.changes import Change, plan
 from ratingdb.engine.history import History
@@ -307,4 +309,31 @@ def test_takeover_runs_after_the_tournaments_of_its_day_and_after_an_adjustment(
     late = Adjustment(D(2026, 7, 1), "dwz-2026-umstufung")
     assert state_at(PlayerState(), record, D(2026, 8, 1), [late]).rating == dwz_2026_conversion(
         1700
+    )
+
+
+_days = st.dates(min_value=date(2000, 1, 1), max_value=date(2030, 12, 31))
+
+
+@given(
+    start=_days,
+    length=st.one_of(st.none(), st.integers(min_value=-30, max_value=4000)),
+    at=_days,
+    since=_days,
+    retention=st.integers(min_value=0, max_value=6),
+    late=st.integers(min_value=0, max_value=2),
+)
+def test_one_membership_takes_the_short_way_with_the_same_answers(
+    start, length, at, since, retention, late
+):
+    """The one-membership fast paths (issue 24) answer what the general path answers: the
+    same membership twice takes the general path and covers the same days."""
+    end = None if length is None else start + timedelta(days=length)
+    one = (Membership(start, end),)
+    twice = one + one
+    assert membership_status(one, at, retention, late) == membership_status(
+        twice, at, retention, late
+    )
+    assert textual_between(one, since, at, retention, late) == textual_between(
+        twice, since, at, retention, late
     )

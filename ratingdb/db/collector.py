@@ -8,16 +8,17 @@ promoted to the oldest generation, so the full scans come often and grow with ev
 alive. Measured on the 60,000-player, 17-year federation: 25 s of a 152 s run went to the
 collector, all of it holding the GIL that the rules, the reader and the writer share.
 
-Reference counting frees almost everything a replay makes; cyclic garbage is rare (an
-exception's traceback when the rules refuse a tournament, ratingdb/engine/problems.py).
-So while a :class:`ChunkCollector` is entered the automatic collector is off, the objects
-that existed before (modules, the players' records, the timeline) are frozen out of every
-scan (:func:`gc.freeze`), and the replay calls :meth:`ChunkCollector.chunk_done` after
-each chunk: every :data:`EVERY` chunks everything not frozen is collected, so cyclic
-garbage cannot pile up (at most that many chunks of it) and memory stays bounded. A
-collection then costs about what one automatic full scan cost (it scans what is alive:
-the players' states and the chunks in flight), a few times per run instead of hundreds of
-times. Leaving it (also on an error) restores the collector as it was.
+Reference counting frees almost everything a replay makes; cyclic garbage is rare (a
+reference cycle inside the rules' objects, say). So while a :class:`ChunkCollector` is
+entered the automatic collector is off, the objects that existed before (modules, the
+players' records, the timeline) are frozen out of every scan (:func:`gc.freeze`), and the
+replay calls :meth:`ChunkCollector.chunk_done` after each chunk: every :data:`EVERY`
+chunks the objects made since the last collection are collected, and those still alive
+(the players' states, the chunks in flight) are frozen too, so that a collection scans
+one stretch of the replay, not everything the replay holds. Cyclic garbage cannot pile up
+beyond one stretch, and what was frozen is still freed by reference counting when it dies
+(a cycle alive at a collection and dropped later waits for the collector after the run).
+Leaving the collector (also on an error) unfreezes everything and restores it as it was.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from __future__ import annotations
 import gc
 from types import TracebackType
 
-#: chunks between two collections
+#: chunks between two collections (a chunk: ratingdb.db.stream.CHUNK tournaments)
 EVERY = 4
 
 
@@ -44,10 +45,12 @@ class ChunkCollector:
         return self
 
     def chunk_done(self) -> None:
-        """Called after each chunk: collects every ``every`` chunks."""
+        """Called after each chunk: every ``every`` chunks, collect what was made since the
+        last collection and freeze what of it is alive."""
         self._chunks += 1
         if self._chunks % self._every == 0:
             gc.collect()
+            gc.freeze()
 
     def __exit__(
         self, kind: type[BaseException] | None, err: BaseException | None, tb: TracebackType | None

@@ -13,7 +13,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import replace
-from datetime import date
+from datetime import date, datetime
 from decimal import Decimal
 from typing import Any, cast
 
@@ -43,7 +43,7 @@ from ratingdb.engine.order import KEY_AT_LEAST, KEY_BELOW, ORDER_COLUMNS, ORDER_
 from ratingdb.engine.problems import EvaluationProblem
 from ratingdb.engine.replay import ReplayOutcome
 from ratingdb.engine.timeline import RechenmodulVersion, Timeline
-from ratingdb.rules.model import GameInput
+from ratingdb.rules.model import GameInput, Kind
 from ratingdb.rules.snapshots import SnapshotOutput
 
 SNAPSHOT_COLUMNS = (
@@ -202,16 +202,25 @@ def order_stubs(
 ) -> list[EngineTournament]:
     """Rated tournaments (``where``: more conditions on ``t``) as order-key stubs, in
     order; at most ``limit`` (0: all)."""
+    return [EngineTournament(*row) for row in order_rows(source, where, params, limit)]
+
+
+#: a tournament's order row: the first fields of :class:`EngineTournament`
+OrderRow = tuple[int, str, date, date, str, datetime, Kind, str | None]
+
+
+def order_rows(
+    source: Source, where: str = "", params: dict[str, Any] | None = None, limit: int = 0
+) -> list[OrderRow]:
+    """:func:`order_stubs` as rows: the first fields of :class:`EngineTournament` (id,
+    code, start, end, VKZ, processing time, kind, name), in order."""
     cut = f" LIMIT {int(limit)}" if limit else ""
-    return [
-        EngineTournament(tid, code, start, end, vkz, processed, kind, name)
-        for tid, code, start, end, vkz, processed, kind, name in _fetch(
-            source,
-            "SELECT t.id, t.code, t.start_date, t.end_date, t.vkz, t.processed_at, t.kind, "
-            f"t.name FROM tournaments t WHERE rated{where} ORDER BY {ORDER_COLUMNS}{cut}",
-            params,
-        )
-    ]
+    return _fetch(
+        source,
+        "SELECT t.id, t.code, t.start_date, t.end_date, t.vkz, t.processed_at, t.kind, "
+        f"t.name FROM tournaments t WHERE rated{where} ORDER BY {ORDER_COLUMNS}{cut}",
+        params,
+    )
 
 
 def player_index(session: Session, from_key: OrderKey) -> dict[int, frozenset[int]]:

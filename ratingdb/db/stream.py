@@ -24,7 +24,7 @@ rows into ``rating_snapshots`` and ``residual_games`` with ``INSERT … SELECT``
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
@@ -44,7 +44,7 @@ from ratingdb.db.store import (
     load_adjustments,
     load_players,
     load_timeline,
-    order_stubs,
+    order_rows,
     participants_by_tournament,
     refresh_statistics,
     relink_consumed,
@@ -104,19 +104,22 @@ def tournament_chunks(
     after: OrderKey | None = None
     while True:
         where, params = ("", {}) if after is None else (f" AND {KEY_ABOVE}", after.sql_params())
-        stubs = order_stubs(raw, where, params, limit=size)
-        if not stubs:
+        rows = order_rows(raw, where, params, limit=size)
+        if not rows:
             return
-        ids = {"ids": [t.id for t in stubs]}
+        ids = {"ids": [row[0] for row in rows]}
         parts = participants_by_tournament(
             raw, " WHERE pa.tournament_id = ANY(:ids)", ids, names=True
         )
         games = games_by_tournament(raw, " WHERE tournament_id = ANY(:ids)", ids)
-        yield [
-            replace(t, participants=tuple(parts.get(t.id, ())), games=tuple(games.get(t.id, ())))
-            for t in stubs
+        chunk = [
+            EngineTournament(
+                *row, participants=tuple(parts.get(row[0], ())), games=tuple(games.get(row[0], ()))
+            )
+            for row in rows
         ]
-        after = stubs[-1].order_key
+        yield chunk
+        after = chunk[-1].order_key
 
 
 #: one evaluated tournament on its way to the stage: id, code, end date, snapshots

@@ -79,8 +79,10 @@ def participant_input(
     else:
         rating, index, source = None, None, None
     years = life.residual_validity_years
-    residual = tuple(
-        r for r in state.residual if residual_valid(r.played_on, tournament.end, years)
+    residual = (
+        tuple([r for r in state.residual if residual_valid(r.played_on, tournament.end, years)])
+        if state.residual
+        else ()
     )
     return SnapshotInput(
         rating=rating,
@@ -160,8 +162,10 @@ def tournament_input(
                 computer=part.computer,
                 club_vkz=part.club_vkz,
                 residual_games=tuple(
-                    ResidualGame(r.opponent_rating, r.score, r.played_on) for r in inp.residual
-                ),
+                    [ResidualGame(r.opponent_rating, r.score, r.played_on) for r in inp.residual]
+                )
+                if inp.residual
+                else (),
             )
         )
     info = TournamentInfo(

@@ -23,11 +23,21 @@ from ratingdb.dates import add_years
 from ratingdb.engine.model import Membership
 
 Status = Literal["current", "late", "former", "none"]
+_ONE_DAY = timedelta(days=1)
 
 
 def membership_status(
     memberships: Sequence[Membership], at: date, retention_years: int, late_years: int
 ) -> Status:
+    if len(memberships) == 1:  # the common case, without generators (issue 24)
+        start, end = memberships[0].valid_from, memberships[0].valid_to
+        if start <= at and (end is None or at <= end):
+            return "current"
+        if start > at and at >= add_years(start, -late_years):
+            return "late"
+        if end is not None and end < at and at <= add_years(end, retention_years):
+            return "former"
+        return "none"
     if not memberships:
         return "none"
     if any(m.valid_from <= at and (m.valid_to is None or at <= m.valid_to) for m in memberships):
@@ -52,19 +62,21 @@ def textual_between(
     The covered days are the memberships widened by the late-joining window before and the
     retention period after; any uncovered day in the interval means the data were dropped.
     """
-    spans = sorted(
+    spans = [
         (
             add_years(m.valid_from, -late_years),
             date.max if m.valid_to is None else add_years(m.valid_to, retention_years),
         )
         for m in memberships
-    )
-    day = since + timedelta(days=1)
+    ]
+    if len(spans) > 1:
+        spans.sort()
+    day = since + _ONE_DAY
     for start, end in spans:
         if day > until:
             return False
         if start > day:
             return True
         if end >= day:
-            day = end + timedelta(days=1) if end < date.max else date.max
+            day = end + _ONE_DAY if end < date.max else date.max
     return day <= until
