@@ -13,7 +13,7 @@ from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.orm import Session
 from sqlalchemy.pool import NullPool
 
-from ratingdb.db import migrate, stream
+from ratingdb.db import collector, migrate, stream
 from ratingdb.db.bulk import load_federation
 from ratingdb.db.recalc import RecalcFailed, run_recalc
 from ratingdb.db.store import RESIDUAL_COLUMNS, SNAPSHOT_COLUMNS, load_history, write_outcome
@@ -68,6 +68,7 @@ def in_memory_full_replay(engine: Engine) -> dict[str, list[Any]]:
 
 def test_a_streamed_full_replay_writes_what_the_in_memory_replay_writes(fed, monkeypatch):
     monkeypatch.setattr(stream, "CHUNK", 7)  # many chunks: boundaries between equal end dates
+    monkeypatch.setattr(collector, "EVERY", 2)  # collections (and freezes) during the stream
     report = run_recalc(fed)
     assert report.full and report.tournaments_evaluated == report.tournaments_total > 30
     with Session(fed) as session:

@@ -26,15 +26,16 @@ from __future__ import annotations
 import gc
 from types import TracebackType
 
-#: chunks between two collections (a chunk: ratingdb.db.stream.CHUNK tournaments)
-EVERY = 4
+#: chunks between two collections (a chunk: ratingdb.db.stream.CHUNK tournaments); at
+#: 60,000 players one costs about 0.25 s and found no cyclic garbage at all
+EVERY = 16
 
 
 class ChunkCollector:
     """The cyclic collector run every few chunks instead of every 700 allocations."""
 
-    def __init__(self, every: int = EVERY) -> None:
-        self._every = max(every, 1)
+    def __init__(self, every: int | None = None) -> None:
+        self._every = max(every or EVERY, 1)
         self._chunks = 0
         self._was_enabled = True
 
