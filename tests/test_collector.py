@@ -53,3 +53,13 @@ def test_a_collector_that_was_off_stays_off():
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_a_collector_not_paused_changes_nothing():
+    """With the replay's worker process the automatic collector stays on (its batches are
+    cyclic garbage)."""
+    with ChunkCollector(every=1, paused=False) as collector:
+        assert gc.isenabled() and gc.get_freeze_count() == 0
+        collector.chunk_done()
+        assert gc.get_freeze_count() == 0
+    assert gc.isenabled()
