@@ -259,3 +259,24 @@ def test_a_machine_that_cannot_start_processes_replays_without_a_worker(monkeypa
         assert pool is None
         snaps, _, report = streamed(PLAYERS, wide_history(40), pool, LONG_TIMELINE, UMSTUFUNG)
     assert report.evaluated == 40 and snaps == reference(PLAYERS, wide_history(40))
+
+
+def test_the_worker_leaves_no_cyclic_garbage():
+    """What a batch held is freed by reference counting once applied (the full replay runs
+    with the cyclic collector paused, ratingdb/db/collector.py): a collection afterwards
+    finds no batch and no entry of the look-ahead."""
+    import gc
+
+    gc.collect()
+    gc.disable()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        with ThreadPoolExecutor(1) as pool:
+            streamed(PLAYERS, wide_history(120, seed=6), pool, LONG_TIMELINE, UMSTUFUNG)
+        gc.collect()
+        left = [o for o in gc.garbage if isinstance(o, parallel._Batch | parallel._Entry)]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
+    assert left == []

@@ -183,11 +183,11 @@ def stream_to_stage(
         _stage(raw, done, modul_ids, timeline)
 
     # from here on only the two threads use the connection (psycopg serialises them); the
-    # main thread computes; without a worker process the cyclic collector runs every few
-    # chunks (ratingdb/db/collector.py)
+    # main thread computes; the cyclic collector runs every few chunks
+    # (ratingdb/db/collector.py; the worker's batches leave no cycles behind)
     with (
         worker_pool(workers) as pool,
-        ChunkCollector(paused=pool is None) as collector,
+        ChunkCollector() as collector,
         Drain(write) as writer,
         Prefetch(lambda: tournament_chunks(raw, chunk)) as chunks,
     ):

@@ -246,6 +246,7 @@ def _collect(batch: _Batch, in_flight: deque[_Batch], waiting: list[_Entry]) -> 
                 entry.local = True
             else:
                 entry.result = result
+        done.entries = []  # no cycle with the entries: freed by reference counting
 
 
 def _try_task(entry: _Entry) -> Result | None:
