@@ -37,14 +37,14 @@ Prepared = tuple[dict[int, SnapshotInput], Task]
 #: tournaments looked ahead (memory: this many tournaments with their games, at most)
 WINDOW = 128
 #: prepared tournaments kept ready (enough for the batches in flight and the replay's own)
-READY = 4 * 8
+READY = 13 * 8
 #: the window is scanned for tournaments to prepare when fewer than this many are ready
 #: (or the one in turn is not prepared yet): a scan walks the window
-REFILL = 10
+REFILL = 24
 #: tournaments per batch sent to the worker (one round trip each)
 BATCH = 8
 #: batches on their way to the worker or in it at once
-IN_FLIGHT = 3
+IN_FLIGHT = 12
 #: below this many tournaments a replay does not start a worker (starting one takes about
 #: a second)
 MIN_TOURNAMENTS = 2000
