@@ -13,6 +13,8 @@ sums every row of a 2-D array at once (tests/test_numpy_sums.py compares both wi
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import reduce
+from operator import add
 
 import numpy as np
 
@@ -38,11 +40,8 @@ def numpy_sum_at(values: Sequence[float], first: int, n: int) -> float:
 
 
 def _list_pairwise(a: Sequence[float], first: int, n: int) -> float:
-    if n < 8:
-        total = -0.0
-        for i in range(first, first + n):
-            total += a[i]
-        return total
+    if n < 8:  # one by one from -0.0 (reduce: the loop in C)
+        return reduce(add, a[first : first + n], -0.0)
     if n <= 128:
         r0, r1, r2, r3, r4, r5, r6, r7 = (float(v) for v in a[first : first + 8])
         i = 8

@@ -36,8 +36,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from functools import reduce
-from operator import add
 from typing import Literal
 
 import numpy as np
@@ -323,13 +321,13 @@ def _expected_rows(
     element), P and its density in one numpy call each over all games, and each row is
     summed in numpy's order (:func:`numpy_sum_at`), so every value equals
     :func:`_expected_and_slope`'s to the last bit."""
-    if curve.kind == "normal":
+    normal = curve.kind == "normal"
+    if normal:
         sigma = curve.sigma
         z = np.array([(x - o) / sigma for x, row in zip(xs, rows, strict=True) for o in row])
         cdf: list[float] = ndtr(z).tolist()
         density: list[float] = np.exp(-0.5 * z * z).tolist()
         norm = curve.sigma * math.sqrt(2 * math.pi)
-        scale = 1.0
     else:
         factor = curve._scale
         p = expit(
@@ -337,22 +335,15 @@ def _expected_rows(
         )
         cdf = p.tolist()
         density = [v * (1 - v) for v in cdf]
-        norm, scale = 1.0, factor
     expected: list[float] = []
     slopes: list[float] = []
     first = 0
     for row in rows:
         n = len(row)
-        end = first + n
-        if n < 8:  # numpy adds fewer than 8 values one by one, from -0.0
-            total_p = reduce(add, cdf[first:end], -0.0)
-            total = reduce(add, density[first:end], -0.0)
-        else:
-            total_p = numpy_sum_at(cdf, first, n)
-            total = numpy_sum_at(density, first, n)
-        expected.append(total_p)
-        slopes.append(total / norm if scale == 1.0 else scale * total)
-        first = end
+        expected.append(numpy_sum_at(cdf, first, n))
+        total = numpy_sum_at(density, first, n)
+        slopes.append(total / norm if normal else factor * total)
+        first += n
     return expected, slopes
 
 
