@@ -43,6 +43,7 @@ from sqlalchemy.orm import Session
 from ratingdb.db import change_report
 from ratingdb.db.change_report import RatingChange
 from ratingdb.db.locks import RUN_KEY, exclude_edits
+from ratingdb.db.scopes import touch_everything
 from ratingdb.db.store import (
     earlier_players,
     load_history,
@@ -259,6 +260,8 @@ def _write_phase(
     session = Session(bind=conn)
     try:
         exclude_edits(session)
+        if computed.clear_all:  # a full run rewrites every page (migration 0018)
+            touch_everything(session)
         report = _write(session, computed, dry_run)
         report.run_id = run_id
         report.seconds = time.perf_counter() - started

@@ -101,6 +101,8 @@ class EvaluationTable:
     terms: tuple[Term, ...] = ()
     #: the CSV header of the rows' ``values`` (the page's column names, numbers apart)
     csv_columns: tuple[str, ...] = ()
+    #: the players of all participants, shown or not (whose publication decides what shows)
+    player_ids: frozenset[int] = frozenset()
 
 
 def tournament_info(session: Session, ident: str) -> TournamentInfoRow:
@@ -227,6 +229,7 @@ def evaluation_table(
         else {"participant_ids": problem["participant_ids"], "message": problem["message"]},
         terms=evaluation_terms(result.coefficient),
         csv_columns=spreadsheet_headers(result),
+        player_ids=frozenset(p for p in players.values() if p is not None),
     )
 
 

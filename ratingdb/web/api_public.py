@@ -8,15 +8,15 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Response
 
 from ratingdb.names import full_name
-from ratingdb.queries.evaluation_table import COLUMN_KEYS, evaluation_table
+from ratingdb.queries.evaluation_table import COLUMN_KEYS
 from ratingdb.queries.games import tournament_games
 from ratingdb.queries.scoresheet import scoresheet
 from ratingdb.queries.search import count_players, search_players
-from ratingdb.queries.tournament_search import MAX_LIMIT, find_tournaments
+from ratingdb.queries.tournament_search import MAX_LIMIT
 from ratingdb.web import schemas
 from ratingdb.web.deps import OptionalUser, ReleasingRoute, SessionDep, TodayDep
 from ratingdb.web.lists import selected_list
-from ratingdb.web.pages import card_for
+from ratingdb.web.pages import card_for, table_for, tournament_list
 
 router = APIRouter(prefix="/api", tags=["public"], route_class=ReleasingRoute)
 
@@ -104,7 +104,7 @@ def api_tournaments(
     limit: Annotated[int, Query(ge=1, le=MAX_LIMIT)] = 50,
     offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0,
 ) -> dict[str, Any]:
-    items, total = find_tournaments(
+    items, total = tournament_list(
         session, ended_from=ended_from, ended_to=ended_to, vkz=vkz, name=name,
         limit=limit, offset=offset,
     )  # fmt: skip
@@ -125,9 +125,9 @@ def api_evaluation(
     sort: Annotated[str | None, Query(max_length=10)] = None,
     dir: Annotated[str, Query(pattern="^(asc|desc)$")] = "asc",
 ) -> dict[str, Any]:
-    table = evaluation_table(
-        session, code, today, sort=sort if sort in COLUMN_KEYS else None,
-        descending=dir == "desc", show_all=user is not None,
+    table = table_for(
+        session, code, today, user, sort=sort if sort in COLUMN_KEYS else None,
+        descending=dir == "desc",
     )  # fmt: skip
     return {
         "tournament": table.info.to_dict(),

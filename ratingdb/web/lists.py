@@ -9,9 +9,11 @@ from urllib.parse import urlencode
 
 from sqlalchemy.orm import Session
 
+from ratingdb.db import scopes
 from ratingdb.io.errors import InputError
 from ratingdb.queries.documents import Document
 from ratingdb.queries.reports import list_scope, rating_list_document, rating_list_rows
+from ratingdb.web.page_cache import depends_on
 
 
 def selected_list(
@@ -39,6 +41,11 @@ def selected_list(
         )
     except ValueError as err:
         raise InputError("age_class", str(err)) from None
+    # the list shows the club's (or the federation's clubs') members (migration 0018)
+    depends_on(
+        scopes.club(club) if club is not None else scopes.clubs_under(federation or ""),
+        *(scopes.player(r["player_id"]) for r in rows),
+    )
     scope = list_scope(club, federation)
     return rows, rating_list_document(rows, scope=scope, day=day, age_class=age_class)
 

@@ -4,14 +4,18 @@ rendering (issue 22, the read latency under load; docs/web.md, "The page cache")
 
 **Exact.** Every transaction that changes the data of the public pages raises the counter
 ``data_version.n`` at its commit (migration 0017: an officer's write, a member list, a
-recalculation run, …; a what-if rolls back and raises nothing). A request first reads the
-counter with a query *sent after the request arrived* (:class:`DataVersion`), so it sees
-every change committed before; an answer it renders on a miss is read afterwards, so it is
-never older than that version either. Cached under that version it is served only to
-requests that read the same version, i.e. for which no change has been committed since: no
-page ever shows data older than the last committed write or run. When the counter moves,
-the older entries are dropped. Without the counter (the database cannot be reached, a
-database before migration 0017) nothing is cached or served from the cache.
+recalculation run, …; a what-if rolls back and raises nothing) and records with it the
+scopes it touched (migration 0018, :mod:`ratingdb.db.scopes`: players, tournaments, clubs'
+memberships, or everything). A request first reads the counter, and the scopes of the
+versions since the one the cache knows, with a query *sent after the request arrived*
+(:class:`DataVersion`), so it sees every change committed before; an answer it renders on a
+miss is read afterwards, so it is never older than that version either. Each page names the
+scopes of what it shows (:func:`depends_on`; a page that names none depends on everything);
+when the counter moves, the entries whose scopes a change touched are dropped and the rest
+stay: every entry served shows the data as of the last committed write or run. A gap in the
+recorded changes (older than the 5,000 kept, or the counter raised by hand) drops them all.
+Without the counter (the database cannot be reached, a database before migration 0018)
+nothing is cached or served from the cache.
 
 **What.** Only ``GET`` requests of the public pages and the read-only API
 (:data:`PUBLIC`) without an ``Authorization`` header or a sign-in cookie (an officer sees
@@ -35,10 +39,11 @@ import contextlib
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import Any, NamedTuple
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -55,8 +60,37 @@ MAX_BODY = 2 * 1024 * 1024
 MAX_BYTES = 64 * 1024 * 1024
 SIGN_IN_COOKIE = b"rdb_session="
 VERSION_QUERY = "SELECT n FROM data_version WHERE id = 1"
+#: the version and the scopes of the changes after ``since`` (at most :data:`MAX_CHANGES`)
+CHANGES_QUERY = (
+    "SELECT d.n, c.n, c.scopes FROM data_version d LEFT JOIN data_changes c "
+    "ON c.n > %(since)s AND c.n <= d.n AND c.n <= %(since)s + %(most)s "
+    "WHERE d.id = 1 ORDER BY c.n"
+)
+MAX_CHANGES = 200
+#: a page's scope that every change touches (a page that names none): the empty prefix
+EVERYTHING = "*"
 
 Key = tuple[str, bytes, str, date]
+#: a change: its version and the scopes it touched (None: everything)
+Change = tuple[int, tuple[str, ...] | None]
+
+#: the scopes the page being rendered depends on (set by :class:`PageCache` on a miss; a
+#: thread sees its request's: the context is copied into the thread, the set is shared)
+page_scopes: ContextVar[set[str] | None] = ContextVar("ratingdb_page_scopes", default=None)
+
+
+def depends_on(*scopes: str) -> None:
+    """The page being rendered shows data of these scopes (:mod:`ratingdb.db.scopes`); a
+    page that names none depends on everything. Nothing outside a cached request."""
+    collected = page_scopes.get()
+    if collected is not None:
+        collected.update(scopes)
+
+
+class Version(NamedTuple):
+    n: int
+    #: the changes after the version asked about, in order (maybe not all: see ``read``)
+    changes: tuple[Change, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +98,8 @@ class Answer:
     status: int
     headers: list[tuple[bytes, bytes]]
     body: bytes
+    #: the scopes it depends on (ending with ``*``: every scope that begins so)
+    scopes: frozenset[str] = frozenset({EVERYTHING})
 
 
 def is_public(path: str) -> bool:
@@ -89,7 +125,9 @@ class DataVersion:
     connection has a query under way share the next one; otherwise a query is sent at once
     on an idle connection, so a caller waits for one round trip, not for the end of another
     caller's query and then its own (issue 22: under load that wait was a good part of a
-    read's time). ``None`` when it cannot be read."""
+    read's time). ``None`` when it cannot be read. With ``since``: the changes after that
+    version too (the first :data:`MAX_CHANGES` of them; callers sharing a query get those
+    after the least ``since`` among them)."""
 
     def __init__(self, conninfo: str, connections: int = 3) -> None:
         self.conninfo = conninfo
@@ -97,15 +135,18 @@ class DataVersion:
         self._idle: list[Any] = []  # connections without a query under way
         self._busy = 0  # connections (or their slots) with a query under way
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._next: asyncio.Future[int | None] | None = None
+        self._next: asyncio.Future[Version | None] | None = None
+        self._since: int | None = None  # the least ``since`` of the next query's callers
         self._tasks: set[asyncio.Task[None]] = set()
 
-    async def read(self) -> int | None:
+    async def read(self, since: int | None = None) -> Version | None:
         loop = asyncio.get_running_loop()
         if self._loop is not loop:  # a new event loop (tests): new connections
             self._loop, self._idle, self._busy, self._next = loop, [], 0, None
         if self._next is None:
-            self._next = loop.create_future()
+            self._next, self._since = loop.create_future(), since
+        elif since is not None and self._since is not None:
+            self._since = min(self._since, since)
         waiting = self._next
         if self._busy < self.connections:  # an idle connection: send the query now
             self._busy += 1
@@ -119,14 +160,14 @@ class DataVersion:
         try:
             while self._next is not None:
                 answering, self._next = self._next, None  # later callers wait for the next
-                value, conn = await self._query(conn)
+                value, conn = await self._query(conn, self._since)
                 answering.set_result(value)
         finally:
             self._busy -= 1
             if conn is not None:
                 self._idle.append(conn)
 
-    async def _query(self, conn: Any) -> tuple[int | None, Any]:
+    async def _query(self, conn: Any, since: int | None) -> tuple[Version | None, Any]:
         """The version read on ``conn`` (a new connection if None or closed), and the
         connection to keep (None after an error)."""
         import psycopg
@@ -134,9 +175,21 @@ class DataVersion:
         try:
             if conn is None or conn.closed:
                 conn = await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True)
-            cursor = await conn.execute(VERSION_QUERY)
-            row = await cursor.fetchone()
-            return (None if row is None else int(row[0])), conn
+            rows: list[Any]
+            if since is None:
+                cursor = await conn.execute(VERSION_QUERY)
+                rows = [(n, None, None) for (n,) in await cursor.fetchall()]
+            else:
+                cursor = await conn.execute(CHANGES_QUERY, {"since": since, "most": MAX_CHANGES})
+                rows = await cursor.fetchall()
+            if not rows:
+                return None, conn
+            changes = tuple(
+                (int(n), None if scopes is None else tuple(scopes))
+                for _, n, scopes in rows
+                if n is not None
+            )
+            return Version(int(rows[0][0]), changes), conn
         except Exception as err:  # no version: these requests are answered uncached
             log.warning("page cache off for this request: data version unreadable (%s)", err)
             if conn is not None:
@@ -159,6 +212,9 @@ class PageCache:
         self.generation: int | None = None
         self.entries: OrderedDict[Key, Answer] = OrderedDict()
         self.size = 0  # the bytes of the entries' bodies
+        #: the entries by each scope they depend on, exact ones and prefixes (``*`` cut off)
+        self.by_scope: dict[str, set[Key]] = {}
+        self.by_prefix: dict[str, set[Key]] = {}
         self.pending: dict[tuple[int, Key], asyncio.Future[Answer | None]] = {}
         self.hits = self.misses = 0
 
@@ -172,22 +228,16 @@ class PageCache:
             await self.app(scope, receive, send)
             return
         asked = time.perf_counter()
-        version = await self.version.read()
+        read = await self.version.read(self.generation)
         timing = current.get()
         if timing is not None:
             timing.version += time.perf_counter() - asked
-        if version is None:
+        if read is None or not self._advance(read):
+            # no version, or an older one than seen before (another process's view can lag
+            # by a query): served uncached, the newer entries kept
             await self.app(scope, receive, send)
             return
-        if version != self.generation:
-            if self.generation is not None and version < self.generation:
-                # an older answer than one seen before (another process's view can lag
-                # by a query): serve it uncached, keep the newer entries
-                await self.app(scope, receive, send)
-                return
-            self.generation = version
-            self.entries.clear()
-            self.size = 0
+        version = read.n
         key: Key = (
             scope["path"], scope.get("query_string", b""), request_language(scope)[0],
             self.today(),
@@ -204,6 +254,60 @@ class PageCache:
         self.misses += 1
         await self._miss(scope, receive, send, version, key)
 
+    def _advance(self, read: Version) -> bool:
+        """Bring the entries to version ``read.n``: drop those a change since touched (all
+        of them at a gap in the changes). False for a version older than the entries'."""
+        if self.generation is not None and read.n < self.generation:
+            return False
+        if self.generation is None or read.n > self.generation:
+            after = self.generation
+            self.generation = read.n
+            if after is None:
+                self._clear()
+                return True
+            for n, touched in read.changes:
+                if n <= after:
+                    continue
+                if n != after + 1 or touched is None:
+                    self._clear()  # a gap, or a change of everything
+                    return True
+                self._drop(touched)
+                after = n
+            if after != read.n:  # changes missing (pruned, or more than one query's)
+                self._clear()
+        return True
+
+    def _clear(self) -> None:
+        self.entries.clear()
+        self.by_scope.clear()
+        self.by_prefix.clear()
+        self.size = 0
+
+    def _drop(self, touched: Iterable[str]) -> None:
+        """Drop the entries that depend on any of the ``touched`` scopes."""
+        touched = tuple(touched)
+        keys: set[Key] = set()
+        for name in touched:
+            keys |= self.by_scope.get(name, set())
+        for prefix, entries in self.by_prefix.items():
+            if any(name.startswith(prefix) for name in touched):
+                keys |= entries
+        for key in keys:
+            self._remove(key)
+
+    def _remove(self, key: Key) -> None:
+        answer = self.entries.pop(key, None)
+        if answer is None:
+            return
+        self.size -= len(answer.body)
+        for name in answer.scopes:
+            index, name = (self.by_prefix, name[:-1]) if _is_prefix(name) else (self.by_scope, name)
+            keys = index.get(name)
+            if keys is not None:
+                keys.discard(key)
+                if not keys:
+                    del index[name]
+
     async def _miss(
         self, scope: Scope, receive: Receive, send: Send, version: int, key: Key
     ) -> None:
@@ -212,6 +316,8 @@ class PageCache:
         start: Message = {}
         body: list[bytes] = []
         size = 0
+        scopes: set[str] = set()
+        named = page_scopes.set(scopes)
 
         async def keeping(message: Message) -> None:
             nonlocal start, size
@@ -236,19 +342,28 @@ class PageCache:
                 and size <= MAX_BODY
                 and not any(name.lower() == b"set-cookie" for name, _ in headers)
             ):
-                answer = Answer(200, headers, b"".join(body))
+                answer = Answer(200, headers, b"".join(body), frozenset(scopes or {EVERYTHING}))
                 if self.generation == version and key not in self.entries:
                     self._keep(key, answer)
         finally:
+            page_scopes.reset(named)
             del self.pending[(version, key)]
             done.set_result(answer)
 
     def _keep(self, key: Key, answer: Answer) -> None:
         self.entries[key] = answer
         self.size += len(answer.body)
+        for name in answer.scopes:
+            if _is_prefix(name):
+                self.by_prefix.setdefault(name[:-1], set()).add(key)
+            else:
+                self.by_scope.setdefault(name, set()).add(key)
         while len(self.entries) > MAX_ENTRIES or self.size > MAX_BYTES:
-            _, dropped = self.entries.popitem(last=False)
-            self.size -= len(dropped.body)
+            self._remove(next(iter(self.entries)))
+
+
+def _is_prefix(scope: str) -> bool:
+    return scope.endswith("*")
 
 
 async def _replay(answer: Answer, send: Send, how: bytes) -> None:

@@ -15,12 +15,18 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
 from sqlalchemy.orm import Session
 
+from ratingdb.db import scopes
 from ratingdb.db.users import Principal
 from ratingdb.i18n import _
 from ratingdb.names import full_name
 from ratingdb.queries.card import current_memberships, rating_card
 from ratingdb.queries.documents import Document, to_csv, to_pdf
-from ratingdb.queries.evaluation_table import COLUMN_KEYS, evaluation_table, tournament_info
+from ratingdb.queries.evaluation_table import (
+    COLUMN_KEYS,
+    EvaluationTable,
+    evaluation_table,
+    tournament_info,
+)
 from ratingdb.queries.games import tournament_games
 from ratingdb.queries.reports import card_document, list_labels
 from ratingdb.queries.scoresheet import scoresheet
@@ -30,6 +36,7 @@ from ratingdb.terms import card_terms, term
 from ratingdb.web.chart import chart_points, rating_chart
 from ratingdb.web.deps import OptionalUser, ReleasingRoute, SessionDep, TodayDep
 from ratingdb.web.lists import list_query, selected_list
+from ratingdb.web.page_cache import depends_on
 
 router = APIRouter(include_in_schema=False, route_class=ReleasingRoute)
 LIST_PAGE_ROWS = 1000
@@ -42,9 +49,25 @@ def _render(request: Request, template: str, context: dict[str, Any]) -> HTMLRes
     )
 
 
+def tournament_list(session: Session, **criteria: Any) -> tuple[list[dict[str, Any]], int]:
+    """A page of the tournament list (:func:`find_tournaments`): it shows any tournament."""
+    depends_on(scopes.ANY_TOURNAMENT)
+    return find_tournaments(session, **criteria)
+
+
+def table_for(
+    session: Session, code: str, today: date, user: Principal | None, **order: Any
+) -> EvaluationTable:
+    """A tournament's evaluation table (:func:`evaluation_table`, an officer sees everybody);
+    it shows the tournament and its participants' names as published today."""
+    table = evaluation_table(session, code, today, show_all=user is not None, **order)
+    depends_on(scopes.tournament(table.info.id), *map(scopes.person, table.player_ids))
+    return table
+
+
 @router.get("/", response_class=HTMLResponse)
 def home(request: Request, session: SessionDep) -> HTMLResponse:
-    tournaments, _ = find_tournaments(session, limit=10)
+    tournaments, _ = tournament_list(session, limit=10)
     return _render(request, "home.html", {"tournaments": tournaments})
 
 
@@ -89,6 +112,7 @@ def card_for(
     session: Session, player_id: int, today: date, user: Principal | None
 ) -> dict[str, Any]:
     """The Karteikarte of a published player (any player for an officer); LookupError."""
+    depends_on(scopes.player(player_id))
     card = rating_card(session, player_id, today, published_only=user is None)
     return {"card": card, "points": chart_points(card.evaluations)}
 
@@ -140,7 +164,7 @@ def tournaments(
     offset: Annotated[int, Query(ge=0)] = 0,
 ) -> HTMLResponse:
     limit = 50
-    rows, total = find_tournaments(
+    rows, total = tournament_list(
         session, ended_from=ended_from, ended_to=ended_to, vkz=vkz, name=name,
         limit=limit, offset=offset,
     )  # fmt: skip
@@ -179,9 +203,7 @@ def evaluation(
     dir: Annotated[str, Query(pattern="^(asc|desc)$")] = "asc",
 ) -> HTMLResponse:
     sort = sort if sort in COLUMN_KEYS else None
-    table = evaluation_table(
-        session, code, today, sort=sort, descending=dir == "desc", show_all=user is not None
-    )
+    table = table_for(session, code, today, user, sort=sort, descending=dir == "desc")
     return _render(
         request,
         "evaluation.html",
@@ -191,7 +213,7 @@ def evaluation(
 
 @router.get("/tournaments/{code}/evaluation.csv")
 def evaluation_csv(code: str, session: SessionDep, today: TodayDep, user: OptionalUser) -> Response:
-    table = evaluation_table(session, code, today, show_all=user is not None)
+    table = table_for(session, code, today, user)
     if not table.evaluated:
         raise LookupError(f"tournament {code} has not been evaluated yet")
     doc = Document(
