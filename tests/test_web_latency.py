@@ -277,3 +277,27 @@ def test_reads_are_answered_while_officers_writes_wait_for_a_lock(world):
         for writer in writers:
             writer.join(120)
     assert [a.status_code for a in answers] == [200, 200]
+
+
+def _priority(engine: Any, plan: Any) -> tuple[int, int]:
+    import os
+
+    return os.getpriority(os.PRIO_PROCESS, 0), os.sched_getscheduler(0)
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "SCHED_IDLE"), reason="Linux only")
+def test_the_what_if_worker_runs_only_when_the_cores_are_idle(world):
+    """nice +19 and SCHED_IDLE: a what-if (seconds of Python) never takes a core from a
+    read or an edit (docs/web.md, "Threads, connections and processes")."""
+    import os
+
+    from ratingdb.web.offload import Offload
+
+    url = world[0].render_as_string(hide_password=False)
+    pool = Offload(url, 1)
+    try:
+        nice, policy = pool.submit(_priority, None).result(timeout=120)[1]
+    finally:
+        pool.close()
+    assert nice == min(19, os.getpriority(os.PRIO_PROCESS, 0) + 19)
+    assert policy == os.SCHED_IDLE

@@ -611,6 +611,17 @@ class DataTouched(Base):
     xid: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
 
 
+class DataChange(Base):
+    """The scopes a data version's change touched (migration 0018; docs/database.md, "The
+    scopes of a change"): ``p:``/``n:``/``t:``/``v:`` words of :mod:`ratingdb.db.scopes`,
+    None for everything. The last 5,000 versions."""
+
+    __tablename__ = "data_changes"
+
+    n: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    scopes: Mapped[list[str] | None] = mapped_column(ARRAY(Text))
+
+
 class TournamentCalculation(Base):
     """When a tournament was first evaluated and last recalculated (WO 6.5.2.1 item 4:
     "Auswertungsdatum, letztes Berechnungsdatum"). Stamped by a statement-level trigger on
