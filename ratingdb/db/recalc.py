@@ -567,6 +567,8 @@ def _finish_run(session: Session, report: RunReport) -> None:
             "UPDATE tournaments t SET status = 'evaluated' WHERE status = 'submitted' AND rated "
             "AND NOT EXISTS (SELECT 1 FROM change_points c WHERE c.run_id IS NULL "
             "AND c.tournament_id = t.id) "
-            "AND EXISTS (SELECT 1 FROM rating_snapshots s WHERE s.tournament_id = t.id)"
+            # a scalar subquery, not EXISTS: the planner turned EXISTS into a hash join
+            # over every snapshot (0.3 s at 250,000 players); this probes the index
+            "AND (SELECT true FROM rating_snapshots s WHERE s.tournament_id = t.id LIMIT 1)"
         )
     )

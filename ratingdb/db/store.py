@@ -846,20 +846,35 @@ def relink_consumed(session: Session, written: list[int] | None) -> None:
     """Link residual games to the first rating that consumed them (stored first/second-stage
     snapshots list the residual games they used): those created or consumed by a
     re-evaluated tournament of ``written`` (None: all), also when the consuming tournament
-    itself was not re-evaluated."""
-    only = (
-        ""
-        if written is None
-        else (" AND (r.created_by_id = ANY(:ids) OR s.tournament_id = ANY(:ids))")
+    itself was not re-evaluated.
+
+    For an incremental run the snapshots that can consume such a game are found through two
+    indexes (the re-evaluated tournaments' snapshots, and the snapshots of the owners of
+    the games they created) instead of a scan of every first rating: 1 s → 2 ms after a late
+    insert at 250,000 players."""
+    link = (
+        "UPDATE residual_games r SET consumed_by_id = s.tournament_id "
+        "FROM {snapshots} s CROSS JOIN LATERAL jsonb_array_elements(s.residual_in) e "
+        "WHERE s.player_id = r.owner_id "
+        "AND (e ->> 'created_by')::bigint = r.created_by_id AND (e ->> 'seq')::int = r.seq"
+    )
+    first = "s.stored AND s.player_group IN ('first_stage', 'second_stage')"
+    if written is None:
+        session.connection().execute(
+            text(link.format(snapshots="rating_snapshots") + f" AND {first}")
+        )
+        return
+    candidates = (
+        "(SELECT s.id, s.tournament_id, s.player_id, s.residual_in FROM rating_snapshots s "
+        f"WHERE {first} AND s.tournament_id = ANY(:ids) "
+        "UNION SELECT s.id, s.tournament_id, s.player_id, s.residual_in FROM rating_snapshots s "
+        f"WHERE {first} AND s.player_id IN "
+        "(SELECT g.owner_id FROM residual_games g WHERE g.created_by_id = ANY(:ids)))"
     )
     session.connection().execute(
         text(
-            "UPDATE residual_games r SET consumed_by_id = s.tournament_id "
-            "FROM rating_snapshots s CROSS JOIN LATERAL jsonb_array_elements(s.residual_in) e "
-            "WHERE s.stored AND s.player_group IN ('first_stage', 'second_stage') "
-            "AND s.player_id = r.owner_id "
-            "AND (e ->> 'created_by')::bigint = r.created_by_id AND (e ->> 'seq')::int = r.seq"
-            + only
+            link.format(snapshots=candidates)
+            + " AND (r.created_by_id = ANY(:ids) OR s.tournament_id = ANY(:ids))"
         ),
-        {"ids": written or []},
+        {"ids": written},
     )
