@@ -180,6 +180,57 @@ def test_the_cli_says_how_many_and_shows_ten(federation):
     assert f"{n} ratings changed" in done and f"(showing 3 of {n}; `ratingdb runs" in done
 
 
+@pytest.mark.parametrize("few", [20_000, 0], ids=["changed-players", "everyone"])
+def test_a_full_run_writes_and_reports_only_what_changed(federation, monkeypatch, few):
+    """A full replay (streamed) keeps every stored snapshot it computes again to the last
+    column and reports exactly the players whose evaluations or current DWZ moved, whether
+    the report reads only the players with a changed snapshot or everyone
+    (ratingdb/db/stream.py, ``stage_changes``)."""
+    from ratingdb.db import recalc
+
+    monkeypatch.setattr(recalc, "FEW_PLAYERS", few)
+    url, engine = federation
+    run_recalc(engine, full=True)
+
+    def rows() -> dict[tuple[int, int], int]:
+        with Session(engine) as session:
+            return {
+                (r.tournament_id, r.participant_id): r.id
+                for r in session.execute(
+                    text("SELECT id, tournament_id, participant_id FROM rating_snapshots")
+                )
+            }
+
+    def stamps() -> dict[int, Any]:
+        with Session(engine) as session:
+            return dict(
+                session.execute(
+                    text("SELECT tournament_id, calculated_at FROM tournament_calculations")
+                ).all()
+            )
+
+    kept, calculated = rows(), stamps()
+    again = run_recalc(engine, full=True)
+    assert again.ratings_changed == [] and again.snapshots_written == len(kept)
+    assert rows() == kept  # not one row deleted and inserted again
+    assert all(stamps()[tid] > calculated[tid] for tid, _ in kept)  # all calculated anew
+
+    before = exported(engine)
+    code = codes(engine)[len(codes(engine)) // 2]
+    with Session(engine) as session, session.begin():
+        doc = submission_document(session, code)
+        game = next(g for g in doc["games"] if g["result"] == "1-0")
+        game["result"] = "0-1"
+        correct_tournament(session, code, doc)
+    report = run_recalc(engine, full=True)
+    expected = difference(before, exported(engine))
+    assert expected and reported(report) == expected
+    after = rows()
+    # the rows of players nobody's result moved are the stored ones, by id
+    assert sum(after.get(key) == sid for key, sid in kept.items()) > len(kept) // 2
+    assert run_recalc(engine, full=True).ratings_changed == []
+
+
 # -- the property: random edits -----------------------------------------------------------
 Edit = Callable[[Session], object]
 SERIALS = itertools.count()

@@ -51,10 +51,12 @@ from ratingdb.db.store import (
     write_outcome,
 )
 from ratingdb.db.stream import (
+    FEW_PLAYERS,
     STAGE_TOURNAMENTS,
     Staged,
     create_stage,
     drop_stage,
+    stage_changes,
     staged_codes,
     stream_to_stage,
     write_staged,
@@ -430,7 +432,12 @@ def _write_staged(session: Session, report: RunReport, staged: Staged) -> RunRep
     problems = [p for tid, p in staged.problems.items() if tid not in deferred]
     gone = staged_codes(session, [tid for tid, code in deferred.items() if code is None])
     report.deferred = sorted({code or gone.get(tid) or f"#{tid}" for tid, code in deferred.items()})
-    published = change_report.before_run(session, None, (), deferred=deferred)
+    # only players with a changed snapshot can change (ratingdb/db/stream.py)
+    changed = stage_changes(session, deferred)
+    few = len(changed) <= FEW_PLAYERS
+    published = change_report.before_run(
+        session, () if few else None, changed if few else (), deferred=deferred
+    )
     report.snapshots_written = write_staged(session, problems, deferred)
     report.ratings_changed = change_report.after_run(session, published)
     report.problems = [f"{p.code}: {p.message}" for p in problems]

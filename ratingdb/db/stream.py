@@ -37,7 +37,6 @@ from ratingdb.db.overlap import Drain, Prefetch
 from ratingdb.db.store import (
     RESIDUAL_COLUMNS,
     SNAPSHOT_COLUMNS,
-    clear_snapshots,
     copy_rows,
     driver,
     games_by_tournament,
@@ -229,23 +228,95 @@ def staged_codes(session: Session, ids: Iterable[int]) -> dict[int, str]:
     return {r.id: r.code for r in rows}
 
 
+#: the stored snapshots a full replay did not compute again to the last column (id, player)
+STAGE_GONE = "pg_temp.run_gone"
+#: more players than this with a changed snapshot: the change report reads everyone's
+#: evaluations in one pass instead of the listed players' (ratingdb/db/change_report.py)
+FEW_PLAYERS = 20_000
+
+
+def stage_changes(session: Session, deferred: Collection[int]) -> set[int]:
+    """Compare the staged snapshots with the stored ones before the write phase writes: the
+    stored snapshots the replay did not compute again to the last column (or that belong
+    to a ``deferred`` tournament, edited while the run computed) go to :data:`STAGE_GONE`
+    (dropped at the commit); returns the players of those and of the staged snapshots
+    that have no identical stored one, i.e. every player whose evaluations the write
+    changes. A player outside it has the same snapshots before and after the run."""
+    conn = session.connection()
+    skip = {"deferred": sorted(deferred)}
+    conn.execute(text(f"ANALYZE {STAGE_SNAPSHOTS}"))
+    conn.execute(
+        text(
+            "CREATE TEMP TABLE run_gone ON COMMIT DROP AS SELECT s.id, s.player_id "
+            f"FROM rating_snapshots s WHERE NOT EXISTS (SELECT 1 FROM {STAGE_SNAPSHOTS} x "
+            "WHERE x.tournament_id = s.tournament_id AND x.participant_id = s.participant_id "
+            "AND x.tournament_id <> ALL(CAST(:deferred AS bigint[])) "
+            f"AND ({_columns('s')}) IS NOT DISTINCT FROM ({_columns('x')}))"
+        ),
+        skip,
+    )
+    conn.execute(text(f"ANALYZE {STAGE_GONE}"))
+    players = conn.execute(
+        text(
+            f"SELECT player_id FROM {STAGE_GONE} WHERE player_id IS NOT NULL "
+            f"UNION SELECT x.player_id FROM {STAGE_SNAPSHOTS} x "
+            "WHERE x.player_id IS NOT NULL AND x.tournament_id <> ALL(CAST(:deferred AS bigint[])) "
+            "AND NOT EXISTS (SELECT 1 FROM rating_snapshots s "
+            "WHERE s.tournament_id = x.tournament_id AND s.participant_id = x.participant_id "
+            f"AND s.id NOT IN (SELECT id FROM {STAGE_GONE}))"
+        ),
+        skip,
+    ).scalars()
+    return set(players)
+
+
 def write_staged(
     session: Session, problems: Iterable[EvaluationProblem], deferred: Collection[int]
 ) -> int:
     """Replace every snapshot, residual game and evaluation problem with the staged ones,
     except those of the ``deferred`` tournaments (edited while the run computed); returns
-    the snapshots written."""
+    the snapshots the run computed (those kept as they were included). Needs
+    :func:`stage_changes` first, in the same transaction.
+
+    A stored snapshot the replay computed again to the last column stays as it is; only
+    the others are deleted, and only staged rows without a stored one are inserted. A
+    nightly full replay of an unchanged history therefore rewrites nothing but the
+    tournaments' calculation dates (WO 6.5.2.1 item 4), which every replayed tournament
+    gets as before. The table ends the same as when every row is deleted and inserted
+    again; nothing refers to a snapshot's id."""
     conn = session.connection()
     skip = {"deferred": sorted(deferred)}
-    clear_snapshots(session, None)
+    conn.execute(text("DELETE FROM residual_games WHERE created_by_id IS NOT NULL"))
+    conn.execute(text("UPDATE residual_games SET consumed_by_id = NULL"))
     write_problems(session, problems, None)
-    written = conn.execute(
+    conn.execute(text(f"DELETE FROM rating_snapshots WHERE id IN (SELECT id FROM {STAGE_GONE})"))
+    conn.execute(
         text(
-            f"INSERT INTO rating_snapshots ({SNAPSHOT_COLUMNS}) SELECT {SNAPSHOT_COLUMNS} "
-            f"FROM {STAGE_SNAPSHOTS} WHERE tournament_id <> ALL(CAST(:deferred AS bigint[]))"
+            f"INSERT INTO rating_snapshots ({SNAPSHOT_COLUMNS}) SELECT {_columns('x')} "
+            f"FROM {STAGE_SNAPSHOTS} x WHERE x.tournament_id <> ALL(CAST(:deferred AS bigint[])) "
+            "AND NOT EXISTS (SELECT 1 FROM rating_snapshots s "
+            "WHERE s.tournament_id = x.tournament_id AND s.participant_id = x.participant_id)"
         ),
         skip,
-    ).rowcount
+    )
+    # every replayed tournament was calculated now, its snapshots rewritten or not (what
+    # the insert trigger of migration 0006 does for the rows it inserts)
+    conn.execute(
+        text(
+            "INSERT INTO tournament_calculations (tournament_id, evaluated_at, calculated_at) "
+            f"SELECT DISTINCT tournament_id, now(), now() FROM {STAGE_SNAPSHOTS} "
+            "WHERE tournament_id <> ALL(CAST(:deferred AS bigint[])) "
+            "ON CONFLICT (tournament_id) DO UPDATE SET calculated_at = excluded.calculated_at"
+        ),
+        skip,
+    )
+    written = conn.execute(
+        text(
+            f"SELECT count(*) FROM {STAGE_SNAPSHOTS} "
+            "WHERE tournament_id <> ALL(CAST(:deferred AS bigint[]))"
+        ),
+        skip,
+    ).scalar_one()
     conn.execute(
         text(
             f"INSERT INTO residual_games ({RESIDUAL_COLUMNS}) SELECT {RESIDUAL_COLUMNS} "
@@ -256,3 +327,8 @@ def write_staged(
     relink_consumed(session, None)
     refresh_statistics(session)
     return int(written)
+
+
+def _columns(alias: str) -> str:
+    """The snapshot columns, each with the table's alias."""
+    return ", ".join(f"{alias}.{c.strip()}" for c in SNAPSHOT_COLUMNS.split(","))
