@@ -208,3 +208,56 @@ def test_a_bulk_write_and_a_full_run_touch_everything(world):
         ok(["recalc", "--full", "--quiet"], url)
         assert last_change(url) is None
         assert client.get(path).headers["x-cache"] == "miss"
+
+
+def test_one_statement_past_the_limit_means_everything(world):
+    """Migration 0019: the rows of one statement are queued before any of their triggers
+    runs, so those after the row that made the transaction's scopes "everything" (more
+    than 6,000 characters of scopes: each new player names p: and n:) must not add to it;
+    the change is recorded as everything (NULL), not as the scopes of the rows after it."""
+    url, _, _ = world
+    engine = engine_for(url)
+    with engine.begin() as conn:  # 1,000 players in one statement, gone again at the commit
+        touched = conn.execute(
+            text(
+                "INSERT INTO players (surname, given_name) "
+                "SELECT 'Scope', 'P' || g FROM generate_series(1, 1000) g"
+            )
+        ).rowcount
+        conn.execute(text("DELETE FROM players WHERE surname = 'Scope'"))
+    with engine.connect() as conn:
+        scopes = conn.execute(
+            text("SELECT scopes FROM data_changes ORDER BY n DESC LIMIT 1")
+        ).scalar_one()
+    engine.dispose()
+    assert touched == 1000
+    assert scopes is None
+
+
+def test_a_list_of_another_day_a_wildcard_and_a_number_name_what_can_move_them(world):
+    """Review of migration 0018: a rating list of another day shows who is published
+    today, which a membership in any club decides, so any player's publication drops it
+    (today's list keeps its own club's scope); a federation prefix is a prefix, not a LIKE
+    pattern (``_`` lists nothing, not every club); a tournament found by its number depends
+    on every tournament (one given that number as its code later would be shown)."""
+    url, f, _ = world
+    past = f"/api/lists?club={f['inside_club']}&date={TODAY.replace(year=TODAY.year - 1)}"
+    today = f"/api/lists?club={f['inside_club']}"
+    by_number = f"/api/tournaments/{f['tournament']}"
+    with cached_client(url) as client:
+        assert client.get("/api/lists?federation=_").json()["rows"] == []
+        assert client.get("/api/lists?federation=%25").json()["rows"] == []
+        warm(client, [past, today, by_number, f"/api/tournaments/{CODE}"])
+        # the player outside: a membership elsewhere, nothing of the inside club
+        execute(
+            url,
+            "UPDATE memberships SET member_number = member_number WHERE player_id = :p",
+            p=f["outside"],
+        )
+        assert cache_states(client, [past, today, by_number]) == {
+            past: "miss", today: "hit", by_number: "hit",
+        }  # fmt: skip
+        execute(url, "UPDATE tournaments SET name = name WHERE id = :t", t=f["other_id"])
+        assert cache_states(client, [by_number, f"/api/tournaments/{CODE}"]) == {
+            by_number: "miss", f"/api/tournaments/{CODE}": "hit",
+        }  # fmt: skip

@@ -29,6 +29,7 @@ from sqlalchemy.orm import Session
 EVERYTHING = None
 ANY_TOURNAMENT = "t:*"
 ANY_PLAYER = "p:*"
+ANY_PERSON = "n:*"
 
 
 def player(player_id: int) -> str:

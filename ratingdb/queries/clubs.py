@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
+from ratingdb.queries.like import like_escape
+
 
 @dataclass(frozen=True, slots=True)
 class Club:
@@ -24,7 +26,7 @@ def club_list(session: Session, prefix: str = "") -> list[Club]:
             "LEFT JOIN organisations p ON p.id = o.parent_id "
             "WHERE o.vkz LIKE :prefix ORDER BY o.vkz"
         ),
-        {"prefix": prefix.replace("%", r"\%").replace("_", r"\_") + "%"},
+        {"prefix": like_escape(prefix) + "%"},
     )
     return [Club(r.vkz, r.name, r.kind, r.parent) for r in rows]
 

@@ -29,6 +29,7 @@ from ratingdb.queries.card import current_memberships, rating_card
 from ratingdb.queries.chart import chart_points
 from ratingdb.queries.documents import Document, Section, cells
 from ratingdb.queries.evaluation_display import evaluation_rows, headers, spreadsheet_headers
+from ratingdb.queries.like import like_escape
 from ratingdb.queries.tournament import stored_evaluation
 from ratingdb.terms import card_terms
 
@@ -202,7 +203,8 @@ def rating_list_rows(
     if (club is None) == (federation is None):
         raise ValueError("give either a club VKZ or a federation prefix")
     where = "o.vkz = :v" if club is not None else "o.vkz LIKE :v"
-    value = club if club is not None else f"{federation}%"
+    # a prefix, not a pattern: '_' and '%' in it are themselves (LIKE's escape is '\\')
+    value = club if club is not None else f"{like_escape(federation or '')}%"
     published = (
         ""
         if published_on is None

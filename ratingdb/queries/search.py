@@ -24,6 +24,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.errors import InputError, NotFound
 from ratingdb.names import full_name
+from ratingdb.queries.like import like_escape
 from ratingdb.queries.reports import current_ratings
 
 MAX_RESULTS = 200
@@ -34,8 +35,7 @@ NUMBER = re.compile(r"\d{1,12}")
 
 
 def _like(prefix: str) -> str:
-    escaped = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return escaped + "%"
+    return like_escape(prefix) + "%"
 
 
 def _folded(param: str) -> str:

@@ -16,12 +16,9 @@ from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from ratingdb.engine.order import ORDER_DESC
+from ratingdb.queries.like import like_escape
 
 MAX_LIMIT = 500
-
-
-def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
 def find_tournaments(
@@ -48,10 +45,10 @@ def find_tournaments(
         params["u"] = ended_to
     if vkz and vkz.strip():
         where.append("t.vkz LIKE :v")
-        params["v"] = _escape(vkz.strip()) + "%"
+        params["v"] = like_escape(vkz.strip()) + "%"
     if name and name.strip():
         where.append("t.name ILIKE :q")
-        params["q"] = "%" + _escape(name.strip()) + "%"
+        params["q"] = "%" + like_escape(name.strip()) + "%"
     condition = " AND ".join(where)
     total = session.execute(
         text(f"SELECT count(*) FROM tournaments t WHERE {condition}"), params

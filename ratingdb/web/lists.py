@@ -42,9 +42,13 @@ def selected_list(
     except ValueError as err:
         raise InputError("age_class", str(err)) from None
     # the list shows the club's (or the federation's clubs') members (migration 0018)
+    # a list of another day shows who was a member then and is published today: any
+    # player's publication (a membership anywhere, WO 4.1.1) can add or remove a row
+    anyone = () if day == today else (scopes.ANY_PERSON,)
     depends_on(
         scopes.club(club) if club is not None else scopes.clubs_under(federation or ""),
         *(scopes.player(r["player_id"]) for r in rows),
+        *anyone,
     )
     scope = list_scope(club, federation)
     return rows, rating_list_document(rows, scope=scope, day=day, age_class=age_class)

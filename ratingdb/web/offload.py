@@ -36,10 +36,14 @@ from ratingdb.services.outcomes import as_error
 from ratingdb.web.timing import in_thread
 
 T = TypeVar("T")
-#: how much lower the worker's CPU priority is than the server's (``nice``: 0 to 19)
-NICE = 19
+#: how much lower the worker's CPU priority is than the server's (``nice``: 0 to 19). Not
+#: lower: a what-if holds the lock that excludes edits while it replays (ratingdb/db/
+#: whatif.py), so at ``nice`` +19 or in Linux's idle class (``SCHED_IDLE``, about 0.3 % of
+#: a busy core) every officer's edit and a run's write phase would wait behind a what-if
+#: starved by the reads (a priority inversion); at +10 it gets about a tenth of a busy core
+NICE = 10
 #: from this ``nice`` on the worker also takes Linux's idle scheduling class (``SCHED_IDLE``)
-IDLE_FROM = 19
+IDLE_FROM = 20
 #: the threads (and database connections beyond ``RATINGDB_WEB_THREADS``) of the officers'
 #: writes in a server process: :func:`in_a_request_thread`
 WRITE_THREADS = 4

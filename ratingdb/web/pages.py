@@ -61,7 +61,11 @@ def table_for(
     """A tournament's evaluation table (:func:`evaluation_table`, an officer sees everybody);
     it shows the tournament and its participants' names as published today."""
     table = evaluation_table(session, code, today, show_all=user is not None, **order)
-    depends_on(scopes.tournament(table.info.id), *map(scopes.person, table.player_ids))
+    # found by its number: a tournament given that code later would be shown instead
+    found_by_number = () if table.info.code == code else (scopes.ANY_TOURNAMENT,)
+    depends_on(
+        scopes.tournament(table.info.id), *map(scopes.person, table.player_ids), *found_by_number
+    )
     return table
 
 
