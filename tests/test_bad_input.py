@@ -390,3 +390,94 @@ def test_the_web_answers_4xx(world):
                         content=trf.replace(b"Anker", b"\\x00nke"), headers=admin)  # fmt: skip
         assert 400 <= r.status_code < 500, (encoding, r.status_code, r.text)
     assert state(url) == before
+
+
+# -- held-out inputs (issue 22, a reviewer's second round) -----------------------------------
+#: a new member of a known club, as a submission describes one
+NEW_MEMBER = {"name": "Neu, Nina", "club": "A0001", "member_since": "2026-01-01"}
+
+
+def _member(**changes):
+    return lambda doc: doc["players"].append({"id": "NEW", **NEW_MEMBER, **changes})
+
+
+def _guest(**changes):
+    return lambda doc: doc["players"].append({"id": "NEW", "member": False, **changes})
+
+
+def _set(*keys, value):
+    def change(doc):
+        target = doc
+        for key in keys[:-1]:
+            target = target[key]
+        target[keys[-1]] = value
+
+    return change
+
+
+@pytest.mark.parametrize(
+    ("change", "where", "needle"),
+    [
+        # a traceback before: an object reached the INSERT
+        (_member(member_number={"a": 1}), "$.players[-1].member_number",
+         "expected a member number"),
+        (_guest(name="Gast", club={"a": 1}), "$.players[-1].club", "expected a string"),
+        (_set("players", 0, "club", value={"a": 1}), "$.players[0].club", "expected a string"),
+        # stored as the text '{1,2}' / '{x}' before
+        (_member(member_number=[1, 2]), "$.players[-1].member_number", "expected a member number"),
+        (_guest(name="Gast", club=["x"]), "$.players[-1].club", "expected a string, got an array"),
+        # "refused by the database: value too long" / "bigint out of range" without a place
+        (_member(member_number="1" * 11), "$.players[-1].member_number", "1 to 10 characters"),
+        (_guest(name="Gast", club_vkz="z" * 50), "$.players[-1].club_vkz",
+         "at most 10 characters, got 50"),
+        (_set("tournament", "id", value="x" * 31), "$.tournament.id", "at most 30 characters"),
+        (_set("tournament", "name", value="x" * 201), "$.tournament.name",
+         "at most 200 characters, got 201"),
+        (_member(name="x" * 101), "$.players[-1].name", "at most 100 characters each"),
+        (_guest(name="y" * 201), "$.players[-1].name", "at most 200 characters, got 201"),
+        (_set("players", 0, "player_id", value=2**63), "$.players[0].player_id",
+         "no player with id 9223372036854775808"),
+        # accepted before: nonsense that parses
+        (_guest(name="   "), "$.players[-1].name", "a textual participant needs a name"),
+        (_member(member_since="2026-11-01"), "$.players[-1].member_since",
+         "2026-11-01 is after the tournament's end 2026-10-01"),
+        (_set("tournament", "id", value="X/../P1"), "$.tournament.id", "cannot hold '/'"),
+        (_set("tournament", "id", value=".."), "$.tournament.id", "'..' is not a tournament id"),
+        (_set("tournament", "id", value="X P1\t"), "$.tournament.id",
+         "cannot hold the control character '\\t'"),
+        (_set("tournament", "id", value=" X-P1"), "$.tournament.id",
+         "cannot begin or end with a blank"),
+    ],
+)  # fmt: skip
+def test_held_out_submissions(world, tmp_path, change, where, needle):
+    url, client, tokens = world
+    doc = document(url, RECENT_A, id="X-HELD", start="2026-10-01", end="2026-10-01")
+    change(doc)
+    where = where.replace("[-1]", f"[{len(doc['players']) - 1}]")
+    path = tmp_path / "h.json"
+    path.write_text(json.dumps(doc))
+    before = state(url)
+    one_error_line(run(["tournament", "add", str(path)], url), f"h.json: {where}: ", needle)
+    r = client.post("/api/tournaments", json=doc, headers=bearer(tokens["admin"]))
+    assert r.status_code == 422, (r.status_code, r.text)
+    assert [(e["location"], needle in e["message"]) for e in r.json()["errors"]] == [(where, True)]
+    assert state(url) == before
+    assert run(["recalc", "--quiet"], url).returncode == 0
+
+
+@pytest.mark.parametrize(
+    ("code", "needle"),
+    [("Y/../Z", "cannot hold '/'"), ("..", "is not a tournament id"), ("x" * 31, "at most 30")],
+)
+def test_held_out_import_ids(world, code, needle):
+    """An id the web cannot address (``/api/tournaments/Y/../Z``) or the database cannot
+    hold: refused with its place, not stored or 'value too long'."""
+    url, _, _ = world
+    before = state(url)
+    trf = str(DATA / "trf" / "swiss-manager.trf")
+    one_error_line(
+        run(["tournament", "import", trf, "--id", code, "--vkz", "A00", "--end", "2026-05-01"],
+            url),
+        "$.tournament.id", needle,
+    )  # fmt: skip
+    assert state(url) == before
