@@ -481,3 +481,41 @@ def test_held_out_import_ids(world, code, needle):
         "$.tournament.id", needle,
     )  # fmt: skip
     assert state(url) == before
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        # "refused by the database, nothing written: bigint out of range" before
+        (["player", "join", "99999999999999999999", "--club", "A0001", "--from", "2026-01-01"],
+         "error: player: no player with id 99999999999999999999"),
+        (["player", "leave", "99999999999999999999", "--club", "A0001", "--on", "2026-01-01"],
+         "error: player: no player with id 99999999999999999999"),
+        (["player", "search", "x", "--offset", "99999999999999999999"],
+         "error: Invalid value for '--offset'"),
+        # a membership in the federation or a district was stored before
+        (["player", "join", "1", "--club", "000", "--from", "2026-01-01"],
+         "error: club: '000' is a federation, not a club"),
+        (["player", "join", "1", "--club", "A00", "--from", "2026-01-01"],
+         "error: club: 'A00' is a district, not a club"),
+    ],
+)  # fmt: skip
+def test_held_out_player_commands(world, args, needle):
+    url, _, _ = world
+    before = state(url)
+    assert one_error_line(run(args, url)).startswith(needle)
+    assert state(url) == before
+
+
+def test_held_out_new_member_of_the_federation(world, tmp_path):
+    url, _, _ = world
+    doc = document(url, RECENT_A, id="X-FED", start="2026-10-01", end="2026-10-01")
+    doc["players"].append({"id": "NEW", **NEW_MEMBER, "club": "000"})
+    path = tmp_path / "f.json"
+    path.write_text(json.dumps(doc))
+    before = state(url)
+    one_error_line(
+        run(["tournament", "add", str(path)], url),
+        f"$.players[{len(doc['players']) - 1}].club: '000' is a federation, not a club",
+    )
+    assert state(url) == before

@@ -77,6 +77,11 @@ def check_code(code: str, where: str) -> None:
         raise InputError(where, f"a tournament id cannot begin or end with a blank: {code!r}")
 
 
+def not_a_club(vkz: str, kind: str | None) -> str:
+    """Why a membership in organisation ``vkz`` of ``kind`` is refused."""
+    return f"{vkz!r} is a {kind}, not a club: players are members of clubs"
+
+
 def _text(raw: dict[str, Any], key: str, path: str, width: int) -> str | None:
     """``raw[key]``: None, or a string of at most ``width`` characters."""
     value = raw.get(key)
@@ -183,11 +188,15 @@ def _check_players(
             if not isinstance(name, str) or not name.strip():
                 raise InputError(f"{path}.name", "a new player needs a name")
             club = raw.get("club")
-            if (
-                not isinstance(club, str)
-                or session.scalar(select(Organisation.id).where(Organisation.vkz == club)) is None
-            ):
+            kind = (
+                session.scalar(select(Organisation.kind).where(Organisation.vkz == club))
+                if isinstance(club, str)
+                else None
+            )
+            if kind is None:
                 raise InputError(f"{path}.club", f"unknown club VKZ {club!r}")
+            if kind != "club":
+                raise InputError(f"{path}.club", not_a_club(club, kind))
             since = raw.get("member_since")
             try:
                 joined = date.fromisoformat(since)  # type: ignore[arg-type]
@@ -451,11 +460,15 @@ def change_membership(
     is stored (WO 3.4.3, 4.1.1), so the player's history is replayed from their first
     tournament on the next run."""
     hold_edits(session)
-    if session.get(Player, player_id) is None:
+    if not 0 < player_id <= MAX_PLAYER_ID or session.get(Player, player_id) is None:
         raise InputError("player", f"no player with id {player_id}")
-    club = session.scalar(select(Organisation.id).where(Organisation.vkz == vkz))
+    club, kind = session.execute(
+        select(Organisation.id, Organisation.kind).where(Organisation.vkz == vkz)
+    ).first() or (None, None)
     if club is None:
         raise InputError("club", f"unknown club VKZ {vkz!r}")
+    if joined is not None and kind != "club":
+        raise InputError("club", not_a_club(vkz, kind))
     day = joined if joined is not None else left
     assert day is not None, "a membership change is a join or a leave"
     check_date(day, "--from" if joined is not None else "--on")
