@@ -196,7 +196,7 @@ def _check_players(
             if kind is None:
                 raise InputError(f"{path}.club", f"unknown club VKZ {club!r}")
             if kind != "club":
-                raise InputError(f"{path}.club", not_a_club(club, kind))
+                raise InputError(f"{path}.club", not_a_club(str(club), kind))
             since = raw.get("member_since")
             try:
                 joined = date.fromisoformat(since)  # type: ignore[arg-type]
