@@ -519,3 +519,27 @@ def test_held_out_new_member_of_the_federation(world, tmp_path):
         f"$.players[{len(doc['players']) - 1}].club: '000' is a federation, not a club",
     )
     assert state(url) == before
+
+
+@pytest.mark.parametrize(
+    ("rows", "line", "needle"),
+    [
+        # two levels above each other: stored before (every later list kept the cycle)
+        (["100,1,106,Verband Cycle", "106,1,100,Bezirk Cycle"], 2,
+         "100 would lie below itself (100 → 106 → 100, top to bottom)"),
+        (["300,3,301,A", "301,3,302,B", "302,3,300,C"], 2, "(300 → 302 → 301 → 300"),
+        # a region the database holds above A00 put below it
+        (["A,1,A00,Region A"], 2, "A would lie below itself (A → A00 → A"),
+    ],
+)  # fmt: skip
+def test_held_out_club_hierarchy_with_a_cycle(world, tmp_path, rows, line, needle):
+    url, _, _ = world
+    header = (DATA / "dsb" / "verbaende-current.csv").read_bytes().splitlines()[0]
+    levels = tmp_path / "verbaende.csv"
+    levels.write_bytes(header + b"\r\n" + "\r\n".join(rows).encode("cp1252") + b"\r\n")
+    before = state(url)
+    one_error_line(
+        run(["clubs", "import", str(DATA / "dsb" / "vereine-current.csv"), str(levels)], url),
+        f"verbaende.csv:{line}: ", needle, "the hierarchy has a cycle",
+    )  # fmt: skip
+    assert state(url) == before
