@@ -543,3 +543,31 @@ def test_held_out_club_hierarchy_with_a_cycle(world, tmp_path, rows, line, needl
         f"verbaende.csv:{line}: ", needle, "the hierarchy has a cycle",
     )  # fmt: skip
     assert state(url) == before
+
+
+@pytest.mark.parametrize(
+    ("method", "address", "where"),
+    [
+        ("get", "/api/players?q=%00", "query.q"),
+        ("get", "/api/players?dsb_id=%00", "query.dsb_id"),
+        ("get", "/api/lists?federation=%00", "query.federation"),
+        ("get", "/api/admin/audit?actor=%00", "query.actor"),
+        ("get", "/players?q=a%00b", "query.q"),
+        ("get", "/api/tournaments/%00", "path"),
+        ("get", "/tournaments/%00", "path"),
+        ("delete", "/api/tournaments/%00", "path"),
+    ],
+)
+def test_held_out_nul_in_an_address(world, method, address, where):
+    """``%00`` reached the database, whose refusal was answered as "refused by the database,
+    nothing written" at location ``database`` (on a search); now a 422 naming the place."""
+    url, client, tokens = world
+    before = state(url)
+    r = client.request(method, address, headers=bearer(tokens["admin"]))
+    assert r.status_code == 422, (r.status_code, r.text)
+    if address.startswith("/api"):
+        (item,) = r.json()["errors"]
+        assert item["location"] == where and "a NUL character" in item["message"], item
+    else:
+        assert "NUL" in r.text
+    assert state(url) == before
