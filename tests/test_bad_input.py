@@ -571,3 +571,23 @@ def test_held_out_nul_in_an_address(world, method, address, where):
     else:
         assert "NUL" in r.text
     assert state(url) == before
+
+
+def test_held_out_correction_with_another_tournaments_file(world, tmp_path):
+    """``tournament correct A other.json`` replaced A's players and games with those of the
+    file naming B (the API refused it): now the same one line as the API's."""
+    url, _, _ = world
+    with engine_for(url).connect() as conn:
+        other, number = conn.execute(
+            text("SELECT t.code, (SELECT id FROM tournaments WHERE code = :a) FROM tournaments t "
+                 "WHERE t.code <> :a ORDER BY t.id LIMIT 1"), {"a": RECENT_A}
+        ).one()  # fmt: skip
+    path = tmp_path / "other.json"
+    path.write_text(json.dumps(document(url, other)))
+    before = state(url)
+    for ident in (RECENT_A, str(number)):
+        one_error_line(
+            run(["tournament", "correct", ident, str(path)], url),
+            f"other.json: $.tournament.id: the document is {other!r}, not {RECENT_A!r}",
+        )
+    assert state(url) == before
