@@ -135,3 +135,40 @@ def test_usage_errors_are_one_line(migrated_engine, args, needle):
 def test_a_group_without_a_command_still_shows_its_help(migrated_engine):
     out = run(["tournament"], migrated_engine.url)
     assert "Usage:" in out.stdout + out.stderr and "Commands:" in out.stdout + out.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        # stored before: a version valid from 1900 (the whole history rated with it) or 9999
+        (["--version", "x1", "--valid-from", "1900-01-01"],
+         "error: --valid-from: 1900-01-01 is not plausible (from 1950-01-01 to "),
+        (["--version", "x2", "--valid-from", "9999-01-01"],
+         "error: --valid-from: 9999-01-01 is not plausible"),
+        # stored before: a version without a name, or one with blanks around it
+        (["--version", "", "--valid-from", "2026-11-01"],
+         "error: --version: a version needs a name"),
+        (["--version", " v ", "--valid-from", "2026-11-01"],
+         "error: --version: not a version name"),
+        # "refused by the database, nothing written: value too long" without the option
+        (["--version", "v" * 31, "--valid-from", "2026-11-01"],
+         "error: --version: a version name has at most 30 characters, not 31"),
+        # "unknown DWZ 2026 parameter(s): " naming nothing
+        (["--version", "x3", "--valid-from", "2026-11-01", "--set", "=1"],
+         "error: --set '=1': expected NAME=VALUE"),
+    ],
+)  # fmt: skip
+def test_rechenmodul_add_names_and_dates(migrated_engine, args, line):
+    from sqlalchemy import text
+
+    def versions() -> list[str]:
+        with migrated_engine.connect() as conn:
+            rows = conn.execute(text("SELECT version FROM rechenmodule ORDER BY id"))
+            return list(rows.scalars())
+
+    before = versions()
+    out = run(["rechenmodul", "add", *args], migrated_engine.url)
+    assert out.returncode == 2 and out.stdout == "" and "Traceback" not in out.stderr
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(line), lines
+    assert versions() == before
