@@ -591,3 +591,29 @@ def test_held_out_correction_with_another_tournaments_file(world, tmp_path):
             f"other.json: $.tournament.id: the document is {other!r}, not {RECENT_A!r}",
         )
     assert state(url) == before
+
+
+def test_held_out_endless_and_oversized_files(world, tmp_path, monkeypatch):
+    """``/dev/zero`` as a member list or tournament file was read until memory ran out; a
+    body beyond the API's 20 MB was read whole before it was refused."""
+    from ratingdb.commands import common
+    from ratingdb.web import api_officer
+
+    url, client, tokens = world
+    before = state(url)
+    one_error_line(run(["players", "import", "/dev/zero", "--date", "2026-11-01"], url),
+                   "/dev/zero: the file has more than 268435456 bytes")  # fmt: skip
+    monkeypatch.setattr(common, "MAX_FILE_BYTES", 1000)
+    path = tmp_path / "big.json"
+    path.write_text(" " * 1001)
+    for args in (
+        ["tournament", "add", str(path)],
+        ["tournament", "import", str(path), "--vkz", "A00"],
+        ["evaluate", str(path)],
+        ["clubs", "import", str(path)],
+    ):
+        one_error_line(run(args, url), "big.json: the file has more than 1000 bytes")
+    monkeypatch.setattr(api_officer, "MAX_BODY", 1000)
+    r = client.post("/api/tournaments", content=b" " * 1001, headers=bearer(tokens["admin"]))
+    assert r.status_code == 422 and "more than 1000 bytes" in r.text, r.text
+    assert state(url) == before
