@@ -617,3 +617,20 @@ def test_held_out_endless_and_oversized_files(world, tmp_path, monkeypatch):
     r = client.post("/api/tournaments", content=b" " * 1001, headers=bearer(tokens["admin"]))
     assert r.status_code == 422 and "more than 1000 bytes" in r.text, r.text
     assert state(url) == before
+
+
+@pytest.mark.parametrize("wildcard", ["%", "_", "A%", "A_"])
+def test_held_out_like_wildcards_in_a_vkz(world, wildcard):
+    """``--federation %`` listed the members of every federation and ``club=%`` searched all
+    clubs: a VKZ prefix is matched literally, as ``clubs list`` and the tournament search do."""
+    url, client, _ = world
+    one_error_line(
+        run(["export", "list", "--federation", wildcard, "--format", "csv"], url),
+        f"no members in {wildcard}*",
+    )
+    listed = client.get("/api/lists", params={"federation": wildcard})
+    assert listed.status_code == 200 and listed.json()["rows"] == []
+    assert client.get("/api/lists", params={"federation": "A"}).json()["rows"] != []
+    found = client.get("/api/players", params={"club": wildcard, "q": "S"})
+    assert found.status_code == 200 and found.json() == []
+    assert client.get("/api/players", params={"club": "A", "q": "S"}).json() != []

@@ -202,7 +202,9 @@ def rating_list_rows(
     if (club is None) == (federation is None):
         raise ValueError("give either a club VKZ or a federation prefix")
     where = "o.vkz = :v" if club is not None else "o.vkz LIKE :v"
-    value = club if club is not None else f"{federation}%"
+    # a prefix typed with '%' or '_' matches them literally, as every other VKZ search does
+    escaped = (federation or "").replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    value = club if club is not None else f"{escaped}%"
     published = (
         ""
         if published_on is None
