@@ -447,6 +447,13 @@ def _set(*keys, value):
          "cannot hold the control character '\\t'"),
         (_set("tournament", "id", value=" X-P1"), "$.tournament.id",
          "cannot begin or end with a blank"),
+        # stored before: a line break splits the fixed-column exports, an escape sequence
+        # recolours the terminal of whoever lists the tournament
+        (_member(name="Neu\n, Nina"), "$.players[-1].name",
+         "the name holds the control character '\\n' at position 4"),
+        (_guest(name="Gast\x1b[31m"), "$.players[-1].name", "control character '\\x1b'"),
+        (_set("tournament", "name", value="Open\x07"), "$.tournament.name",
+         "control character '\\x07' at position 5"),
     ],
 )  # fmt: skip
 def test_held_out_submissions(world, tmp_path, change, where, needle):
@@ -463,6 +470,23 @@ def test_held_out_submissions(world, tmp_path, change, where, needle):
     assert [(e["location"], needle in e["message"]) for e in r.json()["errors"]] == [(where, True)]
     assert state(url) == before
     assert run(["recalc", "--quiet"], url).returncode == 0
+
+
+def test_held_out_trf_name_with_an_escape_sequence(world, tmp_path):
+    url, _, _ = world
+    lines = (DATA / "trf" / "swiss-manager.trf").read_bytes().split(b"\r\n")
+    k = next(k for k, line in enumerate(lines) if line.startswith(b"001    1"))
+    line = lines[k]  # no FIDE id: a textual participant, the file's name is stored
+    lines[k] = line[:14] + b"Ank\x1b[31m,Arne".ljust(33) + line[47:57] + b" " * 11 + line[68:]
+    path = tmp_path / "esc.trf"
+    path.write_bytes(b"\r\n".join(lines))
+    before = state(url)
+    one_error_line(
+        run(["tournament", "import", str(path), "--id", "ESC", "--vkz", "A00", "--end",
+             "2026-05-01"], url),
+        "esc.trf: $.players[0].name: the name holds the control character '\\x1b'",
+    )  # fmt: skip
+    assert state(url) == before
 
 
 @pytest.mark.parametrize(

@@ -70,7 +70,7 @@ def check_code(code: str, where: str) -> None:
         raise InputError(where, "a tournament id cannot hold '/' (it names a web address)")
     if code in (".", ".."):
         raise InputError(where, f"{code!r} is not a tournament id (it names a web address)")
-    bad = next((c for c in code if c < " " or "\x7f" <= c <= "\x9f"), None)
+    bad = control_character(code)
     if bad is not None:
         raise InputError(where, f"a tournament id cannot hold the control character {bad!r}")
     if code != code.strip():
@@ -80,6 +80,23 @@ def check_code(code: str, where: str) -> None:
 def not_a_club(vkz: str, kind: str | None) -> str:
     """Why a membership in organisation ``vkz`` of ``kind`` is refused."""
     return f"{vkz!r} is a {kind}, not a club: players are members of clubs"
+
+
+def control_character(text: str) -> str | None:
+    """The first control character of ``text`` (C0, DEL, C1: a line break, a tab, an
+    escape sequence that recolours a terminal), or None."""
+    return next((c for c in text if c < " " or "\x7f" <= c <= "\x9f"), None)
+
+
+def _check_name(name: str, where: str) -> None:
+    """A name to store holds no control character: a line break in it split the line of
+    every fixed-column export (TRF, the DOS player files), an escape sequence reached the
+    terminal of whoever listed it."""
+    bad = control_character(name)
+    if bad is not None:
+        raise InputError(
+            where, f"the name holds the control character {bad!r} at position {name.index(bad) + 1}"
+        )
 
 
 def _text(raw: dict[str, Any], key: str, path: str, width: int) -> str | None:
@@ -97,7 +114,9 @@ def _text(raw: dict[str, Any], key: str, path: str, width: int) -> str | None:
 def _check_texts(doc: dict[str, Any]) -> None:
     """The texts a submission stores fit their columns, with the JSON path of one that
     does not (the document was parsed: ``tournament`` and ``players`` have their shape)."""
-    _text(doc["tournament"], "name", "$.tournament", NAME_WIDTH)
+    name = _text(doc["tournament"], "name", "$.tournament", NAME_WIDTH)
+    if name is not None:
+        _check_name(name, "$.tournament.name")
     for k, raw in enumerate(doc.get("players", [])):
         path = f"$.players[{k}]"
         if not isinstance(raw, dict):
@@ -117,6 +136,7 @@ def _check_texts(doc: dict[str, Any]) -> None:
         name = raw.get("name")
         if not isinstance(name, str) or "player_id" in raw:
             continue
+        _check_name(name, f"{path}.name")
         if raw.get("member", True):
             for part in name.partition(",")[::2]:
                 if len(part.strip()) > SURNAME_WIDTH:
