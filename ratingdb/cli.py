@@ -34,6 +34,17 @@ from ratingdb.i18n import LANGUAGES, use
 from ratingdb.services.outcomes import as_error, outcome
 
 
+def one_line(err: click.UsageError) -> click.ClickException:
+    """A usage error (an option's value that is no date, a missing argument, an unknown
+    option) as the one ``error:`` line of every bad input, naming the command's help,
+    instead of click's usage block; a group called without a command keeps its help."""
+    if isinstance(err, click.exceptions.NoArgsIsHelpError):
+        return err
+    where = f" (see `{err.ctx.command_path} --help`)" if err.ctx is not None else ""
+    message = " ".join(err.format_message().split()).rstrip(".")
+    return Failure(f"{message}{where}", err.exit_code)
+
+
 class Main(click.Group):
     """The top-level group: maps the errors of every subcommand once, and refuses an
     argument no stored text may hold (a byte sequence that is not UTF-8 arrives as a lone
@@ -47,11 +58,16 @@ class Main(click.Group):
             if bad:
                 shown = arg.encode("utf-8", "backslashreplace").decode("ascii", "replace")
                 raise Failure(f"argument {shown!r}: {bad} (not UTF-8 text)")
-        return super().parse_args(ctx, args)
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as err:
+            raise one_line(err) from None
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except click.UsageError as err:
+            raise one_line(err) from None
         except (click.ClickException, click.exceptions.Exit, click.Abort):
             raise
         except Exception as err:

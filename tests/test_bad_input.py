@@ -390,3 +390,271 @@ def test_the_web_answers_4xx(world):
                         content=trf.replace(b"Anker", b"\\x00nke"), headers=admin)  # fmt: skip
         assert 400 <= r.status_code < 500, (encoding, r.status_code, r.text)
     assert state(url) == before
+
+
+# -- held-out inputs (issue 22, a reviewer's second round) -----------------------------------
+#: a new member of a known club, as a submission describes one
+NEW_MEMBER = {"name": "Neu, Nina", "club": "A0001", "member_since": "2026-01-01"}
+
+
+def _member(**changes):
+    return lambda doc: doc["players"].append({"id": "NEW", **NEW_MEMBER, **changes})
+
+
+def _guest(**changes):
+    return lambda doc: doc["players"].append({"id": "NEW", "member": False, **changes})
+
+
+def _set(*keys, value):
+    def change(doc):
+        target = doc
+        for key in keys[:-1]:
+            target = target[key]
+        target[keys[-1]] = value
+
+    return change
+
+
+@pytest.mark.parametrize(
+    ("change", "where", "needle"),
+    [
+        # a traceback before: an object reached the INSERT
+        (_member(member_number={"a": 1}), "$.players[-1].member_number",
+         "expected a member number"),
+        (_guest(name="Gast", club={"a": 1}), "$.players[-1].club", "expected a string"),
+        (_set("players", 0, "club", value={"a": 1}), "$.players[0].club", "expected a string"),
+        # stored as the text '{1,2}' / '{x}' before
+        (_member(member_number=[1, 2]), "$.players[-1].member_number", "expected a member number"),
+        (_guest(name="Gast", club=["x"]), "$.players[-1].club", "expected a string, got an array"),
+        # "refused by the database: value too long" / "bigint out of range" without a place
+        (_member(member_number="1" * 11), "$.players[-1].member_number", "1 to 10 characters"),
+        (_guest(name="Gast", club_vkz="z" * 50), "$.players[-1].club_vkz",
+         "at most 10 characters, got 50"),
+        (_set("tournament", "id", value="x" * 31), "$.tournament.id", "at most 30 characters"),
+        (_set("tournament", "name", value="x" * 201), "$.tournament.name",
+         "at most 200 characters, got 201"),
+        (_member(name="x" * 101), "$.players[-1].name", "at most 100 characters each"),
+        (_guest(name="y" * 201), "$.players[-1].name", "at most 200 characters, got 201"),
+        (_set("players", 0, "player_id", value=2**63), "$.players[0].player_id",
+         "no player with id 9223372036854775808"),
+        # accepted before: nonsense that parses
+        (_guest(name="   "), "$.players[-1].name", "a textual participant needs a name"),
+        (_member(member_since="2026-11-01"), "$.players[-1].member_since",
+         "2026-11-01 is after the tournament's end 2026-10-01"),
+        (_set("tournament", "id", value="X/../P1"), "$.tournament.id", "cannot hold '/'"),
+        (_set("tournament", "id", value=".."), "$.tournament.id", "'..' is not a tournament id"),
+        (_set("tournament", "id", value="X P1\t"), "$.tournament.id",
+         "cannot hold the control character '\\t'"),
+        (_set("tournament", "id", value=" X-P1"), "$.tournament.id",
+         "cannot begin or end with a blank"),
+        # stored before: a line break splits the fixed-column exports, an escape sequence
+        # recolours the terminal of whoever lists the tournament
+        (_member(name="Neu\n, Nina"), "$.players[-1].name",
+         "the name holds the control character '\\n' at position 4"),
+        (_guest(name="Gast\x1b[31m"), "$.players[-1].name", "control character '\\x1b'"),
+        (_set("tournament", "name", value="Open\x07"), "$.tournament.name",
+         "control character '\\x07' at position 5"),
+    ],
+)  # fmt: skip
+def test_held_out_submissions(world, tmp_path, change, where, needle):
+    url, client, tokens = world
+    doc = document(url, RECENT_A, id="X-HELD", start="2026-10-01", end="2026-10-01")
+    change(doc)
+    where = where.replace("[-1]", f"[{len(doc['players']) - 1}]")
+    path = tmp_path / "h.json"
+    path.write_text(json.dumps(doc))
+    before = state(url)
+    one_error_line(run(["tournament", "add", str(path)], url), f"h.json: {where}: ", needle)
+    r = client.post("/api/tournaments", json=doc, headers=bearer(tokens["admin"]))
+    assert r.status_code == 422, (r.status_code, r.text)
+    assert [(e["location"], needle in e["message"]) for e in r.json()["errors"]] == [(where, True)]
+    assert state(url) == before
+    assert run(["recalc", "--quiet"], url).returncode == 0
+
+
+def test_held_out_trf_name_with_an_escape_sequence(world, tmp_path):
+    url, _, _ = world
+    lines = (DATA / "trf" / "swiss-manager.trf").read_bytes().split(b"\r\n")
+    k = next(k for k, line in enumerate(lines) if line.startswith(b"001    1"))
+    line = lines[k]  # no FIDE id: a textual participant, the file's name is stored
+    lines[k] = line[:14] + b"Ank\x1b[31m,Arne".ljust(33) + line[47:57] + b" " * 11 + line[68:]
+    path = tmp_path / "esc.trf"
+    path.write_bytes(b"\r\n".join(lines))
+    before = state(url)
+    one_error_line(
+        run(["tournament", "import", str(path), "--id", "ESC", "--vkz", "A00", "--end",
+             "2026-05-01"], url),
+        "esc.trf: $.players[0].name: the name holds the control character '\\x1b'",
+    )  # fmt: skip
+    assert state(url) == before
+
+
+@pytest.mark.parametrize(
+    ("code", "needle"),
+    [("Y/../Z", "cannot hold '/'"), ("..", "is not a tournament id"), ("x" * 31, "at most 30")],
+)
+def test_held_out_import_ids(world, code, needle):
+    """An id the web cannot address (``/api/tournaments/Y/../Z``) or the database cannot
+    hold: refused with its place, not stored or 'value too long'."""
+    url, _, _ = world
+    before = state(url)
+    trf = str(DATA / "trf" / "swiss-manager.trf")
+    one_error_line(
+        run(["tournament", "import", trf, "--id", code, "--vkz", "A00", "--end", "2026-05-01"],
+            url),
+        "$.tournament.id", needle,
+    )  # fmt: skip
+    assert state(url) == before
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        # "refused by the database, nothing written: bigint out of range" before
+        (["player", "join", "99999999999999999999", "--club", "A0001", "--from", "2026-01-01"],
+         "error: player: no player with id 99999999999999999999"),
+        (["player", "leave", "99999999999999999999", "--club", "A0001", "--on", "2026-01-01"],
+         "error: player: no player with id 99999999999999999999"),
+        (["player", "search", "x", "--offset", "99999999999999999999"],
+         "error: Invalid value for '--offset'"),
+        # a membership in the federation or a district was stored before
+        (["player", "join", "1", "--club", "000", "--from", "2026-01-01"],
+         "error: club: '000' is a federation, not a club"),
+        (["player", "join", "1", "--club", "A00", "--from", "2026-01-01"],
+         "error: club: 'A00' is a district, not a club"),
+    ],
+)  # fmt: skip
+def test_held_out_player_commands(world, args, needle):
+    url, _, _ = world
+    before = state(url)
+    assert one_error_line(run(args, url)).startswith(needle)
+    assert state(url) == before
+
+
+def test_held_out_new_member_of_the_federation(world, tmp_path):
+    url, _, _ = world
+    doc = document(url, RECENT_A, id="X-FED", start="2026-10-01", end="2026-10-01")
+    doc["players"].append({"id": "NEW", **NEW_MEMBER, "club": "000"})
+    path = tmp_path / "f.json"
+    path.write_text(json.dumps(doc))
+    before = state(url)
+    one_error_line(
+        run(["tournament", "add", str(path)], url),
+        f"$.players[{len(doc['players']) - 1}].club: '000' is a federation, not a club",
+    )
+    assert state(url) == before
+
+
+@pytest.mark.parametrize(
+    ("rows", "line", "needle"),
+    [
+        # two levels above each other: stored before (every later list kept the cycle)
+        (["100,1,106,Verband Cycle", "106,1,100,Bezirk Cycle"], 2,
+         "100 would lie below itself (100 → 106 → 100, top to bottom)"),
+        (["300,3,301,A", "301,3,302,B", "302,3,300,C"], 2, "(300 → 302 → 301 → 300"),
+        # a region the database holds above A00 put below it
+        (["A,1,A00,Region A"], 2, "A would lie below itself (A → A00 → A"),
+    ],
+)  # fmt: skip
+def test_held_out_club_hierarchy_with_a_cycle(world, tmp_path, rows, line, needle):
+    url, _, _ = world
+    header = (DATA / "dsb" / "verbaende-current.csv").read_bytes().splitlines()[0]
+    levels = tmp_path / "verbaende.csv"
+    levels.write_bytes(header + b"\r\n" + "\r\n".join(rows).encode("cp1252") + b"\r\n")
+    before = state(url)
+    one_error_line(
+        run(["clubs", "import", str(DATA / "dsb" / "vereine-current.csv"), str(levels)], url),
+        f"verbaende.csv:{line}: ", needle, "the hierarchy has a cycle",
+    )  # fmt: skip
+    assert state(url) == before
+
+
+@pytest.mark.parametrize(
+    ("method", "address", "where"),
+    [
+        ("get", "/api/players?q=%00", "query.q"),
+        ("get", "/api/players?dsb_id=%00", "query.dsb_id"),
+        ("get", "/api/lists?federation=%00", "query.federation"),
+        ("get", "/api/admin/audit?actor=%00", "query.actor"),
+        ("get", "/players?q=a%00b", "query.q"),
+        ("get", "/api/tournaments/%00", "path"),
+        ("get", "/tournaments/%00", "path"),
+        ("delete", "/api/tournaments/%00", "path"),
+    ],
+)
+def test_held_out_nul_in_an_address(world, method, address, where):
+    """``%00`` reached the database, whose refusal was answered as "refused by the database,
+    nothing written" at location ``database`` (on a search); now a 422 naming the place."""
+    url, client, tokens = world
+    before = state(url)
+    r = client.request(method, address, headers=bearer(tokens["admin"]))
+    assert r.status_code == 422, (r.status_code, r.text)
+    if address.startswith("/api"):
+        (item,) = r.json()["errors"]
+        assert item["location"] == where and "a NUL character" in item["message"], item
+    else:
+        assert "NUL" in r.text
+    assert state(url) == before
+
+
+def test_held_out_correction_with_another_tournaments_file(world, tmp_path):
+    """``tournament correct A other.json`` replaced A's players and games with those of the
+    file naming B (the API refused it): now the same one line as the API's."""
+    url, _, _ = world
+    with engine_for(url).connect() as conn:
+        other, number = conn.execute(
+            text("SELECT t.code, (SELECT id FROM tournaments WHERE code = :a) FROM tournaments t "
+                 "WHERE t.code <> :a ORDER BY t.id LIMIT 1"), {"a": RECENT_A}
+        ).one()  # fmt: skip
+    path = tmp_path / "other.json"
+    path.write_text(json.dumps(document(url, other)))
+    before = state(url)
+    for ident in (RECENT_A, str(number)):
+        one_error_line(
+            run(["tournament", "correct", ident, str(path)], url),
+            f"other.json: $.tournament.id: the document is {other!r}, not {RECENT_A!r}",
+        )
+    assert state(url) == before
+
+
+def test_held_out_endless_and_oversized_files(world, tmp_path, monkeypatch):
+    """``/dev/zero`` as a member list or tournament file was read until memory ran out; a
+    body beyond the API's 20 MB was read whole before it was refused."""
+    from ratingdb.commands import common
+    from ratingdb.web import api_officer
+
+    url, client, tokens = world
+    before = state(url)
+    one_error_line(run(["players", "import", "/dev/zero", "--date", "2026-11-01"], url),
+                   "/dev/zero: the file has more than 268435456 bytes")  # fmt: skip
+    monkeypatch.setattr(common, "MAX_FILE_BYTES", 1000)
+    path = tmp_path / "big.json"
+    path.write_text(" " * 1001)
+    for args in (
+        ["tournament", "add", str(path)],
+        ["tournament", "import", str(path), "--vkz", "A00"],
+        ["evaluate", str(path)],
+        ["clubs", "import", str(path)],
+    ):
+        one_error_line(run(args, url), "big.json: the file has more than 1000 bytes")
+    monkeypatch.setattr(api_officer, "MAX_BODY", 1000)
+    r = client.post("/api/tournaments", content=b" " * 1001, headers=bearer(tokens["admin"]))
+    assert r.status_code == 422 and "more than 1000 bytes" in r.text, r.text
+    assert state(url) == before
+
+
+@pytest.mark.parametrize("wildcard", ["%", "_", "A%", "A_"])
+def test_held_out_like_wildcards_in_a_vkz(world, wildcard):
+    """``--federation %`` listed the members of every federation and ``club=%`` searched all
+    clubs: a VKZ prefix is matched literally, as ``clubs list`` and the tournament search do."""
+    url, client, _ = world
+    one_error_line(
+        run(["export", "list", "--federation", wildcard, "--format", "csv"], url),
+        f"no members in {wildcard}*",
+    )
+    listed = client.get("/api/lists", params={"federation": wildcard})
+    assert listed.status_code == 200 and listed.json()["rows"] == []
+    assert client.get("/api/lists", params={"federation": "A"}).json()["rows"] != []
+    found = client.get("/api/players", params={"club": wildcard, "q": "S"})
+    assert found.status_code == 200 and found.json() == []
+    assert client.get("/api/players", params={"club": "A", "q": "S"}).json() != []

@@ -195,6 +195,8 @@ def test_opponent_index_does_not_matter(db):
          "$.player.rating", "either a database player's id"),
         ({"date": "2026-02-30", "player": {}}, "$.date", "no such day"),
         ({"date": "12.12.2026", "player": {}}, "$.date", "YYYY-MM-DD"),
+        # passed the calculator's own 1900 and failed inside as "$.tournament.start"
+        ({"date": "1900-01-01", "player": {}}, "$.date", "a date from 1950-01-01 to 2999-12-31"),
         ({"player": {"birth_year": 2030}, "opponents": [{"rating": 1500, "result": 1}]},
          "$.player.birth_year", "between 1900 and 2026"),
         ({"player": {}, "opponents": [{"rating": "x", "result": 1}]},
@@ -218,6 +220,10 @@ def test_bad_requests_name_the_field(data, location, message):
         ([], "error: --opponent: at least one opponent"),
         (["--player", "99999999", "--opponent", "1600:1"], "error: --player: no player 99999999"),
         (["--opponent", "@99999999:1"], "error: --opponent '@99999999:1': no player 99999999"),
+        (
+            ["--rating", "1500", "--index", "5", "--opponent", "1500:1", "--date", "1900-01-01"],
+            "error: --date: a date from 1950-01-01 to 2999-12-31, got 1900-01-01",
+        ),
     ],
 )
 def test_cli_bad_input_exit_2_one_line(migrated_engine, args, line):

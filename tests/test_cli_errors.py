@@ -100,3 +100,75 @@ def test_the_web_never_imports_the_command_line():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["player", "join", "1", "--club", "A0001", "--from", "2026-02-30"],
+         "Invalid value for '--from': '2026-02-30' does not match the format '%Y-%m-%d'"),
+        (["player", "leave", "abc", "--club", "A0001", "--on", "2026-01-01"],
+         "Invalid value for 'PLAYER_ID': 'abc' is not a valid integer"),
+        (["player", "join", "-5", "--club", "A0001", "--from", "2026-01-01"],
+         "No such option '-5'"),
+        (["export", "list", "--club", "A0001", "--date", "31.02.2020"],
+         "Invalid value for '--date': '31.02.2020'"),
+        (["export", "list", "--club", "A0001", "--format", "xls"],
+         "Invalid value for '--format': 'xls' is not one of"),
+        (["calc", "--rating", "abc", "--index", "5"], "Invalid value for '--rating'"),
+        (["recalc", "--list", "-1"], "Invalid value for '--list': -1 is not in the range"),
+        (["tournament", "add"], "Missing argument 'FILE'"),
+        (["--lang", "xx", "recalc"], "Invalid value for '--lang': 'xx' is not one of"),
+        (["no-such-command"], "No such command 'no-such-command'"),
+    ],
+)  # fmt: skip
+def test_usage_errors_are_one_line(migrated_engine, args, needle):
+    """An option's value click cannot read is bad input as any other: one ``error:`` line
+    naming the command's help and exit code 2, not click's four-line usage block."""
+    out = run(args, migrated_engine.url)
+    assert out.returncode == 2 and out.stdout == "" and "Traceback" not in out.stderr
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"error: {needle}"), lines
+    assert lines[0].endswith(" --help`)"), lines
+
+
+def test_a_group_without_a_command_still_shows_its_help(migrated_engine):
+    out = run(["tournament"], migrated_engine.url)
+    assert "Usage:" in out.stdout + out.stderr and "Commands:" in out.stdout + out.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        # stored before: a version valid from 1900 (the whole history rated with it) or 9999
+        (["--version", "x1", "--valid-from", "1900-01-01"],
+         "error: --valid-from: 1900-01-01 is not plausible (from 1950-01-01 to "),
+        (["--version", "x2", "--valid-from", "9999-01-01"],
+         "error: --valid-from: 9999-01-01 is not plausible"),
+        # stored before: a version without a name, or one with blanks around it
+        (["--version", "", "--valid-from", "2026-11-01"],
+         "error: --version: a version needs a name"),
+        (["--version", " v ", "--valid-from", "2026-11-01"],
+         "error: --version: not a version name"),
+        # "refused by the database, nothing written: value too long" without the option
+        (["--version", "v" * 31, "--valid-from", "2026-11-01"],
+         "error: --version: a version name has at most 30 characters, not 31"),
+        # "unknown DWZ 2026 parameter(s): " naming nothing
+        (["--version", "x3", "--valid-from", "2026-11-01", "--set", "=1"],
+         "error: --set '=1': expected NAME=VALUE"),
+    ],
+)  # fmt: skip
+def test_rechenmodul_add_names_and_dates(migrated_engine, args, line):
+    from sqlalchemy import text
+
+    def versions() -> list[str]:
+        with migrated_engine.connect() as conn:
+            rows = conn.execute(text("SELECT version FROM rechenmodule ORDER BY id"))
+            return list(rows.scalars())
+
+    before = versions()
+    out = run(["rechenmodul", "add", *args], migrated_engine.url)
+    assert out.returncode == 2 and out.stdout == "" and "Traceback" not in out.stderr
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(line), lines
+    assert versions() == before

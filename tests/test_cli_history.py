@@ -282,7 +282,7 @@ def test_a_tournament_the_rules_refuse_does_not_block_the_night(scratch_db, tmp_
             "$.players[2].sex",
         ),
         (lambda d: d["tournament"].update(vkz="C-03"), "$.tournament.vkz"),
-        (lambda d: d["tournament"].update(name="x" * 300), "refused by the database"),
+        (lambda d: d["tournament"].update(name="x" * 300), "$.tournament.name: at most 200"),
     ],
 )
 def test_submission_rules_end_in_one_line(loaded, tmp_path: Path, change, needle):

@@ -28,7 +28,9 @@ def clubs_import(clubs_file: str, levels_file: str | None, encoding: str) -> Non
     levels = (read_bytes(levels_file), source_name(levels_file)) if levels_file else None
     club_rows, level_rows = read_club_lists((read_bytes(clubs_file), name), levels, encoding)
     with writing(name) as session:
-        report = import_club_lists(session, club_rows, level_rows, name)
+        report = import_club_lists(
+            session, club_rows, level_rows, name, levels_name=levels[1] if levels else None
+        )
     click.echo(report.summary())
 
 

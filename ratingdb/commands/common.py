@@ -58,12 +58,29 @@ def source_name(source: str) -> str:
     return "<stdin>" if source == "-" else source
 
 
-def read_bytes(source: str) -> bytes:
-    """The bytes of FILE or stdin ('-'); an InputError naming the file otherwise."""
+#: the largest input file read (a member list of 250,000 players has about 30 MB): more is
+#: not one of the files ratingdb reads (``/dev/zero``, a disk image), refused before memory
+#: runs out
+MAX_FILE_BYTES = 256 * 1024 * 1024
+
+
+def read_bytes(source: str, limit: int | None = None) -> bytes:
+    """The bytes of FILE or stdin ('-'), at most ``limit`` (:data:`MAX_FILE_BYTES`) of
+    them; an InputError naming the file otherwise."""
+    limit = MAX_FILE_BYTES if limit is None else limit
     try:
-        return sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
+        if source == "-":
+            data = sys.stdin.buffer.read(limit + 1)
+        else:
+            with Path(source).open("rb") as f:
+                data = f.read(limit + 1)
     except OSError as err:
         raise InputError(source_name(source), f"cannot read: {err.strerror}") from None
+    if len(data) > limit:
+        raise InputError(
+            source_name(source), f"the file has more than {limit} bytes, the most read"
+        )
+    return data
 
 
 def read_json(source: str) -> Any:

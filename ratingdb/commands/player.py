@@ -56,7 +56,7 @@ def player_leave(player_id: int, vkz: str, day: datetime) -> None:
 @click.argument("text", required=False)
 @click.option("--club", help="VKZ (or its start) or part of the club's name.")
 @click.option("--limit", default=20, show_default=True, type=click.IntRange(1, 200))
-@click.option("--offset", default=0, show_default=True, type=click.IntRange(min=0))
+@click.option("--offset", default=0, show_default=True, type=click.IntRange(0, 10_000_000))
 @click.option("--json", "as_json", is_flag=True)
 def player_search(
     text: str | None, club: str | None, limit: int, offset: int, as_json: bool

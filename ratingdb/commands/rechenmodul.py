@@ -58,7 +58,7 @@ def parse_settings(settings: tuple[str, ...]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for item in settings:
         key, sep, raw = item.partition("=")
-        if not sep:
+        if not sep or not key.strip():
             raise InputError(f"--set {item!r}", "expected NAME=VALUE")
         try:
             out[key] = json.loads(raw)

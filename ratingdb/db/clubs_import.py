@@ -21,6 +21,7 @@ from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from ratingdb.db.models import AuditEntry
+from ratingdb.errors import InputError
 from ratingdb.io.dsb_clubs import OrgRow
 
 ACTION = "clubs-import"
@@ -48,6 +49,35 @@ def _kind(row: OrgRow) -> str:
     return "region" if row.parent in ("", ROOT, row.code) else "district"
 
 
+def _check_hierarchy(
+    existing: dict[str, tuple[int, str, str, int | None]],
+    wanted: dict[str, tuple[str, str, str]],
+    rows: list[tuple[OrgRow, str]],
+) -> None:
+    """The hierarchy after the import (the database's, with the lists' parents) has no
+    cycle (``100`` above ``106`` above ``100``): an InputError at the first row on one."""
+    vkz_of = {oid: vkz for vkz, (oid, _, _, _) in existing.items()}
+    parent: dict[str, str | None] = {
+        vkz: vkz_of.get(pid) if pid is not None else None
+        for vkz, (_, _, _, pid) in existing.items()
+    }
+    for vkz, (_, _, above) in wanted.items():
+        parent[vkz] = above if above and above != vkz else None
+    for row, source in rows:
+        path = [row.code]
+        up = parent.get(row.code)
+        while up is not None and up not in path and len(path) <= len(parent):
+            path.append(up)
+            up = parent.get(up)
+        if up == row.code:
+            shown = " → ".join([*path, row.code][::-1])
+            raise InputError(
+                f"{source}:{row.line}",
+                f"{row.code} would lie below itself ({shown}, top to bottom): the hierarchy "
+                "has a cycle",
+            )
+
+
 def import_orgs(
     session: Session,
     clubs: Sequence[OrgRow],
@@ -55,8 +85,10 @@ def import_orgs(
     source: str,
     *,
     actor: str = "cli",
+    levels_source: str | None = None,
 ) -> ClubImport:
-    """Upsert the listed organisations and their parents in the caller's transaction."""
+    """Upsert the listed organisations and their parents in the caller's transaction
+    (``levels_source``: the name of the federation levels' file, for an error's place)."""
     session.execute(text("LOCK TABLE organisations IN EXCLUSIVE MODE"))
     report = ClubImport(clubs=len(clubs), levels=len(levels))
     existing = {
@@ -73,6 +105,8 @@ def import_orgs(
             kind = "region" if parent[1:].strip("0") == "" else "district"
             wanted[parent] = (f"Verband {parent}", kind, "")
             report.placeholders += 1
+    _check_hierarchy(existing, wanted, [(r, levels_source or source) for r in levels]
+                     + [(r, source) for r in clubs])  # fmt: skip
     new = [vkz for vkz in wanted if vkz not in existing]
     if new:
         session.execute(

@@ -34,6 +34,7 @@ from ratingdb.db.organisations import require_organisation
 from ratingdb.db.store import find_tournament
 from ratingdb.engine.order import OrderKey
 from ratingdb.io.errors import InputError
+from ratingdb.io.evaluate_json import _kind as json_kind
 from ratingdb.io.evaluate_json import parse_tournament
 from ratingdb.plausibility import check_date
 
@@ -43,6 +44,108 @@ DEFAULT_VKZ = "000"
 
 def _order_key(t: Tournament) -> OrderKey:
     return OrderKey(t.end_date, t.start_date, t.vkz, t.processed_at, t.id)
+
+
+#: the widest text each column of a submission takes (ratingdb/db/models.py): longer is an
+#: InputError naming the JSON path, not the database's "value too long" without a place
+NAME_WIDTH, SURNAME_WIDTH, VKZ_WIDTH, MEMBER_NUMBER_WIDTH, CODE_WIDTH = 200, 100, 10, 10, 30
+#: the largest player id the database holds (a bigint)
+MAX_PLAYER_ID = 2**63 - 1
+
+
+def check_code(code: str, where: str) -> None:
+    """A tournament code the pages and the API can address (``/tournaments/{code}``): 1 to 30
+    characters, no slash, no control character, no blank at either end, not ``.`` or ``..``.
+
+    >>> check_code("C0327-2026-03-14", "--id")
+    >>> check_code("X/../Y", "--id")
+    Traceback (most recent call last):
+    ratingdb.errors.InputError: --id: a tournament id cannot hold '/' (it names a web address)
+    """
+    if len(code) > CODE_WIDTH:
+        raise InputError(
+            where, f"a tournament id has at most {CODE_WIDTH} characters, got {len(code)}"
+        )
+    if "/" in code:
+        raise InputError(where, "a tournament id cannot hold '/' (it names a web address)")
+    if code in (".", ".."):
+        raise InputError(where, f"{code!r} is not a tournament id (it names a web address)")
+    bad = control_character(code)
+    if bad is not None:
+        raise InputError(where, f"a tournament id cannot hold the control character {bad!r}")
+    if code != code.strip():
+        raise InputError(where, f"a tournament id cannot begin or end with a blank: {code!r}")
+
+
+def not_a_club(vkz: str, kind: str | None) -> str:
+    """Why a membership in organisation ``vkz`` of ``kind`` is refused."""
+    return f"{vkz!r} is a {kind}, not a club: players are members of clubs"
+
+
+def control_character(text: str) -> str | None:
+    """The first control character of ``text`` (C0, DEL, C1: a line break, a tab, an
+    escape sequence that recolours a terminal), or None."""
+    return next((c for c in text if c < " " or "\x7f" <= c <= "\x9f"), None)
+
+
+def _check_name(name: str, where: str) -> None:
+    """A name to store holds no control character: a line break in it split the line of
+    every fixed-column export (TRF, the DOS player files), an escape sequence reached the
+    terminal of whoever listed it."""
+    bad = control_character(name)
+    if bad is not None:
+        raise InputError(
+            where, f"the name holds the control character {bad!r} at position {name.index(bad) + 1}"
+        )
+
+
+def _text(raw: dict[str, Any], key: str, path: str, width: int) -> str | None:
+    """``raw[key]``: None, or a string of at most ``width`` characters."""
+    value = raw.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise InputError(f"{path}.{key}", f"expected a string, got {json_kind(value)}")
+    if len(value) > width:
+        raise InputError(f"{path}.{key}", f"at most {width} characters, got {len(value)}")
+    return value
+
+
+def _check_texts(doc: dict[str, Any]) -> None:
+    """The texts a submission stores fit their columns, with the JSON path of one that
+    does not (the document was parsed: ``tournament`` and ``players`` have their shape)."""
+    name = _text(doc["tournament"], "name", "$.tournament", NAME_WIDTH)
+    if name is not None:
+        _check_name(name, "$.tournament.name")
+    for k, raw in enumerate(doc.get("players", [])):
+        path = f"$.players[{k}]"
+        if not isinstance(raw, dict):
+            continue
+        for key in ("club", "club_vkz"):
+            _text(raw, key, path, VKZ_WIDTH)
+        number = raw.get("member_number")
+        if isinstance(number, int) and not isinstance(number, bool) and number >= 0:
+            number = str(number)
+        elif number is not None and not isinstance(number, str):
+            raise InputError(f"{path}.member_number", "expected a member number (a string)")
+        if number is not None and not 1 <= len(number) <= MEMBER_NUMBER_WIDTH:
+            raise InputError(
+                f"{path}.member_number",
+                f"a member number has 1 to {MEMBER_NUMBER_WIDTH} characters",
+            )
+        name = raw.get("name")
+        if not isinstance(name, str) or "player_id" in raw:
+            continue
+        _check_name(name, f"{path}.name")
+        if raw.get("member", True):
+            for part in name.partition(",")[::2]:
+                if len(part.strip()) > SURNAME_WIDTH:
+                    raise InputError(
+                        f"{path}.name",
+                        f"surname and given name have at most {SURNAME_WIDTH} characters each",
+                    )
+        elif len(name) > NAME_WIDTH:
+            raise InputError(f"{path}.name", f"at most {NAME_WIDTH} characters, got {len(name)}")
 
 
 def _check_players(
@@ -60,6 +163,7 @@ def _check_players(
     if vkz is not None or default_vkz is not None:
         where = "$.tournament.vkz" if vkz is not None else "$.tournament"
         require_organisation(session, str(vkz or default_vkz), where, create=create, actor=actor)
+    _check_texts(doc)
     seen: dict[int, int] = {}
     wanted = [
         raw["player_id"]
@@ -67,6 +171,7 @@ def _check_players(
         if isinstance(raw, dict)
         and isinstance(raw.get("player_id"), int)
         and not isinstance(raw["player_id"], bool)
+        and 0 < raw["player_id"] <= MAX_PLAYER_ID
     ]
     known = set(session.scalars(select(Player.id).where(Player.id.in_(wanted))))
     for k, raw in enumerate(doc.get("players", [])):
@@ -103,18 +208,29 @@ def _check_players(
             if not isinstance(name, str) or not name.strip():
                 raise InputError(f"{path}.name", "a new player needs a name")
             club = raw.get("club")
-            if (
-                not isinstance(club, str)
-                or session.scalar(select(Organisation.id).where(Organisation.vkz == club)) is None
-            ):
+            kind = (
+                session.scalar(select(Organisation.kind).where(Organisation.vkz == club))
+                if isinstance(club, str)
+                else None
+            )
+            if kind is None:
                 raise InputError(f"{path}.club", f"unknown club VKZ {club!r}")
+            if kind != "club":
+                raise InputError(f"{path}.club", not_a_club(str(club), kind))
             since = raw.get("member_since")
             try:
                 joined = date.fromisoformat(since)  # type: ignore[arg-type]
             except (TypeError, ValueError):
                 raise InputError(f"{path}.member_since", "expected a date YYYY-MM-DD") from None
             check_date(joined, f"{path}.member_since")
-        elif not isinstance(raw.get("name"), str):
+            end = doc["tournament"].get("end")
+            if isinstance(end, str) and joined.isoformat() > end:
+                raise InputError(
+                    f"{path}.member_since",
+                    f"{joined} is after the tournament's end {end}: a player who joined later "
+                    'played as a non-member (give "member": false, WO 3.4.3)',
+                )
+        elif not isinstance(raw.get("name"), str) or not raw["name"].strip():
             raise InputError(f"{path}.name", "a textual participant needs a name")
 
 
@@ -129,11 +245,12 @@ def _new_player(session: Session, raw: dict[str, Any]) -> int:
     session.add(player)
     session.flush()
     club = session.scalar(select(Organisation.id).where(Organisation.vkz == raw["club"]))
+    number = raw.get("member_number")
     session.add(
         Membership(
             player_id=player.id,
             organisation_id=club,
-            member_number=raw.get("member_number"),
+            member_number=None if number is None else str(number),
             valid_from=date.fromisoformat(raw["member_since"]),
         )
     )
@@ -254,6 +371,7 @@ def add_tournament(session: Session, doc: dict[str, Any], actor: str = "cli") ->
     """Store a new (possibly late) tournament and record its change point."""
     parsed = parse_tournament(doc)
     info = parsed.tournament
+    check_code(info.id, "$.tournament.id")
     lock_tournament(session, info.id)  # a second submission of the code finds it taken
     _check_players(session, doc, actor, DEFAULT_VKZ)
     if session.scalar(select(Tournament.id).where(Tournament.code == info.id)) is not None:
@@ -362,11 +480,15 @@ def change_membership(
     is stored (WO 3.4.3, 4.1.1), so the player's history is replayed from their first
     tournament on the next run."""
     hold_edits(session)
-    if session.get(Player, player_id) is None:
+    if not 0 < player_id <= MAX_PLAYER_ID or session.get(Player, player_id) is None:
         raise InputError("player", f"no player with id {player_id}")
-    club = session.scalar(select(Organisation.id).where(Organisation.vkz == vkz))
+    club, kind = session.execute(
+        select(Organisation.id, Organisation.kind).where(Organisation.vkz == vkz)
+    ).first() or (None, None)
     if club is None:
         raise InputError("club", f"unknown club VKZ {vkz!r}")
+    if joined is not None and kind != "club":
+        raise InputError("club", not_a_club(vkz, kind))
     day = joined if joined is not None else left
     assert day is not None, "a membership change is a join or a leave"
     check_date(day, "--from" if joined is not None else "--on")

@@ -35,6 +35,7 @@ NUMBER = re.compile(r"\d{1,12}")
 
 
 def _like(prefix: str) -> str:
+    """A LIKE pattern matching what starts with ``prefix`` literally."""
     return like_escape(prefix) + "%"
 
 
@@ -116,8 +117,8 @@ def _criteria(
             raise InputError("zps", f"{zps.strip()!r} is no ZPS number (VKZ-number, e.g. C0327-12)")
         c.where.append(_text_filter(zps, c.params))
     if club and club.strip():
-        c.params["club_vkz"] = club.strip() + "%"
-        c.params["club_name"] = "%" + club.strip().lower() + "%"
+        c.params["club_vkz"] = _like(club.strip())  # a '%' or '_' typed is no wildcard
+        c.params["club_name"] = "%" + _like(club.strip().lower())
         c.members = (
             "WITH club_members AS MATERIALIZED (SELECT DISTINCT cm.player_id FROM memberships cm "
             "WHERE cm.organisation_id IN (SELECT id FROM organisations WHERE vkz LIKE :club_vkz "

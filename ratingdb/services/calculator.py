@@ -35,7 +35,9 @@ from sqlalchemy.orm import Session
 
 from ratingdb.errors import InputError
 from ratingdb.i18n import _
+from ratingdb.io.evaluate_json import LAST_DATE
 from ratingdb.names import full_name
+from ratingdb.plausibility import bounds
 
 #: the rule families whose evaluation the calculator explains (tournament-shaped DWZ)
 FAMILIES = ("dwz2026", "dwz-classic")
@@ -150,8 +152,9 @@ def parse_day(value: Any, where: str, today: date) -> date:
         day = date.fromisoformat(value.strip())
     except ValueError:
         raise InputError(where, f"no such day: {value}") from None
-    if not 1900 <= day.year <= 2999:
-        raise InputError(where, f"a date between 1900 and 2999, got {value}")
+    earliest = bounds().earliest  # the evaluation's own bounds (ratingdb/plausibility.py)
+    if not earliest <= day <= LAST_DATE:
+        raise InputError(where, f"a date from {earliest} to {LAST_DATE}, got {value}")
     return day
 
 

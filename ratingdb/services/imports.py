@@ -88,9 +88,10 @@ def import_club_lists(
     name: str,
     *,
     actor: str = "cli",
+    levels_name: str | None = None,
 ) -> ClubImport:
     """Names, kinds and the hierarchy of clubs and federation levels (organisations)."""
     from ratingdb.db.clubs_import import import_orgs
 
     with refusals_named(name):
-        return import_orgs(session, clubs, levels, name, actor=actor)
+        return import_orgs(session, clubs, levels, name, actor=actor, levels_source=levels_name)

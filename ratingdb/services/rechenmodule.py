@@ -18,6 +18,8 @@ from ratingdb.plausibility import check_date
 
 #: before every version: a new oldest version changes the rules of everything before it
 BEGINNING = date(1, 1, 1)
+#: the width of ``rechenmodule.version`` (ratingdb/db/models.py)
+VERSION_WIDTH = 30
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +83,20 @@ def _base_parameters(
     return dict(found) if found else {}
 
 
+def _check_version(version: str) -> None:
+    """A version name ``rechenmodul show`` and the timeline can name: 1 to 30 characters,
+    no control character, no blank at either end."""
+    if not version.strip():
+        raise InputError("--version", "a version needs a name")
+    if len(version) > VERSION_WIDTH:
+        raise InputError(
+            "--version",
+            f"a version name has at most {VERSION_WIDTH} characters, not {len(version)}",
+        )
+    if version != version.strip() or any(c < " " or "\x7f" <= c <= "\x9f" for c in version):
+        raise InputError("--version", f"not a version name: {version!r}")
+
+
 def add_rechenmodul(
     session: Session,
     *,
@@ -114,6 +130,8 @@ def add_rechenmodul(
         raise InputError("parameters", str(err)) from None
     except RatingdbError as err:
         raise err.with_context("parameters") from None
+    _check_version(version)
+    check_date(valid_from, "--valid-from")  # 1900 rated a century with it, 9999 nothing
     clash = session.scalars(
         select(Rechenmodul.id).where(
             or_(

@@ -184,8 +184,11 @@ def _correct_json(
     submissions.lock(session, ident)
     if user is None:
         code = ident
+        stored = _stored_code(session, ident)
         old_end = _end_date(session, ident)
         info = parse_tournament(doc).tournament
+        if stored is not None and info.id != stored:  # another tournament's file, by mistake
+            raise InputError("$.tournament.id", f"the document is {info.id!r}, not {stored!r}")
     else:
         t = _existing(session, ident)
         _check(user, t.code, t.vkz, t.end_date, today)  # the stored one first (403)
@@ -337,6 +340,14 @@ def correct_trf(
     if choices is not None:
         _keep_choices(session, t.code, matches, user)
     return _written("correct", t, user, min(old_end, t.end_date), matches)
+
+
+def _stored_code(session: Session, ident: str) -> str | None:
+    """The code of tournament ``ident`` (code or number), None when there is none."""
+    try:
+        return submissions.find(session, ident).code
+    except InputError:
+        return None  # correct_tournament names the missing tournament
 
 
 def _end_date(session: Session, ident: str) -> date | None:

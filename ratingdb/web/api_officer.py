@@ -43,10 +43,16 @@ Plan = Callable[[Session], Written]
 
 # -- reading the request ---------------------------------------------------------------------
 async def _raw(request: Request) -> bytes:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise InputError("body", f"the body has {len(raw)} bytes; at most {MAX_BODY} are read")
-    return raw
+    """The body, read up to :data:`MAX_BODY` bytes: a larger one is refused as it arrives
+    (it was read whole into memory first, however large)."""
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise InputError("body", f"the body has more than {MAX_BODY} bytes, the most read")
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def _json(raw: bytes) -> Any:

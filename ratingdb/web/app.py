@@ -25,7 +25,7 @@ from ratingdb.web import (
     run_pages,
 )
 from ratingdb.web.assets import add_assets
-from ratingdb.web.errors import HANDLERS
+from ratingdb.web.errors import HANDLERS, RefuseUnsafeText
 from ratingdb.web.language import LanguageMiddleware, template_context
 from ratingdb.web.timing import ServerTiming, count_statements
 
@@ -105,6 +105,7 @@ def create_app(
     app.state.engine = engine
     app.state.today = today or date.today
     app.state.templates = templates()
+    app.add_middleware(RefuseUnsafeText)  # inside: its error page is in the request's language
     app.add_middleware(LanguageMiddleware)
     for router in (
         pages.router,

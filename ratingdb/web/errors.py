@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import re
 from typing import Any
+from urllib.parse import parse_qsl
 
 from fastapi import Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import DataError, IntegrityError, OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ratingdb.errors import InputError, RatingdbError, Refused
 from ratingdb.rules.errors import RulesError
@@ -124,3 +126,38 @@ HANDLERS: dict[Any, Any] = {
     RequestValidationError: validation_error,
     StarletteHTTPException: http_error,
 }
+
+
+def unsafe_request_text(scope: Scope) -> tuple[str, str] | None:
+    """(location, problem) of the first character in the request's path or query that no
+    stored text may hold (a NUL, ``%00``: :mod:`ratingdb.io.text`), or None."""
+    from ratingdb.io.text import unsafe_character
+
+    bad = unsafe_character(scope.get("path", ""))
+    if bad:
+        return "path", f"the address holds {bad}"
+    query = scope.get("query_string", b"").decode("latin-1")
+    for key, value in parse_qsl(query, keep_blank_values=True):
+        bad = unsafe_character(key) or unsafe_character(value)
+        if bad:
+            shown = key.encode("unicode_escape").decode("ascii")
+            return f"query.{shown}", f"the text holds {bad}"
+    return None
+
+
+class RefuseUnsafeText:
+    """Pure ASGI middleware: a path or query parameter holding a NUL is a 422 naming the
+    parameter before any endpoint runs; it reached the database, whose refusal read
+    "refused by the database, nothing written" (on a search, a list, a page)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        problem = unsafe_request_text(scope) if scope["type"] == "http" else None
+        if problem is None:
+            await self.app(scope, receive, send)
+            return
+        request = Request(scope, receive)  # answered as FastAPI answers a bad parameter
+        response = _respond(request, 422, "invalid request", [error_item(*problem)])
+        await response(scope, receive, send)
