@@ -189,7 +189,7 @@ def test_a_full_run_writes_and_reports_only_what_changed(federation, monkeypatch
     from ratingdb.db import recalc
 
     monkeypatch.setattr(recalc, "FEW_PLAYERS", few)
-    url, engine = federation
+    _, engine = federation
     run_recalc(engine, full=True)
 
     def rows() -> dict[tuple[int, int], int]:
