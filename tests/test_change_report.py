@@ -180,6 +180,27 @@ def test_the_cli_says_how_many_and_shows_ten(federation):
     assert f"{n} ratings changed" in done and f"(showing 3 of {n}; `ratingdb runs" in done
 
 
+def test_the_first_run_of_a_history_reports_everyone_with_an_evaluation(pg_server):
+    """The first replay of a freshly loaded history: nobody had an evaluation, so the report
+    is every player who has one now, with their current DWZ (read without hashing every
+    snapshot: ratingdb/db/change_report.py)."""
+    name = "change_report_first_run"
+    url = _create_database(pg_server, name)
+    try:
+        migrate.upgrade(url)
+        engine = create_engine(url, poolclass=NullPool)
+        fed = generate(players=40, years=2, seed=12, start_year=2026, today=date(2026, 11, 1))
+        with Session(engine) as session, session.begin():
+            load_federation(session, fed)
+        report = run_recalc(engine)
+        expected = difference({}, exported(engine))
+        assert len(expected) > 20 and reported(report) == expected
+        assert all(c.evaluations_changed for c in report.ratings_changed)
+        engine.dispose()
+    finally:
+        _drop_database(pg_server, name)
+
+
 @pytest.mark.parametrize("few", [20_000, 0], ids=["changed-players", "everyone"])
 def test_a_full_run_writes_and_reports_only_what_changed(federation, monkeypatch, few):
     """A full replay (streamed) keeps every stored snapshot it computes again to the last
