@@ -263,7 +263,9 @@ def stage_changes(session: Session, deferred: Collection[int]) -> set[int]:
             "WHERE x.player_id IS NOT NULL AND x.tournament_id <> ALL(CAST(:deferred AS bigint[])) "
             "AND NOT EXISTS (SELECT 1 FROM rating_snapshots s "
             "WHERE s.tournament_id = x.tournament_id AND s.participant_id = x.participant_id "
-            f"AND s.id NOT IN (SELECT id FROM {STAGE_GONE}))"
+            # NOT EXISTS, not NOT IN: a hash anti-join even when every row changed (a NOT IN
+            # list larger than work_mem is scanned once per row)
+            f"AND NOT EXISTS (SELECT 1 FROM {STAGE_GONE} g WHERE g.id = s.id))"
         ),
         skip,
     ).scalars()
@@ -283,19 +285,31 @@ def write_staged(
     nightly full replay of an unchanged history therefore rewrites nothing but the
     tournaments' calculation dates (WO 6.5.2.1 item 4), which every replayed tournament
     gets as before. The table ends the same as when every row is deleted and inserted
-    again; nothing refers to a snapshot's id."""
+    again; nothing refers to a snapshot's id. When most stored rows changed (a Rechenmodul
+    valid from long ago), all are deleted and the staged ones inserted without comparing:
+    inserting into a table just emptied of the same rows cost more than that."""
     conn = session.connection()
     skip = {"deferred": sorted(deferred)}
     conn.execute(text("DELETE FROM residual_games WHERE created_by_id IS NOT NULL"))
     conn.execute(text("UPDATE residual_games SET consumed_by_id = NULL"))
     write_problems(session, problems, None)
-    conn.execute(text(f"DELETE FROM rating_snapshots WHERE id IN (SELECT id FROM {STAGE_GONE})"))
+    gone, stored = conn.execute(
+        text(f"SELECT (SELECT count(*) FROM {STAGE_GONE}), (SELECT count(*) FROM rating_snapshots)")
+    ).one()
+    if 2 * gone >= stored:  # most rows changed (a new Rechenmodul): replace them all
+        conn.execute(text("DELETE FROM rating_snapshots"))
+        keep = ""
+    else:
+        conn.execute(text(f"DELETE FROM rating_snapshots s USING {STAGE_GONE} g WHERE s.id = g.id"))
+        keep = (
+            " AND NOT EXISTS (SELECT 1 FROM rating_snapshots s "
+            "WHERE s.tournament_id = x.tournament_id AND s.participant_id = x.participant_id)"
+        )
     conn.execute(
         text(
             f"INSERT INTO rating_snapshots ({SNAPSHOT_COLUMNS}) SELECT {_columns('x')} "
-            f"FROM {STAGE_SNAPSHOTS} x WHERE x.tournament_id <> ALL(CAST(:deferred AS bigint[])) "
-            "AND NOT EXISTS (SELECT 1 FROM rating_snapshots s "
-            "WHERE s.tournament_id = x.tournament_id AND s.participant_id = x.participant_id)"
+            f"FROM {STAGE_SNAPSHOTS} x WHERE x.tournament_id <> ALL(CAST(:deferred AS bigint[]))"
+            + keep
         ),
         skip,
     )
