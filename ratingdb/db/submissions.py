@@ -72,7 +72,7 @@ def check_code(code: str, where: str) -> None:
         raise InputError(where, f"{code!r} is not a tournament id (it names a web address)")
     bad = control_character(code)
     if bad is not None:
-        raise InputError(where, f"a tournament id cannot hold the control character {bad!r}")
+        raise InputError(where, f"a tournament id cannot hold {describe_control(bad)}")
     if code != code.strip():
         raise InputError(where, f"a tournament id cannot begin or end with a blank: {code!r}")
 
@@ -82,20 +82,37 @@ def not_a_club(vkz: str, kind: str | None) -> str:
     return f"{vkz!r} is a {kind}, not a club: players are members of clubs"
 
 
+#: Unicode's bidirectional controls (LRM, RLM, the embeddings and overrides U+202A–U+202E,
+#: the isolates U+2066–U+2069): invisible, they reorder what follows them on every page,
+#: list and terminal that shows the text ("Trojan Source")
+BIDI_CONTROLS = frozenset("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
 def control_character(text: str) -> str | None:
     """The first control character of ``text`` (C0, DEL, C1: a line break, a tab, an
-    escape sequence that recolours a terminal), or None."""
-    return next((c for c in text if c < " " or "\x7f" <= c <= "\x9f"), None)
+    escape sequence that recolours a terminal; a bidirectional control), or None.
+
+    >>> control_character("Meier, Anna"), control_character("Gast\\u202eX")
+    (None, '\\u202e')
+    """
+    return next((c for c in text if c < " " or "\x7f" <= c <= "\x9f" or c in BIDI_CONTROLS), None)
+
+
+def describe_control(char: str) -> str:
+    """``the control character '\\n'`` or ``the bidirectional control character
+    '\\u202e'`` (its escape: the character itself is invisible)."""
+    kind = "bidirectional control character" if char in BIDI_CONTROLS else "control character"
+    return f"the {kind} {char!r}"
 
 
 def _check_name(name: str, where: str) -> None:
     """A name to store holds no control character: a line break in it split the line of
     every fixed-column export (TRF, the DOS player files), an escape sequence reached the
-    terminal of whoever listed it."""
+    terminal of whoever listed it, a bidirectional control reordered the text after it."""
     bad = control_character(name)
     if bad is not None:
         raise InputError(
-            where, f"the name holds the control character {bad!r} at position {name.index(bad) + 1}"
+            where, f"the name holds {describe_control(bad)} at position {name.index(bad) + 1}"
         )
 
 
