@@ -165,6 +165,27 @@ def _check_texts(doc: dict[str, Any]) -> None:
             raise InputError(f"{path}.name", f"at most {NAME_WIDTH} characters, got {len(name)}")
 
 
+#: the fewest players a stored tournament has: one player has no opponent, so nothing of
+#: the tournament can be rated (docs/engine.md, "Submissions")
+MIN_PLAYERS = 2
+
+
+def _check_field(doc: dict[str, Any], correction: bool) -> None:
+    """A tournament to store has at least :data:`MIN_PLAYERS` players; a correction that
+    would empty a tournament is a deletion (``ratingdb tournament delete``)."""
+    count = len(doc.get("players") or [])
+    if count < MIN_PLAYERS:
+        hint = (
+            "; to remove the tournament, delete it (ratingdb tournament delete)"
+            if correction
+            else ""
+        )
+        raise InputError(
+            "$.players",
+            f"a tournament needs at least {MIN_PLAYERS} players to be rated, got {count}{hint}",
+        )
+
+
 def _check_players(
     session: Session, doc: dict[str, Any], actor: str, default_vkz: str | None
 ) -> None:
@@ -389,6 +410,7 @@ def add_tournament(session: Session, doc: dict[str, Any], actor: str = "cli") ->
     parsed = parse_tournament(doc)
     info = parsed.tournament
     check_code(info.id, "$.tournament.id")
+    _check_field(doc, correction=False)
     lock_tournament(session, info.id)  # a second submission of the code finds it taken
     _check_players(session, doc, actor, DEFAULT_VKZ)
     if session.scalar(select(Tournament.id).where(Tournament.code == info.id)) is not None:
@@ -457,6 +479,7 @@ def correct_tournament(
 ) -> Tournament:
     """Replace a tournament's data (dates, players, games); replayed from its old place."""
     parsed = parse_tournament(doc)
+    _check_field(doc, correction=True)
     lock(session, ident)
     _check_players(session, doc, actor, None)
     t = find(session, ident)
