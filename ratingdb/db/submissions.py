@@ -51,6 +51,8 @@ def _order_key(t: Tournament) -> OrderKey:
 NAME_WIDTH, SURNAME_WIDTH, VKZ_WIDTH, MEMBER_NUMBER_WIDTH, CODE_WIDTH = 200, 100, 10, 10, 30
 #: the largest player id the database holds (a bigint)
 MAX_PLAYER_ID = 2**63 - 1
+#: FIDE ids have at most 10 digits
+MAX_FIDE_ID = 9_999_999_999
 
 
 def check_code(code: str, where: str) -> None:
@@ -212,6 +214,7 @@ def _check_players(
         and 0 < raw["player_id"] <= MAX_PLAYER_ID
     ]
     known = set(session.scalars(select(Player.id).where(Player.id.in_(wanted))))
+    ids: dict[tuple[str, object], int] = {}
     for k, raw in enumerate(doc.get("players", [])):
         path = f"$.players[{k}]"
         if not isinstance(raw, dict):
@@ -235,6 +238,7 @@ def _check_players(
             )
         if raw.get("residual_games"):
             raise InputError(f"{path}.residual_games", "residual games come from the database")
+        _check_ids(session, raw, path, ids)
         if "player_id" in raw:
             pid = raw["player_id"]
             if not isinstance(pid, int) or isinstance(pid, bool):
@@ -272,6 +276,57 @@ def _check_players(
             raise InputError(f"{path}.name", "a textual participant needs a name")
 
 
+def _check_ids(
+    session: Session, raw: dict[str, Any], path: str, seen: dict[tuple[str, object], int]
+) -> None:
+    """A player entry's ``fide_id`` (an integer 1 to 10 digits) and ``dsb_id`` (1 to 20
+    letters, digits or hyphens, as the DSB member lists give it, ``players.dsb_id``) are
+    well-formed; a new member's, which :func:`_new_player` stores, belongs to no player of
+    the database and to no other entry of the document."""
+    k = int(path.rpartition("[")[2].rstrip("]"))
+    fide_id, dsb_id = raw.get("fide_id"), raw.get("dsb_id")
+    if fide_id is not None and (
+        not isinstance(fide_id, int) or isinstance(fide_id, bool) or not 0 < fide_id <= MAX_FIDE_ID
+    ):
+        raise InputError(
+            f"{path}.fide_id",
+            f"a FIDE id is a whole number from 1 to {MAX_FIDE_ID}, got {_shown(fide_id)}",
+        )
+    if dsb_id is not None and (
+        not isinstance(dsb_id, str) or not re.fullmatch(r"[0-9A-Za-z-]{1,20}", dsb_id)
+    ):
+        raise InputError(
+            f"{path}.dsb_id",
+            "a DSB id is a string of 1 to 20 letters, digits or hyphens (e.g. 'NU4005017'), "
+            f"got {_shown(dsb_id)}",
+        )
+    if "player_id" in raw or not raw.get("member", True):
+        return
+    for key, value, column in (("fide_id", fide_id, Player.fide_id),
+                               ("dsb_id", dsb_id, Player.dsb_id)):  # fmt: skip
+        if value is None:
+            continue
+        if (key, value) in seen:
+            raise InputError(
+                f"{path}.{key}", f"{value!r} is also the {key} of players[{seen[key, value]}]"
+            )
+        seen[key, value] = k
+        holder = session.scalar(select(Player.id).where(column == value))
+        if holder is not None:
+            raise InputError(
+                f"{path}.{key}",
+                f"{value!r} is the {key} of player {holder}: name them with "
+                f'"player_id": {holder} instead of as a new member',
+            )
+
+
+def _shown(value: object) -> str:
+    """``value`` for a message: ``true``, ``the number -5``, ``the string 'abc'``, cut to 40
+    characters (a number of 400 digits)."""
+    shown = f"{str(value).lower()}" if isinstance(value, bool) else json_kind(value)
+    return shown if len(shown) <= 40 else shown[:39] + "…"
+
+
 def _new_player(session: Session, raw: dict[str, Any]) -> int:
     surname, _, given = raw["name"].partition(",")
     player = Player(
@@ -279,6 +334,8 @@ def _new_player(session: Session, raw: dict[str, Any]) -> int:
         given_name=given.strip(),
         sex=raw.get("sex"),
         birth_year=raw.get("birth_year"),
+        fide_id=raw.get("fide_id"),
+        dsb_id=raw.get("dsb_id"),
     )
     session.add(player)
     session.flush()
