@@ -564,6 +564,34 @@ def correct_tournament(
     return t
 
 
+def _check_no_overlap(session: Session, player_id: int, club: int, vkz: str, joined: date) -> None:
+    """A new membership from ``joined`` (open-ended) overlaps none of the player's
+    memberships in the club (the database's ``no_overlap`` refuses it without saying which)."""
+    existing = session.execute(
+        select(Membership.valid_from, Membership.valid_to)
+        .where(
+            Membership.player_id == player_id,
+            Membership.organisation_id == club,
+            (Membership.valid_to.is_(None)) | (Membership.valid_to >= joined),
+        )
+        .order_by(Membership.valid_from)
+    ).first()
+    if existing is None:
+        return
+    since, until = existing
+    period = f"from {since} to {until}" if until is not None else f"since {since} (not ended)"
+    advice = (
+        f"end it first (ratingdb player leave {player_id} --club {vkz} --on DATE)"
+        if until is None
+        else f"a new membership begins after {until}"
+    )
+    raise InputError(
+        "--from",
+        f"player {player_id} is a member of {vkz} {period}, which a membership from "
+        f"{joined} would overlap: {advice}",
+    )
+
+
 def change_membership(
     session: Session,
     player_id: int,
@@ -590,6 +618,7 @@ def change_membership(
     assert day is not None, "a membership change is a join or a leave"
     check_date(day, "--from" if joined is not None else "--on")
     if joined is not None:
+        _check_no_overlap(session, player_id, club, vkz, joined)
         session.add(Membership(player_id=player_id, organisation_id=club, valid_from=joined))
         when = joined
     else:
