@@ -658,3 +658,204 @@ def test_held_out_like_wildcards_in_a_vkz(world, wildcard):
     found = client.get("/api/players", params={"club": wildcard, "q": "S"})
     assert found.status_code == 200 and found.json() == []
     assert client.get("/api/players", params={"club": "A", "q": "S"}).json() != []
+
+
+# -- held-out inputs, third round (issue 22) --------------------------------------------------
+@pytest.mark.parametrize("kept", [0, 1])
+def test_held_out_tournament_without_players(world, tmp_path, kept):
+    """``"players": []`` was stored as a tournament nobody played (a correction emptied one):
+    a tournament to store has two players at least, one alone cannot be rated."""
+    url, client, tokens = world
+    doc = document(url, RECENT_A, id="X-EMPTY", start="2026-10-01", end="2026-10-01")
+    doc["players"], doc["games"] = doc["players"][:kept], []
+    path = tmp_path / "e.json"
+    path.write_text(json.dumps(doc))
+    message = f"a tournament needs at least 2 players to be rated, got {kept}"
+    before = state(url)
+    one_error_line(run(["tournament", "add", str(path)], url), f"e.json: $.players: {message}")
+    r = client.post("/api/tournaments", json=doc, headers=bearer(tokens["admin"]))
+    assert r.status_code == 422, (r.status_code, r.text)
+    assert [(e["location"], e["message"]) for e in r.json()["errors"]] == [("$.players", message)]
+    doc["tournament"]["id"] = RECENT_A
+    path.write_text(json.dumps(doc))
+    hint = "; to remove the tournament, delete it (ratingdb tournament delete)"
+    one_error_line(run(["tournament", "correct", RECENT_A, str(path)], url),
+                   f"e.json: $.players: {message}{hint}")  # fmt: skip
+    r = client.put(f"/api/tournaments/{RECENT_A}", json=doc, headers=bearer(tokens["admin"]))
+    assert r.status_code == 422, (r.status_code, r.text)
+    assert [(e["location"], e["message"]) for e in r.json()["errors"]] == [
+        ("$.players", message + hint)
+    ]
+    assert state(url) == before
+    assert run(["recalc", "--quiet"], url).returncode == 0
+
+
+FIDE_ID = "a FIDE id is a whole number from 1 to 9999999999, got "
+DSB_ID = "a DSB id is a string of 1 to 20 letters, digits or hyphens (e.g. 'NU4005017'), got "
+
+
+@pytest.mark.parametrize(
+    ("change", "where", "needle"),
+    [
+        # a new member's identifiers were unknown keys, dropped whatever they held
+        (_member(fide_id="abc"), "$.players[-1].fide_id", FIDE_ID + "the string 'abc'"),
+        (_member(fide_id=-5), "$.players[-1].fide_id", FIDE_ID + "the number -5"),
+        (_member(fide_id=1.5), "$.players[-1].fide_id", FIDE_ID + "the number 1.5"),
+        (_member(fide_id=True), "$.players[-1].fide_id", FIDE_ID + "true"),
+        (_member(fide_id=10**10), "$.players[-1].fide_id", FIDE_ID + "the number 10000000000"),
+        (_member(fide_id=10**20), "$.players[-1].fide_id",
+         FIDE_ID + "the number 100000000000000000000"),
+        (_member(dsb_id=-5), "$.players[-1].dsb_id", DSB_ID + "the number -5"),
+        (_member(dsb_id=1.5), "$.players[-1].dsb_id", DSB_ID + "the number 1.5"),
+        (_member(dsb_id=False), "$.players[-1].dsb_id", DSB_ID + "false"),
+        (_member(dsb_id="NU 4005017"), "$.players[-1].dsb_id", DSB_ID + "the string 'NU 4005017'"),
+        (_member(dsb_id="9" * 21), "$.players[-1].dsb_id", DSB_ID + "the string '9999"),
+        (_guest(name="Gast", fide_id="abc"), "$.players[-1].fide_id", FIDE_ID),
+        # bidirectional controls reorder what follows them on every page and terminal
+        (_member(name="Neu, \u202eaniN"), "$.players[-1].name",
+         "the name holds the bidirectional control character '\\u202e' at position 6"),
+        (_member(name="Neu\u200f, Nina"), "$.players[-1].name",
+         "bidirectional control character '\\u200f' at position 4"),
+        (_guest(name="Gast \u2066X\u2069"), "$.players[-1].name",
+         "bidirectional control character '\\u2066' at position 6"),
+        (_set("tournament", "name", value="Open \u202a2026"), "$.tournament.name",
+         "bidirectional control character '\\u202a' at position 6"),
+        (_set("tournament", "id", value="X-\u200eP1"), "$.tournament.id",
+         "a tournament id cannot hold the bidirectional control character '\\u200e'"),
+    ],
+)  # fmt: skip
+def test_held_out_submissions_third_round(world, tmp_path, change, where, needle):
+    test_held_out_submissions(world, tmp_path, change, where, needle)
+
+
+def test_held_out_new_member_identifiers_are_stored_once(world, tmp_path):
+    """A new member's valid ``fide_id`` and ``dsb_id`` are stored with the player; one that
+    another player holds, or another entry of the document, is refused with its path (the
+    database's unique index answered "refused by the database" before)."""
+    url, client, tokens = world
+    with engine_for(url).connect() as conn:
+        holder = conn.execute(text("SELECT min(id) FROM players")).scalar_one()
+        conn.execute(text("UPDATE players SET fide_id = 24600001, dsb_id = 'NU4005017' "
+                          "WHERE id = :p"), {"p": holder})  # fmt: skip
+        conn.commit()
+    doc = document(url, RECENT_A, id="X-IDS", start="2026-10-01", end="2026-10-01")
+    k = len(doc["players"])
+    doc["players"].append({"id": "NEW", **NEW_MEMBER, "fide_id": 24600001})
+    path = tmp_path / "i.json"
+    path.write_text(json.dumps(doc))
+    before = state(url)
+    one_error_line(
+        run(["tournament", "add", str(path)], url),
+        f"i.json: $.players[{k}].fide_id: 24600001 is the fide_id of player {holder}: "
+        f'name them with "player_id": {holder} instead of as a new member',
+    )
+    doc["players"][k] = {"id": "NEW", **NEW_MEMBER, "dsb_id": "NU4005017"}
+    r = client.post("/api/tournaments", json=doc, headers=bearer(tokens["admin"]))
+    assert r.status_code == 422 and r.json()["errors"][0]["location"] == f"$.players[{k}].dsb_id"
+    doc["players"][k] = {"id": "NEW", **NEW_MEMBER, "dsb_id": "NU1"}
+    doc["players"].append({"id": "NEW2", **NEW_MEMBER, "name": "Neu, Nora", "dsb_id": "NU1"})
+    path.write_text(json.dumps(doc))
+    one_error_line(
+        run(["tournament", "add", str(path)], url),
+        f"$.players[{k + 1}].dsb_id: 'NU1' is also the dsb_id of players[{k}]",
+    )
+    assert state(url) == before
+    doc["players"][k + 1] = {"id": "NEW2", **NEW_MEMBER, "name": "Neu, Nora", "fide_id": 1234}
+    path.write_text(json.dumps(doc))
+    added = run(["tournament", "add", str(path)], url)
+    assert added.returncode == 0, added.stderr
+    with engine_for(url).connect() as conn:
+        assert conn.execute(text(
+            "SELECT p.surname, p.given_name, p.fide_id, p.dsb_id FROM participants pa "
+            "JOIN players p ON p.id = pa.player_id JOIN tournaments t ON t.id = pa.tournament_id "
+            "WHERE t.code = 'X-IDS' AND p.surname = 'Neu' ORDER BY p.given_name")
+        ).all() == [("Neu", "Nina", None, "NU1"), ("Neu", "Nora", 1234, None)]  # fmt: skip
+    assert run(["tournament", "delete", "X-IDS"], url).returncode == 0
+    assert run(["recalc", "--quiet"], url).returncode == 0
+
+
+def test_held_out_trf_name_with_a_bidirectional_control(world, tmp_path):
+    url, _, _ = world
+    lines = (DATA / "trf" / "swiss-manager.trf").read_bytes().split(b"\r\n")
+    k = next(k for k, line in enumerate(lines) if line.startswith(b"001    1"))
+    line = lines[k]  # no FIDE id: a textual participant, the file's name is stored
+    name = "Ank\u202eenrA ,re".encode()
+    lines[k] = (
+        line[:14] + name + b" " * (33 - len(name.decode())) + line[47:57] + b" " * 11 + line[68:]
+    )
+    path = tmp_path / "bidi.trf"
+    path.write_bytes(b"\r\n".join(lines))
+    before = state(url)
+    one_error_line(
+        run(["tournament", "import", str(path), "--id", "BIDI", "--vkz", "A00", "--end",
+             "2026-05-01"], url),
+        "bidi.trf: $.players[0].name: the name holds the bidirectional control character "
+        "'\\u202e' at position 4",
+    )  # fmt: skip
+    assert state(url) == before
+
+
+def test_held_out_overlapping_membership(world):
+    """``player join`` into a club the player is a member of gave "refused by the database
+    … no_overlap": now the membership it would overlap, with its period."""
+    url, _, _ = world
+    with engine_for(url).connect() as conn:
+        pid, vkz, since = conn.execute(text(
+            "SELECT m.player_id, o.vkz, m.valid_from FROM memberships m JOIN organisations o "
+            "ON o.id = m.organisation_id WHERE m.valid_to IS NULL AND o.kind = 'club' "
+            "ORDER BY m.player_id LIMIT 1")).one()  # fmt: skip
+    before = state(url)
+    one_error_line(
+        run(["player", "join", str(pid), "--club", vkz, "--from", "2026-01-01"], url),
+        f"error: --from: player {pid} is a member of {vkz} since {since} (not ended), which a "
+        f"membership from 2026-01-01 would overlap: end it first (ratingdb player leave {pid} "
+        f"--club {vkz} --on DATE)",
+    )
+    assert state(url) == before
+
+
+def test_held_out_ff_bytes_named_swt(world, tmp_path):
+    """A file of 0xFF bytes named ``x.swt`` was "not valid utf-8" (read as a TRF)."""
+    url, client, tokens = world
+    path = tmp_path / "x.swt"
+    path.write_bytes(b"\xff" * 2000)
+    message = (
+        "not a tournament file of a known format: neither a SwissChess SWT (binary: no NUL "
+        "byte in its first 4 KiB) nor DSB/DeWIS XML, SWI or TRF text (no XML root element, "
+        "SWI ruler line or TRF record line such as '012 ' or '001 '; byte 0xff at 1:1 is not "
+        "UTF-8)"
+    )
+    before = state(url)
+    one_error_line(run(["tournament", "import", str(path), "--id", "FF", "--vkz", "A00"], url),
+                   f"error: {path}: {message}")  # fmt: skip
+    r = client.post("/api/tournaments/trf?id=FF&vkz=A00", content=path.read_bytes(),
+                    headers=bearer(tokens["admin"]))  # fmt: skip
+    assert r.status_code == 422 and message in r.text, (r.status_code, r.text)
+    assert state(url) == before
+
+
+def test_held_out_dsb_xml_birth_year(world, tmp_path):
+    """``dobYear`` 99999 was dropped without a word (a matched player kept the database's
+    year, a textual one had none)."""
+    from tests.test_dsb_xml import small_report
+
+    url, _, _ = world
+    path = tmp_path / "r.xml"
+    path.write_bytes(small_report_with_year(small_report(), 3, 99999))
+    before = state(url)
+    one_error_line(
+        run(["tournament", "import", str(path), "--id", "XMLY", "--vkz", "A00"], url),
+        "r.xml: /DSB_DWZ_TournamentReport/players/player[3]/dobYear: birth year 99999 is not "
+        "plausible (1850..2200)",
+    )
+    assert state(url) == before
+
+
+def small_report_with_year(report, number: int, year: int) -> bytes:
+    from dataclasses import replace
+
+    from ratingdb.io import dsb_xml
+
+    report.players = [replace(p, dob_year=year) if p.number == number else p
+                      for p in report.players]  # fmt: skip
+    return dsb_xml.write(report)

@@ -369,4 +369,8 @@ def test_membership_change_replays_like_a_full_run(loaded):
     card = json.loads(run(["player", "card", player_id, "--json"], loaded).stdout)
     assert [m["valid_to"] for m in card["memberships"]] == [first, None]
     overlap = run(["player", "join", player_id, "--club", club, "--from", "2026-12-05"], loaded)
-    assert overlap.returncode == 2 and "refused by the database" in overlap.stderr
+    assert overlap.returncode == 2 and overlap.stderr == (
+        f"error: --from: player {player_id} is a member of {club} since 2026-12-01 (not ended), "
+        "which a membership from 2026-12-05 would overlap: end it first (ratingdb player leave "
+        f"{player_id} --club {club} --on DATE)\n"
+    )

@@ -288,6 +288,12 @@ INVALID = [
     (sub("<sex>w<", "<sex>f<"), f"{P}/players/player[2]/sex", "m or w"),
     (sub("<dobYear>1975<", "<dobYear>abc<"), f"{P}/players/player[3]/dobYear", "not a year"),
     (
+        sub("<dobYear>1975<", "<dobYear>99999<"),
+        f"{P}/players/player[3]/dobYear",
+        "birth year 99999 is not plausible (1850..2200)",
+    ),
+    (sub("<dobYear>1975<", "<dobYear>1849<"), f"{P}/players/player[3]/dobYear", "1849 is not"),
+    (
         sub("<dobDate>1980-03-12<", "<dobDate>1981-03-12<"),
         f"{P}/players/player[1]/dobDate",
         "not in dobYear",

@@ -51,6 +51,8 @@ def _order_key(t: Tournament) -> OrderKey:
 NAME_WIDTH, SURNAME_WIDTH, VKZ_WIDTH, MEMBER_NUMBER_WIDTH, CODE_WIDTH = 200, 100, 10, 10, 30
 #: the largest player id the database holds (a bigint)
 MAX_PLAYER_ID = 2**63 - 1
+#: FIDE ids have at most 10 digits
+MAX_FIDE_ID = 9_999_999_999
 
 
 def check_code(code: str, where: str) -> None:
@@ -72,7 +74,7 @@ def check_code(code: str, where: str) -> None:
         raise InputError(where, f"{code!r} is not a tournament id (it names a web address)")
     bad = control_character(code)
     if bad is not None:
-        raise InputError(where, f"a tournament id cannot hold the control character {bad!r}")
+        raise InputError(where, f"a tournament id cannot hold {describe_control(bad)}")
     if code != code.strip():
         raise InputError(where, f"a tournament id cannot begin or end with a blank: {code!r}")
 
@@ -82,20 +84,37 @@ def not_a_club(vkz: str, kind: str | None) -> str:
     return f"{vkz!r} is a {kind}, not a club: players are members of clubs"
 
 
+#: Unicode's bidirectional controls (LRM, RLM, the embeddings and overrides U+202A–U+202E,
+#: the isolates U+2066–U+2069): invisible, they reorder what follows them on every page,
+#: list and terminal that shows the text ("Trojan Source")
+BIDI_CONTROLS = frozenset("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
 def control_character(text: str) -> str | None:
     """The first control character of ``text`` (C0, DEL, C1: a line break, a tab, an
-    escape sequence that recolours a terminal), or None."""
-    return next((c for c in text if c < " " or "\x7f" <= c <= "\x9f"), None)
+    escape sequence that recolours a terminal; a bidirectional control), or None.
+
+    >>> control_character("Meier, Anna"), control_character("Gast\\u202eX")
+    (None, '\\u202e')
+    """
+    return next((c for c in text if c < " " or "\x7f" <= c <= "\x9f" or c in BIDI_CONTROLS), None)
+
+
+def describe_control(char: str) -> str:
+    """``the control character '\\n'`` or ``the bidirectional control character
+    '\\u202e'`` (its escape: the character itself is invisible)."""
+    kind = "bidirectional control character" if char in BIDI_CONTROLS else "control character"
+    return f"the {kind} {char!r}"
 
 
 def _check_name(name: str, where: str) -> None:
     """A name to store holds no control character: a line break in it split the line of
     every fixed-column export (TRF, the DOS player files), an escape sequence reached the
-    terminal of whoever listed it."""
+    terminal of whoever listed it, a bidirectional control reordered the text after it."""
     bad = control_character(name)
     if bad is not None:
         raise InputError(
-            where, f"the name holds the control character {bad!r} at position {name.index(bad) + 1}"
+            where, f"the name holds {describe_control(bad)} at position {name.index(bad) + 1}"
         )
 
 
@@ -148,6 +167,27 @@ def _check_texts(doc: dict[str, Any]) -> None:
             raise InputError(f"{path}.name", f"at most {NAME_WIDTH} characters, got {len(name)}")
 
 
+#: the fewest players a stored tournament has: one player has no opponent, so nothing of
+#: the tournament can be rated (docs/engine.md, "Submissions")
+MIN_PLAYERS = 2
+
+
+def _check_field(doc: dict[str, Any], correction: bool) -> None:
+    """A tournament to store has at least :data:`MIN_PLAYERS` players; a correction that
+    would empty a tournament is a deletion (``ratingdb tournament delete``)."""
+    count = len(doc.get("players") or [])
+    if count < MIN_PLAYERS:
+        hint = (
+            "; to remove the tournament, delete it (ratingdb tournament delete)"
+            if correction
+            else ""
+        )
+        raise InputError(
+            "$.players",
+            f"a tournament needs at least {MIN_PLAYERS} players to be rated, got {count}{hint}",
+        )
+
+
 def _check_players(
     session: Session, doc: dict[str, Any], actor: str, default_vkz: str | None
 ) -> None:
@@ -174,6 +214,7 @@ def _check_players(
         and 0 < raw["player_id"] <= MAX_PLAYER_ID
     ]
     known = set(session.scalars(select(Player.id).where(Player.id.in_(wanted))))
+    ids: dict[tuple[str, object], int] = {}
     for k, raw in enumerate(doc.get("players", [])):
         path = f"$.players[{k}]"
         if not isinstance(raw, dict):
@@ -197,6 +238,7 @@ def _check_players(
             )
         if raw.get("residual_games"):
             raise InputError(f"{path}.residual_games", "residual games come from the database")
+        _check_ids(session, raw, path, ids)
         if "player_id" in raw:
             pid = raw["player_id"]
             if not isinstance(pid, int) or isinstance(pid, bool):
@@ -234,6 +276,57 @@ def _check_players(
             raise InputError(f"{path}.name", "a textual participant needs a name")
 
 
+def _check_ids(
+    session: Session, raw: dict[str, Any], path: str, seen: dict[tuple[str, object], int]
+) -> None:
+    """A player entry's ``fide_id`` (an integer 1 to 10 digits) and ``dsb_id`` (1 to 20
+    letters, digits or hyphens, as the DSB member lists give it, ``players.dsb_id``) are
+    well-formed; a new member's, which :func:`_new_player` stores, belongs to no player of
+    the database and to no other entry of the document."""
+    k = int(path.rpartition("[")[2].rstrip("]"))
+    fide_id, dsb_id = raw.get("fide_id"), raw.get("dsb_id")
+    if fide_id is not None and (
+        not isinstance(fide_id, int) or isinstance(fide_id, bool) or not 0 < fide_id <= MAX_FIDE_ID
+    ):
+        raise InputError(
+            f"{path}.fide_id",
+            f"a FIDE id is a whole number from 1 to {MAX_FIDE_ID}, got {_shown(fide_id)}",
+        )
+    if dsb_id is not None and (
+        not isinstance(dsb_id, str) or not re.fullmatch(r"[0-9A-Za-z-]{1,20}", dsb_id)
+    ):
+        raise InputError(
+            f"{path}.dsb_id",
+            "a DSB id is a string of 1 to 20 letters, digits or hyphens (e.g. 'NU4005017'), "
+            f"got {_shown(dsb_id)}",
+        )
+    if "player_id" in raw or not raw.get("member", True):
+        return
+    for key, value, column in (("fide_id", fide_id, Player.fide_id),
+                               ("dsb_id", dsb_id, Player.dsb_id)):  # fmt: skip
+        if value is None:
+            continue
+        if (key, value) in seen:
+            raise InputError(
+                f"{path}.{key}", f"{value!r} is also the {key} of players[{seen[key, value]}]"
+            )
+        seen[key, value] = k
+        holder = session.scalar(select(Player.id).where(column == value))
+        if holder is not None:
+            raise InputError(
+                f"{path}.{key}",
+                f"{value!r} is the {key} of player {holder}: name them with "
+                f'"player_id": {holder} instead of as a new member',
+            )
+
+
+def _shown(value: object) -> str:
+    """``value`` for a message: ``true``, ``the number -5``, ``the string 'abc'``, cut to 40
+    characters (a number of 400 digits)."""
+    shown = f"{str(value).lower()}" if isinstance(value, bool) else json_kind(value)
+    return shown if len(shown) <= 40 else shown[:39] + "…"
+
+
 def _new_player(session: Session, raw: dict[str, Any]) -> int:
     surname, _, given = raw["name"].partition(",")
     player = Player(
@@ -241,6 +334,8 @@ def _new_player(session: Session, raw: dict[str, Any]) -> int:
         given_name=given.strip(),
         sex=raw.get("sex"),
         birth_year=raw.get("birth_year"),
+        fide_id=raw.get("fide_id"),
+        dsb_id=raw.get("dsb_id"),
     )
     session.add(player)
     session.flush()
@@ -372,6 +467,7 @@ def add_tournament(session: Session, doc: dict[str, Any], actor: str = "cli") ->
     parsed = parse_tournament(doc)
     info = parsed.tournament
     check_code(info.id, "$.tournament.id")
+    _check_field(doc, correction=False)
     lock_tournament(session, info.id)  # a second submission of the code finds it taken
     _check_players(session, doc, actor, DEFAULT_VKZ)
     if session.scalar(select(Tournament.id).where(Tournament.code == info.id)) is not None:
@@ -440,6 +536,7 @@ def correct_tournament(
 ) -> Tournament:
     """Replace a tournament's data (dates, players, games); replayed from its old place."""
     parsed = parse_tournament(doc)
+    _check_field(doc, correction=True)
     lock(session, ident)
     _check_players(session, doc, actor, None)
     t = find(session, ident)
@@ -465,6 +562,34 @@ def correct_tournament(
     _record(session, "correct", "correct", t, since, actor, players, old_key.to_json())
     session.flush()
     return t
+
+
+def _check_no_overlap(session: Session, player_id: int, club: int, vkz: str, joined: date) -> None:
+    """A new membership from ``joined`` (open-ended) overlaps none of the player's
+    memberships in the club (the database's ``no_overlap`` refuses it without saying which)."""
+    existing = session.execute(
+        select(Membership.valid_from, Membership.valid_to)
+        .where(
+            Membership.player_id == player_id,
+            Membership.organisation_id == club,
+            (Membership.valid_to.is_(None)) | (Membership.valid_to >= joined),
+        )
+        .order_by(Membership.valid_from)
+    ).first()
+    if existing is None:
+        return
+    since, until = existing
+    period = f"from {since} to {until}" if until is not None else f"since {since} (not ended)"
+    advice = (
+        f"end it first (ratingdb player leave {player_id} --club {vkz} --on DATE)"
+        if until is None
+        else f"a new membership begins after {until}"
+    )
+    raise InputError(
+        "--from",
+        f"player {player_id} is a member of {vkz} {period}, which a membership from "
+        f"{joined} would overlap: {advice}",
+    )
 
 
 def change_membership(
@@ -493,6 +618,7 @@ def change_membership(
     assert day is not None, "a membership change is a join or a leave"
     check_date(day, "--from" if joined is not None else "--on")
     if joined is not None:
+        _check_no_overlap(session, player_id, club, vkz, joined)
         session.add(Membership(player_id=player_id, organisation_id=club, valid_from=joined))
         when = joined
     else:

@@ -61,6 +61,8 @@ COMPUTER = "###COMPUTER###"
 #: written as dobYear when the birth year is unknown (the element is required); read back
 #: as "unknown" when no dobDate is given
 UNKNOWN_BIRTH_YEAR = 1900
+#: the birth years a player may have (``players.birth_year``; the TRF and SWI readers' bounds)
+MIN_BIRTH_YEAR, MAX_BIRTH_YEAR = 1850, 2200
 FEDERATION = "GER"
 TYPES = ("SR", "SW", "SC", "TR", "TW", "TC")
 ALL_TYPES = TYPES + tuple(f"{t}-H" for t in TYPES)
@@ -549,6 +551,12 @@ def _player(r: _Reader, elem: ET.Element, path: str) -> DsbPlayer | int | None:
         m = _GYEAR.match(value)
         if m is None or int(m.group(1)) == 0:
             r.fail(x[1], f"not a year (xs:gYear): {value!r}")
+        elif not MIN_BIRTH_YEAR <= int(m.group(1)) <= MAX_BIRTH_YEAR:
+            shown = m.group(1) if len(m.group(1)) <= 12 else m.group(1)[:12] + "…"
+            r.fail(
+                x[1],
+                f"birth year {shown} is not plausible ({MIN_BIRTH_YEAR}..{MAX_BIRTH_YEAR})",
+            )
         else:
             dob_year = int(m.group(1))
     dob_date = r.date(*x) if (x := get("dobDate")) is not None else None

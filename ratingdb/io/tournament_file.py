@@ -7,7 +7,8 @@
 * binary content (a NUL byte near the start): a SwissChess ``.SWT`` file
   (:mod:`ratingdb.io.swt`; its version field at bytes 609–610 and the size its counts give
   are then checked);
-* anything else: a FIDE TRF (:mod:`ratingdb.io.trf`).
+* anything else with a TRF record line (``012 …``, ``001 …``) in its first 64 KiB: a FIDE
+  TRF (:mod:`ratingdb.io.trf`); a file with none is of no known format.
 
 All give the same neutral model (:class:`~ratingdb.io.trf.TrfTournament`) for the one import
 path (:func:`ratingdb.db.dsb_exchange.import_tournament`). A TournamentReport's
@@ -75,6 +76,7 @@ def read_tournament(
         check_strings(t, source)
         return t
     if kind == "trf":
+        _check_some_trf_record(data, source, encoding)
         text = trf.decode(data, source, encoding or "utf-8")
         t = trf.parse(text, source, complete_rounds=complete_rounds, start=start, end=end)
     else:
@@ -84,6 +86,35 @@ def read_tournament(
     if t.end < t.start:
         raise InputError(source, f"end date {t.end} is before the start {t.start}")
     return t
+
+
+#: how far :func:`_check_some_trf_record` looks for a TRF record line (the header comes first)
+TRF_HEAD = 65536
+
+
+def _check_some_trf_record(data: bytes, source: str, encoding: str | None) -> None:
+    """A file detected as none of the other formats is a TRF only if it has a record line
+    (``012 …``, ``001 …``); else one line saying what it is not, rather than the TRF reader's
+    list of missing records or "byte 0xff is not valid utf-8" for a file named ``x.swt``."""
+    if not data.strip():
+        raise InputError(source, "the file is empty")
+    head = data[:TRF_HEAD].decode("latin-1")  # ASCII record codes, whatever the encoding
+    lines = (line.rstrip("\r") for line in head.split("\n"))
+    if any(trf._kind(line) != "comment" for line in lines if line.strip()):
+        return
+    why = "no XML root element, SWI ruler line or TRF record line such as '012 ' or '001 '"
+    if encoding is None:
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as err:
+            line = data.count(b"\n", 0, err.start) + 1
+            column = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
+            why += f"; byte 0x{data[err.start]:02x} at {line}:{column} is not UTF-8"
+    raise InputError(
+        source,
+        "not a tournament file of a known format: neither a SwissChess SWT (binary: no NUL "
+        f"byte in its first 4 KiB) nor DSB/DeWIS XML, SWI or TRF text ({why})",
+    )
 
 
 def _read(kind: str, data: bytes, source: str, encoding: str | None) -> TrfTournament:

@@ -45,6 +45,8 @@ SUBMISSION: dict[str, Any] = {
                     "birth_year": {"type": "integer"},
                     "sex": {"type": "string", "enum": ["m", "f", "d"]},
                     "member_number": {"type": "string"},
+                    "fide_id": {"type": "integer", "minimum": 1, "maximum": 9999999999},
+                    "dsb_id": {"type": "string", "pattern": "^[0-9A-Za-z-]{1,20}$"},
                     "rating": {"type": "integer", "description": "FIDE/national, WO 4.1.2"},
                     "rating_source": {"type": "string", "enum": ["fide", "national"]},
                     "index": {"type": "integer"},
