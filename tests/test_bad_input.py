@@ -859,3 +859,30 @@ def small_report_with_year(report, number: int, year: int) -> bytes:
     report.players = [replace(p, dob_year=year) if p.number == number else p
                       for p in report.players]  # fmt: skip
     return dsb_xml.write(report)
+
+
+def test_held_out_control_characters_in_the_dsb_lists(world, tmp_path):
+    """The member and club lists refuse the names a submission refuses (ratingdb/names.py:
+    control and bidirectional control characters), at their line and column, nothing
+    written."""
+    url, _, _ = world
+    members = (DATA / "dsb" / "spieler-current.csv").read_bytes().decode("cp1252")
+    header, first, *rest = members.split("\r\n")
+    bidi = first.replace("Müller", "Mü\u202eller")  # "Name,Vorname" and Nachname
+    assert bidi != first
+    members_file = tmp_path / "spieler.csv"
+    members_file.write_bytes("\r\n".join([header, bidi, *rest]).encode("utf-8"))
+    clubs = (DATA / "dsb" / "vereine-current.csv").read_bytes().decode("cp1252")
+    clubs_file = tmp_path / "vereine.csv"
+    clubs_file.write_bytes(clubs.replace("SC Musterstadt", "SC \x1b[31mMusterstadt").encode())
+    before = state(url)
+    one_error_line(
+        run(["players", "import", str(members_file), "--date", "2026-11-01",
+             "--encoding", "utf-8", "--quiet"], url),
+        "spieler.csv:2", "the bidirectional control character '\\u202e'",
+    )  # fmt: skip
+    one_error_line(
+        run(["clubs", "import", str(clubs_file), "--encoding", "utf-8"], url),
+        "vereine.csv:2", "column Vereinsname: the name holds the control character '\\x1b'",
+    )
+    assert state(url) == before

@@ -36,6 +36,7 @@ from ratingdb.engine.order import OrderKey
 from ratingdb.io.errors import InputError
 from ratingdb.io.evaluate_json import _kind as json_kind
 from ratingdb.io.evaluate_json import parse_tournament
+from ratingdb.names import control_character, describe_control
 from ratingdb.plausibility import check_date
 
 #: the VKZ of a tournament whose document names none: the federation (WO 6.3)
@@ -82,29 +83,6 @@ def check_code(code: str, where: str) -> None:
 def not_a_club(vkz: str, kind: str | None) -> str:
     """Why a membership in organisation ``vkz`` of ``kind`` is refused."""
     return f"{vkz!r} is a {kind}, not a club: players are members of clubs"
-
-
-#: Unicode's bidirectional controls (LRM, RLM, the embeddings and overrides U+202A–U+202E,
-#: the isolates U+2066–U+2069): invisible, they reorder what follows them on every page,
-#: list and terminal that shows the text ("Trojan Source")
-BIDI_CONTROLS = frozenset("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-
-
-def control_character(text: str) -> str | None:
-    """The first control character of ``text`` (C0, DEL, C1: a line break, a tab, an
-    escape sequence that recolours a terminal; a bidirectional control), or None.
-
-    >>> control_character("Meier, Anna"), control_character("Gast\\u202eX")
-    (None, '\\u202e')
-    """
-    return next((c for c in text if c < " " or "\x7f" <= c <= "\x9f" or c in BIDI_CONTROLS), None)
-
-
-def describe_control(char: str) -> str:
-    """``the control character '\\n'`` or ``the bidirectional control character
-    '\\u202e'`` (its escape: the character itself is invisible)."""
-    kind = "bidirectional control character" if char in BIDI_CONTROLS else "control character"
-    return f"the {kind} {char!r}"
 
 
 def _check_name(name: str, where: str) -> None:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from ratingdb.io.dsb_list import ListError, check_encoding, normalise
 from ratingdb.io.errors import InputError
 from ratingdb.io.trf import decode
+from ratingdb.names import control_character, describe_control
 
 _ALIASES = {
     "zpsnummer": "code",
@@ -112,6 +113,9 @@ def parse_orgs(data: bytes, source: str, encoding: str = "cp1252", *, clubs: boo
                              f"digits, got {parent!r}"))  # fmt: skip
         elif not name:
             problems.append((where, f"column {labels['name']}: the name is empty"))
+        elif (char := control_character(name)) is not None:
+            problems.append((where, f"column {labels['name']}: the name holds "
+                             f"{describe_control(char)}"))  # fmt: skip
         elif code in seen:
             problems.append((where, f"{code} is listed twice (also line {seen[code]})"))
         else:

@@ -37,6 +37,7 @@ from datetime import date
 
 from ratingdb.io.errors import InputError
 from ratingdb.io.trf import decode
+from ratingdb.names import control_character, describe_control
 
 MAX_PROBLEMS = 50
 #: normalised header -> field
@@ -277,6 +278,9 @@ def _row(raw: list[str], columns: dict[str, int], labels: dict[str, str], line: 
         surname, given = parts[0], parts[1] if len(parts) > 1 else ""
         if not surname:
             raise bad("name", f"expected 'Surname,Given name', got {name!r}")
+    for key, text in (("surname", surname), ("given_name", given)):
+        if (char := control_character(text)) is not None:  # as a submission's names
+            raise bad(key if key in columns else "name", f"the name holds {describe_control(char)}")
     sex = get("sex").upper()
     if sex not in ("", "M", "W", "F", "D"):
         raise bad("sex", f"expected M, W or D, got {sex!r}")
