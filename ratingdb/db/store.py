@@ -55,7 +55,12 @@ SNAPSHOT_COLUMNS = (
 )
 
 
-SNAPSHOT_COLUMNS_S = ", ".join(f"s.{c.strip()}" for c in SNAPSHOT_COLUMNS.split(","))
+def snapshot_columns(alias: str) -> str:
+    """:data:`SNAPSHOT_COLUMNS`, each with the table's alias."""
+    return ", ".join(f"{alias}.{c.strip()}" for c in SNAPSHOT_COLUMNS.split(","))
+
+
+SNAPSHOT_COLUMNS_S = snapshot_columns("s")
 
 
 #: Rechenmodul versions as parsed and validated, by what is stored: family, version,

@@ -48,6 +48,7 @@ from ratingdb.db.store import (
     refresh_statistics,
     relink_consumed,
     residual_rows,
+    snapshot_columns,
     snapshot_rows,
     write_problems,
 )
@@ -251,7 +252,7 @@ def stage_changes(session: Session, deferred: Collection[int]) -> set[int]:
             f"FROM rating_snapshots s WHERE NOT EXISTS (SELECT 1 FROM {STAGE_SNAPSHOTS} x "
             "WHERE x.tournament_id = s.tournament_id AND x.participant_id = s.participant_id "
             "AND x.tournament_id <> ALL(CAST(:deferred AS bigint[])) "
-            f"AND ({_columns('s')}) IS NOT DISTINCT FROM ({_columns('x')}))"
+            f"AND ({snapshot_columns('s')}) IS NOT DISTINCT FROM ({snapshot_columns('x')}))"
         ),
         skip,
     )
@@ -307,7 +308,7 @@ def write_staged(
         )
     conn.execute(
         text(
-            f"INSERT INTO rating_snapshots ({SNAPSHOT_COLUMNS}) SELECT {_columns('x')} "
+            f"INSERT INTO rating_snapshots ({SNAPSHOT_COLUMNS}) SELECT {snapshot_columns('x')} "
             f"FROM {STAGE_SNAPSHOTS} x WHERE x.tournament_id <> ALL(CAST(:deferred AS bigint[]))"
             + keep
         ),
@@ -341,8 +342,3 @@ def write_staged(
     relink_consumed(session, None)
     refresh_statistics(session)
     return int(written)
-
-
-def _columns(alias: str) -> str:
-    """The snapshot columns, each with the table's alias."""
-    return ", ".join(f"{alias}.{c.strip()}" for c in SNAPSHOT_COLUMNS.split(","))

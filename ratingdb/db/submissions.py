@@ -34,8 +34,7 @@ from ratingdb.db.organisations import require_organisation
 from ratingdb.db.store import find_tournament
 from ratingdb.engine.order import OrderKey
 from ratingdb.io.errors import InputError
-from ratingdb.io.evaluate_json import _kind as json_kind
-from ratingdb.io.evaluate_json import parse_tournament
+from ratingdb.io.evaluate_json import json_kind, parse_tournament
 from ratingdb.names import control_character, describe_control
 from ratingdb.plausibility import check_date
 
@@ -216,7 +215,7 @@ def _check_players(
             )
         if raw.get("residual_games"):
             raise InputError(f"{path}.residual_games", "residual games come from the database")
-        _check_ids(session, raw, path, ids)
+        _check_ids(session, raw, k, ids)
         if "player_id" in raw:
             pid = raw["player_id"]
             if not isinstance(pid, int) or isinstance(pid, bool):
@@ -255,13 +254,13 @@ def _check_players(
 
 
 def _check_ids(
-    session: Session, raw: dict[str, Any], path: str, seen: dict[tuple[str, object], int]
+    session: Session, raw: dict[str, Any], k: int, seen: dict[tuple[str, object], int]
 ) -> None:
     """A player entry's ``fide_id`` (an integer 1 to 10 digits) and ``dsb_id`` (1 to 20
     letters, digits or hyphens, as the DSB member lists give it, ``players.dsb_id``) are
     well-formed; a new member's, which :func:`_new_player` stores, belongs to no player of
     the database and to no other entry of the document."""
-    k = int(path.rpartition("[")[2].rstrip("]"))
+    path = f"$.players[{k}]"
     fide_id, dsb_id = raw.get("fide_id"), raw.get("dsb_id")
     if fide_id is not None and (
         not isinstance(fide_id, int) or isinstance(fide_id, bool) or not 0 < fide_id <= MAX_FIDE_ID

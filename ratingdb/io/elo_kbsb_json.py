@@ -25,12 +25,12 @@ from ratingdb.io.evaluate_json import (
     _date,
     _identifier,
     _int,
-    _kind,
     _object,
     _optional_int,
     _optional_string,
     _required,
     game_core,
+    json_kind,
     parse_items,
     unique_players,
 )
@@ -119,7 +119,7 @@ def _history(data: Any, path: str, games_before: int) -> KbsbHistory:
         )
     raw_score = _required(obj, "score", path)
     if isinstance(raw_score, bool) or not isinstance(raw_score, int | float):
-        raise InputError(f"{path}.score", f"expected a number, got {_kind(raw_score)}")
+        raise InputError(f"{path}.score", f"expected a number, got {json_kind(raw_score)}")
     if not float(raw_score * 2).is_integer():
         raise InputError(f"{path}.score", f"a score must be a multiple of 0.5, got {raw_score}")
     score = Decimal(int(raw_score * 2)) / 2

@@ -20,11 +20,11 @@ from ratingdb.io.evaluate_json import (
     _check_rating,
     _identifier,
     _int,
-    _kind,
     _object,
     _optional_string,
     _required,
     game_core,
+    json_kind,
     parse_items,
     unique_players,
 )
@@ -96,7 +96,7 @@ def _game(data: Any, path: str, ids: dict[str, int]) -> OnlineGameInput:
 
 def _datetime(value: Any, path: str) -> datetime:
     if not isinstance(value, str):
-        raise InputError(path, f"expected a date-time YYYY-MM-DDTHH:MM:SS, got {_kind(value)}")
+        raise InputError(path, f"expected a date-time YYYY-MM-DDTHH:MM:SS, got {json_kind(value)}")
     if not _ISO_DATETIME.match(value):
         raise InputError(path, f"not a date-time (YYYY-MM-DDTHH:MM[:SS][Z|+HH:MM]): {value!r}")
     try:

@@ -209,13 +209,13 @@ def _check_rating(rating: int, path: str) -> None:
 
 def _object(value: Any, path: str) -> dict[str, Any]:
     if not isinstance(value, dict):
-        raise InputError(path, f"expected an object, got {_kind(value)}")
+        raise InputError(path, f"expected an object, got {json_kind(value)}")
     return value
 
 
 def _array(value: Any, path: str) -> list[Any]:
     if not isinstance(value, list):
-        raise InputError(path, f"expected an array, got {_kind(value)}")
+        raise InputError(path, f"expected an array, got {json_kind(value)}")
     return value
 
 
@@ -227,7 +227,7 @@ def _required(obj: dict[str, Any], key: str, path: str) -> Any:
 
 def _int(value: Any, path: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise InputError(path, f"expected an integer, got {_kind(value)}")
+        raise InputError(path, f"expected an integer, got {json_kind(value)}")
     if isinstance(value, float):
         if not value.is_integer():
             raise InputError(path, f"expected an integer, got {value}")
@@ -241,13 +241,13 @@ def _optional_int(value: Any, path: str) -> int | None:
 
 def _bool(value: Any, path: str) -> bool:
     if not isinstance(value, bool):
-        raise InputError(path, f"expected true or false, got {_kind(value)}")
+        raise InputError(path, f"expected true or false, got {json_kind(value)}")
     return value
 
 
 def _identifier(value: Any, path: str) -> str:
     if isinstance(value, bool) or not isinstance(value, str | int):
-        raise InputError(path, f"expected a string id, got {_kind(value)}")
+        raise InputError(path, f"expected a string id, got {json_kind(value)}")
     text = str(value)
     if not text:
         raise InputError(path, "an id cannot be empty")
@@ -258,13 +258,13 @@ def _optional_string(value: Any, path: str) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str):
-        raise InputError(path, f"expected a string, got {_kind(value)}")
+        raise InputError(path, f"expected a string, got {json_kind(value)}")
     return value
 
 
 def _date(value: Any, path: str) -> date:
     if not isinstance(value, str):
-        raise InputError(path, f"expected a date YYYY-MM-DD, got {_kind(value)}")
+        raise InputError(path, f"expected a date YYYY-MM-DD, got {json_kind(value)}")
     if not _ISO_DATE.match(value):
         raise InputError(path, f"not a date (YYYY-MM-DD): {value!r}")
     try:
@@ -283,7 +283,8 @@ def _score(value: Any, path: str) -> Decimal:
     return _SCORES[value]
 
 
-def _kind(value: Any) -> str:
+def json_kind(value: Any) -> str:
+    """What a JSON value is, for a message: ``null``, ``true``, ``the number -5``, …"""
     if value is None:
         return "null"
     if isinstance(value, bool):

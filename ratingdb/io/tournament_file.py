@@ -100,7 +100,7 @@ def _check_some_trf_record(data: bytes, source: str, encoding: str | None) -> No
         raise InputError(source, "the file is empty")
     head = data[:TRF_HEAD].decode("latin-1")  # ASCII record codes, whatever the encoding
     lines = (line.rstrip("\r") for line in head.split("\n"))
-    if any(trf._kind(line) != "comment" for line in lines if line.strip()):
+    if any(trf.line_kind(line) != "comment" for line in lines if line.strip()):
         return
     why = "no XML root element, SWI ruler line or TRF record line such as '012 ' or '001 '"
     if encoding is None:

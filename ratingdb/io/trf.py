@@ -368,7 +368,7 @@ def parse(
                 repeated.setdefault(m.group(1), []).append(m.group(2))
             continue
         tag = line[:3]
-        kind = _kind(line)
+        kind = line_kind(line)
         if kind == "comment":
             comments.append(line)
             rep.warn(number, f"not a TRF record, kept as a comment: {line[:40].rstrip()!r}")
@@ -498,7 +498,7 @@ def parse(
 _KNOWN = {"012", "022", "032", "042", "052", "062", "072", "092", "102", "122", "132"}
 
 
-def _kind(line: str) -> str:
+def line_kind(line: str) -> str:
     """What a line is: ``001``, ``nrs``, ``team``, ``header`` (``??2``), ``record`` (other
     numbered or ``XX?`` records) or ``comment`` (rulers, legends: no record at all)."""
     tag = line[:3]

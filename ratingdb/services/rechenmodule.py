@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 from ratingdb.db.changes import record_change
 from ratingdb.db.models import RatingAdjustment, Rechenmodul
 from ratingdb.errors import InputError, NotFound, RatingdbError
+from ratingdb.names import control_character
 from ratingdb.plausibility import check_date
 
 #: before every version: a new oldest version changes the rules of everything before it
@@ -93,7 +94,7 @@ def _check_version(version: str) -> None:
             "--version",
             f"a version name has at most {VERSION_WIDTH} characters, not {len(version)}",
         )
-    if version != version.strip() or any(c < " " or "\x7f" <= c <= "\x9f" for c in version):
+    if version != version.strip() or control_character(version) is not None:
         raise InputError("--version", f"not a version name: {version!r}")
 
 
