@@ -5,14 +5,18 @@ packaged copy when there is one and the repository's folder in a source checkout
 
 It also compiles the message catalogs (``ratingdb/locale/*/LC_MESSAGES/ratingdb.po``) into
 the ``.mo`` files the wheel carries beside them (docs/i18n.md); an editable install or a
-source checkout compiles the ``.po`` in memory instead (``ratingdb.i18n``)."""
+source checkout compiles the ``.po`` in memory instead (``ratingdb.i18n``).
+
+And it compiles ``ratingdb/rules/_fastsolve.c``, the performances R_h of a tournament in C
+(docs/engine.md, "The fast rules core"). The extension is optional: without a C compiler
+the install goes on and ``ratingdb.rules.solver`` computes the same numbers in Python."""
 
 from __future__ import annotations
 
 import shutil
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_py import build_py
 
 
@@ -41,4 +45,12 @@ class BuildWithMigrations(build_py):
         )
 
 
-setup(cmdclass={"build_py": BuildWithMigrations})
+FASTSOLVE = Extension(
+    "ratingdb.rules._fastsolve",
+    ["ratingdb/rules/_fastsolve.c"],
+    # IEEE operations one by one, as Python and numpy compute them: no fused multiply-add
+    extra_compile_args=["-O2", "-ffp-contract=off", "-fno-fast-math"],
+    optional=True,
+)
+
+setup(cmdclass={"build_py": BuildWithMigrations}, ext_modules=[FASTSOLVE])

@@ -46,6 +46,11 @@ from ratingdb.rules.errors import ConvergenceError
 from ratingdb.rules.numpy_sums import numpy_sum_at, row_sums
 from ratingdb.rules.rounding import float_half_up
 
+try:  # the performances in C (setup.py builds it; optional: the same numbers in Python)
+    from ratingdb.rules import _fastsolve
+except ImportError:  # pragma: no cover - an install without a C compiler
+    _fastsolve = None  # type: ignore[assignment]
+
 Extreme = Literal["high", "low"]
 
 #: |W - W_e| (in points) below which an equation holds
@@ -348,6 +353,45 @@ def _expected_rows(
 
 
 def _solve_small(
+    problems: Sequence[tuple[Sequence[float], int]],
+    starts: Sequence[float],
+    curve: Curve,
+    ks: list[int],
+    out: list[Single | None],
+) -> None:
+    """:func:`_solve_small_py` compiled (``ratingdb/rules/_fastsolve.c``) where the
+    extension was built: the same IEEE operations in the same order, P and its density
+    from the same ufuncs, so every value agrees to the last bit
+    (``tests/test_fastsolve.py``)."""
+    if _fastsolve is None:
+        _solve_small_py(problems, starts, curve, ks, out)
+        return
+    normal = curve.kind == "normal"
+    solved = _fastsolve.solve_small(
+        [problems[k][0] for k in ks],
+        [problems[k][1] / 2 for k in ks],
+        [float(starts[k]) for k in ks],
+        normal,
+        curve.sigma,
+        curve._scale,
+        curve.sigma * math.sqrt(2 * math.pi),
+        ndtr if normal else expit,
+        np.exp,
+        np.frombuffer,
+        _rounds_alike,
+        TOLERANCE,
+        MAX_BISECT,
+        MAX_JUMP,
+        POLISH_STEPS,
+        POLISH_REACH,
+    )
+    for k, row in zip(ks, solved, strict=True):
+        if row is not None:
+            steps, root, trace, expected = row
+            out[k] = Single(Solution(_settled([root]), steps, trace), expected)
+
+
+def _solve_small_py(
     problems: Sequence[tuple[Sequence[float], int]],
     starts: Sequence[float],
     curve: Curve,

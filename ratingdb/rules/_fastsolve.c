@@ -1,0 +1,435 @@
+/* The performances R_h of a tournament, compiled (issue 24): ratingdb.rules.solver's
+ * _solve_small_py step for step, in C.
+ *
+ * solve_many's rows with few games in all (WO 2026 3.6, classic 4.8: each player's R_h
+ * against fixed opponents) iterate the bracketing Newton method of solver.solve_one. The
+ * Python version spends most of its time on the per-game lists and sums between two numpy
+ * calls; here the differences, the sums (in numpy's pairwise order), the bracket and the
+ * stop rule are C, and P and its density still come from the very ufuncs the Python
+ * version calls (scipy.special.ndtr or expit, numpy.exp), called on arrays of the same
+ * values. Every value is the same IEEE operation on the same operands (built with
+ * -ffp-contract=off: no fused multiply-add), so the roots, traces and W_e agree with the
+ * Python version to the last bit (tests/test_fastsolve.py); the stop rule's rare slow
+ * case (an iterate near a half) calls solver._rounds_alike itself.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <math.h>
+#include <stdlib.h>
+
+/* numpy's pairwise summation of a contiguous float64 array (ratingdb/rules/numpy_sums.py) */
+static double pairwise(const double *a, Py_ssize_t n)
+{
+    if (n < 8) {
+        double res = -0.0;
+        for (Py_ssize_t i = 0; i < n; i++)
+            res += a[i];
+        return res;
+    }
+    if (n <= 128) {
+        double r0 = a[0], r1 = a[1], r2 = a[2], r3 = a[3];
+        double r4 = a[4], r5 = a[5], r6 = a[6], r7 = a[7];
+        Py_ssize_t i = 8, end = n - n % 8;
+        for (; i < end; i += 8) {
+            r0 += a[i];
+            r1 += a[i + 1];
+            r2 += a[i + 2];
+            r3 += a[i + 3];
+            r4 += a[i + 4];
+            r5 += a[i + 5];
+            r6 += a[i + 6];
+            r7 += a[i + 7];
+        }
+        double total = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7));
+        for (; i < n; i++)
+            total += a[i];
+        return total;
+    }
+    Py_ssize_t half = n / 2;
+    half -= half % 8;
+    return pairwise(a, half) + pairwise(a + half, n - half);
+}
+
+typedef struct {
+    int normal;          /* the normal distribution, else the logistic curve */
+    double sigma;        /* normal: z = (x - o) / sigma */
+    double factor;       /* logistic: (x - o) * factor */
+    double norm;         /* normal: the density's sum / norm is the slope */
+    PyObject *cdf;       /* scipy.special.ndtr or expit */
+    PyObject *exp;       /* numpy.exp */
+    PyObject *frombuffer;/* numpy.frombuffer */
+    PyObject *slow_alike;/* solver._rounds_alike */
+    const double *opp;   /* every row's opponents, one after the other */
+    const Py_ssize_t *first;
+    const Py_ssize_t *len;
+} Ctx;
+
+/* ufunc(values) as a new reference to a float64 array; *data its values */
+static PyObject *apply(const Ctx *c, PyObject *ufunc, PyObject *bytes, Py_buffer *view)
+{
+    PyObject *arr = PyObject_CallOneArg(c->frombuffer, bytes);
+    if (arr == NULL)
+        return NULL;
+    PyObject *out = PyObject_CallOneArg(ufunc, arr);
+    Py_DECREF(arr);
+    if (out == NULL)
+        return NULL;
+    if (PyObject_GetBuffer(out, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    return out;
+}
+
+/* solver._expected_rows for the rows idx[0..count) at xs: W_e and the slope of each */
+static int expected_rows(const Ctx *c, const Py_ssize_t *idx, Py_ssize_t count,
+                         const double *xs, double *we, double *slope)
+{
+    Py_ssize_t games = 0;
+    for (Py_ssize_t k = 0; k < count; k++)
+        games += c->len[idx[k]];
+    if (games == 0) { /* no row without games reaches here (solve_many) */
+        for (Py_ssize_t k = 0; k < count; k++) {
+            we[k] = -0.0;
+            slope[k] = c->normal ? -0.0 / c->norm : c->factor * -0.0;
+        }
+        return 0;
+    }
+    PyObject *zb = PyByteArray_FromStringAndSize(NULL, games * 8);
+    if (zb == NULL)
+        return -1;
+    double *z = (double *)PyByteArray_AS_STRING(zb);
+    Py_ssize_t at = 0;
+    for (Py_ssize_t k = 0; k < count; k++) {
+        const double *row = c->opp + c->first[idx[k]];
+        double x = xs[k];
+        for (Py_ssize_t j = 0; j < c->len[idx[k]]; j++)
+            z[at++] = c->normal ? (x - row[j]) / c->sigma : (x - row[j]) * c->factor;
+    }
+    int rc = -1;
+    Py_buffer pv = {0}, dv = {0};
+    PyObject *density_bytes = NULL, *density = NULL;
+    PyObject *cdf = apply(c, c->cdf, zb, &pv);
+    if (cdf == NULL)
+        goto done;
+    const double *p = (const double *)pv.buf;
+    const double *d;
+    double *own = NULL;
+    if (c->normal) {
+        density_bytes = PyByteArray_FromStringAndSize(NULL, games * 8);
+        if (density_bytes == NULL)
+            goto done;
+        double *e = (double *)PyByteArray_AS_STRING(density_bytes);
+        for (Py_ssize_t i = 0; i < games; i++)
+            e[i] = -0.5 * z[i] * z[i];
+        density = apply(c, c->exp, density_bytes, &dv);
+        if (density == NULL)
+            goto done;
+        d = (const double *)dv.buf;
+    } else {
+        own = malloc(games * sizeof(double));
+        if (own == NULL) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        for (Py_ssize_t i = 0; i < games; i++)
+            own[i] = p[i] * (1 - p[i]);
+        d = own;
+    }
+    at = 0;
+    for (Py_ssize_t k = 0; k < count; k++) {
+        Py_ssize_t n = c->len[idx[k]];
+        we[k] = pairwise(p + at, n);
+        double total = pairwise(d + at, n);
+        slope[k] = c->normal ? total / c->norm : c->factor * total;
+        at += n;
+    }
+    free(own);
+    rc = 0;
+done:
+    if (dv.obj != NULL)
+        PyBuffer_Release(&dv);
+    if (pv.obj != NULL)
+        PyBuffer_Release(&pv);
+    Py_XDECREF(density);
+    Py_XDECREF(density_bytes);
+    Py_XDECREF(cdf);
+    Py_DECREF(zb);
+    return rc;
+}
+
+/* solver._rounds_alike: the usual case here, an iterate near a half in Python; -1 on error */
+static int rounds_alike(const Ctx *c, double a, double b)
+{
+    if (!(isfinite(a) && isfinite(b)))
+        return 0;
+    if (a >= 0 && b >= 0 && fabs(fmod(a, 1.0) - 0.5) > 1e-5 && fabs(fmod(b, 1.0) - 0.5) > 1e-5)
+        return floor(a + 0.5) == floor(b + 0.5);
+    PyObject *res = PyObject_CallFunction(c->slow_alike, "dd", a, b);
+    if (res == NULL)
+        return -1;
+    int alike = PyObject_IsTrue(res);
+    Py_DECREF(res);
+    return alike;
+}
+
+static PyObject *one_float_list(double v)
+{
+    PyObject *f = PyFloat_FromDouble(v);
+    if (f == NULL)
+        return NULL;
+    PyObject *l = PyList_New(1);
+    if (l == NULL) {
+        Py_DECREF(f);
+        return NULL;
+    }
+    PyList_SET_ITEM(l, 0, f);
+    return l;
+}
+
+static int append_float(PyObject *list, double v)
+{
+    PyObject *f = PyFloat_FromDouble(v);
+    if (f == NULL)
+        return -1;
+    int rc = PyList_Append(list, f);
+    Py_DECREF(f);
+    return rc;
+}
+
+static const char solve_small_doc[] =
+    "solve_small(rows, w, starts, normal, sigma, factor, norm, cdf, exp, frombuffer,\n"
+    "            rounds_alike, tolerance, max_bisect, max_jump, polish_steps, polish_reach)\n"
+    "--\n\n"
+    "solver._solve_small_py's iteration for the rows (lists of opponent ratings) with\n"
+    "w[k] points, started at starts[k]: for each row None (no end within max_bisect\n"
+    "steps) or (steps, root before settling, trace, W_e at every state after the start).";
+
+static PyObject *solve_small(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *rows, *w_seq, *start_seq;
+    Ctx c;
+    double tolerance, max_jump, polish_reach;
+    Py_ssize_t max_bisect, polish_steps;
+    if (!PyArg_ParseTuple(args, "OOOpdddOOOOdndnd", &rows, &w_seq, &start_seq, &c.normal,
+                          &c.sigma, &c.factor, &c.norm, &c.cdf, &c.exp, &c.frombuffer,
+                          &c.slow_alike, &tolerance, &max_bisect, &max_jump, &polish_steps,
+                          &polish_reach))
+        return NULL;
+    PyObject *rows_fast = PySequence_Fast(rows, "rows must be a sequence");
+    if (rows_fast == NULL)
+        return NULL;
+    Py_ssize_t R = PySequence_Fast_GET_SIZE(rows_fast);
+    PyObject *result = NULL, *traces = NULL, *expected = NULL;
+    Py_ssize_t total = 0;
+    for (Py_ssize_t r = 0; r < R; r++) {
+        Py_ssize_t n = PySequence_Size(PySequence_Fast_GET_ITEM(rows_fast, r));
+        if (n < 0) {
+            Py_DECREF(rows_fast);
+            return NULL;
+        }
+        total += n;
+    }
+    /* one allocation for every array */
+    size_t doubles = (size_t)total + 14 * (size_t)R + 1;
+    double *mem = calloc(doubles, sizeof(double));
+    Py_ssize_t *ints = calloc(5 * (size_t)R + 1, sizeof(Py_ssize_t));
+    if (mem == NULL || ints == NULL) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    double *opp = mem, *x = opp + total, *fx = x + R, *slope = fx + R, *lo = slope + R;
+    double *hi = lo + R, *reach = hi + R, *w = reach + R, *news = w + R, *we = news + R;
+    double *slopes = we + R, *px = slopes + R, *pwe = px + R, *pwe2 = pwe + R;
+    double *sl2 = pwe2 + R;
+    Py_ssize_t *first = ints, *len = first + R, *active = len + R, *still = active + R;
+    Py_ssize_t *finished = still + R;
+    Py_ssize_t at = 0;
+    for (Py_ssize_t r = 0; r < R; r++) {
+        PyObject *row = PySequence_Fast(PySequence_Fast_GET_ITEM(rows_fast, r), "a row");
+        if (row == NULL)
+            goto fail;
+        first[r] = at;
+        len[r] = PySequence_Fast_GET_SIZE(row);
+        for (Py_ssize_t j = 0; j < len[r]; j++) {
+            double v = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(row, j));
+            if (v == -1.0 && PyErr_Occurred()) {
+                Py_DECREF(row);
+                goto fail;
+            }
+            opp[at++] = v;
+        }
+        Py_DECREF(row);
+        PyObject *wv = PySequence_GetItem(w_seq, r), *sv = PySequence_GetItem(start_seq, r);
+        w[r] = wv ? PyFloat_AsDouble(wv) : -1.0;
+        x[r] = sv ? PyFloat_AsDouble(sv) : -1.0;
+        Py_XDECREF(wv);
+        Py_XDECREF(sv);
+        if (PyErr_Occurred())
+            goto fail;
+        lo[r] = -INFINITY;
+        hi[r] = INFINITY;
+        reach[r] = 1000.0;
+        active[r] = r;
+    }
+    c.opp = opp;
+    c.first = first;
+    c.len = len;
+    result = PyList_New(R);
+    traces = PyList_New(R);
+    expected = PyList_New(R);
+    if (result == NULL || traces == NULL || expected == NULL)
+        goto fail;
+    for (Py_ssize_t r = 0; r < R; r++) {
+        Py_INCREF(Py_None);
+        PyList_SET_ITEM(result, r, Py_None);
+        PyObject *t = PyList_New(1), *e = PyList_New(0), *s = one_float_list(x[r]);
+        if (t == NULL || e == NULL || s == NULL) {
+            Py_XDECREF(t);
+            Py_XDECREF(e);
+            Py_XDECREF(s);
+            goto fail;
+        }
+        PyList_SET_ITEM(t, 0, s);
+        PyList_SET_ITEM(traces, r, t);
+        PyList_SET_ITEM(expected, r, e);
+    }
+    if (expected_rows(&c, active, R, x, we, slope) < 0)
+        goto fail;
+    for (Py_ssize_t r = 0; r < R; r++)
+        fx[r] = we[r] - w[r];
+    Py_ssize_t count = R;
+    for (Py_ssize_t step = 1; step <= max_bisect && count > 0; step++) {
+        for (Py_ssize_t k = 0; k < count; k++) {
+            Py_ssize_t r = active[k];
+            double xr = x[r], f = fx[r], s = slope[r];
+            if (f < 0)
+                lo[r] = xr;
+            else
+                hi[r] = xr;
+            double low = lo[r], high = hi[r];
+            double nw = s != 0 ? xr - f / s : NAN;
+            if (!(low < nw && nw < high) || fabs(nw - xr) > max_jump) {
+                if (isinf(high)) {
+                    nw = low + reach[r];
+                    reach[r] = 2 * reach[r];
+                } else if (isinf(low)) {
+                    nw = high - reach[r];
+                    reach[r] = 2 * reach[r];
+                } else {
+                    nw = (low + high) / 2;
+                }
+            }
+            news[k] = nw;
+        }
+        if (expected_rows(&c, active, count, news, we, slopes) < 0)
+            goto fail;
+        Py_ssize_t n_finished = 0, n_still = 0;
+        for (Py_ssize_t k = 0; k < count; k++) {
+            Py_ssize_t r = active[k];
+            double nw = news[k], f_new = we[k] - w[r];
+            PyObject *state = one_float_list(nw);
+            if (state == NULL)
+                goto fail;
+            int bad = PyList_Append(PyList_GET_ITEM(traces, r), state);
+            Py_DECREF(state);
+            if (bad < 0 || append_float(PyList_GET_ITEM(expected, r), we[k]) < 0)
+                goto fail;
+            int done = 0;
+            if (fabs(f_new) <= tolerance) {
+                done = rounds_alike(&c, nw, x[r]);
+                if (done < 0)
+                    goto fail;
+            }
+            int narrow = hi[r] - lo[r] < 1e-9;
+            x[r] = nw;
+            fx[r] = f_new;
+            slope[r] = slopes[k];
+            if (done || narrow) {
+                px[n_finished] = nw;
+                pwe[n_finished] = we[k];
+                news[n_finished] = slopes[k]; /* news[k] is read; k >= n_finished */
+                finished[n_finished++] = r;
+            } else {
+                still[n_still++] = r;
+            }
+        }
+        if (n_finished) {
+            /* solver._polish_small: px, pwe and news (the slopes) of the finished rows */
+            Py_ssize_t *live = active; /* active is rebuilt from still below */
+            double *lx = slopes;       /* the live rows' iterates, in live order */
+            Py_ssize_t n_live = n_finished;
+            double *root = x;          /* x of a finished row is not read again */
+            for (Py_ssize_t k = 0; k < n_finished; k++) {
+                live[k] = k;
+                root[finished[k]] = px[k];
+            }
+            for (Py_ssize_t polish = 0; polish < polish_steps && n_live > 0; polish++) {
+                if (polish) {
+                    Py_ssize_t *rows_of_live = still + n_still; /* scratch after still */
+                    for (Py_ssize_t k = 0; k < n_live; k++) {
+                        rows_of_live[k] = finished[live[k]];
+                        lx[k] = root[finished[live[k]]];
+                    }
+                    if (expected_rows(&c, rows_of_live, n_live, lx, pwe2, sl2) < 0)
+                        goto fail;
+                    for (Py_ssize_t k = 0; k < n_live; k++) {
+                        pwe[live[k]] = pwe2[k];
+                        news[live[k]] = sl2[k];
+                    }
+                }
+                Py_ssize_t moving = 0;
+                for (Py_ssize_t k = 0; k < n_live; k++) {
+                    Py_ssize_t f = live[k], r = finished[f];
+                    double sl = news[f];
+                    double change = sl != 0 ? (w[r] - pwe[f]) / sl : NAN;
+                    if (isfinite(change) && fabs(change) <= polish_reach) {
+                        root[r] = root[r] + change;
+                        live[moving++] = f;
+                    }
+                }
+                n_live = moving;
+            }
+            for (Py_ssize_t k = 0; k < n_finished; k++) {
+                Py_ssize_t r = finished[k];
+                PyObject *item = Py_BuildValue("(ndOO)", step, root[r],
+                                               PyList_GET_ITEM(traces, r),
+                                               PyList_GET_ITEM(expected, r));
+                if (item == NULL)
+                    goto fail;
+                PyList_SetItem(result, r, item); /* steals; drops the None */
+            }
+        }
+        for (Py_ssize_t k = 0; k < n_still; k++)
+            active[k] = still[k];
+        count = n_still;
+    }
+    Py_DECREF(traces);
+    Py_DECREF(expected);
+    Py_DECREF(rows_fast);
+    free(mem);
+    free(ints);
+    return result;
+fail:
+    Py_XDECREF(result);
+    Py_XDECREF(traces);
+    Py_XDECREF(expected);
+    Py_DECREF(rows_fast);
+    free(mem);
+    free(ints);
+    return NULL;
+}
+
+static PyMethodDef methods[] = {
+    {"solve_small", solve_small, METH_VARARGS, solve_small_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_fastsolve",
+    "The performances R_h of a tournament, compiled (ratingdb/rules/_fastsolve.c).", -1,
+    methods, NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__fastsolve(void) { return PyModule_Create(&module); }

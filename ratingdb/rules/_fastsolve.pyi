@@ -1,0 +1,22 @@
+from collections.abc import Callable, Sequence
+from typing import Any
+
+def solve_small(
+    rows: Sequence[Sequence[float]],
+    w: Sequence[float],
+    starts: Sequence[float],
+    normal: bool,
+    sigma: float,
+    factor: float,
+    norm: float,
+    cdf: Callable[..., Any],
+    exp: Callable[..., Any],
+    frombuffer: Callable[..., Any],
+    rounds_alike: Callable[[float, float], bool],
+    tolerance: float,
+    max_bisect: int,
+    max_jump: float,
+    polish_steps: int,
+    polish_reach: float,
+    /,
+) -> list[tuple[int, float, list[list[float]], list[float]] | None]: ...

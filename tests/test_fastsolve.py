@@ -1,0 +1,121 @@
+"""The performances R_h in C (``ratingdb/rules/_fastsolve.c``, issue 24) against the Python
+iteration they replace (``solver._solve_small_py``): every root, step count, trace state and
+W_e must be the same float to the last bit (compared by ``repr``: -0.0 and nan included),
+for both curves, rows of every length (numpy's pairwise sums change at 8 and 128 games),
+starts far from the root, and 0 % / 100 % rows mixed in."""
+
+from __future__ import annotations
+
+import math
+import os
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ratingdb.rules import solver
+from ratingdb.rules.solver import Curve, Single
+
+SIGMA = 200 * math.sqrt(2)
+Problem = tuple[tuple[float, ...], int]
+
+pytestmark = pytest.mark.skipif(solver._fastsolve is None, reason="the C extension is not built")
+
+
+def test_ci_builds_the_extension() -> None:
+    """CI installs with a C compiler: there the replay must use the compiled solver."""
+    if not os.environ.get("RATINGDB_CI"):
+        pytest.skip("only CI insists on the compiled solver")
+    assert solver._fastsolve is not None
+
+
+def both(problems: list[Problem], starts: list[float], curve: Curve) -> tuple[str, str]:
+    ks = [k for k, (o, w2) in enumerate(problems) if 0 < w2 < 2 * len(o)]
+    compiled: list[Single | None] = [None] * len(problems)
+    python: list[Single | None] = [None] * len(problems)
+    solver._solve_small(problems, starts, curve, ks, compiled)
+    solver._solve_small_py(problems, starts, curve, ks, python)
+    return repr(compiled), repr(python)
+
+
+@st.composite
+def rows(draw: st.DrawFn) -> tuple[list[Problem], list[float], Curve]:
+    problems: list[Problem] = []
+    starts: list[float] = []
+    for _ in range(draw(st.integers(1, 25))):
+        n = draw(st.sampled_from([1, 2, 5, 7, 8, 9, 15, 16, 17, 127, 128, 129, 200, 300]))
+        base = draw(st.integers(100, 2800))
+        spread = draw(st.sampled_from([0, 20, 300, 900]))
+        opponents = tuple(float(base + draw(st.integers(-spread, spread))) for _ in range(n))
+        problems.append((opponents, draw(st.integers(0, 2 * n))))
+        starts.append(draw(st.sampled_from([float(base), 1500.0, -30000.0, 40000.0, 2000.5])))
+    return problems, starts, Curve(draw(st.sampled_from(["normal", "logistic"])), SIGMA, 677)
+
+
+@settings(max_examples=300, deadline=None)
+@given(rows())
+def test_the_compiled_performances_are_the_python_ones_to_the_bit(
+    case: tuple[list[Problem], list[float], Curve],
+) -> None:
+    compiled, python = both(*case)
+    assert compiled == python
+
+
+def test_a_root_on_a_half_settles_the_same_way() -> None:
+    """50 % against 1941 and 1942: R_h is 1941.5 exactly; both paths settle it there (the
+    stop rule's slow case near a half runs in Python for both)."""
+    curve = Curve("normal", SIGMA, 677)
+    problems: list[Problem] = [((1941.0, 1942.0), 2), ((1941.0, 1942.0, 1941.0, 1942.0), 4)]
+    compiled, python = both(problems, [1500.0, 2600.0], curve)
+    assert compiled == python
+    out: list[Single | None] = [None, None]
+    solver._solve_small(problems, [1500.0, 2600.0], curve, [0, 1], out)
+    assert [s.solution.values for s in out if s is not None] == [[1941.5], [1941.5]]
+
+
+def test_an_error_in_the_ufunc_is_raised_not_swallowed() -> None:
+    """A failing P (here: a cdf that raises) reaches the caller as the Python error."""
+
+    def broken(values: np.ndarray) -> np.ndarray:
+        raise ArithmeticError("no P today")
+
+    assert solver._fastsolve is not None
+    with pytest.raises(ArithmeticError, match="no P today"):
+        solver._fastsolve.solve_small(
+            [[1500.0, 1600.0]],
+            [1.0],
+            [1500.0],
+            True,
+            SIGMA,
+            0.0,
+            1.0,
+            broken,
+            np.exp,
+            np.frombuffer,
+            solver._rounds_alike,
+            solver.TOLERANCE,
+            10,
+            5000.0,
+            2,
+            1e-3,
+        )
+    with pytest.raises(TypeError):
+        solver._fastsolve.solve_small(
+            [["1500"]],
+            [1.0],
+            [1500.0],
+            True,
+            SIGMA,
+            0.0,
+            1.0,
+            np.exp,
+            np.exp,
+            np.frombuffer,
+            solver._rounds_alike,
+            solver.TOLERANCE,
+            10,
+            5000.0,
+            2,
+            1e-3,
+        )
