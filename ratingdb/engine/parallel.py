@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+from bisect import insort
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
@@ -36,11 +37,6 @@ Prepared = tuple[dict[int, SnapshotInput], Task]
 
 #: tournaments looked ahead (memory: this many tournaments with their games, at most)
 WINDOW = 128
-#: prepared tournaments kept ready (enough for the batches in flight and the replay's own)
-READY = 13 * 8
-#: the window is scanned for tournaments to prepare when fewer than this many are ready
-#: (or the one in turn is not prepared yet): a scan walks the window
-REFILL = 24
 #: tournaments per batch sent to the worker (one round trip each)
 BATCH = 8
 #: batches on their way to the worker or in it at once
@@ -102,10 +98,12 @@ def worker_pool(workers: int) -> Iterator[Executor | None]:
             pool.shutdown(wait=True, cancel_futures=True)
 
 
-@dataclass
+@dataclass(eq=False)
 class _Entry:
     t: EngineTournament
     players: frozenset[int]
+    #: position in the evaluation order
+    seq: int
     prepared: Prepared | None = None
     batch: _Batch | None = None
     result: Result | None = None
@@ -138,11 +136,23 @@ def in_order(
             yield t, inputs, run_task(task)
         return
     window: deque[_Entry] = deque()
+    #: each player's tournaments in the window, in order: a tournament is ready (can be
+    #: prepared) when it is the first of every one of its players
+    holders: dict[int, list[_Entry]] = {}
     source = iter(tournaments)
     exhausted = False
     in_flight: deque[_Batch] = deque()
     waiting: list[_Entry] = []  # prepared, neither sent to the worker nor evaluated
     broken = False
+    seq = 0
+
+    def ready(entry: _Entry) -> None:
+        entry.prepared = prepare(entry.t)
+        if waiting and waiting[-1].seq > entry.seq:
+            insort(waiting, entry, key=_seq)
+        else:
+            waiting.append(entry)
+
     while True:
         while not exhausted and len(window) < WINDOW:
             following = next(source, None)
@@ -152,16 +162,27 @@ def in_order(
             players = frozenset(
                 p.player_id for p in following.participants if p.player_id is not None
             )
-            window.append(_Entry(following, players))
+            entry = _Entry(following, players, seq)
+            seq += 1
+            free = True
+            for player in players:
+                held = holders.get(player)
+                if held is None:
+                    holders[player] = [entry]
+                else:
+                    free = free and not held
+                    held.append(entry)
+            window.append(entry)
+            if free:
+                ready(entry)
         if not window:
             return
         waiting = [e for e in waiting if e.batch is None and e.result is None and not e.local]
-        if len(waiting) < REFILL or window[0].prepared is None:
-            waiting = _prepare_ready(window, prepare)
         if not broken:
             assert pool is not None
             broken = _submit(pool, waiting, in_flight)
         head = window[0]
+        assert head.prepared is not None  # nothing before it holds one of its players
         turn(head.t)
         while head.result is None:
             if head.batch is None or head.local:
@@ -177,6 +198,21 @@ def in_order(
                 in_flight.clear()
         yield head.t, _inputs(head), head.result
         window.popleft()
+        for player in head.players:  # applied: the next tournament of each player may be ready
+            held = holders[player]
+            del held[0]
+            if not held:
+                del holders[player]
+                continue
+            following_entry = held[0]
+            if following_entry.prepared is None and all(
+                holders[p][0] is following_entry for p in following_entry.players
+            ):
+                ready(following_entry)
+
+
+def _seq(entry: _Entry) -> int:
+    return entry.seq
 
 
 def _task(entry: _Entry) -> Task:
@@ -187,29 +223,6 @@ def _task(entry: _Entry) -> Task:
 def _inputs(entry: _Entry) -> dict[int, SnapshotInput]:
     assert entry.prepared is not None
     return entry.prepared[0]
-
-
-def _prepare_ready(
-    window: deque[_Entry], prepare: Callable[[EngineTournament], Prepared]
-) -> list[_Entry]:
-    """Prepare every tournament in the window that shares no player with an earlier one
-    (the head always: nothing is before it); the prepared ones not yet on their way."""
-    seen: set[int] = set()
-    waiting: list[_Entry] = []
-    for entry in window:
-        if entry.prepared is None and not (entry.players & seen):
-            entry.prepared = prepare(entry.t)
-        if (
-            entry.prepared is not None
-            and entry.batch is None
-            and entry.result is None
-            and not entry.local
-        ):
-            waiting.append(entry)
-            if len(waiting) >= READY:
-                break
-        seen |= entry.players
-    return waiting
 
 
 def _submit(pool: Executor, waiting: list[_Entry], in_flight: deque[_Batch]) -> bool:
