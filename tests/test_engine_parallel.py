@@ -280,3 +280,23 @@ def test_the_worker_leaves_no_cyclic_garbage():
         gc.garbage.clear()
         gc.enable()
     assert left == []
+
+
+def test_the_switch_interval_is_shortened_only_while_a_worker_runs():
+    """1 ms while the worker runs (the main thread takes the lock back from the reader and
+    writer sooner), the interpreter's own value again afterwards, also after an error and
+    never without a worker."""
+    import sys
+
+    outer = sys.getswitchinterval()  # the module's pool may be running
+    sys.setswitchinterval(0.004)
+    try:
+        with worker_pool(0) as pool:
+            assert pool is None and sys.getswitchinterval() == 0.004
+        with pytest.raises(RuntimeError, match="stop"), worker_pool(1) as pool:
+            assert pool is not None
+            assert sys.getswitchinterval() == parallel.SWITCH_INTERVAL != 0.004
+            raise RuntimeError("stop")
+        assert sys.getswitchinterval() == 0.004
+    finally:
+        sys.setswitchinterval(outer)

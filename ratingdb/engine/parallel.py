@@ -7,7 +7,8 @@ tournaments the player plays in. So a tournament that shares no player with any 
 tournament not yet applied can be prepared (its inputs built from the current states) and
 evaluated at once, out of turn, and its result is the one the walk in order would compute.
 :func:`in_order` looks ahead ``WINDOW`` tournaments, prepares every such tournament, hands
-batches of them to a worker process and evaluates others itself while it waits; it gives
+batches of them to a worker process (a tournament the worker cannot take it evaluates
+itself); it gives
 every tournament back in the evaluation order (WO 2.2.3), and the caller applies it (the
 players' new states) before asking for the next. The evaluation is a pure function of
 its input (:func:`run_task`), so the replay's snapshots are the same to the last digit with
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import sys
 from bisect import insort
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -41,6 +43,11 @@ WINDOW = 128
 BATCH = 8
 #: batches on their way to the worker or in it at once
 IN_FLIGHT = 12
+#: the interpreter's thread switch interval while a worker runs (Python's default: 5 ms):
+#: the replay's main thread, waiting for the worker's result of the tournament in turn,
+#: gets the interpreter lock from the reader and writer threads sooner (60,000 players:
+#: compute phase 18.4 s against 19.2 s, three alternating pairs)
+SWITCH_INTERVAL = 0.001
 #: below this many tournaments a replay does not start a worker (starting one takes about
 #: a second)
 MIN_TOURNAMENTS = 2000
@@ -91,9 +98,13 @@ def worker_pool(workers: int) -> Iterator[Executor | None]:
             if pool is not None:
                 pool.shutdown(wait=False, cancel_futures=True)
             pool = None
+    interval = sys.getswitchinterval()
+    if pool is not None:
+        sys.setswitchinterval(SWITCH_INTERVAL)
     try:
         yield pool
     finally:
+        sys.setswitchinterval(interval)
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
 
@@ -189,7 +200,7 @@ def in_order(
                 head.result = run_task(_task(head))
                 break
             try:
-                _collect(head.batch, in_flight, waiting)
+                _collect(head.batch, in_flight)
             except Exception:  # the worker died: the rest is evaluated here
                 broken = True
                 for batch in in_flight:
@@ -227,8 +238,8 @@ def _inputs(entry: _Entry) -> dict[int, SnapshotInput]:
 
 def _submit(pool: Executor, waiting: list[_Entry], in_flight: deque[_Batch]) -> bool:
     """Send batches of prepared tournaments to the worker, the one in turn too (the
-    replay's process has the reading and writing to do, and evaluates while it would
-    otherwise wait); True if the pool is gone."""
+    replay's process has the reading, the inputs and the writing to do); True if the pool
+    is gone."""
     candidates = list(waiting)
     while candidates and len(in_flight) < IN_FLIGHT:
         entries, candidates = candidates[:BATCH], candidates[BATCH:]
@@ -243,14 +254,12 @@ def _submit(pool: Executor, waiting: list[_Entry], in_flight: deque[_Batch]) -> 
     return False
 
 
-def _collect(batch: _Batch, in_flight: deque[_Batch], waiting: list[_Entry]) -> None:
-    """Wait for ``batch``, evaluating prepared tournaments not sent to the worker
-    meanwhile; then take every finished batch's results."""
-    for entry in waiting:
-        if batch.future.done():
-            break
-        if entry.batch is None and entry.result is None and not entry.local:
-            entry.result = _try_task(entry)
+def _collect(batch: _Batch, in_flight: deque[_Batch]) -> None:
+    """Wait for ``batch``, then take every finished batch's results. The replay's process
+    does not evaluate other tournaments meanwhile: at 60,000 players that only moved
+    4-6 s of CPU from the worker to the process whose interpreter lock the reader and
+    writer share, for no shorter a replay (docs/engine.md, "Where the compute phase
+    waits")."""
     batch.future.result()  # the worker's death is raised here
     while in_flight and in_flight[0].future.done():
         done = in_flight.popleft()
@@ -260,13 +269,3 @@ def _collect(batch: _Batch, in_flight: deque[_Batch], waiting: list[_Entry]) -> 
             else:
                 entry.result = result
         done.entries = []  # no cycle with the entries: freed by reference counting
-
-
-def _try_task(entry: _Entry) -> Result | None:
-    """Evaluate a tournament out of turn in the replay's process; on failure leave it for
-    its turn (it fails then, in order)."""
-    try:
-        return run_task(_task(entry))
-    except Exception:  # raised again in its turn
-        entry.local = True
-        return None
