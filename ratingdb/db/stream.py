@@ -34,6 +34,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.db.collector import ChunkCollector
 from ratingdb.db.overlap import Drain, Prefetch
+from ratingdb.db.rebuild import built_after
 from ratingdb.db.store import (
     RESIDUAL_COLUMNS,
     SNAPSHOT_COLUMNS,
@@ -273,6 +274,11 @@ def stage_changes(session: Session, deferred: Collection[int]) -> set[int]:
     return set(players)
 
 
+#: an empty ``rating_snapshots`` receiving at least this many rows gets its indexes and
+#: foreign keys built after the insert (ratingdb/db/rebuild.py)
+BUILT_AFTER_ROWS = 50_000
+
+
 def write_staged(
     session: Session, problems: Iterable[EvaluationProblem], deferred: Collection[int]
 ) -> int:
@@ -288,7 +294,9 @@ def write_staged(
     gets as before. The table ends the same as when every row is deleted and inserted
     again; nothing refers to a snapshot's id. When most stored rows changed (a Rechenmodul
     valid from long ago), all are deleted and the staged ones inserted without comparing:
-    inserting into a table just emptied of the same rows cost more than that."""
+    inserting into a table just emptied of the same rows cost more than that. Into an
+    empty table (the first replay of a loaded history) many rows go with the indexes and
+    foreign keys built after them (:func:`ratingdb.db.rebuild.built_after`)."""
     conn = session.connection()
     skip = {"deferred": sorted(deferred)}
     conn.execute(text("DELETE FROM residual_games WHERE created_by_id IS NOT NULL"))
@@ -297,6 +305,7 @@ def write_staged(
     gone, stored = conn.execute(
         text(f"SELECT (SELECT count(*) FROM {STAGE_GONE}), (SELECT count(*) FROM rating_snapshots)")
     ).one()
+    staged = conn.execute(text(f"SELECT count(*) FROM {STAGE_SNAPSHOTS}")).scalar_one()
     if 2 * gone >= stored:  # most rows changed (a new Rechenmodul): replace them all
         conn.execute(text("DELETE FROM rating_snapshots"))
         keep = ""
@@ -306,14 +315,16 @@ def write_staged(
             " AND NOT EXISTS (SELECT 1 FROM rating_snapshots s "
             "WHERE s.tournament_id = x.tournament_id AND s.participant_id = x.participant_id)"
         )
-    conn.execute(
-        text(
-            f"INSERT INTO rating_snapshots ({SNAPSHOT_COLUMNS}) SELECT {snapshot_columns('x')} "
-            f"FROM {STAGE_SNAPSHOTS} x WHERE x.tournament_id <> ALL(CAST(:deferred AS bigint[]))"
-            + keep
-        ),
-        skip,
+    insert = text(
+        f"INSERT INTO rating_snapshots ({SNAPSHOT_COLUMNS}) SELECT {snapshot_columns('x')} "
+        f"FROM {STAGE_SNAPSHOTS} x WHERE x.tournament_id <> ALL(CAST(:deferred AS bigint[]))"
+        + keep
     )
+    if stored == 0 and staged >= BUILT_AFTER_ROWS:  # the first replay of a loaded history
+        with built_after(conn, "rating_snapshots"):
+            conn.execute(insert, skip)
+    else:
+        conn.execute(insert, skip)
     # every replayed tournament was calculated now, its snapshots rewritten or not (what
     # the insert trigger of migration 0006 does for the rows it inserts)
     conn.execute(

@@ -1,0 +1,107 @@
+"""The first full replay of a loaded history builds ``rating_snapshots``' indexes and
+foreign keys after its insert (``ratingdb/db/rebuild.py``, issue 24): the same rows as the
+row-by-row insert, the same constraints and indexes afterwards (names, definitions,
+validated), a row that breaks one refused with everything rolled back, and nothing dropped
+where another table refers to the table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from sqlalchemy import Engine, create_engine, text
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+from sqlalchemy.pool import NullPool
+
+from ratingdb.db import migrate, stream
+from ratingdb.db.bulk import load_federation
+from ratingdb.db.rebuild import built_after
+from ratingdb.db.recalc import run_recalc
+from ratingdb.synth import generate
+from tests.test_db_stream import tables
+
+CATALOG = (
+    "SELECT conname, contype, pg_get_constraintdef(oid), convalidated FROM pg_constraint "
+    "WHERE conrelid = 'rating_snapshots'::regclass "
+    "UNION ALL SELECT indexname, 'i', indexdef, true FROM pg_indexes "
+    "WHERE tablename = 'rating_snapshots' ORDER BY 1, 2"
+)
+
+
+@pytest.fixture
+def fed(scratch_db) -> Engine:
+    migrate.upgrade(scratch_db)
+    engine = create_engine(scratch_db, poolclass=NullPool)
+    with Session(engine) as session, session.begin():
+        load_federation(session, generate(players=300, years=4, seed=5))
+    yield engine
+    engine.dispose()
+
+
+def catalog(engine: Engine) -> list[Any]:
+    with engine.connect() as conn:
+        return list(conn.execute(text(CATALOG)).all())
+
+
+def test_the_first_replay_builds_the_constraints_after_its_rows(fed, monkeypatch):
+    before = catalog(fed)
+    assert sum(row[1] == "f" for row in before) == 4 and sum(row[1] == "i" for row in before) == 3
+    built: list[bool] = []
+    real = stream.built_after
+
+    def counting(conn: Any, table: str) -> Any:
+        built.append(True)
+        return real(conn, table)
+
+    monkeypatch.setattr(stream, "built_after", counting)
+    monkeypatch.setattr(stream, "BUILT_AFTER_ROWS", 1)
+    run_recalc(fed, full=True)
+    assert built == [True]
+    assert catalog(fed) == before
+    with Session(fed) as session:
+        fast = tables(session)
+    # the same replay again from empty, row by row: the same rows
+    with Session(fed) as session, session.begin():
+        session.execute(text("DELETE FROM rating_snapshots"))
+    monkeypatch.setattr(stream, "BUILT_AFTER_ROWS", 10**9)
+    run_recalc(fed, full=True)
+    assert len(built) == 1
+    with Session(fed) as session:
+        assert tables(session) == fast
+    assert len(fast["snapshots"]) > 300
+
+
+def test_a_row_that_breaks_a_foreign_key_is_refused_and_nothing_stays_dropped(fed):
+    run_recalc(fed, full=True)
+    before = catalog(fed)
+    with fed.connect() as conn:
+        rows = conn.execute(text("SELECT count(*) FROM rating_snapshots")).scalar_one()
+    broken = pytest.raises(IntegrityError, match="fk_rating_snapshots_player_id_players")
+    with broken, fed.begin() as conn:
+        conn.execute(text("CREATE TEMP TABLE one AS SELECT * FROM rating_snapshots LIMIT 1"))
+        conn.execute(text("UPDATE one SET player_id = 999999999"))
+        conn.execute(text("DELETE FROM rating_snapshots"))
+        with built_after(conn, "rating_snapshots") as dropped:
+            assert dropped
+            assert len(catalog_of(conn)) == len(before) - 7  # 4 + 1 constraints, 2 indexes
+            conn.execute(text("INSERT INTO rating_snapshots SELECT * FROM one"))
+    assert catalog(fed) == before
+    with fed.connect() as conn:
+        assert conn.execute(text("SELECT count(*) FROM rating_snapshots")).scalar_one() == rows
+
+
+def catalog_of(conn: Any) -> list[Any]:
+    return list(conn.execute(text(CATALOG)).all())
+
+
+def test_a_table_another_refers_to_is_left_alone(fed):
+    with fed.begin() as conn:
+        conn.execute(
+            text("CREATE TABLE snapshot_notes (snapshot_id bigint REFERENCES rating_snapshots(id))")
+        )
+        before = catalog_of(conn)
+        with built_after(conn, "rating_snapshots") as dropped:
+            assert not dropped
+            assert catalog_of(conn) == before
+        conn.execute(text("DROP TABLE snapshot_notes"))
