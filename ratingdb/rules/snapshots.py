@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from ratingdb.rules.model import TournamentInput, pickled_by_fields
+from ratingdb.rules.model import PlayerResult, TournamentInput, pickled_by_fields
 
 Number = int | float
 
@@ -83,15 +83,36 @@ def empty(**values: Any) -> SnapshotOutput:
     return SnapshotOutput(**values)
 
 
+def of_result(p: PlayerResult) -> SnapshotOutput:
+    """A DWZ player's result as a snapshot output: what
+    ``SnapshotOutput.from_dict(p.to_dict())`` gives with ``expected_games`` added
+    (``tests/test_snapshot_outputs.py`` compares the two), without the dictionary between."""
+    return SnapshotOutput(
+        p.group,
+        p.age_class,
+        p.rating_old,
+        p.index_old,
+        None if p.k is None else float(p.k),
+        p.opponents_avg,
+        float(p.score),
+        p.games,
+        None if p.expected is None else float(p.expected),
+        p.performance,
+        p.exceptional,
+        p.start_value,
+        p.iteration_value,
+        p.rating_new,
+        p.index_new,
+        p.stored,
+        [g.to_dict() for g in p.new_residual_games],
+        p.expected_games,
+    )
+
+
 def from_tournament_result(evaluate: Callable[[TournamentInput, Any], Any]) -> Outputs:
     """Outputs of a family whose result is a TournamentResult (dwz2026, dwz-classic)."""
 
     def outputs(t: TournamentInput, params: Any) -> list[SnapshotOutput]:
-        rows = []
-        for p in evaluate(t, params).players:
-            row = p.to_dict()
-            row["expected_games"] = p.expected_games
-            rows.append(SnapshotOutput.from_dict(row))
-        return rows
+        return [of_result(p) for p in evaluate(t, params).players]
 
     return outputs

@@ -308,7 +308,9 @@ def solve_many(
     by_games: dict[int, list[int]] = {}
     for k, (opponents, w2) in enumerate(problems):
         n = len(opponents)
-        if 0 < w2 < 2 * n and all(math.isfinite(v) for v in opponents):
+        # every opponent finite: their sum is (ratings are far from overflowing a float;
+        # an infinite or nan opponent makes it inf or nan)
+        if 0 < w2 < 2 * n and math.isfinite(sum(opponents)):
             by_games.setdefault(n, []).append(k)
     if sum(n * len(ks) for n, ks in by_games.items()) <= SMALL_GAMES:
         _solve_small(problems, starts, curve, [k for ks in by_games.values() for k in ks], out)
