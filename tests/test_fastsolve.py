@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ratingdb.rules import solver
+from ratingdb.rules.rounding import float_half_up
 from ratingdb.rules.solver import Curve, Single
 
 SIGMA = 200 * math.sqrt(2)
@@ -99,6 +100,8 @@ def test_an_error_in_the_ufunc_is_raised_not_swallowed() -> None:
             5000.0,
             2,
             1e-3,
+            float_half_up,
+            9,
         )
     with pytest.raises(TypeError):
         solver._fastsolve.solve_small(
@@ -118,4 +121,25 @@ def test_an_error_in_the_ufunc_is_raised_not_swallowed() -> None:
             5000.0,
             2,
             1e-3,
+            float_half_up,
+            9,
         )
+
+
+@settings(max_examples=3000, deadline=None)
+@given(
+    st.one_of(
+        st.floats(allow_nan=False, allow_infinity=True),
+        st.floats(-5000, 5000),
+        st.integers(-(10**11), 10**11).map(lambda k: k / 2 / 10**9),  # halves at 9 places
+        st.integers(-(10**7), 10**7).map(lambda k: k / 2 / 10**6),
+    ),
+    st.sampled_from([0, 6, 9, 15, 16]),
+)
+def test_the_compiled_settling_is_float_half_up(value: float, places: int) -> None:
+    """The roots are settled in C (``_settled``): the exact half-up of the binary value,
+    -0.0 and the range beyond 2^53 (taken by the Python function) included."""
+    assert solver._fastsolve is not None
+    got = solver._fastsolve.settled(value, places, float_half_up)
+    expected = float_half_up(value, places) if math.isfinite(value) else value
+    assert repr(got) == repr(expected)

@@ -173,6 +173,51 @@ static int rounds_alike(const Ctx *c, double a, double b)
     return alike;
 }
 
+/* solver._settled of one value: rounding.float_half_up(v, places) where the exact
+ * product v * 10^places fits (|v| * 10^places < 2^53: every rating), else the Python
+ * function itself. v = m * 2^e exactly; the product m * 10^places (< 2^83) is exact in
+ * 128-bit integers, halved away from zero at the binary point, and the quotient of two
+ * exact doubles is correctly rounded, as Python's int / int is. -1 on a Python error. */
+static int settle(PyObject *half_up, int places, double v, double *out)
+{
+    if (!isfinite(v)) {
+        *out = v;
+        return 0;
+    }
+    double scale = 1.0;
+    for (int i = 0; i < places; i++)
+        scale *= 10.0; /* exact up to 10^22 */
+    double a = fabs(v);
+    if (places <= 15 && a * scale < 9007199254740992.0 /* 2^53 */) {
+        int e;
+        double frac = frexp(a, &e); /* a = frac * 2^e, 0.5 <= frac < 1 */
+        __int128 m = (__int128)ldexp(frac, 53);  /* a = m * 2^(e - 53), m exact */
+        __int128 pow10 = 1;
+        for (int i = 0; i < places; i++)
+            pow10 *= 10;
+        __int128 num = m * pow10;
+        int shift = 53 - e;
+        __int128 q;
+        if (a == 0.0)
+            q = 0;
+        else if (shift <= 0)
+            q = num << -shift;
+        else if (shift >= 120)
+            q = 0; /* below 2^-67: rounds to zero at any places <= 15 */
+        else
+            q = (num + ((__int128)1 << (shift - 1))) >> shift; /* floor(x + 1/2) */
+        double r = (double)q / scale;
+        *out = v < 0 || (v == 0.0 && signbit(v)) ? -r : r;
+        return 0;
+    }
+    PyObject *res = PyObject_CallFunction(half_up, "di", v, places);
+    if (res == NULL)
+        return -1;
+    *out = PyFloat_AsDouble(res);
+    Py_DECREF(res);
+    return (*out == -1.0 && PyErr_Occurred()) ? -1 : 0;
+}
+
 static PyObject *one_float_list(double v)
 {
     PyObject *f = PyFloat_FromDouble(v);
@@ -199,11 +244,13 @@ static int append_float(PyObject *list, double v)
 
 static const char solve_small_doc[] =
     "solve_small(rows, w, starts, normal, sigma, factor, norm, cdf, exp, frombuffer,\n"
-    "            rounds_alike, tolerance, max_bisect, max_jump, polish_steps, polish_reach)\n"
+    "            rounds_alike, tolerance, max_bisect, max_jump, polish_steps, polish_reach,\n"
+    "            float_half_up, places)\n"
     "--\n\n"
     "solver._solve_small_py's iteration for the rows (lists of opponent ratings) with\n"
     "w[k] points, started at starts[k]: for each row None (no end within max_bisect\n"
-    "steps) or (steps, root before settling, trace, W_e at every state after the start).";
+    "steps) or (steps, root settled to places decimals, trace, W_e at every state after\n"
+    "the start).";
 
 static PyObject *solve_small(PyObject *self, PyObject *args)
 {
@@ -212,10 +259,12 @@ static PyObject *solve_small(PyObject *self, PyObject *args)
     Ctx c;
     double tolerance, max_jump, polish_reach;
     Py_ssize_t max_bisect, polish_steps;
-    if (!PyArg_ParseTuple(args, "OOOpdddOOOOdndnd", &rows, &w_seq, &start_seq, &c.normal,
+    PyObject *half_up;
+    int places;
+    if (!PyArg_ParseTuple(args, "OOOpdddOOOOdndndOi", &rows, &w_seq, &start_seq, &c.normal,
                           &c.sigma, &c.factor, &c.norm, &c.cdf, &c.exp, &c.frombuffer,
                           &c.slow_alike, &tolerance, &max_bisect, &max_jump, &polish_steps,
-                          &polish_reach))
+                          &polish_reach, &half_up, &places))
         return NULL;
     PyObject *rows_fast = PySequence_Fast(rows, "rows must be a sequence");
     if (rows_fast == NULL)
@@ -393,7 +442,10 @@ static PyObject *solve_small(PyObject *self, PyObject *args)
             }
             for (Py_ssize_t k = 0; k < n_finished; k++) {
                 Py_ssize_t r = finished[k];
-                PyObject *item = Py_BuildValue("(ndOO)", step, root[r],
+                double settled;
+                if (settle(half_up, places, root[r], &settled) < 0)
+                    goto fail;
+                PyObject *item = Py_BuildValue("(ndOO)", step, settled,
                                                PyList_GET_ITEM(traces, r),
                                                PyList_GET_ITEM(expected, r));
                 if (item == NULL)
@@ -421,8 +473,24 @@ fail:
     return NULL;
 }
 
+static PyObject *settled(PyObject *self, PyObject *args)
+{
+    (void)self;
+    double v, out;
+    int places;
+    PyObject *half_up;
+    if (!PyArg_ParseTuple(args, "diO", &v, &places, &half_up))
+        return NULL;
+    if (settle(half_up, places, v, &out) < 0)
+        return NULL;
+    return PyFloat_FromDouble(out);
+}
+
 static PyMethodDef methods[] = {
     {"solve_small", solve_small, METH_VARARGS, solve_small_doc},
+    {"settled", settled, METH_VARARGS,
+     "settled(value, places, float_half_up) -> rounding.float_half_up(value, places), as\n"
+     "solve_small settles its roots (the tests compare the two)."},
     {NULL, NULL, 0, NULL},
 };
 

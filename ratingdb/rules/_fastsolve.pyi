@@ -18,5 +18,10 @@ def solve_small(
     max_jump: float,
     polish_steps: int,
     polish_reach: float,
+    float_half_up: Callable[[float, int], float],
+    places: int,
     /,
 ) -> list[tuple[int, float, list[list[float]], list[float]] | None]: ...
+def settled(
+    value: float, places: int, float_half_up: Callable[[float, int], float], /
+) -> float: ...

@@ -386,11 +386,13 @@ def _solve_small(
         MAX_JUMP,
         POLISH_STEPS,
         POLISH_REACH,
+        float_half_up,
+        PLACES,
     )
     for k, row in zip(ks, solved, strict=True):
-        if row is not None:
+        if row is not None:  # the root settled (_settled) in C
             steps, root, trace, expected = row
-            out[k] = Single(Solution(_settled([root]), steps, trace), expected)
+            out[k] = Single(Solution([root], steps, trace), expected)
 
 
 def _solve_small_py(
