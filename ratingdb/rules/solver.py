@@ -589,18 +589,26 @@ class _System:
                 lk += [k] * len(e.linked)
                 lj += list(e.linked)
         self.is_extreme = self.extreme_sign != 0
+        self.any_extreme = bool(self.is_extreme.any())
         self.fk, self.fo = np.array(fk, dtype=int), np.array(fo, dtype=float)
         self.lk, self.lj = np.array(lk, dtype=int), np.array(lj, dtype=int)
         self.ek, self.ej = np.array(ek, dtype=int), np.array(ej, dtype=int)
         #: scale of each row in the merit function: points per game / rating points
         self.scale = np.where(self.is_extreme, 400.0, self.n)
+        #: what every step uses and no step changes, made once (issue 24)
+        self.limit = np.where(self.is_extreme, 1e-7, TOLERANCE)
+        finite = np.isfinite(self.fo)
+        self.fk_finite, self.fo_finite = self.fk[finite], self.fo[finite]
+        self.fk_sure = self.fk[~finite]
+        self.own_weight = self.w - np.bincount(self.lk, None, self.m) / 2
+        self.diagonal = (np.arange(self.m), np.arange(self.m))
 
     def residual(self, x: np.ndarray) -> np.ndarray:
         m, c = self.m, self.curve
         we = np.bincount(self.fk, c.p(x[self.fk] - self.fo), m)
         we += np.bincount(self.lk, c.p(x[self.lk] - x[self.lj]), m)
         f = self.w - we
-        if self.is_extreme.any():
+        if self.any_extreme:
             mean = (self.fixed_sum + np.bincount(self.ek, x[self.ej], m)) / self.n
             target = mean + self.extreme_sign * c.extreme
             f = np.where(self.is_extreme, target - x, f)
@@ -613,8 +621,8 @@ class _System:
         linked_density = c.density(x[self.lk] - x[self.lj])
         diagonal = np.bincount(self.fk, fixed_density, m) + np.bincount(self.lk, linked_density, m)
         np.add.at(jac, (self.lk, self.lj), linked_density)
-        jac[np.arange(m), np.arange(m)] -= diagonal
-        if self.is_extreme.any():
+        jac[self.diagonal] -= diagonal
+        if self.any_extreme:
             rows = np.flatnonzero(self.is_extreme)
             jac[rows, :] = 0.0
             np.add.at(jac, (self.ek, self.ej), 1.0 / self.n[self.ek])
@@ -625,7 +633,7 @@ class _System:
     def has_potential(self) -> bool:
         """W - W_e is the gradient of a concave function when no row is extreme and every
         game between two unknowns is in both players' equations."""
-        if self.is_extreme.any():
+        if self.any_extreme:
             return False
         forward = sorted(zip(self.lk.tolist(), self.lj.tolist(), strict=True))
         backward = sorted(zip(self.lj.tolist(), self.lk.tolist(), strict=True))
@@ -636,11 +644,9 @@ class _System:
         the games (the linked ones in both directions), Psi' = P; dG/dx_k = W_k - W_e,k.
         A constant opponent at -infinity (P = 1) contributes -x_k."""
         c = self.curve
-        links = np.bincount(self.lk, None, self.m)
-        value = float(np.dot(self.w - links / 2, x))
-        finite = np.isfinite(self.fo)
-        value -= float(np.sum(c.integral(x[self.fk[finite]] - self.fo[finite])))
-        value -= float(np.sum(x[self.fk[~finite]]))
+        value = float(np.dot(self.own_weight, x))
+        value -= float(np.sum(c.integral(x[self.fk_finite] - self.fo_finite)))
+        value -= float(np.sum(x[self.fk_sure]))
         value -= 0.5 * float(np.sum(c.integral(x[self.lk] - x[self.lj])))
         return value
 
@@ -648,8 +654,7 @@ class _System:
         return float(np.sum((f / self.scale) ** 2))
 
     def holds(self, f: np.ndarray) -> bool:
-        limit = np.where(self.is_extreme, 1e-7, TOLERANCE)
-        return bool(np.all(np.abs(f) <= limit))
+        return bool(np.all(np.abs(f) <= self.limit))
 
 
 def solve(eqs: Sequence[Equation], start: Sequence[float], curve: Curve) -> Solution:
@@ -775,7 +780,7 @@ def _second_method(
     if system.holds(f) and np.all(np.isfinite(x)):
         trace.append(x.tolist())
         return Solution(_polished(system, x), len(trace) - 1, trace)
-    limit = np.where(system.is_extreme, 1e-7, TOLERANCE)
+    limit = system.limit
     moving = [eqs[int(k)].id for k in np.flatnonzero(~(np.abs(f) <= limit))]
     raise ConvergenceError(
         f"W = W_e has no solution that could be found for {', '.join(moving)}", moving
