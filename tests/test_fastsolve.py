@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import os
+from typing import Any
 
 import numpy as np
 import pytest
@@ -75,55 +76,27 @@ def test_a_root_on_a_half_settles_the_same_way() -> None:
     assert [s.solution.values for s in out if s is not None] == [[1941.5], [1941.5]]
 
 
+def call_compiled(rows: list[list[Any]], cdf: Any) -> object:
+    """``_fastsolve.solve_small`` on ``rows`` (one point in each) with ``cdf`` as P."""
+    assert solver._fastsolve is not None
+    return solver._fastsolve.solve_small(
+        rows, [1.0] * len(rows), [1500.0] * len(rows), True, SIGMA, 0.0, 1.0, cdf, np.exp,
+        np.frombuffer, solver._rounds_alike, solver.TOLERANCE, 10, 5000.0, 2, 1e-3,
+        float_half_up, 9,
+    )  # fmt: skip
+
+
 def test_an_error_in_the_ufunc_is_raised_not_swallowed() -> None:
-    """A failing P (here: a cdf that raises) reaches the caller as the Python error."""
+    """A failing P (here: a cdf that raises) reaches the caller as the Python error, and
+    an opponent that is not a number is a TypeError, not a crash."""
 
     def broken(values: np.ndarray) -> np.ndarray:
         raise ArithmeticError("no P today")
 
-    assert solver._fastsolve is not None
     with pytest.raises(ArithmeticError, match="no P today"):
-        solver._fastsolve.solve_small(
-            [[1500.0, 1600.0]],
-            [1.0],
-            [1500.0],
-            True,
-            SIGMA,
-            0.0,
-            1.0,
-            broken,
-            np.exp,
-            np.frombuffer,
-            solver._rounds_alike,
-            solver.TOLERANCE,
-            10,
-            5000.0,
-            2,
-            1e-3,
-            float_half_up,
-            9,
-        )
+        call_compiled([[1500.0, 1600.0]], broken)
     with pytest.raises(TypeError):
-        solver._fastsolve.solve_small(
-            [["1500"]],
-            [1.0],
-            [1500.0],
-            True,
-            SIGMA,
-            0.0,
-            1.0,
-            np.exp,
-            np.exp,
-            np.frombuffer,
-            solver._rounds_alike,
-            solver.TOLERANCE,
-            10,
-            5000.0,
-            2,
-            1e-3,
-            float_half_up,
-            9,
-        )
+        call_compiled([["1500"]], np.exp)
 
 
 @settings(max_examples=3000, deadline=None)
