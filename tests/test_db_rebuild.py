@@ -105,3 +105,23 @@ def test_a_table_another_refers_to_is_left_alone(fed):
             assert not dropped
             assert catalog_of(conn) == before
         conn.execute(text("DROP TABLE snapshot_notes"))
+
+
+def test_a_reader_holding_a_referenced_table_makes_it_insert_row_by_row(fed, monkeypatch):
+    """Dropping a foreign key locks the table it refers to; with a reader inside
+    ``players`` the locks are not free within the wait, nothing is dropped (no deadlock
+    with the reader), and the transaction's lock timeout is what it was."""
+    from ratingdb.db import rebuild
+
+    monkeypatch.setattr(rebuild, "LOCK_WAIT", "200ms")
+    before = catalog(fed)
+    with fed.connect() as reader:
+        reader.execute(text("SELECT count(*) FROM players")).scalar_one()  # holds its lock
+        with fed.begin() as conn:
+            conn.execute(text("SET LOCAL lock_timeout = '7s'"))
+            with built_after(conn, "rating_snapshots") as dropped:
+                assert not dropped
+                assert catalog_of(conn) == before
+            assert conn.execute(text("SHOW lock_timeout")).scalar_one() == "7s"
+        reader.rollback()
+    assert catalog(fed) == before

@@ -116,3 +116,21 @@ def test_the_compiled_settling_is_float_half_up(value: float, places: int) -> No
     got = solver._fastsolve.settled(value, places, float_half_up)
     expected = float_half_up(value, places) if math.isfinite(value) else value
     assert repr(got) == repr(expected)
+
+
+def test_rows_that_lie_about_their_length_and_a_p_of_the_wrong_type() -> None:
+    """A row whose ``len`` is not what it iterates (read as what it iterates, never past
+    the memory it was given) and a P that is not float64 (refused, not read past its end):
+    the review's two memory cases."""
+
+    class Liar:
+        def __len__(self) -> int:
+            return 1
+
+        def __iter__(self) -> Any:
+            return iter([1500.0] * 5000)
+
+    got = call_compiled([Liar()], solver.ndtr)  # type: ignore[list-item]
+    assert isinstance(got, list) and len(got) == 1
+    with pytest.raises(TypeError, match="float64"):
+        call_compiled([[1500.0] * 40], lambda a: solver.ndtr(a).astype(np.float32))

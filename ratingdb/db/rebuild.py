@@ -12,9 +12,18 @@ indexes from the catalog (``pg_get_constraintdef``, ``pg_get_indexdef``: their n
 definitions exactly as the migrations made them), drops them, lets the caller insert, and
 creates them again in the same transaction. A row that breaks one fails the ``ADD
 CONSTRAINT`` as it would have failed the insert, and the transaction rolls back with
-everything in it. Dropping a constraint locks the table against readers until the
-transaction ends, which is why the write phase does this only for an empty table (nobody
-reads evaluations that do not exist yet).
+everything in it.
+
+Dropping a foreign key locks not only the table but also the table it refers to
+(PostgreSQL removes the key's triggers there): ``rating_snapshots``, ``participants``,
+``players``, ``rechenmodule`` and ``tournaments`` stay locked against readers until the
+write transaction ends (at 250,000 players the first replay's write phase, about 15 s).
+So the locks are taken first, all in one statement and with a ``lock_timeout``
+(:data:`LOCK_WAIT`): when a reader holds one of them, the attempt gives up, nothing is
+dropped, and the rows go in one by one as before (no reader can then be caught in a
+deadlock with the run). The write phase does this only for an empty table, the first
+replay of a loaded history: nobody can read evaluations that do not exist yet, and web
+pages of players and tournaments wait for those seconds instead.
 """
 
 from __future__ import annotations
@@ -23,28 +32,44 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from sqlalchemy import Connection, text
+from sqlalchemy.exc import OperationalError
 
 
 def _quoted(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
+#: how long the run waits for the locks before it inserts row by row instead
+LOCK_WAIT = "2s"
+
+
+def _literal(definition: str) -> str:
+    """A definition from the catalog as SQLAlchemy text: every colon literal (a ``:word``
+    inside a quoted string would otherwise be a bind parameter)."""
+    return definition.replace(":", "\\:")
+
+
 @contextmanager
 def built_after(conn: Connection, table: str) -> Iterator[bool]:
-    """Drop ``table``'s foreign keys, unique constraints and secondary indexes, yield, and
-    create them again as they were. Yields False (and changes nothing) when another table
-    refers to ``table`` (its unique constraints cannot be dropped then)."""
+    """Drop ``table``'s foreign keys, unique constraints and secondary indexes, yield True,
+    and create them again as they were. Yields False and changes nothing when another
+    table refers to ``table`` (its unique constraints cannot be dropped then) or when the
+    locks are not free within :data:`LOCK_WAIT`."""
     regclass = {"t": table}
-    referenced = conn.execute(
-        text("SELECT EXISTS (SELECT 1 FROM pg_constraint WHERE confrelid = CAST(:t AS regclass))"),
+    target, referenced = conn.execute(
+        text(
+            "SELECT CAST(:t AS regclass)::text, EXISTS (SELECT 1 FROM pg_constraint "
+            "WHERE confrelid = CAST(:t AS regclass))"
+        ),
         regclass,
-    ).scalar_one()
+    ).one()
     if referenced:
         yield False
         return
     constraints = conn.execute(
         text(
-            "SELECT conname, contype, pg_get_constraintdef(oid) FROM pg_constraint "
+            "SELECT conname, contype, pg_get_constraintdef(oid), confrelid::regclass::text "
+            "FROM pg_constraint "
             "WHERE conrelid = CAST(:t AS regclass) AND contype IN ('f', 'u') ORDER BY conname"
         ),
         regclass,
@@ -61,15 +86,36 @@ def built_after(conn: Connection, table: str) -> Iterator[bool]:
         ),
         regclass,
     ).all()
-    target = _quoted(table)
-    foreign = [(name, definition) for name, kind, definition in constraints if kind == "f"]
-    unique = [(name, definition) for name, kind, definition in constraints if kind == "u"]
+    foreign = [(name, definition) for name, kind, definition, _ in constraints if kind == "f"]
+    unique = [(name, definition) for name, kind, definition, _ in constraints if kind == "u"]
+    locked = [target, *sorted({other for _, kind, _, other in constraints if kind == "f"})]
+    if not _locked(conn, locked):
+        yield False
+        return
     for name, _ in foreign + unique:
         conn.execute(text(f"ALTER TABLE {target} DROP CONSTRAINT {_quoted(name)}"))
     for name, _ in indexes:
         conn.execute(text(f"DROP INDEX {name}"))
     yield True
     for _, definition in indexes:
-        conn.execute(text(definition))
+        conn.execute(text(_literal(definition)))
     for name, definition in unique + foreign:
-        conn.execute(text(f"ALTER TABLE {target} ADD CONSTRAINT {_quoted(name)} {definition}"))
+        conn.execute(
+            text(f"ALTER TABLE {target} ADD CONSTRAINT {_quoted(name)} {_literal(definition)}")
+        )
+
+
+def _locked(conn: Connection, tables: list[str]) -> bool:
+    """Every table locked ``ACCESS EXCLUSIVE`` within :data:`LOCK_WAIT`, or none (the
+    attempt rolled back to a savepoint); the transaction's lock timeout as it was."""
+    before = conn.execute(text("SELECT current_setting('lock_timeout')")).scalar_one()
+    attempt = conn.begin_nested()
+    try:
+        conn.execute(text("SELECT set_config('lock_timeout', :wait, true)"), {"wait": LOCK_WAIT})
+        conn.execute(text(f"LOCK TABLE {', '.join(tables)} IN ACCESS EXCLUSIVE MODE"))
+    except OperationalError:  # a reader holds one of them (LockNotAvailable): row by row
+        attempt.rollback()
+        return False
+    attempt.commit()
+    conn.execute(text("SELECT set_config('lock_timeout', :wait, true)"), {"wait": before})
+    return True

@@ -16,6 +16,7 @@
 #include <Python.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* numpy's pairwise summation of a contiguous float64 array (ratingdb/rules/numpy_sums.py) */
 static double pairwise(const double *a, Py_ssize_t n)
@@ -76,6 +77,13 @@ static PyObject *apply(const Ctx *c, PyObject *ufunc, PyObject *bytes, Py_buffer
         return NULL;
     if (PyObject_GetBuffer(out, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
         Py_DECREF(out);
+        return NULL;
+    }
+    if (view->itemsize != 8 || view->len != PyByteArray_GET_SIZE(bytes) || view->format == NULL
+        || strcmp(view->format, "d") != 0) {
+        PyBuffer_Release(view);
+        Py_DECREF(out);
+        PyErr_SetString(PyExc_TypeError, "P must give one float64 per game");
         return NULL;
     }
     return out;
@@ -188,7 +196,7 @@ static int settle(PyObject *half_up, int places, double v, double *out)
     for (int i = 0; i < places; i++)
         scale *= 10.0; /* exact up to 10^22 */
     double a = fabs(v);
-    if (places <= 15 && a * scale < 9007199254740992.0 /* 2^53 */) {
+    if (places >= 0 && places <= 15 && a * scale < 9007199254740992.0 /* 2^53 */) {
         int e;
         double frac = frexp(a, &e); /* a = frac * 2^e, 0.5 <= frac < 1 */
         __int128 m = (__int128)ldexp(frac, 53);  /* a = m * 2^(e - 53), m exact */
@@ -242,6 +250,16 @@ static int append_float(PyObject *list, double v)
     return rc;
 }
 
+static void release_rows(PyObject *rows, PyObject **row_tuples)
+{
+    if (row_tuples != NULL) {
+        for (Py_ssize_t r = 0; r < PyTuple_GET_SIZE(rows); r++)
+            Py_XDECREF(row_tuples[r]);
+        free(row_tuples);
+    }
+    Py_DECREF(rows);
+}
+
 static const char solve_small_doc[] =
     "solve_small(rows, w, starts, normal, sigma, factor, norm, cdf, exp, frombuffer,\n"
     "            rounds_alike, tolerance, max_bisect, max_jump, polish_steps, polish_reach,\n"
@@ -266,24 +284,30 @@ static PyObject *solve_small(PyObject *self, PyObject *args)
                           &c.slow_alike, &tolerance, &max_bisect, &max_jump, &polish_steps,
                           &polish_reach, &half_up, &places))
         return NULL;
-    PyObject *rows_fast = PySequence_Fast(rows, "rows must be a sequence");
+    /* tuples: nothing an element's __float__ or a row's __iter__ runs can change them */
+    PyObject *rows_fast = PySequence_Tuple(rows);
     if (rows_fast == NULL)
         return NULL;
-    Py_ssize_t R = PySequence_Fast_GET_SIZE(rows_fast);
+    Py_ssize_t R = PyTuple_GET_SIZE(rows_fast);
     PyObject *result = NULL, *traces = NULL, *expected = NULL;
+    double *mem = NULL;
+    Py_ssize_t *ints = NULL;
+    PyObject **row_tuples = calloc((size_t)R + 1, sizeof(PyObject *));
+    if (row_tuples == NULL) {
+        PyErr_NoMemory();
+        goto fail;
+    }
     Py_ssize_t total = 0;
     for (Py_ssize_t r = 0; r < R; r++) {
-        Py_ssize_t n = PySequence_Size(PySequence_Fast_GET_ITEM(rows_fast, r));
-        if (n < 0) {
-            Py_DECREF(rows_fast);
-            return NULL;
-        }
-        total += n;
+        row_tuples[r] = PySequence_Tuple(PyTuple_GET_ITEM(rows_fast, r));
+        if (row_tuples[r] == NULL)
+            goto fail;
+        total += PyTuple_GET_SIZE(row_tuples[r]);
     }
     /* one allocation for every array */
     size_t doubles = (size_t)total + 14 * (size_t)R + 1;
-    double *mem = calloc(doubles, sizeof(double));
-    Py_ssize_t *ints = calloc(5 * (size_t)R + 1, sizeof(Py_ssize_t));
+    mem = calloc(doubles, sizeof(double));
+    ints = calloc(5 * (size_t)R + 1, sizeof(Py_ssize_t));
     if (mem == NULL || ints == NULL) {
         PyErr_NoMemory();
         goto fail;
@@ -296,26 +320,28 @@ static PyObject *solve_small(PyObject *self, PyObject *args)
     Py_ssize_t *finished = still + R;
     Py_ssize_t at = 0;
     for (Py_ssize_t r = 0; r < R; r++) {
-        PyObject *row = PySequence_Fast(PySequence_Fast_GET_ITEM(rows_fast, r), "a row");
-        if (row == NULL)
-            goto fail;
+        PyObject *row = row_tuples[r];
         first[r] = at;
-        len[r] = PySequence_Fast_GET_SIZE(row);
+        len[r] = PyTuple_GET_SIZE(row);
         for (Py_ssize_t j = 0; j < len[r]; j++) {
-            double v = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(row, j));
-            if (v == -1.0 && PyErr_Occurred()) {
-                Py_DECREF(row);
+            double v = PyFloat_AsDouble(PyTuple_GET_ITEM(row, j));
+            if (v == -1.0 && PyErr_Occurred())
                 goto fail;
-            }
             opp[at++] = v;
         }
-        Py_DECREF(row);
-        PyObject *wv = PySequence_GetItem(w_seq, r), *sv = PySequence_GetItem(start_seq, r);
-        w[r] = wv ? PyFloat_AsDouble(wv) : -1.0;
-        x[r] = sv ? PyFloat_AsDouble(sv) : -1.0;
-        Py_XDECREF(wv);
-        Py_XDECREF(sv);
-        if (PyErr_Occurred())
+        PyObject *wv = PySequence_GetItem(w_seq, r);
+        if (wv == NULL)
+            goto fail;
+        w[r] = PyFloat_AsDouble(wv);
+        Py_DECREF(wv);
+        if (w[r] == -1.0 && PyErr_Occurred())
+            goto fail;
+        PyObject *sv = PySequence_GetItem(start_seq, r);
+        if (sv == NULL)
+            goto fail;
+        x[r] = PyFloat_AsDouble(sv);
+        Py_DECREF(sv);
+        if (x[r] == -1.0 && PyErr_Occurred())
             goto fail;
         lo[r] = -INFINITY;
         hi[r] = INFINITY;
@@ -459,7 +485,7 @@ static PyObject *solve_small(PyObject *self, PyObject *args)
     }
     Py_DECREF(traces);
     Py_DECREF(expected);
-    Py_DECREF(rows_fast);
+    release_rows(rows_fast, row_tuples);
     free(mem);
     free(ints);
     return result;
@@ -467,7 +493,7 @@ fail:
     Py_XDECREF(result);
     Py_XDECREF(traces);
     Py_XDECREF(expected);
-    Py_DECREF(rows_fast);
+    release_rows(rows_fast, row_tuples);
     free(mem);
     free(ints);
     return NULL;
