@@ -302,10 +302,14 @@ def write_staged(
     conn.execute(text("DELETE FROM residual_games WHERE created_by_id IS NOT NULL"))
     conn.execute(text("UPDATE residual_games SET consumed_by_id = NULL"))
     write_problems(session, problems, None)
-    gone, stored = conn.execute(
-        text(f"SELECT (SELECT count(*) FROM {STAGE_GONE}), (SELECT count(*) FROM rating_snapshots)")
+    gone, stored, written = conn.execute(
+        text(
+            f"SELECT (SELECT count(*) FROM {STAGE_GONE}), (SELECT count(*) FROM rating_snapshots), "
+            f"(SELECT count(*) FROM {STAGE_SNAPSHOTS} "
+            "WHERE tournament_id <> ALL(CAST(:deferred AS bigint[])))"
+        ),
+        skip,
     ).one()
-    staged = conn.execute(text(f"SELECT count(*) FROM {STAGE_SNAPSHOTS}")).scalar_one()
     if 2 * gone >= stored:  # most rows changed (a new Rechenmodul): replace them all
         conn.execute(text("DELETE FROM rating_snapshots"))
         keep = ""
@@ -320,7 +324,7 @@ def write_staged(
         f"FROM {STAGE_SNAPSHOTS} x WHERE x.tournament_id <> ALL(CAST(:deferred AS bigint[]))"
         + keep
     )
-    if stored == 0 and staged >= BUILT_AFTER_ROWS:  # the first replay of a loaded history
+    if stored == 0 and written >= BUILT_AFTER_ROWS:  # the first replay of a loaded history
         with built_after(conn, "rating_snapshots"):
             conn.execute(insert, skip)
     else:
@@ -336,13 +340,6 @@ def write_staged(
         ),
         skip,
     )
-    written = conn.execute(
-        text(
-            f"SELECT count(*) FROM {STAGE_SNAPSHOTS} "
-            "WHERE tournament_id <> ALL(CAST(:deferred AS bigint[]))"
-        ),
-        skip,
-    ).scalar_one()
     conn.execute(
         text(
             f"INSERT INTO residual_games ({RESIDUAL_COLUMNS}) SELECT {RESIDUAL_COLUMNS} "

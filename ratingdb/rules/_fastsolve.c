@@ -250,6 +250,17 @@ static int append_float(PyObject *list, double v)
     return rc;
 }
 
+/* seq[r] as a double; -1 with the Python error set */
+static int item_double(PyObject *seq, Py_ssize_t r, double *out)
+{
+    PyObject *item = PySequence_GetItem(seq, r);
+    if (item == NULL)
+        return -1;
+    *out = PyFloat_AsDouble(item);
+    Py_DECREF(item);
+    return (*out == -1.0 && PyErr_Occurred()) ? -1 : 0;
+}
+
 static void release_rows(PyObject *rows, PyObject **row_tuples)
 {
     if (row_tuples != NULL) {
@@ -329,19 +340,7 @@ static PyObject *solve_small(PyObject *self, PyObject *args)
                 goto fail;
             opp[at++] = v;
         }
-        PyObject *wv = PySequence_GetItem(w_seq, r);
-        if (wv == NULL)
-            goto fail;
-        w[r] = PyFloat_AsDouble(wv);
-        Py_DECREF(wv);
-        if (w[r] == -1.0 && PyErr_Occurred())
-            goto fail;
-        PyObject *sv = PySequence_GetItem(start_seq, r);
-        if (sv == NULL)
-            goto fail;
-        x[r] = PyFloat_AsDouble(sv);
-        Py_DECREF(sv);
-        if (x[r] == -1.0 && PyErr_Occurred())
+        if (item_double(w_seq, r, &w[r]) < 0 || item_double(start_seq, r, &x[r]) < 0)
             goto fail;
         lo[r] = -INFINITY;
         hi[r] = INFINITY;

@@ -780,8 +780,7 @@ def _second_method(
     if system.holds(f) and np.all(np.isfinite(x)):
         trace.append(x.tolist())
         return Solution(_polished(system, x), len(trace) - 1, trace)
-    limit = system.limit
-    moving = [eqs[int(k)].id for k in np.flatnonzero(~(np.abs(f) <= limit))]
+    moving = [eqs[int(k)].id for k in np.flatnonzero(~(np.abs(f) <= system.limit))]
     raise ConvergenceError(
         f"W = W_e has no solution that could be found for {', '.join(moving)}", moving
     )
