@@ -6,10 +6,11 @@ order; a worker that dies leaves the rest to the replay's own process."""
 from __future__ import annotations
 
 import itertools
+import pickle
+import queue
 import random
+import threading
 from collections.abc import Iterator
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from datetime import date, datetime, timedelta
 from typing import Any
 
@@ -25,7 +26,7 @@ from ratingdb.engine.model import (
     PlayerRecord,
     Snapshot,
 )
-from ratingdb.engine.parallel import worker_pool
+from ratingdb.engine.parallel import Answer, Lane, LaneBroken, ProcessLane, Sent, worker_pool
 from ratingdb.engine.stream import stream_full_replay
 from ratingdb.rules.model import GameInput
 from tests.test_engine_replay import ADJUSTMENTS, SETTINGS, TIMELINE, histories
@@ -104,8 +105,52 @@ def reference(players, tournaments, timeline=LONG_TIMELINE, adjustments=UMSTUFUN
     return {(tid, pid): s for tid, by_part in h.snapshots.items() for pid, s in by_part.items()}
 
 
+class _Queues:
+    """One direction of a channel between threads, with the calls :func:`parallel.serve`
+    makes on a pipe's end."""
+
+    def __init__(self) -> None:
+        self.items: queue.SimpleQueue[bytes] = queue.SimpleQueue()
+
+    def poll(self) -> bool:
+        return not self.items.empty()
+
+    def recv_bytes(self) -> bytes:
+        return self.items.get()
+
+    def send_bytes(self, buf: bytes) -> None:
+        self.items.put(buf)
+
+
+class ThreadLane:
+    """The worker's loop (:func:`parallel.serve`, priority queue included) in a thread."""
+
+    def __init__(self) -> None:
+        self.tasks, self.results = _Queues(), _Queues()
+        self.sent = 0
+        self.thread = threading.Thread(target=parallel.serve, args=(self.tasks, self.results))
+        self.thread.start()
+
+    def send(self, items: list[Sent]) -> None:
+        self.sent += len(items)
+        self.tasks.send_bytes(pickle.dumps(items))
+
+    def receive(self, wait: bool) -> list[Answer]:
+        out: list[Answer] = []
+        while (wait and not out) or self.results.poll():
+            out.append(pickle.loads(self.results.recv_bytes()))
+        return out
+
+    def __enter__(self) -> ThreadLane:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.tasks.send_bytes(b"")
+        self.thread.join()
+
+
 @pytest.fixture(scope="module")
-def process_pool() -> Iterator[Executor | None]:
+def process_pool() -> Iterator[Lane | None]:
     with worker_pool(1) as pool:
         yield pool
 
@@ -113,7 +158,7 @@ def process_pool() -> Iterator[Executor | None]:
 def test_a_worker_process_gives_the_replay_in_order(process_pool):
     """300 tournaments, most of them out of turn in the worker (spawned, the tasks and
     results pickled): every snapshot as the in-memory replay computes it."""
-    assert isinstance(process_pool, ProcessPoolExecutor)
+    assert isinstance(process_pool, ProcessLane)
     tournaments = wide_history(300)
     snaps, _, report = streamed(PLAYERS, tournaments, process_pool, LONG_TIMELINE, UMSTUFUNG)
     assert report.evaluated == 300
@@ -122,25 +167,52 @@ def test_a_worker_process_gives_the_replay_in_order(process_pool):
     assert {"established", "first_stage"} <= groups
 
 
-class Counting(ThreadPoolExecutor):
-    """A pool in threads that counts the tournaments sent to it."""
-
-    def __init__(self) -> None:
-        super().__init__(1)
-        self.sent = 0
-
-    def submit(self, fn, /, *args, **kwargs):  # type: ignore[override]
-        if fn is parallel.run_batch:
-            self.sent += len(args[0])
-        return super().submit(fn, *args, **kwargs)
-
-
 def test_the_worker_takes_a_share_and_nothing_changes():
     tournaments = wide_history(400, seed=5)
-    with Counting() as pool:
+    with ThreadLane() as pool:
         snaps, _, _ = streamed(PLAYERS, tournaments, pool, LONG_TIMELINE, UMSTUFUNG)
     assert snaps == reference(PLAYERS, tournaments)
-    assert pool.sent >= 100  # a real share, out of turn
+    assert pool.sent == 400  # every tournament goes to the worker
+
+
+def test_the_worker_evaluates_the_earliest_tournament_first(monkeypatch):
+    """Sent together (or while it evaluates), tournaments are evaluated by their position
+    in the evaluation order, not in the order they came: the one in turn goes first."""
+    monkeypatch.setattr(parallel, "run_task", lambda task: ([], (), task))
+    tasks, results = _Queues(), _Queues()
+    tasks.send_bytes(pickle.dumps([(5, "e"), (3, "c"), (9, "i")]))
+    tasks.send_bytes(pickle.dumps([(4, "d"), (1, "a")]))
+    tasks.send_bytes(b"")
+    parallel.serve(tasks, results)
+    answers = []
+    while results.poll():
+        answers.append(pickle.loads(results.recv_bytes()))
+    assert answers == [(1, ([], (), "a")), (3, ([], (), "c")), (4, ([], (), "d")),
+                       (5, ([], (), "e")), (9, ([], (), "i"))]  # fmt: skip
+
+
+def test_the_worker_reads_on_while_nobody_reads_its_results(process_pool):
+    """The replay may send for a long time without reading a result (a pipe each way
+    holds about 64 kB): the worker keeps taking tasks, so neither side waits for the other
+    for ever. 20 messages of 500 tasks the rules refuse (each answered None), then all
+    10,000 answers."""
+    assert isinstance(process_pool, ProcessLane)
+    broken_task = ("no such family", None, None)
+    done = threading.Event()
+
+    def send_all() -> None:
+        for k in range(20):
+            process_pool.send([(10_000_000 + k * 500 + j, broken_task) for j in range(500)])
+        done.set()
+
+    sender = threading.Thread(target=send_all, daemon=True)
+    sender.start()
+    assert done.wait(60), "the replay's sends blocked"
+    answers: list[Answer] = []
+    while len(answers) < 10_000:
+        answers.extend(process_pool.receive(wait=True))
+    assert sorted(seq for seq, _ in answers) == list(range(10_000_000, 10_010_000))
+    assert {result for _, result in answers} == {None}
 
 
 @SETTINGS
@@ -149,7 +221,7 @@ def test_random_histories_with_a_worker_equal_the_replay_in_order(history):
     """The random histories of the replay tests (memberships, takeovers, residual games,
     a Rechenmodul change, adjustments), with a pool in threads."""
     players, tournaments, _ = history
-    with ThreadPoolExecutor(1) as pool:
+    with ThreadLane() as pool:
         snaps, problems, _ = streamed(players, tournaments, pool, adjustments=tuple(ADJUSTMENTS))
     h = History(TIMELINE, dict(players), list(tournaments), adjustments=tuple(ADJUSTMENTS))
     outcome = h.full_replay()
@@ -174,7 +246,7 @@ def test_a_failure_is_raised_at_its_tournament_in_order(monkeypatch):
     turns: list[tuple[int, int]] = []
     emitted: list[int] = []
     tournaments = wide_history(200, seed=9)
-    with ThreadPoolExecutor(1) as pool, pytest.raises(ZeroDivisionError, match="T120"):
+    with ThreadLane() as pool, pytest.raises(ZeroDivisionError, match="T120"):
         stream_full_replay(
             iter(tournaments),
             PLAYERS,
@@ -188,27 +260,32 @@ def test_a_failure_is_raised_at_its_tournament_in_order(monkeypatch):
     assert turns[-1] == (120, 119)
 
 
-class Dying(Executor):
-    """A worker that dies after its second batch: later results are BrokenProcessPool."""
+class Dying(ThreadLane):
+    """A worker that dies after 40 results: what it was sent and did not answer is lost,
+    and every later call raises :class:`LaneBroken`."""
 
     def __init__(self) -> None:
-        self.batches = 0
+        super().__init__()
+        self.answered = 0
 
-    def submit(self, fn, /, *args, **kwargs):  # type: ignore[override]
-        future: Future[Any] = Future()
-        self.batches += 1
-        if self.batches <= 2:
-            future.set_result(fn(*args, **kwargs))
-        else:
-            future.set_exception(BrokenProcessPool("the worker died"))
-        return future
+    def send(self, items: list[Sent]) -> None:
+        if self.answered >= 40:
+            raise LaneBroken("the worker died")
+        super().send(items)
+
+    def receive(self, wait: bool) -> list[Answer]:
+        if self.answered >= 40:
+            raise LaneBroken("the worker died")
+        answers = super().receive(wait)[: 40 - self.answered]
+        self.answered += len(answers)
+        return answers
 
 
 def test_a_worker_that_dies_leaves_the_rest_to_the_replay():
     tournaments = wide_history(250, seed=4)
-    pool = Dying()
-    snaps, _, report = streamed(PLAYERS, tournaments, pool, LONG_TIMELINE, UMSTUFUNG)
-    assert pool.batches >= 3 and report.evaluated == 250
+    with Dying() as pool:
+        snaps, _, report = streamed(PLAYERS, tournaments, pool, LONG_TIMELINE, UMSTUFUNG)
+    assert pool.answered == 40 and report.evaluated == 250
     assert snaps == reference(PLAYERS, tournaments)
 
 
@@ -254,7 +331,7 @@ def test_a_machine_that_cannot_start_processes_replays_without_a_worker(monkeypa
     def refuse(*args: object, **kwargs: object) -> None:
         raise OSError("[Errno 38] Function not implemented")
 
-    monkeypatch.setattr(parallel, "ProcessPoolExecutor", refuse)
+    monkeypatch.setattr(parallel, "ProcessLane", refuse)
     with worker_pool(1) as pool:
         assert pool is None
         snaps, _, report = streamed(PLAYERS, wide_history(40), pool, LONG_TIMELINE, UMSTUFUNG)
@@ -262,19 +339,19 @@ def test_a_machine_that_cannot_start_processes_replays_without_a_worker(monkeypa
 
 
 def test_the_worker_leaves_no_cyclic_garbage():
-    """What a batch held is freed by reference counting once applied (the full replay runs
-    with the cyclic collector paused, ratingdb/db/collector.py): a collection afterwards
-    finds no batch and no entry of the look-ahead."""
+    """What the look-ahead held is freed by reference counting once applied (the full
+    replay runs with the cyclic collector paused, ratingdb/db/collector.py): a collection
+    afterwards finds no entry of the look-ahead."""
     import gc
 
     gc.collect()
     gc.disable()
     gc.set_debug(gc.DEBUG_SAVEALL)
     try:
-        with ThreadPoolExecutor(1) as pool:
+        with ThreadLane() as pool:
             streamed(PLAYERS, wide_history(120, seed=6), pool, LONG_TIMELINE, UMSTUFUNG)
         gc.collect()
-        left = [o for o in gc.garbage if isinstance(o, parallel._Batch | parallel._Entry)]
+        left = [o for o in gc.garbage if isinstance(o, parallel._Entry)]
     finally:
         gc.set_debug(0)
         gc.garbage.clear()

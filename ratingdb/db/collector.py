@@ -20,11 +20,11 @@ beyond one stretch, and what was frozen is still freed by reference counting whe
 (a cycle alive at a collection and dropped later waits for the collector after the run).
 Leaving the collector (also on an error) unfreezes everything and restores it as it was.
 
-Not with the worker process of ratingdb/engine/parallel.py (``paused=False``): its batches
-and their entries refer to each other, so every batch of tournaments (with their games,
-inputs and results) is cyclic garbage once applied; with the collector paused for 16
-chunks they piled up (402 MB at 60,000 players instead of 264 MB). There the automatic
-collector stays on.
+The look-ahead of the worker process (ratingdb/engine/parallel.py) holds no reference
+cycles either: its entries are freed by reference counting once applied
+(``tests/test_engine_parallel.py``); an earlier version's batches and entries referred to
+each other and piled up with the collector paused (402 MB at 60,000 players instead of
+264 MB).
 """
 
 from __future__ import annotations

@@ -6,13 +6,17 @@ rating, index, residual games, the periods they count from) and those change onl
 tournaments the player plays in. So a tournament that shares no player with any earlier
 tournament not yet applied can be prepared (its inputs built from the current states) and
 evaluated at once, out of turn, and its result is the one the walk in order would compute.
-:func:`in_order` looks ahead ``WINDOW`` tournaments, prepares every such tournament, hands
-batches of them to a worker process (a tournament the worker cannot take it evaluates
-itself); it gives
-every tournament back in the evaluation order (WO 2.2.3), and the caller applies it (the
-players' new states) before asking for the next. The evaluation is a pure function of
-its input (:func:`run_task`), so the replay's snapshots are the same to the last digit with
-or without the worker (``tests/test_engine_parallel.py``).
+:func:`in_order` looks ahead ``WINDOW`` tournaments, prepares every such tournament and
+sends it to a worker (a :class:`Lane`); it gives every tournament back in the evaluation
+order (WO 2.2.3), and the caller applies it (the players' new states) before asking for
+the next. The evaluation is a pure function of its input (:func:`run_task`), so the
+replay's snapshots are the same to the last digit with or without the worker
+(``tests/test_engine_parallel.py``).
+
+The worker keeps what it was sent in a priority queue and always evaluates the earliest
+tournament in the evaluation order first: the tournament in turn, which the replay waits
+for, never waits behind tournaments it sent earlier that come later (with a first-in
+first-out queue the replay waited 13 s of a 19 s compute phase at 60,000 players).
 
 A tournament whose evaluation fails in the worker is evaluated again in the replay's own
 process when its turn comes, so the run fails there, naming it, exactly as it fails
@@ -21,28 +25,33 @@ without the worker; a worker that dies leaves the rest to the replay's process.
 
 from __future__ import annotations
 
+import heapq
 import multiprocessing
 import os
+import pickle
+import queue
+import select
 import sys
-from bisect import insort
+import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from typing import Protocol
 
 from ratingdb.engine.model import EngineTournament, SnapshotInput
 from ratingdb.engine.replay import Result, Task, run_task
 
 #: a tournament ready to evaluate: the participants' inputs (by participant id) and the task
 Prepared = tuple[dict[int, SnapshotInput], Task]
+#: what goes to the worker (a tournament's position in the evaluation order and its task)
+#: and what comes back (the position and the result, None where the evaluation failed)
+Sent = tuple[int, Task]
+Answer = tuple[int, Result | None]
 
 #: tournaments looked ahead (memory: this many tournaments with their games, at most)
 WINDOW = 128
-#: tournaments per batch sent to the worker (one round trip each)
-BATCH = 8
-#: batches on their way to the worker or in it at once
-IN_FLIGHT = 12
 #: the interpreter's thread switch interval while a worker runs (Python's default: 5 ms):
 #: the replay's main thread, waiting for the worker's result of the tournament in turn,
 #: gets the interpreter lock from the reader and writer threads sooner (60,000 players:
@@ -51,27 +60,154 @@ SWITCH_INTERVAL = 0.001
 #: below this many tournaments a replay does not start a worker (starting one takes about
 #: a second)
 MIN_TOURNAMENTS = 2000
+#: seconds a finished replay waits for its worker process to stop before ending it
+STOP_WAIT = 5.0
 
 
-def run_batch(tasks: list[Task]) -> list[Result | None]:
-    """The worker's side: each task's result, None for one that failed (the replay
-    evaluates it again itself, to fail there with the real error)."""
-    out: list[Result | None] = []
-    for task in tasks:
+class LaneBroken(Exception):
+    """The worker is gone (died, or its pipe broke): the rest is evaluated in the replay's
+    own process."""
+
+
+class Inbox(Protocol):
+    """The worker's end of the tasks' channel: a :class:`multiprocessing.connection.
+    Connection` (or :class:`_Queues` in tests)."""
+
+    def poll(self) -> bool: ...
+
+    def recv_bytes(self) -> bytes: ...
+
+
+class Outbox(Protocol):
+    def send_bytes(self, buf: bytes) -> None: ...
+
+
+def serve(inbox: Inbox, outbox: Outbox) -> None:
+    """The worker's loop: take everything sent so far into a priority queue by position
+    in the evaluation order, evaluate the earliest, send its result; wait only when
+    nothing is left to evaluate; stop at an empty message (what was sent before it is
+    still answered). Results are sent by a thread,
+    so the loop never blocks on a full pipe and always reads what the replay sends (the
+    two pipes cannot both be full with both sides blocked)."""
+    results: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
+    sender = threading.Thread(target=_send_all, args=(results, outbox), daemon=True)
+    sender.start()
+    heap: list[Sent] = []
+    stopping = False
+    try:
+        while True:
+            while not stopping and (not heap or inbox.poll()):
+                message = inbox.recv_bytes()
+                if not message:
+                    stopping = True
+                    break
+                for item in pickle.loads(message):
+                    heapq.heappush(heap, item)
+            if not heap:
+                return
+            seq, task = heapq.heappop(heap)
+            try:
+                result: Result | None = run_task(task)
+            except Exception:  # re-raised by the replay's own evaluation
+                result = None
+            results.put(pickle.dumps((seq, result), pickle.HIGHEST_PROTOCOL))
+    finally:
+        results.put(None)
+        sender.join()
+
+
+def _send_all(results: queue.SimpleQueue[bytes | None], outbox: Outbox) -> None:
+    while (item := results.get()) is not None:
         try:
-            out.append(run_task(task))
-        except Exception:  # re-raised by the replay's own evaluation
-            out.append(None)
-    return out
+            outbox.send_bytes(item)
+        except OSError:  # the replay is gone
+            return
 
 
-def _ready() -> bool:
-    return True
+class _Polled:
+    """A pipe's reading end whose :meth:`poll` is one system call on a poller made once
+    (``Connection.poll`` builds a selector on every call: 0.7 s of the worker's 15 s at
+    60,000 players)."""
+
+    def __init__(self, connection: Connection) -> None:
+        self._connection = connection
+        self._poller = select.poll() if hasattr(select, "poll") else None  # not on Windows
+        if self._poller is not None:
+            self._poller.register(connection.fileno(), select.POLLIN)
+
+    def poll(self) -> bool:
+        if self._poller is None:
+            return self._connection.poll()
+        return bool(self._poller.poll(0))
+
+    def recv_bytes(self) -> bytes:
+        return self._connection.recv_bytes()
+
+
+def _serve_process(inbox: Connection, outbox: Connection) -> None:
+    with suppress(EOFError, OSError, KeyboardInterrupt):  # the replay is gone
+        serve(_Polled(inbox), outbox)
+
+
+class Lane(Protocol):
+    """A worker: :meth:`send` hands it tournaments, :meth:`receive` gives back results
+    (waiting for at least one if ``wait``); both raise :class:`LaneBroken` once the worker
+    is gone."""
+
+    def send(self, items: list[Sent]) -> None: ...
+
+    def receive(self, wait: bool) -> list[Answer]: ...
+
+
+class ProcessLane:
+    """A spawned worker process (the replay's process has threads and open connections)
+    running :func:`serve`, with a pipe each way."""
+
+    def __init__(self) -> None:
+        context = multiprocessing.get_context("spawn")
+        worker_in, self._tasks = context.Pipe(duplex=False)
+        self._results, worker_out = context.Pipe(duplex=False)
+        self._process = context.Process(
+            target=_serve_process, args=(worker_in, worker_out), daemon=True
+        )
+        self._process.start()
+        worker_in.close()
+        worker_out.close()
+        self._answers = _Polled(self._results)
+
+    def send(self, items: list[Sent]) -> None:
+        try:
+            self._tasks.send_bytes(pickle.dumps(items, pickle.HIGHEST_PROTOCOL))
+        except (OSError, ValueError) as e:
+            raise LaneBroken(str(e)) from e
+
+    def receive(self, wait: bool) -> list[Answer]:
+        out: list[Answer] = []
+        try:
+            while (wait and not out) or self._answers.poll():
+                out.append(pickle.loads(self._answers.recv_bytes()))
+        except (EOFError, OSError, ValueError) as e:
+            raise LaneBroken(str(e)) from e
+        return out
+
+    def close(self, finished: bool) -> None:
+        """Stop the worker: asked to when the replay ``finished``, ended at once otherwise
+        (it may be in the middle of tournaments nobody waits for)."""
+        if finished:
+            with suppress(OSError):
+                self._tasks.send_bytes(b"")
+            self._process.join(STOP_WAIT)
+        if self._process.is_alive():
+            self._process.terminate()
+            self._process.join()
+        self._tasks.close()
+        self._results.close()
 
 
 def worker_count() -> int:
     """Worker processes of a full replay: ``RATINGDB_REPLAY_WORKERS`` (0: none), by default
-    one when the machine has a second core."""
+    one when the machine has a second core. More than one is not used (one worker keeps
+    the second core busy; the replay's process is the other)."""
     configured = os.environ.get("RATINGDB_REPLAY_WORKERS", "").strip()
     if configured:
         try:
@@ -82,56 +218,47 @@ def worker_count() -> int:
 
 
 @contextmanager
-def worker_pool(workers: int) -> Iterator[Executor | None]:
-    """``workers`` worker processes (None for 0, or where processes cannot be started),
-    spawned (the replay's process has threads and open connections) and started at once,
-    so that their imports overlap the first reads; shut down at the end, pending batches
-    cancelled."""
-    pool: ProcessPoolExecutor | None = None
+def worker_pool(workers: int) -> Iterator[Lane | None]:
+    """A worker process for ``workers`` > 0 (None for 0, or where processes cannot be
+    started), started at once, so that its imports overlap the first reads; stopped at
+    the end."""
+    lane: ProcessLane | None = None
     if workers > 0:
         try:
-            pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
-            for _ in range(workers):
-                pool.submit(_ready)
+            lane = ProcessLane()
         except (OSError, RuntimeError, NotImplementedError):
             # no processes here (no /dev/shm, a sandbox): the replay runs in its own
-            if pool is not None:
-                pool.shutdown(wait=False, cancel_futures=True)
-            pool = None
+            lane = None
     interval = sys.getswitchinterval()
-    if pool is not None:
+    if lane is not None:
         sys.setswitchinterval(SWITCH_INTERVAL)
+    finished = False
     try:
-        yield pool
+        yield lane
+        finished = True
     finally:
         sys.setswitchinterval(interval)
-        if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
+        if lane is not None:
+            lane.close(finished)
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class _Entry:
     t: EngineTournament
     players: frozenset[int]
     #: position in the evaluation order
     seq: int
     prepared: Prepared | None = None
-    batch: _Batch | None = None
+    sent: bool = False
     result: Result | None = None
     #: evaluate it in the replay's process (the worker failed on it or is gone)
     local: bool = False
 
 
-@dataclass
-class _Batch:
-    future: Future[list[Result | None]]
-    entries: list[_Entry] = field(default_factory=list)
-
-
 def in_order(
     tournaments: Iterable[EngineTournament],
     prepare: Callable[[EngineTournament], Prepared],
-    pool: Executor | None,
+    lane: Lane | None,
     turn: Callable[[EngineTournament], None],
 ) -> Iterator[tuple[EngineTournament, dict[int, SnapshotInput], Result]]:
     """Each tournament with its participants' inputs and its result, in the order given.
@@ -140,7 +267,7 @@ def in_order(
     caller must apply each tournament given back before asking for the next. ``turn(t)``
     is called when a tournament's turn comes, before its result is awaited or computed in
     turn (a failure is raised after it: the run names that tournament)."""
-    if pool is None:
+    if lane is None:
         for t in tournaments:
             turn(t)
             inputs, task = prepare(t)
@@ -150,19 +277,32 @@ def in_order(
     #: each player's tournaments in the window, in order: a tournament is ready (can be
     #: prepared) when it is the first of every one of its players
     holders: dict[int, list[_Entry]] = {}
+    #: sent to the worker, no result yet (by position)
+    pending: dict[int, _Entry] = {}
     source = iter(tournaments)
     exhausted = False
-    in_flight: deque[_Batch] = deque()
-    waiting: list[_Entry] = []  # prepared, neither sent to the worker nor evaluated
+    ready: list[_Entry] = []  # prepared, not sent yet
     broken = False
     seq = 0
 
-    def ready(entry: _Entry) -> None:
+    def make_ready(entry: _Entry) -> None:
         entry.prepared = prepare(entry.t)
-        if waiting and waiting[-1].seq > entry.seq:
-            insort(waiting, entry, key=_seq)
-        else:
-            waiting.append(entry)
+        ready.append(entry)
+
+    def take(answers: list[Answer]) -> None:
+        for position, result in answers:
+            entry = pending.pop(position)
+            if result is None:
+                entry.local = True
+            else:
+                entry.result = result
+
+    def give_up() -> None:  # the worker is gone: the rest is evaluated here
+        nonlocal broken
+        broken = True
+        for entry in pending.values():
+            entry.local = True
+        pending.clear()
 
     while True:
         while not exhausted and len(window) < WINDOW:
@@ -185,28 +325,30 @@ def in_order(
                     held.append(entry)
             window.append(entry)
             if free:
-                ready(entry)
+                make_ready(entry)
         if not window:
             return
-        waiting = [e for e in waiting if e.batch is None and e.result is None and not e.local]
-        if not broken:
-            assert pool is not None
-            broken = _submit(pool, waiting, in_flight)
+        if ready and not broken:
+            try:
+                lane.send([(e.seq, _task(e)) for e in ready])
+                for e in ready:
+                    e.sent = True
+                    pending[e.seq] = e
+            except LaneBroken:
+                give_up()
+        ready.clear()
         head = window[0]
         assert head.prepared is not None  # nothing before it holds one of its players
         turn(head.t)
-        while head.result is None:
-            if head.batch is None or head.local:
-                head.result = run_task(_task(head))
-                break
+        if not broken and pending:
             try:
-                _collect(head.batch, in_flight)
-            except Exception:  # the worker died: the rest is evaluated here
-                broken = True
-                for batch in in_flight:
-                    for entry in batch.entries:
-                        entry.local = entry.result is None
-                in_flight.clear()
+                take(lane.receive(wait=False))
+                while head.result is None and not head.local and head.sent:
+                    take(lane.receive(wait=True))
+            except LaneBroken:
+                give_up()
+        if head.result is None:  # not sent, failed in the worker, or the worker is gone
+            head.result = run_task(_task(head))
         yield head.t, _inputs(head), head.result
         window.popleft()
         for player in head.players:  # applied: the next tournament of each player may be ready
@@ -219,11 +361,7 @@ def in_order(
             if following_entry.prepared is None and all(
                 holders[p][0] is following_entry for p in following_entry.players
             ):
-                ready(following_entry)
-
-
-def _seq(entry: _Entry) -> int:
-    return entry.seq
+                make_ready(following_entry)
 
 
 def _task(entry: _Entry) -> Task:
@@ -234,38 +372,3 @@ def _task(entry: _Entry) -> Task:
 def _inputs(entry: _Entry) -> dict[int, SnapshotInput]:
     assert entry.prepared is not None
     return entry.prepared[0]
-
-
-def _submit(pool: Executor, waiting: list[_Entry], in_flight: deque[_Batch]) -> bool:
-    """Send batches of prepared tournaments to the worker, the one in turn too (the
-    replay's process has the reading, the inputs and the writing to do); True if the pool
-    is gone."""
-    candidates = list(waiting)
-    while candidates and len(in_flight) < IN_FLIGHT:
-        entries, candidates = candidates[:BATCH], candidates[BATCH:]
-        try:
-            future = pool.submit(run_batch, [_task(e) for e in entries])
-        except Exception:  # a broken or shut down pool: no more worker
-            return True
-        batch = _Batch(future, entries)
-        for entry in entries:
-            entry.batch = batch
-        in_flight.append(batch)
-    return False
-
-
-def _collect(batch: _Batch, in_flight: deque[_Batch]) -> None:
-    """Wait for ``batch``, then take every finished batch's results. The replay's process
-    does not evaluate other tournaments meanwhile: at 60,000 players that only moved
-    4-6 s of CPU from the worker to the process whose interpreter lock the reader and
-    writer share, for no shorter a replay (docs/engine.md, "Where the compute phase
-    waits")."""
-    batch.future.result()  # the worker's death is raised here
-    while in_flight and in_flight[0].future.done():
-        done = in_flight.popleft()
-        for entry, result in zip(done.entries, done.future.result(), strict=True):
-            if result is None:
-                entry.local = True
-            else:
-                entry.result = result
-        done.entries = []  # no cycle with the entries: freed by reference counting

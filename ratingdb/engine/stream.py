@@ -20,7 +20,6 @@ compares the two.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import Executor
 from dataclasses import dataclass
 
 from ratingdb.engine.inputs import participant_input, state_after
@@ -33,7 +32,7 @@ from ratingdb.engine.model import (
     Snapshot,
     SnapshotInput,
 )
-from ratingdb.engine.parallel import Prepared, in_order
+from ratingdb.engine.parallel import Lane, Prepared, in_order
 from ratingdb.engine.problems import EvaluationProblem
 from ratingdb.engine.replay import outcome, task_for
 from ratingdb.engine.timeline import Timeline
@@ -59,13 +58,13 @@ def stream_full_replay(
     adjustments: Sequence[Adjustment],
     emit: Emit,
     progress: Callable[[EngineTournament, int], None] | None = None,
-    pool: Executor | None = None,
+    pool: Lane | None = None,
 ) -> StreamReport:
     """Evaluate ``tournaments`` (with participants and games, in evaluation order) from
     the beginning: every player starts without a rating. ``progress(tournament,
     evaluated)`` is called before each tournament with the number evaluated before it.
-    ``pool``: worker processes that evaluate tournaments without a common player side by
-    side (ratingdb/engine/parallel.py); the snapshots are the same without."""
+    ``pool``: a worker that evaluates tournaments without a common player side by side
+    (ratingdb/engine/parallel.py); the snapshots are the same without."""
     states: dict[int, PlayerState] = {}
     evaluated = 0
 
