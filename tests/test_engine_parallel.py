@@ -132,7 +132,7 @@ class ThreadLane:
         self.thread.start()
 
     def send(self, items: list[Sent]) -> None:
-        self.sent += len(items)
+        self.sent += sum(task is not None for _, task in items)
         self.tasks.send_bytes(pickle.dumps(items))
 
     def receive(self, wait: bool) -> list[Answer]:
@@ -172,7 +172,7 @@ def test_the_worker_takes_a_share_and_nothing_changes():
     with ThreadLane() as pool:
         snaps, _, _ = streamed(PLAYERS, tournaments, pool, LONG_TIMELINE, UMSTUFUNG)
     assert snaps == reference(PLAYERS, tournaments)
-    assert pool.sent == 400  # every tournament goes to the worker
+    assert pool.sent == 400  # every tournament goes to the worker (some are taken back)
 
 
 def test_the_worker_evaluates_the_earliest_tournament_first(monkeypatch):
@@ -189,6 +189,59 @@ def test_the_worker_evaluates_the_earliest_tournament_first(monkeypatch):
         answers.append(pickle.loads(results.recv_bytes()))
     assert answers == [(1, ([], (), "a")), (3, ([], (), "c")), (4, ([], (), "d")),
                        (5, ([], (), "e")), (9, ([], (), "i"))]  # fmt: skip
+
+
+def test_the_worker_skips_what_the_replay_took_back(monkeypatch):
+    """A position sent again without a task is taken back: the worker does not evaluate
+    it (if it has not yet) and sends nothing for it."""
+    monkeypatch.setattr(parallel, "run_task", lambda task: ([], (), task))
+    tasks, results = _Queues(), _Queues()
+    tasks.send_bytes(pickle.dumps([(1, "a"), (2, "b"), (3, "c")]))
+    tasks.send_bytes(pickle.dumps([(2, None), (7, None)]))
+    tasks.send_bytes(b"")
+    parallel.serve(tasks, results)
+    answers = []
+    while results.poll():
+        answers.append(pickle.loads(results.recv_bytes()))
+    assert [seq for seq, _ in answers] == [1, 3]
+
+
+class Lazy:
+    """A worker that evaluates only when the replay waits, and then only the earliest
+    tournament it holds: the replay takes back the last ones meanwhile."""
+
+    def __init__(self) -> None:
+        self.held: dict[int, Any] = {}
+        self.taken_back: list[int] = []
+        self.evaluated: list[int] = []
+
+    def send(self, items: list[Sent]) -> None:
+        for seq, task in items:
+            if task is None:
+                self.taken_back.append(seq)
+                del self.held[seq]
+            else:
+                self.held[seq] = task
+
+    def receive(self, wait: bool) -> list[Answer]:
+        if not wait or not self.held:
+            return []
+        seq = min(self.held)
+        self.evaluated.append(seq)
+        return [(seq, parallel.run_task(self.held.pop(seq)))]
+
+
+def test_the_replay_takes_back_the_last_tournaments_while_it_waits():
+    """While the tournament in turn is with the worker, the replay evaluates the last one
+    sent itself (if the worker holds more than ``TAKE_BACK_ABOVE`` others), taking it
+    back; nothing is evaluated twice and every snapshot is the replay's in order."""
+    tournaments = wide_history(300, seed=8)
+    lane = Lazy()
+    snaps, _, report = streamed(PLAYERS, tournaments, lane, LONG_TIMELINE, UMSTUFUNG)
+    assert report.evaluated == 300
+    assert snaps == reference(PLAYERS, tournaments)
+    assert len(lane.taken_back) >= 30
+    assert not set(lane.taken_back) & set(lane.evaluated)
 
 
 def test_the_worker_reads_on_while_nobody_reads_its_results(process_pool):

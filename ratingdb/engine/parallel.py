@@ -45,9 +45,10 @@ from ratingdb.engine.replay import Result, Task, run_task
 
 #: a tournament ready to evaluate: the participants' inputs (by participant id) and the task
 Prepared = tuple[dict[int, SnapshotInput], Task]
-#: what goes to the worker (a tournament's position in the evaluation order and its task)
-#: and what comes back (the position and the result, None where the evaluation failed)
-Sent = tuple[int, Task]
+#: what goes to the worker (a tournament's position in the evaluation order and its task;
+#: None: taken back, not to be evaluated) and what comes back (the position and the
+#: result, None where the evaluation failed)
+Sent = tuple[int, Task | None]
 Answer = tuple[int, Result | None]
 
 #: tournaments looked ahead (memory: this many tournaments with their games, at most)
@@ -60,6 +61,12 @@ SWITCH_INTERVAL = 0.001
 #: below this many tournaments a replay does not start a worker (starting one takes about
 #: a second)
 MIN_TOURNAMENTS = 2000
+#: the replay's process takes a tournament back from the worker while it waits only if
+#: the worker has more than this many others to evaluate
+TAKE_BACK_ABOVE = 3
+#: ... and only a tournament of at most this many participants (a long one could hold up
+#: the tournament in turn once its result is there)
+TAKE_BACK_SIZE = 40
 #: seconds a finished replay waits for its worker process to stop before ending it
 STOP_WAIT = 5.0
 
@@ -92,7 +99,9 @@ def serve(inbox: Inbox, outbox: Outbox) -> None:
     results: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
     sender = threading.Thread(target=_send_all, args=(results, outbox), daemon=True)
     sender.start()
-    heap: list[Sent] = []
+    heap: list[tuple[int, Task]] = []
+    queued: set[int] = set()
+    dropped: set[int] = set()
     stopping = False
     try:
         while True:
@@ -101,11 +110,20 @@ def serve(inbox: Inbox, outbox: Outbox) -> None:
                 if not message:
                     stopping = True
                     break
-                for item in pickle.loads(message):
-                    heapq.heappush(heap, item)
+                for position, sent in pickle.loads(message):
+                    if sent is None:  # taken back by the replay
+                        if position in queued:
+                            dropped.add(position)
+                    else:
+                        heapq.heappush(heap, (position, sent))
+                        queued.add(position)
             if not heap:
                 return
             seq, task = heapq.heappop(heap)
+            queued.discard(seq)
+            if seq in dropped:
+                dropped.discard(seq)
+                continue
             try:
                 result: Result | None = run_task(task)
             except Exception:  # re-raised by the replay's own evaluation
@@ -291,7 +309,9 @@ def in_order(
 
     def take(answers: list[Answer]) -> None:
         for position, result in answers:
-            entry = pending.pop(position)
+            entry = pending.pop(position, None)
+            if entry is None:  # taken back and evaluated here
+                continue
             if result is None:
                 entry.local = True
             else:
@@ -344,7 +364,19 @@ def in_order(
             try:
                 take(lane.receive(wait=False))
                 while head.result is None and not head.local and head.sent:
-                    take(lane.receive(wait=True))
+                    victim = _victim(pending, head)
+                    if victim is None:
+                        take(lane.receive(wait=True))
+                        continue
+                    # the worker is busy with the tournament in turn or before it: take
+                    # the last one back and evaluate it here meanwhile
+                    del pending[victim.seq]
+                    lane.send([(victim.seq, None)])
+                    try:
+                        victim.result = run_task(_task(victim))
+                    except Exception:  # raised again in its turn
+                        victim.local = True
+                    take(lane.receive(wait=False))
             except LaneBroken:
                 give_up()
         if head.result is None:  # not sent, failed in the worker, or the worker is gone
@@ -362,6 +394,17 @@ def in_order(
                 holders[p][0] is following_entry for p in following_entry.players
             ):
                 make_ready(following_entry)
+
+
+def _victim(pending: dict[int, _Entry], head: _Entry) -> _Entry | None:
+    """The tournament the replay takes back while it waits: the last one sent, if the
+    worker has enough else to do and it is not long."""
+    if len(pending) <= TAKE_BACK_ABOVE:
+        return None
+    last = pending[max(pending)]
+    if last is head or len(last.t.participants) > TAKE_BACK_SIZE:
+        return None
+    return last
 
 
 def _task(entry: _Entry) -> Task:
