@@ -128,12 +128,13 @@ class ThreadLane:
     def __init__(self) -> None:
         self.tasks, self.results = _Queues(), _Queues()
         self.sent = 0
+        self.wire = parallel.Wire()
         self.thread = threading.Thread(target=parallel.serve, args=(self.tasks, self.results))
         self.thread.start()
 
     def send(self, items: list[Sent]) -> None:
         self.sent += sum(task is not None for _, task in items)
-        self.tasks.send_bytes(pickle.dumps(items))
+        self.tasks.send_bytes(self.wire.encode(items))
 
     def receive(self, wait: bool) -> list[Answer]:
         out: list[Answer] = []
@@ -175,35 +176,56 @@ def test_the_worker_takes_a_share_and_nothing_changes():
     assert pool.sent == 400  # every tournament goes to the worker (some are taken back)
 
 
-def test_the_worker_evaluates_the_earliest_tournament_first(monkeypatch):
-    """Sent together (or while it evaluates), tournaments are evaluated by their position
-    in the evaluation order, not in the order they came: the one in turn goes first."""
-    monkeypatch.setattr(parallel, "run_task", lambda task: ([], (), task))
+def served(*messages: list[tuple[int, str | None]]) -> list[Answer]:
+    """What :func:`parallel.serve` answers to ``messages`` of (position, name) items (None:
+    taken back), sent before it starts, then the stop."""
     tasks, results = _Queues(), _Queues()
-    tasks.send_bytes(pickle.dumps([(5, "e"), (3, "c"), (9, "i")]))
-    tasks.send_bytes(pickle.dumps([(4, "d"), (1, "a")]))
+    wire = parallel.Wire()
+    for message in messages:
+        tasks.send_bytes(
+            wire.encode(
+                [(seq, None if name is None else ("f", None, name)) for seq, name in message]
+            )
+        )
     tasks.send_bytes(b"")
     parallel.serve(tasks, results)
     answers = []
     while results.poll():
         answers.append(pickle.loads(results.recv_bytes()))
-    assert answers == [(1, ([], (), "a")), (3, ([], (), "c")), (4, ([], (), "d")),
-                       (5, ([], (), "e")), (9, ([], (), "i"))]  # fmt: skip
+    return answers
+
+
+def test_the_worker_evaluates_the_earliest_tournament_first(monkeypatch):
+    """Sent together (or while it evaluates), tournaments are evaluated by their position
+    in the evaluation order, not in the order they came: the one in turn goes first."""
+    monkeypatch.setattr(parallel, "run_task", lambda task: ([], (), task))
+    answers = served([(5, "e"), (3, "c"), (9, "i")], [(4, "d"), (1, "a")])
+    assert [(seq, result[2][2]) for seq, result in answers] == [
+        (1, "a"), (3, "c"), (4, "d"), (5, "e"), (9, "i")
+    ]  # fmt: skip
 
 
 def test_the_worker_skips_what_the_replay_took_back(monkeypatch):
     """A position sent again without a task is taken back: the worker does not evaluate
     it (if it has not yet) and sends nothing for it."""
     monkeypatch.setattr(parallel, "run_task", lambda task: ([], (), task))
-    tasks, results = _Queues(), _Queues()
-    tasks.send_bytes(pickle.dumps([(1, "a"), (2, "b"), (3, "c")]))
-    tasks.send_bytes(pickle.dumps([(2, None), (7, None)]))
-    tasks.send_bytes(b"")
-    parallel.serve(tasks, results)
-    answers = []
-    while results.poll():
-        answers.append(pickle.loads(results.recv_bytes()))
+    answers = served([(1, "a"), (2, "b"), (3, "c")], [(2, None), (7, None)])
     assert [seq for seq, _ in answers] == [1, 3]
+
+
+def test_parameters_cross_once_and_come_back_the_same():
+    """Each parameters object is pickled once per worker and named by a number after;
+    the worker's tasks carry equal parameters."""
+    from ratingdb.rules.dwz2026.params import Dwz2026Parameters
+    from ratingdb.rules.dwz_classic.params import DwzClassicParameters
+
+    classic, new = DwzClassicParameters(), Dwz2026Parameters()
+    sender, receiver = parallel.Wire(), parallel.Wire()
+    first = sender.encode([(1, ("dwz-classic", classic, "t1")), (2, ("dwz", new, "t2"))])
+    again = sender.encode([(3, ("dwz-classic", classic, "t3")), (4, None)])
+    assert len(again) < len(first) - 1000  # neither object sent again
+    assert receiver.decode(first) == [(1, ("dwz-classic", classic, "t1")), (2, ("dwz", new, "t2"))]
+    assert receiver.decode(again) == [(3, ("dwz-classic", classic, "t3")), (4, None)]
 
 
 class Lazy:

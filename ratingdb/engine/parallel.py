@@ -38,7 +38,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
-from typing import Protocol
+from typing import Any, Protocol
 
 from ratingdb.engine.model import EngineTournament, SnapshotInput
 from ratingdb.engine.replay import Result, Task, run_task
@@ -89,6 +89,44 @@ class Outbox(Protocol):
     def send_bytes(self, buf: bytes) -> None: ...
 
 
+class Wire:
+    """Tasks as the bytes between the replay and its worker (both ends keep one). A
+    Rechenmodul's parameters go over once and are then named by a number: pickled they are
+    about 1.9 kB and take 12 µs to rebuild, as long as the rest of a typical task."""
+
+    def __init__(self) -> None:
+        #: the replay's end: id of a parameters object -> its number and the object (kept
+        #: alive, so that its id is not reused)
+        self._numbers: dict[int, tuple[int, Any]] = {}
+        #: the worker's end: number -> parameters
+        self._parameters: dict[int, Any] = {}
+
+    def encode(self, items: list[Sent]) -> bytes:
+        fresh: dict[int, Any] = {}
+        out: list[tuple[int, tuple[str, int, Any] | None]] = []
+        for seq, task in items:
+            if task is None:
+                out.append((seq, None))
+                continue
+            family, parameters, tin = task
+            known = self._numbers.get(id(parameters))
+            if known is None:
+                known = (len(self._numbers), parameters)
+                self._numbers[id(parameters)] = known
+                fresh[known[0]] = parameters
+            out.append((seq, (family, known[0], tin)))
+        return pickle.dumps((fresh, out), pickle.HIGHEST_PROTOCOL)
+
+    def decode(self, message: bytes) -> list[Sent]:
+        fresh, items = pickle.loads(message)
+        self._parameters.update(fresh)
+        parameters = self._parameters
+        return [
+            (seq, None if sent is None else (sent[0], parameters[sent[1]], sent[2]))
+            for seq, sent in items
+        ]
+
+
 def serve(inbox: Inbox, outbox: Outbox) -> None:
     """The worker's loop: take everything sent so far into a priority queue by position
     in the evaluation order, evaluate the earliest, send its result; wait only when
@@ -99,6 +137,7 @@ def serve(inbox: Inbox, outbox: Outbox) -> None:
     results: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
     sender = threading.Thread(target=_send_all, args=(results, outbox), daemon=True)
     sender.start()
+    wire = Wire()
     heap: list[tuple[int, Task]] = []
     queued: set[int] = set()
     dropped: set[int] = set()
@@ -110,7 +149,7 @@ def serve(inbox: Inbox, outbox: Outbox) -> None:
                 if not message:
                     stopping = True
                     break
-                for position, sent in pickle.loads(message):
+                for position, sent in wire.decode(message):
                     if sent is None:  # taken back by the replay
                         if position in queued:
                             dropped.add(position)
@@ -192,10 +231,11 @@ class ProcessLane:
         worker_in.close()
         worker_out.close()
         self._answers = _Polled(self._results)
+        self._wire = Wire()
 
     def send(self, items: list[Sent]) -> None:
         try:
-            self._tasks.send_bytes(pickle.dumps(items, pickle.HIGHEST_PROTOCOL))
+            self._tasks.send_bytes(self._wire.encode(items))
         except (OSError, ValueError) as e:
             raise LaneBroken(str(e)) from e
 
