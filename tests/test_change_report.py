@@ -19,7 +19,7 @@ from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.orm import Session
 from sqlalchemy.pool import NullPool
 
-from ratingdb.db import migrate
+from ratingdb.db import change_report, migrate
 from ratingdb.db.bulk import load_federation
 from ratingdb.db.recalc import RunReport, dry_run, run_recalc
 from ratingdb.db.submissions import (
@@ -196,6 +196,12 @@ def test_the_first_run_of_a_history_reports_everyone_with_an_evaluation(pg_serve
         expected = difference({}, exported(engine))
         assert len(expected) > 20 and reported(report) == expected
         assert all(c.evaluations_changed for c in report.ratings_changed)
+        ids = [c.player_id for c in report.ratings_changed]
+        assert ids == sorted(ids)
+        with Session(engine) as session:
+            names = change_report.names_of(session, ids)
+        assert [c.name for c in report.ratings_changed] == [names[i] for i in ids]
+        assert all(c.name for c in report.ratings_changed)
         engine.dispose()
     finally:
         _drop_database(pg_server, name)

@@ -209,12 +209,9 @@ def after_run(session: Session, published: Published) -> list[RatingChange]:
     drops the removed snapshots the run has now accounted for."""
     pids = None if published.every_player else set(published.states)
     if published.every_player and not published.states:
-        # the first replay of a history: nobody had an evaluation, so whoever has one now
-        # changed, whatever its fingerprint (only compared with "none"): the players with
-        # an evaluation, without hashing every snapshot (7 s of a 250,000-player replay)
-        digests = {pid: (1, 0) for pid in _players_with_evaluations(session)}
-    else:
-        digests = _digests(session, pids)
+        _drop_removed(session, published)
+        return _first_run_changes(session)
+    digests = _digests(session, pids)
     current = _current(session, pids)
     changed: dict[int, tuple[PlayerState, PlayerState]] = {}
     for pid in published.states.keys() | digests.keys():
@@ -223,11 +220,7 @@ def after_run(session: Session, published: Published) -> list[RatingChange]:
         old = published.states.get(pid, PlayerState())
         if new != old:
             changed[pid] = (old, new)
-    if published.removed_ids:
-        session.execute(
-            text("DELETE FROM removed_snapshots WHERE id = ANY(:ids)"),
-            {"ids": list(published.removed_ids)},
-        )
+    _drop_removed(session, published)
     names = names_of(session, changed)
     return [RatingChange(pid, names.get(pid, ""), *changed[pid]) for pid in sorted(changed)]
 
@@ -260,12 +253,41 @@ def _add(digest: tuple[int, int], fingerprint: int) -> tuple[int, int]:
     return digest[0] + 1, (digest[1] + fingerprint) % 2**64
 
 
-def _players_with_evaluations(session: Session) -> list[int]:
-    return list(
+def _drop_removed(session: Session, published: Published) -> None:
+    if published.removed_ids:
         session.execute(
-            text("SELECT DISTINCT player_id FROM rating_snapshots WHERE player_id IS NOT NULL")
-        ).scalars()
+            text("DELETE FROM removed_snapshots WHERE id = ANY(:ids)"),
+            {"ids": list(published.removed_ids)},
+        )
+
+
+def _first_run_changes(session: Session) -> list[RatingChange]:
+    """The first replay of a history: nobody had an evaluation, so everyone who has one
+    now changed, whatever its fingerprint (only compared with "none"): each with the
+    current DWZ and the name, in one query, without hashing every snapshot (7 s of a
+    250,000-player replay) or building the order keys the comparison needs otherwise."""
+    rows = session.execute(
+        text(
+            "SELECT e.player_id, p.surname, p.given_name, c.rating_new, c.index_new "
+            "FROM (SELECT DISTINCT player_id FROM rating_snapshots "
+            "WHERE player_id IS NOT NULL) e "
+            "LEFT JOIN players p ON p.id = e.player_id "
+            "LEFT JOIN (SELECT DISTINCT ON (s.player_id) s.player_id, s.rating_new, "
+            "s.index_new FROM rating_snapshots s JOIN tournaments t ON t.id = s.tournament_id "
+            f"WHERE s.stored ORDER BY s.player_id, {ORDER_DESC}) c "
+            "ON c.player_id = e.player_id ORDER BY e.player_id"
+        )
     )
+    none = PlayerState()
+    return [
+        RatingChange(
+            pid,
+            full_name(surname, given),
+            none,
+            PlayerState(rating, index, (1, 0)),
+        )
+        for pid, surname, given, rating, index in rows
+    ]
 
 
 def _digests(session: Session, players: set[int] | None) -> dict[int, tuple[int, int]]:
