@@ -364,6 +364,24 @@ def test_a_worker_that_dies_leaves_the_rest_to_the_replay():
     assert snaps == reference(PLAYERS, tournaments)
 
 
+def test_a_killed_worker_process_is_reported_as_gone():
+    """A worker process that dies (killed by the system, say) shows as
+    :class:`LaneBroken` on the next receive and send, not as a hang or a raw error."""
+    lane = ProcessLane()
+    try:
+        lane.send([(1, ("no such family", None, None))])
+        assert lane.receive(wait=True) == [(1, None)]
+        lane._process.kill()
+        lane._process.join()
+        with pytest.raises(LaneBroken):
+            lane.receive(wait=True)
+        with pytest.raises(LaneBroken):
+            for _ in range(100):  # the first writes may still fit in the pipe
+                lane.send([(2, ("no such family", None, None))])
+    finally:
+        lane.close(finished=False)
+
+
 def test_the_number_of_workers(monkeypatch):
     monkeypatch.setenv("RATINGDB_REPLAY_WORKERS", "0")
     assert parallel.worker_count() == 0
