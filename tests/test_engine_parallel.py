@@ -12,6 +12,7 @@ import random
 import threading
 from collections.abc import Iterator
 from datetime import date, datetime, timedelta
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -28,7 +29,13 @@ from ratingdb.engine.model import (
 )
 from ratingdb.engine.parallel import Answer, Lane, LaneBroken, ProcessLane, Sent, worker_pool
 from ratingdb.engine.stream import stream_full_replay
-from ratingdb.rules.model import GameInput
+from ratingdb.rules.model import (
+    GameInput,
+    PlayerInput,
+    ResidualGame,
+    TournamentInfo,
+    TournamentInput,
+)
 from tests.test_engine_replay import ADJUSTMENTS, SETTINGS, TIMELINE, histories
 from tests.test_engine_stream import LONG_TIMELINE, UMSTUFUNG
 
@@ -176,6 +183,20 @@ def test_the_worker_takes_a_share_and_nothing_changes():
     assert pool.sent == 400  # every tournament goes to the worker (some are taken back)
 
 
+def named(name: str, residual: bool = False) -> TournamentInput:
+    """A small rules' input called ``name`` (with a residual game and a Decimal score if
+    ``residual``)."""
+    held = (ResidualGame(1600, Decimal("0.5"), date(2025, 5, 1)),) if residual else ()
+    return TournamentInput(
+        TournamentInfo(name, date(2026, 1, 2), date(2026, 1, 3), "Open", "C0327", "team"),
+        (
+            PlayerInput("1", "A", 1500, 3, 1990, True, "dwz", False, "C0327", ()),
+            PlayerInput("2", residual_games=held),
+        ),
+        (GameInput("1", "2", "1/2-1/2", 1), GameInput("2", "1", "1-0")),
+    )
+
+
 def served(*messages: list[tuple[int, str | None]]) -> list[Answer]:
     """What :func:`parallel.serve` answers to ``messages`` of (position, name) items (None:
     taken back), sent before it starts, then the stop."""
@@ -184,7 +205,7 @@ def served(*messages: list[tuple[int, str | None]]) -> list[Answer]:
     for message in messages:
         tasks.send_bytes(
             wire.encode(
-                [(seq, None if name is None else ("f", None, name)) for seq, name in message]
+                [(seq, None if name is None else ("f", None, named(name))) for seq, name in message]
             )
         )
     tasks.send_bytes(b"")
@@ -200,7 +221,7 @@ def test_the_worker_evaluates_the_earliest_tournament_first(monkeypatch):
     in the evaluation order, not in the order they came: the one in turn goes first."""
     monkeypatch.setattr(parallel, "run_task", lambda task: ([], (), task))
     answers = served([(5, "e"), (3, "c"), (9, "i")], [(4, "d"), (1, "a")])
-    assert [(seq, result[2][2]) for seq, result in answers] == [
+    assert [(seq, result[2][2].tournament.id) for seq, result in answers] == [
         (1, "a"), (3, "c"), (4, "d"), (5, "e"), (9, "i")
     ]  # fmt: skip
 
@@ -220,12 +241,26 @@ def test_parameters_cross_once_and_come_back_the_same():
     from ratingdb.rules.dwz_classic.params import DwzClassicParameters
 
     classic, new = DwzClassicParameters(), Dwz2026Parameters()
+    t1, t2, t3 = named("T1"), named("T2", residual=True), named("T3")
     sender, receiver = parallel.Wire(), parallel.Wire()
-    first = sender.encode([(1, ("dwz-classic", classic, "t1")), (2, ("dwz", new, "t2"))])
-    again = sender.encode([(3, ("dwz-classic", classic, "t3")), (4, None)])
+    first = sender.encode([(1, ("dwz-classic", classic, t1)), (2, ("dwz", new, t2))])
+    again = sender.encode([(3, ("dwz-classic", classic, t3)), (4, None)])
     assert len(again) < len(first) - 1000  # neither object sent again
-    assert receiver.decode(first) == [(1, ("dwz-classic", classic, "t1")), (2, ("dwz", new, "t2"))]
-    assert receiver.decode(again) == [(3, ("dwz-classic", classic, "t3")), (4, None)]
+    assert receiver.decode(first) == [(1, ("dwz-classic", classic, t1)), (2, ("dwz", new, t2))]
+    assert receiver.decode(again) == [(3, ("dwz-classic", classic, t3)), (4, None)]
+
+
+def test_the_rules_input_crosses_as_field_values_unchanged():
+    """Every field of the rules' input (residual games, Decimals, dates, None) comes back
+    equal, as the same types, after crossing as tuples."""
+    sender, receiver = parallel.Wire(), parallel.Wire()
+    tin = named("T9", residual=True)
+    [(_, task)] = receiver.decode(sender.encode([(7, ("dwz", None, tin))]))
+    assert task is not None and task[2] == tin
+    back = task[2]
+    assert type(back.players[1].residual_games[0]) is ResidualGame
+    assert type(back.players[1].residual_games[0].score) is Decimal
+    assert back.games[1].round is None and type(back.tournament) is TournamentInfo
 
 
 class Lazy:
@@ -272,7 +307,7 @@ def test_the_worker_reads_on_while_nobody_reads_its_results(process_pool):
     for ever. 20 messages of 500 tasks the rules refuse (each answered None), then all
     10,000 answers."""
     assert isinstance(process_pool, ProcessLane)
-    broken_task = ("no such family", None, None)
+    broken_task = ("no such family", None, named("broken"))
     done = threading.Event()
 
     def send_all() -> None:
@@ -369,7 +404,7 @@ def test_a_killed_worker_process_is_reported_as_gone():
     :class:`LaneBroken` on the next receive and send, not as a hang or a raw error."""
     lane = ProcessLane()
     try:
-        lane.send([(1, ("no such family", None, None))])
+        lane.send([(1, ("no such family", None, named("broken")))])
         assert lane.receive(wait=True) == [(1, None)]
         lane._process.kill()
         lane._process.join()
@@ -377,7 +412,7 @@ def test_a_killed_worker_process_is_reported_as_gone():
             lane.receive(wait=True)
         with pytest.raises(LaneBroken):
             for _ in range(100):  # the first writes may still fit in the pipe
-                lane.send([(2, ("no such family", None, None))])
+                lane.send([(2, ("no such family", None, named("broken")))])
     finally:
         lane.close(finished=False)
 
