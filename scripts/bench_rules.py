@@ -10,8 +10,10 @@ shapes of ``ratingdb.synth``: club round robins of 6-10 players, Swiss opens of 
 a few newcomers, league seasons of 32 players over 7 rounds, matches of 2 players, in the
 proportions a federation's year has them) and prints the mean time per tournament.
 ``--cpu`` measures the process's CPU time instead of the wall clock (on a shared machine).
+``--untraced`` evaluates without the trace of the iterations, as the replay does (every
+other value the same).
 Usage: python scripts/bench_rules.py [--players 300] [--rounds 9] [--unrated 40] [--repeat 20]
-       [--versions] [--mix N] [--cpu]
+       [--versions] [--mix N] [--cpu] [--untraced]
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import random
 import statistics
 import time
 from datetime import date
+from functools import partial
 from typing import Any
 
 from ratingdb.rules import dwz_classic
@@ -120,6 +123,7 @@ def main() -> None:
     parser.add_argument("--versions", action="store_true", help="also the versions before 2026")
     parser.add_argument("--mix", type=int, default=0, help="rate a mix of this many tournaments")
     parser.add_argument("--cpu", action="store_true", help="CPU time instead of the wall clock")
+    parser.add_argument("--untraced", action="store_true", help="without the trace (the replay)")
     args = parser.parse_args()
     global clock
     if args.cpu:
@@ -130,6 +134,8 @@ def main() -> None:
     ]
     if args.versions:
         runs += [(name, dwz_classic.evaluate, params) for name, params in VERSIONS.items()]
+    if args.untraced:
+        runs = [(label, partial(rate, traced=False), params) for label, rate, params in runs]
     if args.mix:
         bench_mix(args.mix, runs)
         return

@@ -152,6 +152,13 @@ def evaluate_fast(t: TournamentInput, params: Params) -> TournamentResult:
     return dwz_classic.evaluate(t, params)
 
 
+def evaluate_untraced(t: TournamentInput, params: Params) -> TournamentResult:
+    """The fast core as the replay runs it: without the trace."""
+    if isinstance(params, Dwz2026Parameters):
+        return dwz2026.evaluate(t, params, traced=False)
+    return dwz_classic.evaluate(t, params, traced=False)
+
+
 def evaluate_reference(t: TournamentInput, params: Params) -> TournamentResult:
     if isinstance(params, Dwz2026Parameters):
         return evaluate_dwz2026(t, params)
@@ -174,9 +181,13 @@ def _outcome(evaluate: Any, t: TournamentInput, params: Params) -> Any:
 
 
 def compare(t: TournamentInput, params: Params) -> str | None:
-    """None if the fast core and the reference agree on everything, else the difference."""
+    """None if the fast core and the reference agree on everything (and the fast core
+    without its trace on everything but the trace), else the difference."""
     fast = _outcome(evaluate_fast, t, params)
     reference = _outcome(evaluate_reference, t, params)
+    untraced = _outcome(evaluate_untraced, t, params)
+    if untraced[1:] != reference[1:]:  # every player, the iterations; or the error
+        return f"untraced differs:\n fast      {untraced!s:.3000}\n reference {reference!s:.3000}"
     if fast == reference:
         return None
     if isinstance(fast[0], str) and isinstance(reference[0], str) and fast[0] != reference[0]:

@@ -109,10 +109,11 @@ def of_result(p: PlayerResult) -> SnapshotOutput:
     )
 
 
-def from_tournament_result(evaluate: Callable[[TournamentInput, Any], Any]) -> Outputs:
-    """Outputs of a family whose result is a TournamentResult (dwz2026, dwz-classic)."""
+def from_tournament_result(evaluate: Callable[..., Any]) -> Outputs:
+    """Outputs of a family whose result is a TournamentResult (dwz2026, dwz-classic),
+    evaluated without the trace (``traced=False``: a snapshot stores none)."""
 
     def outputs(t: TournamentInput, params: Any) -> list[SnapshotOutput]:
-        return [of_result(p) for p in evaluate(t, params).players]
+        return [of_result(p) for p in evaluate(t, params, traced=False).players]
 
     return outputs

@@ -103,9 +103,15 @@ class DwzEvaluation:
     rules_name: str
     coefficient: str = "k"
 
-    def __init__(self, t: TournamentInput, params: DwzRules, arith: Arithmetic) -> None:
+    def __init__(
+        self, t: TournamentInput, params: DwzRules, arith: Arithmetic, traced: bool = True
+    ) -> None:
         self.t = t
         self.arith = arith
+        #: build the trace (the steps of the iterations, as the WO's worked example shows
+        #: them); without it the result's trace stays empty and every other value is the
+        #: same: the replay stores no trace (ratingdb/rules/snapshots.py)
+        self.traced = traced
         self.players: tuple[PlayerInput, ...] = t.players
         self.position = {p.id: i for i, p in enumerate(t.players)}
         self.ages = age_classes(t.players, t.tournament.end.year, params)

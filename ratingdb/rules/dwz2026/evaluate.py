@@ -50,17 +50,20 @@ from ratingdb.rules.solver import Curve, Single, solve_many
 RULES_NAME = "dwz2026"
 
 
-def evaluate(t: TournamentInput, params: Dwz2026Parameters | None = None) -> TournamentResult:
-    """Evaluate one tournament; the input must already be validated."""
+def evaluate(
+    t: TournamentInput, params: Dwz2026Parameters | None = None, *, traced: bool = True
+) -> TournamentResult:
+    """Evaluate one tournament; the input must already be validated. ``traced=False``:
+    without the trace of the iterations (every other value the same)."""
     params = params or Dwz2026Parameters()
-    return _Evaluation(t, params).run()
+    return _Evaluation(t, params, traced).run()
 
 
 class _Evaluation(DwzEvaluation):
     rules_name = RULES_NAME
 
-    def __init__(self, t: TournamentInput, params: Dwz2026Parameters) -> None:
-        super().__init__(t, params, arithmetic_for(params))
+    def __init__(self, t: TournamentInput, params: Dwz2026Parameters, traced: bool = True) -> None:
+        super().__init__(t, params, arithmetic_for(params), traced)
         self.params = params
         #: the continuous P(D) of the exact solver (WO 3.3.1); no extreme rule in 2026
         self.curve = Curve("normal", SIGMA, params.d_limit)
@@ -164,15 +167,16 @@ class _Evaluation(DwzEvaluation):
             ) from err
         self.iterations = outcome.steps
         w = self._w
-        self.trace["first_rating"] = {
-            "order": [self.players[i].id for i in stage_players],
-            "fictitious_draw": fictitious,
-            "steps": _plain_rows(outcome.trace, outcome.method),
-            "expected": [[w(v) for v in state] for state in outcome.expected],
-            "corrections": _plain_rows(outcome.corrections, outcome.method),
-            "method": outcome.method,
-            "unbounded": outcome.unbounded,
-        }
+        if self.traced:
+            self.trace["first_rating"] = {
+                "order": [self.players[i].id for i in stage_players],
+                "fictitious_draw": fictitious,
+                "steps": _plain_rows(outcome.trace, outcome.method),
+                "expected": [[w(v) for v in state] for state in outcome.expected],
+                "corrections": _plain_rows(outcome.corrections, outcome.method),
+                "method": outcome.method,
+                "unbounded": outcome.unbounded,
+            }
 
         r1: dict[int, int] = {}
         for k, i in enumerate(stage_players):
@@ -238,6 +242,8 @@ class _Evaluation(DwzEvaluation):
             corrections: list[Num]
             if alone is not None:  # the table iteration, as exact.run runs it: integers
                 performances[i] = max(int(alone.value), 0)
+                if not self.traced:
+                    continue
                 self.trace["performance"][pid] = {
                     "fictitious_draw": draw,
                     "steps": alone.states,
@@ -263,6 +269,8 @@ class _Evaluation(DwzEvaluation):
                 expected = single.expected
                 corrections = [b - a for a, b in pairwise(states)]
             performances[i] = max(arith.final(value), 0)
+            if not self.traced:
+                continue
             self.trace["performance"][pid] = {
                 "fictitious_draw": draw,
                 "steps": [plain(v) for v in states],

@@ -85,9 +85,12 @@ from ratingdb.rules.solver import Curve, Single, force_extremes, solve, solve_ma
 RULES_NAME = "dwz-classic"
 
 
-def evaluate(t: TournamentInput, params: DwzClassicParameters | None = None) -> TournamentResult:
-    """Evaluate one tournament; the input must already be validated."""
-    return _Evaluation(t, params or DwzClassicParameters()).run()
+def evaluate(
+    t: TournamentInput, params: DwzClassicParameters | None = None, *, traced: bool = True
+) -> TournamentResult:
+    """Evaluate one tournament; the input must already be validated. ``traced=False``:
+    without the trace of the iterations (every other value the same)."""
+    return _Evaluation(t, params or DwzClassicParameters(), traced).run()
 
 
 @dataclass(slots=True)
@@ -129,8 +132,10 @@ class _Evaluation(DwzEvaluation):
     rules_name = RULES_NAME
     coefficient = "e"
 
-    def __init__(self, t: TournamentInput, params: DwzClassicParameters) -> None:
-        super().__init__(t, params, arithmetic_for(params))
+    def __init__(
+        self, t: TournamentInput, params: DwzClassicParameters, traced: bool = True
+    ) -> None:
+        super().__init__(t, params, arithmetic_for(params), traced)
         self.params = params
         sigma = params.normal_sigma_over_sqrt2 * math.sqrt(2)
         self.curve = Curve(params.probability, sigma, params.extreme_difference)
@@ -340,6 +345,8 @@ class _Evaluation(DwzEvaluation):
             # database's floor (rating_floor, 1) comes after it
             r_i = first_rating_floor(arith.final(outcome.values[k]), self.params)
             computed.first[i] = max(r_i, self.params.rating_floor)
+        if not self.traced:
+            return
         computed.trace["first_rating"] = {
             "order": [self.players[i].id for i in order],
             "start": [plain(computed.start[i]) for i in order],
@@ -395,17 +402,24 @@ class _Evaluation(DwzEvaluation):
         for (i, performer), start, single, alone_outcome in zip(
             performers, starts, solved, iterated, strict=True
         ):
-            states: list[Num | None]
+            states: list[Num | None] = []
+            traced = self.traced
             if alone_outcome is not None:  # table precision: integers, plain as they are
-                value, states = alone_outcome.value, list(alone_outcome.states)
+                value = alone_outcome.value
+                if traced:
+                    states = list(alone_outcome.states)
             elif single is None:
                 outcome = self._iterate([performer], [start])
-                value, states = outcome.values[0], [plain(s[0]) for s in outcome.trace]
+                value = outcome.values[0]
+                if traced:
+                    states = [plain(s[0]) for s in outcome.trace]
             else:
                 value = single.solution.values[0]
-                states = [plain(s[0]) for s in single.solution.trace]
+                if traced:
+                    states = [plain(s[0]) for s in single.solution.trace]
             computed.rated[i].performance = max(arith.final(value), params.rating_floor)
-            computed.trace["performance"][performer.id] = states
+            if traced:
+                computed.trace["performance"][performer.id] = states
 
     def _exceptional(self, computed: _Pass) -> dict[int, int]:
         """The rating the opponents of an exceptional player see instead of R_o:
