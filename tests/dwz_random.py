@@ -165,7 +165,7 @@ def evaluate_reference(t: TournamentInput, params: Params) -> TournamentResult:
     return evaluate_classic(t, params)
 
 
-def _outcome(evaluate: Any, t: TournamentInput, params: Params) -> Any:
+def _outcome(evaluate: Any, t: TournamentInput, params: Params, trace: bool = True) -> Any:
     """Everything an evaluation gives, exactly: the result's JSON with the trace, and each
     player's full record (``repr`` keeps a Decimal's places and a float's last digit);
     or the error it raised."""
@@ -174,7 +174,7 @@ def _outcome(evaluate: Any, t: TournamentInput, params: Params) -> Any:
     except ConvergenceError as err:
         return ("ConvergenceError", str(err), list(err.players))
     return (
-        repr(result.to_dict(trace=True)),
+        repr(result.to_dict(trace=trace)),
         [repr(p) for p in result.players],
         result.iterations,
     )
@@ -185,8 +185,8 @@ def compare(t: TournamentInput, params: Params) -> str | None:
     without its trace on everything but the trace), else the difference."""
     fast = _outcome(evaluate_fast, t, params)
     reference = _outcome(evaluate_reference, t, params)
-    untraced = _outcome(evaluate_untraced, t, params)
-    if untraced[1:] != reference[1:]:  # every player, the iterations; or the error
+    untraced = _outcome(evaluate_untraced, t, params, trace=False)
+    if untraced != _outcome(evaluate_reference, t, params, trace=False):  # all but the trace
         return f"untraced differs:\n fast      {untraced!s:.3000}\n reference {reference!s:.3000}"
     if fast == reference:
         return None

@@ -9,10 +9,12 @@ import itertools
 import pickle
 import queue
 import random
+import signal
 import threading
 from collections.abc import Iterator
 from datetime import date, datetime, timedelta
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -413,6 +415,54 @@ def test_a_killed_worker_process_is_reported_as_gone():
         with pytest.raises(LaneBroken):
             for _ in range(100):  # the first writes may still fit in the pipe
                 lane.send([(2, ("no such family", None, named("broken")))])
+    finally:
+        lane.close(finished=False)
+
+
+def test_a_finished_replay_stops_its_worker_with_answers_unread():
+    """Answers nobody reads (of tournaments taken back, say) fill the results' pipe; the
+    worker still stops at once when the replay is done instead of being waited for and
+    killed."""
+    import time
+
+    from ratingdb.rules.dwz2026.params import Dwz2026Parameters
+
+    lane = ProcessLane()
+    params = Dwz2026Parameters()
+    lane.send([(k, ("dwz", params, named(f"T{k}"))) for k in range(2000)])
+    assert lane.receive(wait=True)  # it runs
+    started = time.perf_counter()
+    lane.close(finished=True)
+    assert time.perf_counter() - started < parallel.STOP_WAIT / 2
+    assert lane._process.exitcode == 0  # it ended by itself, not terminated
+
+
+def test_a_task_that_cannot_cross_breaks_the_lane_not_the_run():
+    """A task that cannot be pickled is a :class:`LaneBroken` (the replay evaluates the
+    rest itself); the wire does not number parameters it never sent."""
+    wire = parallel.Wire()
+    with pytest.raises(Exception, match=r"pickle|lambda"):
+        wire.encode([(1, ("dwz", lambda: None, named("T1")))])
+    assert wire._numbers == {}
+    lane = ProcessLane()
+    try:
+        with pytest.raises(LaneBroken):
+            lane.send([(1, ("dwz", lambda: None, named("T1")))])
+    finally:
+        lane.close(finished=False)
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="Linux /proc")
+def test_the_worker_ignores_ctrl_c():
+    """Ctrl-C reaches every process of the terminal's group: the worker ignores it (the
+    replay ends it) instead of printing a traceback of its own."""
+    lane = ProcessLane()
+    try:
+        status = Path(f"/proc/{lane._process.pid}/status").read_text()
+        ignored = int(next(line for line in status.splitlines() if line.startswith("SigIgn:"))
+                      .split()[1], 16)  # fmt: skip
+        assert ignored & (1 << (signal.SIGINT - 1))
+        assert signal.getsignal(signal.SIGINT) is not signal.SIG_IGN  # ours is restored
     finally:
         lane.close(finished=False)
 

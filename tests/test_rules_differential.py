@@ -49,3 +49,23 @@ def test_the_generator_reaches_every_group() -> None:
         "individual", "team", "match", "established", "first_stage", "second_stage",
         "remaining", "exceptional", "residual", "forfeit", "held residual",
     }  # fmt: skip
+
+
+def test_the_untraced_evaluation_builds_no_trace() -> None:
+    """The replay's evaluation (``traced=False``) leaves the trace empty; everything else
+    is compared with the reference by ``compare``."""
+    from ratingdb.rules.errors import ConvergenceError
+    from tests.dwz_random import evaluate_untraced
+
+    looked = 0
+    for name, params in sorted(PARAMETER_SETS.items()):
+        for k in range(6):
+            t = random_tournament(random.Random(k + 101), f"{name}-{k}")
+            try:
+                result = evaluate_untraced(t, params)
+            except ConvergenceError:
+                continue
+            assert result.trace.get("first_rating") is None
+            assert not result.trace.get("performance") and not result.trace.get("sonderwertung")
+            looked += 1
+    assert looked > 50

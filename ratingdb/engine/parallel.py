@@ -31,6 +31,7 @@ import os
 import pickle
 import queue
 import select
+import signal
 import sys
 import threading
 from collections import deque
@@ -66,6 +67,8 @@ WINDOW = 128
 #: gets the interpreter lock from the reader and writer threads sooner (60,000 players:
 #: compute phase 18.4 s against 19.2 s, three alternating pairs)
 SWITCH_INTERVAL = 0.001
+#: the worker's switch interval: its sender thread waits at most this long for the lock
+WORKER_SWITCH_INTERVAL = 0.0002
 #: below this many tournaments a replay does not start a worker (starting one takes about
 #: a second)
 MIN_TOURNAMENTS = 2000
@@ -104,6 +107,8 @@ _PLAYER_VALUES = attrgetter(*[f.name for f in fields(PlayerInput)][:-1])
 _GAME_VALUES = attrgetter(*[f.name for f in fields(GameInput)])
 _RESIDUAL_VALUES = attrgetter(*[f.name for f in fields(ResidualGame)])
 assert [f.name for f in fields(PlayerInput)][-1] == "residual_games"
+#: (attrgetter of one name gives the value, not a tuple: every class has more than one)
+assert min(len(fields(c)) for c in (TournamentInfo, PlayerInput, GameInput, ResidualGame)) > 2
 
 
 def _flat(tin: TournamentInput) -> tuple[Any, ...]:
@@ -144,20 +149,22 @@ class Wire:
         self._parameters: dict[int, Any] = {}
 
     def encode(self, items: list[Sent]) -> bytes:
-        fresh: dict[int, Any] = {}
+        fresh: dict[int, tuple[int, Any]] = {}  # id -> number, object: new in this message
         out: list[tuple[int, tuple[str, int, Any] | None]] = []
         for seq, task in items:
             if task is None:
                 out.append((seq, None))
                 continue
             family, parameters, tin = task
-            known = self._numbers.get(id(parameters))
+            known = self._numbers.get(id(parameters)) or fresh.get(id(parameters))
             if known is None:
-                known = (len(self._numbers), parameters)
-                self._numbers[id(parameters)] = known
-                fresh[known[0]] = parameters
+                known = fresh[id(parameters)] = (len(self._numbers) + len(fresh), parameters)
             out.append((seq, (family, known[0], _flat(tin))))
-        return pickle.dumps((fresh, out), pickle.HIGHEST_PROTOCOL)
+        message = pickle.dumps(
+            ({n: obj for n, obj in fresh.values()}, out), pickle.HIGHEST_PROTOCOL
+        )
+        self._numbers.update(fresh)  # only once the message exists
+        return message
 
     def decode(self, message: bytes) -> list[Sent]:
         fresh, items = pickle.loads(message)
@@ -206,10 +213,10 @@ def serve(inbox: Inbox, outbox: Outbox) -> None:
                 dropped.discard(seq)
                 continue
             try:
-                result: Result | None = run_task(task)
+                answer = pickle.dumps((seq, run_task(task)), pickle.HIGHEST_PROTOCOL)
             except Exception:  # re-raised by the replay's own evaluation
-                result = None
-            results.put(pickle.dumps((seq, result), pickle.HIGHEST_PROTOCOL))
+                answer = pickle.dumps((seq, None), pickle.HIGHEST_PROTOCOL)
+            results.put(answer)
     finally:
         results.put(None)
         sender.join()
@@ -244,6 +251,9 @@ class _Polled:
 
 
 def _serve_process(inbox: Connection, outbox: Connection) -> None:
+    # the sender thread gets the interpreter lock from the evaluating thread within this
+    # interval (Python's 5 ms would hold up the result the replay waits for)
+    sys.setswitchinterval(WORKER_SWITCH_INTERVAL)
     with suppress(EOFError, OSError, KeyboardInterrupt):  # the replay is gone
         serve(_Polled(inbox), outbox)
 
@@ -269,7 +279,15 @@ class ProcessLane:
         self._process = context.Process(
             target=_serve_process, args=(worker_in, worker_out), daemon=True
         )
-        self._process.start()
+        # Ctrl-C is the replay's to handle (it ends the worker); the worker, spawned with
+        # SIGINT ignored, keeps it ignored and prints no traceback of its own
+        ignore = threading.current_thread() is threading.main_thread()
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if ignore else None
+        try:
+            self._process.start()
+        finally:
+            if ignore:
+                signal.signal(signal.SIGINT, previous)
         worker_in.close()
         worker_out.close()
         self._answers = _Polled(self._results)
@@ -278,7 +296,7 @@ class ProcessLane:
     def send(self, items: list[Sent]) -> None:
         try:
             self._tasks.send_bytes(self._wire.encode(items))
-        except (OSError, ValueError) as e:
+        except Exception as e:  # a broken pipe, or a task that cannot cross
             raise LaneBroken(str(e)) from e
 
     def receive(self, wait: bool) -> list[Answer]:
@@ -296,12 +314,16 @@ class ProcessLane:
         if finished:
             with suppress(OSError):
                 self._tasks.send_bytes(b"")
+            # answers nobody reads any more (of tournaments taken back) may fill the pipe
+            # and hold the worker's sender: closing this end ends it
+            self._results.close()
             self._process.join(STOP_WAIT)
         if self._process.is_alive():
             self._process.terminate()
             self._process.join()
         self._tasks.close()
-        self._results.close()
+        if not self._results.closed:
+            self._results.close()
 
 
 def worker_count() -> int:

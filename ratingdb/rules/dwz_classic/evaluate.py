@@ -161,8 +161,9 @@ class _Evaluation(DwzEvaluation):
             self._fill(computed, set(exceptional))
             self.remaining(computed.first)
             iterations = computed.steps
-            trace.update(computed.trace)
-            trace["sonderwertung"] = {self.players[i].id: rp for i, rp in exceptional.items()}
+            if self.traced:
+                trace.update(computed.trace)
+                trace["sonderwertung"] = {self.players[i].id: rp for i, rp in exceptional.items()}
         return self.result(iterations, trace)
 
     def _iterate(self, iterants: Sequence[Iterant], start: Sequence[Num]) -> IterationOutcome:
