@@ -20,6 +20,7 @@ import random
 from dataclasses import replace
 from datetime import date, timedelta
 from decimal import Decimal
+from functools import partial
 from typing import Any
 
 from ratingdb.rules import dwz2026, dwz_classic
@@ -146,17 +147,14 @@ def random_tournament(rng: random.Random, label: str = "T") -> TournamentInput:
     return TournamentInput(info, tuple(players), tuple(games))
 
 
-def evaluate_fast(t: TournamentInput, params: Params) -> TournamentResult:
+def evaluate_fast(t: TournamentInput, params: Params, traced: bool = True) -> TournamentResult:
+    """The fast core; ``traced=False`` as the replay runs it (without the trace)."""
     if isinstance(params, Dwz2026Parameters):
-        return dwz2026.evaluate(t, params)
-    return dwz_classic.evaluate(t, params)
+        return dwz2026.evaluate(t, params, traced=traced)
+    return dwz_classic.evaluate(t, params, traced=traced)
 
 
-def evaluate_untraced(t: TournamentInput, params: Params) -> TournamentResult:
-    """The fast core as the replay runs it: without the trace."""
-    if isinstance(params, Dwz2026Parameters):
-        return dwz2026.evaluate(t, params, traced=False)
-    return dwz_classic.evaluate(t, params, traced=False)
+evaluate_untraced = partial(evaluate_fast, traced=False)
 
 
 def evaluate_reference(t: TournamentInput, params: Params) -> TournamentResult:
@@ -165,16 +163,17 @@ def evaluate_reference(t: TournamentInput, params: Params) -> TournamentResult:
     return evaluate_classic(t, params)
 
 
-def _outcome(evaluate: Any, t: TournamentInput, params: Params, trace: bool = True) -> Any:
-    """Everything an evaluation gives, exactly: the result's JSON with the trace, and each
-    player's full record (``repr`` keeps a Decimal's places and a float's last digit);
-    or the error it raised."""
+def _outcome(evaluate: Any, t: TournamentInput, params: Params) -> Any:
+    """Everything an evaluation gives, exactly: the result's JSON without the trace, the
+    trace, and each player's full record (``repr`` keeps a Decimal's places and a
+    float's last digit); or the error it raised."""
     try:
         result = evaluate(t, params)
     except ConvergenceError as err:
         return ("ConvergenceError", str(err), list(err.players))
     return (
-        repr(result.to_dict(trace=trace)),
+        repr(result.to_dict(trace=False)),
+        repr(result.trace),
         [repr(p) for p in result.players],
         result.iterations,
     )
@@ -185,14 +184,22 @@ def compare(t: TournamentInput, params: Params) -> str | None:
     without its trace on everything but the trace), else the difference."""
     fast = _outcome(evaluate_fast, t, params)
     reference = _outcome(evaluate_reference, t, params)
-    untraced = _outcome(evaluate_untraced, t, params, trace=False)
-    if untraced != _outcome(evaluate_reference, t, params, trace=False):  # all but the trace
+    untraced = _outcome(evaluate_untraced, t, params)
+    if _but_trace(untraced) != _but_trace(reference):
         return f"untraced differs:\n fast      {untraced!s:.3000}\n reference {reference!s:.3000}"
     if fast == reference:
         return None
-    if isinstance(fast[0], str) and isinstance(reference[0], str) and fast[0] != reference[0]:
-        return f"result differs:\n fast      {fast[0][:2000]}\n reference {reference[0][:2000]}"
-    for a, b in zip(fast[1], reference[1], strict=False):
+    if fast[0] == "ConvergenceError" or reference[0] == "ConvergenceError":
+        return f"differs:\n fast      {str(fast)[:3000]}\n reference {str(reference)[:3000]}"
+    for what, a, b in zip(("result", "trace"), fast[:2], reference[:2], strict=True):
+        if a != b:
+            return f"{what} differs:\n fast      {a[:2000]}\n reference {b[:2000]}"
+    for a, b in zip(fast[2], reference[2], strict=False):
         if a != b:
             return f"player differs:\n fast      {a}\n reference {b}"
     return f"differs:\n fast      {str(fast)[:3000]}\n reference {str(reference)[:3000]}"
+
+
+def _but_trace(outcome: Any) -> Any:
+    """An outcome of :func:`_outcome` without its trace (an error as it is)."""
+    return outcome if outcome[0] == "ConvergenceError" else (outcome[0], *outcome[2:])

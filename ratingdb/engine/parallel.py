@@ -180,9 +180,9 @@ def serve(inbox: Inbox, outbox: Outbox) -> None:
     """The worker's loop: take everything sent so far into a priority queue by position
     in the evaluation order, evaluate the earliest, send its result; wait only when
     nothing is left to evaluate; stop at an empty message (what was sent before it is
-    still answered). Results are sent by a thread,
-    so the loop never blocks on a full pipe and always reads what the replay sends (the
-    two pipes cannot both be full with both sides blocked)."""
+    still answered). Results are sent by a thread, so the loop never blocks on a full pipe
+    and always reads what the replay sends (the two pipes cannot both be full with both
+    sides blocked)."""
     results: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
     sender = threading.Thread(target=_send_all, args=(results, outbox), daemon=True)
     sender.start()
@@ -371,10 +371,9 @@ class _Entry:
     #: position in the evaluation order
     seq: int
     prepared: Prepared | None = None
-    sent: bool = False
+    #: None until the worker answers or the replay takes it back (None from the worker, a
+    #: failure there, or no worker: the replay evaluates it in its turn)
     result: Result | None = None
-    #: evaluate it in the replay's process (the worker failed on it or is gone)
-    local: bool = False
 
 
 def in_order(
@@ -399,7 +398,7 @@ def in_order(
     #: each player's tournaments in the window, in order: a tournament is ready (can be
     #: prepared) when it is the first of every one of its players
     holders: dict[int, list[_Entry]] = {}
-    #: sent to the worker, no result yet (by position)
+    #: sent to the worker, no answer yet (by position)
     pending: dict[int, _Entry] = {}
     source = iter(tournaments)
     exhausted = False
@@ -414,18 +413,12 @@ def in_order(
     def take(answers: list[Answer]) -> None:
         for position, result in answers:
             entry = pending.pop(position, None)
-            if entry is None:  # taken back and evaluated here
-                continue
-            if result is None:
-                entry.local = True
-            else:
+            if entry is not None:  # else taken back and evaluated here
                 entry.result = result
 
     def give_up() -> None:  # the worker is gone: the rest is evaluated here
         nonlocal broken
         broken = True
-        for entry in pending.values():
-            entry.local = True
         pending.clear()
 
     while True:
@@ -455,9 +448,7 @@ def in_order(
         if ready and not broken:
             try:
                 lane.send([(e.seq, _task(e)) for e in ready])
-                for e in ready:
-                    e.sent = True
-                    pending[e.seq] = e
+                pending.update((e.seq, e) for e in ready)
             except LaneBroken:
                 give_up()
         ready.clear()
@@ -467,7 +458,7 @@ def in_order(
         if not broken and pending:
             try:
                 take(lane.receive(wait=False))
-                while head.result is None and not head.local and head.sent:
+                while head.seq in pending:
                     victim = _victim(pending, head)
                     if victim is None:
                         take(lane.receive(wait=True))
@@ -476,10 +467,8 @@ def in_order(
                     # the last one back and evaluate it here meanwhile
                     del pending[victim.seq]
                     lane.send([(victim.seq, None)])
-                    try:
+                    with suppress(Exception):  # if it fails, it fails again in its turn
                         victim.result = run_task(_task(victim))
-                    except Exception:  # raised again in its turn
-                        victim.local = True
                     take(lane.receive(wait=False))
             except LaneBroken:
                 give_up()

@@ -403,24 +403,21 @@ class _Evaluation(DwzEvaluation):
         for (i, performer), start, single, alone_outcome in zip(
             performers, starts, solved, iterated, strict=True
         ):
-            states: list[Num | None] = []
-            traced = self.traced
+            steps: Sequence[Sequence[Num]] | None = None  # float or exact steps, for the trace
             if alone_outcome is not None:  # table precision: integers, plain as they are
                 value = alone_outcome.value
-                if traced:
-                    states = list(alone_outcome.states)
             elif single is None:
                 outcome = self._iterate([performer], [start])
-                value = outcome.values[0]
-                if traced:
-                    states = [plain(s[0]) for s in outcome.trace]
+                value, steps = outcome.values[0], outcome.trace
             else:
-                value = single.solution.values[0]
-                if traced:
-                    states = [plain(s[0]) for s in single.solution.trace]
+                value, steps = single.solution.values[0], single.solution.trace
             computed.rated[i].performance = max(arith.final(value), params.rating_floor)
-            if traced:
-                computed.trace["performance"][performer.id] = states
+            if self.traced:
+                computed.trace["performance"][performer.id] = (
+                    list(alone_outcome.states)
+                    if alone_outcome is not None
+                    else [plain(s[0]) for s in steps or ()]
+                )
 
     def _exceptional(self, computed: _Pass) -> dict[int, int]:
         """The rating the opponents of an exceptional player see instead of R_o:
