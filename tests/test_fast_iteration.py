@@ -5,8 +5,8 @@ every way an iteration ends: no value moves, a cycle within the rules' span (the
 under the classic extreme rule.
 
 * :func:`ratingdb.rules.dwz.iteration.iterate_singles` (performances and Teiliterationen
-  of many players at once) must give, per player, what the reference's ``iterate`` gives
-  for that player alone, or None where it raises;
+  of many players at once; compiled, and in Python) must give, per player, what the
+  reference's ``iterate`` gives for that player alone, or None where it raises;
 * :func:`ratingdb.rules.dwz.iteration.iterate` of a group large enough for the integer
   arrays must give the reference's outcome, or the same error.
 """
@@ -79,8 +79,17 @@ def _random_fixed(rng: random.Random, k: int) -> Iterant:
     return Iterant(f"P{k}", tuple(rng.randint(500, 2700) for _ in range(n)), w2)
 
 
+@pytest.mark.parametrize("compiled", [True, False], ids=["compiled", "python"])
 @pytest.mark.parametrize("name", [c[0] for c in CASES])
-def test_iterate_singles_equals_the_reference_one_by_one(name: str) -> None:
+def test_iterate_singles_equals_the_reference_one_by_one(
+    name: str, compiled: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Both ways: each player alone in C (``_fastsolve.table_alone``), and without the
+    extension the Python loop and the integer arrays."""
+    if compiled and iteration._fastsolve is None:
+        pytest.skip("the C extension is not built")
+    if not compiled:
+        monkeypatch.setattr(iteration, "_fastsolve", None)
     _, arith, rules = next(c for c in CASES if c[0] == name)
     ref_arith, ref_rules = _reference_parts(arith, rules)
     rng = random.Random(name)
@@ -146,3 +155,21 @@ def test_group_iteration_on_arrays_equals_the_reference(name: str) -> None:
             got = ("error", str(err), err.players)
         assert got == _reference_run(its, start, ref_arith, steps, ref_rules)
     assert arrays >= 20  # the array form ran
+
+
+def test_values_beyond_the_compiled_range_iterate_in_python(monkeypatch: pytest.MonkeyPatch):
+    """An opponent rating too large for the C iteration's integers (it refuses anything
+    beyond 2^40) is iterated in Python, with the same outcome as without the extension."""
+    arith, rules = CASES[0][1], CASES[0][2]
+    its = [
+        Iterant("A", (1500, 1 << 41, 1700, 1600, 1550), (2, 0, 1, 1, 2)),
+        Iterant("B", (1500, 1600, 1700, 1800, 1900), (2, 0, 1, 1, 2)),
+    ]
+    got = iterate_singles(its, [1600, 1650], arith, 1000, rules)
+    monkeypatch.setattr(iteration, "_fastsolve", None)
+    assert got == iterate_singles(its, [1600, 1650], arith, 1000, rules)
+    assert got[0] is not None and got[0].value == 1785
+    if iteration._fastsolve is not None:  # the extension refuses it, Python iterates it
+        better, inverse = arith.buffers()
+        args = (better, inverse, arith.scale, its[0].fixed, 6, 1600, None, 1000, 1, True)
+        assert iteration._fastsolve.table_alone(*args) is NotImplemented

@@ -25,3 +25,16 @@ def solve_small(
 def settled(
     value: float, places: int, float_half_up: Callable[[float, int], float], /
 ) -> float: ...
+def table_alone(
+    better: bytes,
+    inverse: bytes,
+    scale: int,
+    fixed: Sequence[float],
+    w2: int,
+    start: int,
+    extreme: int | None,
+    max_steps: int,
+    cycle_span: int,
+    highest: bool,
+    /,
+) -> tuple[int, list[int], list[int], list[int]] | Any | None: ...

@@ -36,6 +36,11 @@ from ratingdb.rules.errors import ConvergenceError
 from ratingdb.rules.rounding import div_half_up
 from ratingdb.rules.solver import Equation
 
+try:  # the table iteration of one player in C (setup.py builds it; optional)
+    from ratingdb.rules import _fastsolve
+except ImportError:  # pragma: no cover - an install without a C compiler
+    _fastsolve = None  # type: ignore[assignment]
+
 
 @dataclass(frozen=True, slots=True)
 class Iterant:
@@ -298,6 +303,27 @@ def iterate_singles(
         if it.fixed and not it.linked and type(start[k]) is int
         if set(map(type, it.fixed)) == {int}
     ]
+    if _fastsolve is not None and rows:  # compiled: each row alone, all in C
+        better, inverse = arithmetic.buffers()
+        alone = _fastsolve.table_alone
+        scale, span = arithmetic.scale, rules.cycle_span
+        highest = rules.cycle_value == "highest"
+        for k in rows:
+            it = iterants[k]
+            w2, n = sum(it.fixed_w2), len(it.fixed)
+            extreme = None
+            if rules.extremes and (w2 == 0 or w2 == 2 * n):
+                extreme = int(arithmetic.extreme_value(it.fixed, w2 != 0))
+            found = alone(
+                better, inverse, scale, it.fixed, w2, start[k], extreme, max_steps, span, highest
+            )
+            if found is NotImplemented:  # a value beyond 62 bits: the Python iteration
+                out[k] = _finish_alone(
+                    [start[k]], [], [], it.fixed, w2, extreme, arithmetic, max_steps, rules
+                )
+            elif found is not None:
+                out[k] = Alone(*found)
+        return out
     if len(rows) >= MIN_ROWS:
         found = _iterate_rows(
             [iterants[k] for k in rows], [start[k] for k in rows], arithmetic, max_steps, rules

@@ -278,8 +278,7 @@ class _Evaluation(DwzEvaluation):
             [computed.rated[i].opponents for i in again],
         )
         performers: list[tuple[int, Iterant]] = []
-        for i, (expected, probabilities) in zip(again, expectations, strict=True):
-            self._established(i, computed.rated[i], expected, probabilities, performers)
+        self._established(again, expectations, computed, performers)
         self._performances(performers, computed)
         if before is not None and len(again) < len(rated):  # the trace in the players' order
             found, earlier = computed.trace["performance"], before.trace["performance"]
@@ -360,31 +359,38 @@ class _Evaluation(DwzEvaluation):
 
     def _established(
         self,
-        i: int,
-        rated: _Rated,
-        expected: Num,
-        probabilities: list[Num],
+        again: list[int],
+        expectations: list[tuple[Num, list[Num]]],
+        computed: _Pass,
         performers: list[tuple[int, Iterant]],
     ) -> None:
-        """E, R_n and R_p of an established player with >= 1 counted game (4.3.1: without
-        one, no new DWZ), from W_e; one with enough games is added to ``performers``
-        (R_h, :meth:`_performances`)."""
+        """E, R_n and R_p of the established players ``again`` with >= 1 counted game
+        (4.3.1: without one, no new DWZ), from their W_e (``expectations``); those with
+        enough games are added to ``performers`` (R_h, :meth:`_performances`)."""
         params, arith = self.params, self.arith
-        games = self.games[i]
-        n = len(games)
-        rating = self.rating(i)
-        rated.expected, rated.probabilities = expected, probabilities
-        if isinstance(arith, TableArithmetic):  # W - W_e = num / den, exactly
-            num, den = arith.half * rated.w2 - int(expected), arith.scale
-        else:
-            num, den = arith.difference(rated.w2, expected).as_integer_ratio()
-        rated.e = development_coefficient(rating, self.index(i), self.ages[i], params, num >= 0)
-        rated.rating_new = new_rating_exact(rating, rated.e, n, num, den, params)
-        if n >= params.min_games_exceptional:
-            rated.success = success_value_exact(rating, n, num, den, params)
-        if n >= params.min_games_performance:  # 4.8: as the first rating of an unrated player
-            performer = Iterant(self.players[i].id, tuple(rated.opponents), self.points[i])
-            performers.append((i, performer))
+        table = isinstance(arith, TableArithmetic)
+        half, unit = (arith.half, arith.scale) if isinstance(arith, TableArithmetic) else (0, 1)
+        fewest_exceptional = params.min_games_exceptional
+        fewest_performance = params.min_games_performance
+        ratings, indexes, ages, all_games = self.ratings, self.indexes, self.ages, self.games
+        players, points = self.players, self.points
+        for i, (expected, probabilities) in zip(again, expectations, strict=True):
+            rated = computed.rated[i]
+            n = len(all_games[i])
+            rating = ratings[i]
+            index = indexes[i]
+            assert rating is not None and index is not None
+            rated.expected, rated.probabilities = expected, probabilities
+            if table:  # W - W_e = num / den, exactly
+                num, den = half * rated.w2 - int(expected), unit
+            else:
+                num, den = arith.difference(rated.w2, expected).as_integer_ratio()
+            rated.e = development_coefficient(rating, index, ages[i], params, num >= 0)
+            rated.rating_new = new_rating_exact(rating, rated.e, n, num, den, params)
+            if n >= fewest_exceptional:
+                rated.success = success_value_exact(rating, n, num, den, params)
+            if n >= fewest_performance:  # 4.8: as the first rating of an unrated player
+                performers.append((i, Iterant(players[i].id, tuple(rated.opponents), points[i])))
 
     def _performances(self, performers: list[tuple[int, Iterant]], computed: _Pass) -> None:
         """R_h (4.8) of each performer against its fixed opponents; in float precision
