@@ -38,6 +38,13 @@ def round_half_up(value: Number) -> int:
     """
     if isinstance(value, int):
         return value
+    if type(value) is float and math.isfinite(value):
+        # exact without the integer ratio: x - floor(x) is computed without rounding
+        # (for x >= 1 floor(x) >= x / 2, Sterbenz), so the comparison with 0.5 is exact
+        size = -value if value < 0 else value
+        whole = math.floor(size)
+        rounded = whole + 1 if size - whole >= 0.5 else whole
+        return -rounded if value < 0 else rounded
     if isinstance(value, Fraction):
         return div_half_up(value.numerator, value.denominator)
     numerator, denominator = value.as_integer_ratio()  # exact, like Fraction(value)

@@ -79,8 +79,11 @@ def p_float(d: float) -> float:
     return _p_float(d)
 
 
+@lru_cache(maxsize=8192)
 def d_float(p: float, d_limit: int, p_limit: float) -> float:
-    """Unrounded D(p) for ``float`` precision, -+d_limit outside [p_limit, 1 - p_limit]."""
+    """Unrounded D(p) for ``float`` precision, -+d_limit outside [p_limit, 1 - p_limit];
+    kept per value (a start value asks it for a few hundred distinct W/n; ``ndtri`` on
+    one number costs 0.3 µs, a kept value 0.07 µs)."""
     if p < p_limit:
         return -float(d_limit)
     if p > 1 - p_limit:

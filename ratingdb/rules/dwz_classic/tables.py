@@ -85,8 +85,11 @@ def p_normal(d: float, sigma: float) -> float:
     return float(ndtr(d / sigma))
 
 
+@lru_cache(maxsize=8192)
 def d_normal(p: float, sigma: float, extreme: int) -> float:
-    """Inverse of :func:`p_normal`, clamped to +-``extreme`` (also for P <= 0, P >= 1)."""
+    """Inverse of :func:`p_normal`, clamped to +-``extreme`` (also for P <= 0, P >= 1).
+    Kept per value: a start value R_c + D(W/n) asks it for a few hundred distinct W/n,
+    and ``ndtri`` on one number costs 0.3 µs, a kept value 0.07 µs."""
     if p <= 0.0:
         return -float(extreme)
     if p >= 1.0:
