@@ -45,7 +45,13 @@ class Takeover:
         return PlayerState(self.rating, self.index, (), self.taken_on)
 
 
-@dataclass(frozen=True, slots=True)
+#: A participant, a participant's input and its snapshot are plain slots dataclasses, not
+#: frozen ones: a full replay makes one of each per participant (1.2 million at 250,000
+#: players) in the replay's own process, whose interpreter is its bottleneck, and a frozen
+#: dataclass sets each field with ``object.__setattr__`` (4-5 times the cost). Nothing
+#: changes them once made, and nothing hashes them. A player's state stays frozen (the
+#: empty state is one shared object).
+@dataclass(slots=True)
 class EngineParticipant:
     """A participant: a database player or a textual one (``player_id`` None).
 
@@ -160,7 +166,7 @@ class Adjustment:
         return PlayerState(rating, index, residual, state.as_of)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SnapshotInput:
     """What went into one participant's evaluation (compared to detect changes)."""
 
@@ -173,7 +179,7 @@ class SnapshotInput:
     rechenmodul: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Snapshot:
     """One participant's evaluation in one tournament: input and output."""
 
