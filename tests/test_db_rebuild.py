@@ -125,3 +125,44 @@ def test_a_reader_holding_a_referenced_table_makes_it_insert_row_by_row(fed, mon
             assert conn.execute(text("SHOW lock_timeout")).scalar_one() == "7s"
         reader.rollback()
     assert catalog(fed) == before
+
+
+def test_the_autovacuum_wait_is_shortened_for_the_lock_only(fed):
+    """While the run takes its locks it waits ``AUTOVACUUM_WAIT`` (not ``deadlock_timeout``)
+    before PostgreSQL cancels an autovacuum worker in its way; afterwards the setting is
+    what it was, after a refused attempt too."""
+    from ratingdb.db import rebuild
+
+    seen: list[str] = []
+    with fed.begin() as conn:
+        conn.execute(text("SET LOCAL deadlock_timeout = '3s'"))
+        real = conn.execute
+
+        def watching(statement: Any, *args: Any, **kwargs: Any) -> Any:
+            if str(statement).startswith("LOCK TABLE"):
+                seen.append(real(text("SHOW deadlock_timeout")).scalar_one())
+            return real(statement, *args, **kwargs)
+
+        conn.execute = watching  # type: ignore[method-assign]
+        assert rebuild._locked(conn, ["rating_snapshots", "players"])
+        conn.execute = real  # type: ignore[method-assign]
+        assert seen == ["50ms"]
+        assert conn.execute(text("SHOW deadlock_timeout")).scalar_one() == "3s"
+
+
+def test_a_role_that_may_not_shorten_the_wait_still_locks(fed):
+    """Only a superuser may set ``deadlock_timeout``: for another role the refusal is
+    rolled back to a savepoint and the locks are taken as before."""
+    from ratingdb.db import rebuild
+
+    with fed.begin() as conn:
+        conn.execute(text("DROP ROLE IF EXISTS rebuild_plain"))
+        conn.execute(text("CREATE ROLE rebuild_plain"))
+        conn.execute(text("GRANT ALL ON ALL TABLES IN SCHEMA public TO rebuild_plain"))
+        conn.execute(text("SET LOCAL ROLE rebuild_plain"))
+        assert not rebuild._setting(conn, "deadlock_timeout", "50ms")
+        assert rebuild._locked(conn, ["rating_snapshots", "players"])
+        assert conn.execute(text("SELECT count(*) FROM players")).scalar_one() > 0
+        conn.execute(text("RESET ROLE"))
+        conn.execute(text("REVOKE ALL ON ALL TABLES IN SCHEMA public FROM rebuild_plain"))
+        conn.execute(text("DROP ROLE rebuild_plain"))

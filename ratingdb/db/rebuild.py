@@ -32,7 +32,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from sqlalchemy import Connection, text
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DBAPIError, OperationalError
 
 
 def _quoted(name: str) -> str:
@@ -105,10 +105,23 @@ def built_after(conn: Connection, table: str) -> Iterator[bool]:
         )
 
 
+#: how long the lock waits for an autovacuum worker before PostgreSQL cancels it (its
+#: ``deadlock_timeout``, 1 s by default; only a superuser may shorten it)
+AUTOVACUUM_WAIT = "50ms"
+
+
 def _locked(conn: Connection, tables: list[str]) -> bool:
     """Every table locked ``ACCESS EXCLUSIVE`` within :data:`LOCK_WAIT`, or none (the
-    attempt rolled back to a savepoint); the transaction's lock timeout as it was."""
-    before = conn.execute(text("SELECT current_setting('lock_timeout')")).scalar_one()
+    attempt rolled back to a savepoint); the transaction's lock timeout as it was.
+
+    A freshly loaded history is often being vacuumed when its first replay writes: the
+    lock then waits ``deadlock_timeout`` until PostgreSQL cancels the autovacuum worker
+    (at 250,000 players 1.0-1.4 s of the write phase). Where the run may, it shortens that
+    wait to :data:`AUTOVACUUM_WAIT` for the lock."""
+    before = conn.execute(
+        text("SELECT current_setting('lock_timeout'), current_setting('deadlock_timeout')")
+    ).one()
+    prompt = _setting(conn, "deadlock_timeout", AUTOVACUUM_WAIT)
     attempt = conn.begin_nested()
     try:
         conn.execute(text("SELECT set_config('lock_timeout', :wait, true)"), {"wait": LOCK_WAIT})
@@ -116,6 +129,22 @@ def _locked(conn: Connection, tables: list[str]) -> bool:
     except OperationalError:  # a reader holds one of them (LockNotAvailable): row by row
         attempt.rollback()
         return False
+    finally:
+        if prompt:
+            _setting(conn, "deadlock_timeout", before[1])
     attempt.commit()
-    conn.execute(text("SELECT set_config('lock_timeout', :wait, true)"), {"wait": before})
+    conn.execute(text("SELECT set_config('lock_timeout', :wait, true)"), {"wait": before[0]})
+    return True
+
+
+def _setting(conn: Connection, name: str, value: str) -> bool:
+    """``SET LOCAL name = value`` if the run's role may (a savepoint keeps a refusal from
+    failing the transaction); whether it was set."""
+    attempt = conn.begin_nested()
+    try:
+        conn.execute(text("SELECT set_config(:name, :value, true)"), {"name": name, "value": value})
+    except DBAPIError:  # InsufficientPrivilege: not a superuser
+        attempt.rollback()
+        return False
+    attempt.commit()
     return True
