@@ -529,10 +529,11 @@ static const char table_alone_doc[] =
     "ratingdb.rules.dwz.iteration._finish_alone from the start value, in C: the table\n"
     "iteration of one player against the constant ratings ``fixed`` (WO 2026 Anhang 1.1.2-\n"
     "1.1.4, classic 4.7.2.1.3, 4.8), integers throughout. ``better``/``inverse``: the\n"
-    "printed tables P(D) for D >= 0 and D(p) as int64 buffers; ``extreme``: the fixed value\n"
-    "of a 0 %/100 % result (classic 4.7.2.1.2) or None. None where the Python version\n"
-    "returns None (a cycle wider than ``cycle_span``, the step cap) and NotImplemented\n"
-    "where a value does not fit 62 bits (the caller then runs the Python version).";
+    "printed tables P(D) for D >= 0 and D(p) as C-contiguous int64 buffers (numpy arrays);\n"
+    "``extreme``: the fixed value of a 0 %/100 % result (classic 4.7.2.1.2) or None. None\n"
+    "where the Python version returns None (a cycle wider than ``cycle_span``, the step\n"
+    "cap) and NotImplemented where a value lies beyond +-2^40 (the caller then runs the\n"
+    "Python version).";
 
 static PyObject *long_list(const long long *v, Py_ssize_t n)
 {

@@ -26,8 +26,8 @@ def settled(
     value: float, places: int, float_half_up: Callable[[float, int], float], /
 ) -> float: ...
 def table_alone(
-    better: bytes,
-    inverse: bytes,
+    better: Any,
+    inverse: Any,
     scale: int,
     fixed: Sequence[float],
     w2: int,

@@ -103,10 +103,6 @@ def better_table(p: Callable[[int], int], scale: int) -> tuple[int, ...]:
 _TABLE_ARRAYS: dict[tuple[int, int, int], tuple[tuple[int, ...], tuple[int, ...], Any, Any]] = {}
 
 
-#: the int64 bytes of :meth:`TableArithmetic.buffers` per pair of table tuples (as above)
-_TABLE_BUFFERS: dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...], bytes, bytes]] = {}
-
-
 class TableArithmetic:
     """The printed tables: ``better[D]`` is P(D) for D >= 0 in units of 1/``scale``,
     ``inverse[p]`` is D(p) for p = 0 .. ``scale`` units; ``extreme`` the difference of a
@@ -131,7 +127,6 @@ class TableArithmetic:
         self._extreme = self.extreme_difference = extreme
         self._reach = len(better)
         self._arrays: tuple[np.ndarray, np.ndarray] | None = None
-        self._buffers: tuple[bytes, bytes] | None = None
 
     def _tables(self) -> tuple[np.ndarray, np.ndarray]:
         """P(D) for D = -reach .. reach at index D + reach (|D| >= reach reads 0 / scale),
@@ -155,23 +150,11 @@ class TableArithmetic:
             self._arrays = kept[2], kept[3]
         return self._arrays
 
-    def buffers(self) -> tuple[bytes, bytes]:
-        """The printed tables P(D) (D >= 0) and D(p) as int64 bytes, for the compiled
-        iteration (``_fastsolve.table_alone``); made once for the same tables."""
-        if self._buffers is None:
-            key = (id(self._p), id(self._d))
-            kept = _TABLE_BUFFERS.get(key)
-            if kept is None or kept[0] is not self._p or kept[1] is not self._d:
-                if len(_TABLE_BUFFERS) >= 32:
-                    _TABLE_BUFFERS.clear()
-                kept = _TABLE_BUFFERS[key] = (
-                    self._p,
-                    self._d,
-                    np.array(self._p, dtype=np.int64).tobytes(),
-                    np.array(self._d, dtype=np.int64).tobytes(),
-                )
-            self._buffers = kept[2], kept[3]
-        return self._buffers
+    def buffers(self) -> tuple[np.ndarray, np.ndarray]:
+        """P(D) for D >= 0 and D(p) as contiguous int64 arrays (views of :meth:`_tables`'
+        arrays), which the compiled iteration (``_fastsolve.table_alone``) reads in place."""
+        full, inverse = self._tables()
+        return full[self._reach : 2 * self._reach], inverse
 
     def mean(self, total: Num, n: int) -> int:
         return div_half_up(int(total), n)

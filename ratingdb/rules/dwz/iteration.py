@@ -317,7 +317,7 @@ def iterate_singles(
             found = alone(
                 better, inverse, scale, it.fixed, w2, start[k], extreme, max_steps, span, highest
             )
-            if found is NotImplemented:  # a value beyond 62 bits: the Python iteration
+            if found is NotImplemented:  # a value beyond ±2^40: the Python iteration
                 out[k] = _finish_alone(
                     [start[k]], [], [], it.fixed, w2, extreme, arithmetic, max_steps, rules
                 )
