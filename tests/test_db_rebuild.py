@@ -150,6 +150,21 @@ def test_the_autovacuum_wait_is_shortened_for_the_lock_only(fed):
         assert conn.execute(text("SHOW deadlock_timeout")).scalar_one() == "3s"
 
 
+def test_a_refused_lock_leaves_the_autovacuum_wait_as_it_was(fed, monkeypatch):
+    """A reader holds a table: the attempt is rolled back, and with it the shortened
+    wait."""
+    from ratingdb.db import rebuild
+
+    monkeypatch.setattr(rebuild, "LOCK_WAIT", "200ms")
+    with fed.connect() as reader:
+        reader.execute(text("SELECT count(*) FROM players")).scalar_one()  # holds its lock
+        with fed.begin() as conn:
+            conn.execute(text("SET LOCAL deadlock_timeout = '3s'"))
+            assert not rebuild._locked(conn, ["rating_snapshots", "players"])
+            assert conn.execute(text("SHOW deadlock_timeout")).scalar_one() == "3s"
+        reader.rollback()
+
+
 def test_a_role_that_may_not_shorten_the_wait_still_locks(fed):
     """Only a superuser may set ``deadlock_timeout``: for another role the refusal is
     rolled back to a savepoint and the locks are taken as before."""

@@ -173,3 +173,26 @@ def test_values_beyond_the_compiled_range_iterate_in_python(monkeypatch: pytest.
         better, inverse = arith.buffers()
         args = (better, inverse, arith.scale, its[0].fixed, 6, 1600, None, 1000, 1, True)
         assert iteration._fastsolve.table_alone(*args) is NotImplemented
+
+
+@pytest.mark.skipif(iteration._fastsolve is None, reason="the C extension is not built")
+def test_the_compiled_iteration_refuses_what_it_cannot_compute_exactly():
+    """Anything outside its integers' safe range (a start value or score beyond 2^40 or
+    2^63, a scale that is no printed table, a score above 100 %) is answered
+    NotImplemented, never computed wrong and never an OverflowError."""
+    arith = CASES[0][1]
+    better, inverse = arith.buffers()
+    fixed = (1500, 1600, 1700, 1800, 1900)
+    alone = iteration._fastsolve.table_alone
+    assert alone(better, inverse, 1000, fixed, 5, 1600, None, 1000, 1, True)[0] == 1700
+    for scale, w2, start, extreme in (
+        (1000, 5, 1 << 70, None),
+        (1000, 5, 1 << 41, None),
+        (1000, 1 << 63, 1600, None),
+        (1000, 11, 1600, None),  # 5.5 points in 5 games
+        (1000, -1, 1600, None),
+        (1 << 30, 5, 1600, None),
+        (1000, 10, 1600, 1 << 64),
+    ):
+        args = (better, inverse, scale, fixed, w2, start, extreme, 1000, 1, True)
+        assert alone(*args) is NotImplemented, (scale, w2, start, extreme)

@@ -121,17 +121,19 @@ def _locked(conn: Connection, tables: list[str]) -> bool:
     before = conn.execute(
         text("SELECT current_setting('lock_timeout'), current_setting('deadlock_timeout')")
     ).one()
-    prompt = _setting(conn, "deadlock_timeout", AUTOVACUUM_WAIT)
     attempt = conn.begin_nested()
     try:
+        # set inside the attempt: rolling it back undoes the settings too
+        prompt = _setting(conn, "deadlock_timeout", AUTOVACUUM_WAIT)
         conn.execute(text("SELECT set_config('lock_timeout', :wait, true)"), {"wait": LOCK_WAIT})
         conn.execute(text(f"LOCK TABLE {', '.join(tables)} IN ACCESS EXCLUSIVE MODE"))
     except OperationalError:  # a reader holds one of them (LockNotAvailable): row by row
         attempt.rollback()
         return False
-    finally:
-        if prompt:
-            _setting(conn, "deadlock_timeout", before[1])
+    if prompt:
+        conn.execute(
+            text("SELECT set_config('deadlock_timeout', :wait, true)"), {"wait": before[1]}
+        )
     attempt.commit()
     conn.execute(text("SELECT set_config('lock_timeout', :wait, true)"), {"wait": before[0]})
     return True

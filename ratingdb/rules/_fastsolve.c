@@ -553,17 +553,33 @@ static PyObject *long_list(const long long *v, Py_ssize_t n)
 
 #define FITS(x) ((x) > -(1LL << 40) && (x) < (1LL << 40))
 
+/* An int object's value within +-2^40 into *out: 1; beyond that, or not an int: 0 (the
+ * caller answers NotImplemented and the Python iteration runs); an error: -1. */
+static int fitting(PyObject *obj, long long *out)
+{
+    if (!PyLong_Check(obj))
+        return 0;
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
+    if (v == -1 && PyErr_Occurred())
+        return -1;
+    if (overflow || !FITS(v))
+        return 0;
+    *out = v;
+    return 1;
+}
+
 static PyObject *table_alone(PyObject *self, PyObject *args)
 {
     (void)self;
     Py_buffer better, inverse;
-    long long scale, w2, start;
-    PyObject *fixed_obj, *extreme_obj;
+    long long scale = 0, w2 = 0, start = 0, extreme = 0;
+    PyObject *scale_obj, *w2_obj, *start_obj, *fixed_obj, *extreme_obj;
     Py_ssize_t max_steps;
     long long span;
     int highest;
-    if (!PyArg_ParseTuple(args, "y*y*LOLLOnLp", &better, &inverse, &scale, &fixed_obj, &w2,
-                          &start, &extreme_obj, &max_steps, &span, &highest))
+    if (!PyArg_ParseTuple(args, "y*y*OOOOOnLp", &better, &inverse, &scale_obj, &fixed_obj,
+                          &w2_obj, &start_obj, &extreme_obj, &max_steps, &span, &highest))
         return NULL;
     PyObject *result = NULL, *fixed = NULL;
     long long *opp = NULL, *mem = NULL;
@@ -572,15 +588,18 @@ static PyObject *table_alone(PyObject *self, PyObject *args)
     Py_ssize_t size = better.len / (Py_ssize_t)sizeof(long long);
     Py_ssize_t dsize = inverse.len / (Py_ssize_t)sizeof(long long);
     int has_extreme = extreme_obj != Py_None;
-    long long extreme = 0;
-    int overflow = 0;
-    if (has_extreme) {
-        extreme = PyLong_AsLongLongAndOverflow(extreme_obj, &overflow);
-        if (extreme == -1 && PyErr_Occurred())
-            goto done;
-    }
-    if (overflow || !FITS(start) || !FITS(w2) || !FITS(scale) || dsize != scale + 1 ||
-        (has_extreme && !FITS(extreme)) || max_steps < 0) {
+    int fits[4] = {1, 1, 1, 1};
+    fits[0] = fitting(scale_obj, &scale);
+    fits[1] = fits[0] < 0 ? -1 : fitting(w2_obj, &w2);
+    fits[2] = fits[1] < 0 ? -1 : fitting(start_obj, &start);
+    if (has_extreme)
+        fits[3] = fits[2] < 0 ? -1 : fitting(extreme_obj, &extreme);
+    if (fits[0] < 0 || fits[1] < 0 || fits[2] < 0 || fits[3] < 0)
+        goto done;
+    /* the printed tables have a unit of 100 or 1000: a scale beyond 2^20 (or a negative
+     * score) is no table of the rules, and its products could leave 64 bits */
+    if (!(fits[0] && fits[1] && fits[2] && fits[3]) || scale < 2 || scale > (1LL << 20) ||
+        w2 < 0 || dsize != scale + 1 || max_steps < 0) {
         result = Py_NewRef(Py_NotImplemented);
         goto done;
     }
@@ -588,7 +607,7 @@ static PyObject *table_alone(PyObject *self, PyObject *args)
     if (fixed == NULL)
         goto done;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(fixed);
-    if (n == 0) {
+    if (n == 0 || w2 > 2 * (long long)n) {
         result = Py_NewRef(Py_NotImplemented);
         goto done;
     }
@@ -601,18 +620,13 @@ static PyObject *table_alone(PyObject *self, PyObject *args)
     }
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *item = PySequence_Fast_GET_ITEM(fixed, i);
-        if (!PyLong_CheckExact(item)) {
+        int found = PyLong_CheckExact(item) ? fitting(item, &opp[i]) : 0;
+        if (found < 0)
+            goto done;
+        if (!found) {
             result = Py_NewRef(Py_NotImplemented);
             goto done;
         }
-        long long v = PyLong_AsLongLongAndOverflow(item, &overflow);
-        if (v == -1 && PyErr_Occurred())
-            goto done;
-        if (overflow || !FITS(v)) {
-            result = Py_NewRef(Py_NotImplemented);
-            goto done;
-        }
-        opp[i] = v;
     }
     long long *states = mem, *expected = mem + max_steps + 1, *corrections = expected + max_steps;
     long long half = scale / 2, own = start;
