@@ -432,16 +432,12 @@ def _write_staged(session: Session, report: RunReport, staged: Staged) -> RunRep
     problems = [p for tid, p in staged.problems.items() if tid not in deferred]
     gone = staged_codes(session, [tid for tid, code in deferred.items() if code is None])
     report.deferred = sorted({code or gone.get(tid) or f"#{tid}" for tid, code in deferred.items()})
-    # only players with a changed snapshot can change (ratingdb/db/stream.py; None: the
-    # first replay, everyone)
+    # only players with a changed snapshot can change (ratingdb/db/stream.py)
     changed = stage_changes(session, deferred)
-    few = changed is not None and len(changed) <= FEW_PLAYERS
-    published = change_report.before_run(
-        session,
-        () if few else None,
-        changed if changed is not None and few else (),
-        deferred=deferred,
-    )
+    if changed is not None and len(changed) <= FEW_PLAYERS:
+        published = change_report.before_run(session, (), changed, deferred=deferred)
+    else:  # many players, or the first replay (None: everyone)
+        published = change_report.before_run(session, None, (), deferred=deferred)
     report.snapshots_written = write_staged(session, problems, deferred)
     report.ratings_changed = change_report.after_run(session, published)
     report.problems = [f"{p.code}: {p.message}" for p in problems]

@@ -139,7 +139,8 @@ class Wire:
     Rechenmodul's parameters go over once and are then named by a number: pickled they are
     about 1.9 kB and take 12 µs to rebuild, as long as the rest of a typical task. The
     rules' input crosses as tuples of field values (pickling a typical task's input
-    44 → 26 µs in the replay's process; rebuilding it costs the worker 52 → 57 µs)."""
+    44 → 26 µs in the replay's process; rebuilding it costs the worker 28–35 µs since
+    the input's classes are plain dataclasses, ratingdb/rules/model.py)."""
 
     def __init__(self) -> None:
         #: the replay's end: id of a parameters object -> its number and the object (kept

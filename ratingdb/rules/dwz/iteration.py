@@ -303,40 +303,32 @@ def iterate_singles(
         if it.fixed and not it.linked and type(start[k]) is int
         if set(map(type, it.fixed)) == {int}
     ]
-    if _fastsolve is not None and rows:  # compiled: each row alone, all in C
-        better, inverse = arithmetic.buffers()
-        alone = _fastsolve.table_alone
-        scale, span = arithmetic.scale, rules.cycle_span
-        highest = rules.cycle_value == "highest"
-        for k in rows:
-            it = iterants[k]
-            w2, n = sum(it.fixed_w2), len(it.fixed)
-            extreme = None
-            if rules.extremes and (w2 == 0 or w2 == 2 * n):
-                extreme = int(arithmetic.extreme_value(it.fixed, w2 != 0))
-            found = alone(
-                better, inverse, scale, it.fixed, w2, start[k], extreme, max_steps, span, highest
-            )
-            if found is NotImplemented:  # a value beyond ±2^40: the Python iteration
-                out[k] = _finish_alone(
-                    [start[k]], [], [], it.fixed, w2, extreme, arithmetic, max_steps, rules
-                )
-            elif found is not None:
-                out[k] = Alone(*found)
-        return out
-    if len(rows) >= MIN_ROWS:
+    if _fastsolve is None and len(rows) >= MIN_ROWS:  # without the C extension
         found = _iterate_rows(
             [iterants[k] for k in rows], [start[k] for k in rows], arithmetic, max_steps, rules
         )
         for k, outcome in zip(rows, found, strict=True):
             out[k] = outcome
         return out
+    # each row alone: in C where the extension is built (``_fastsolve.table_alone``, the
+    # steps of _finish_alone), else in Python; NotImplemented from C (a value beyond its
+    # integers' range) goes to Python too
+    tables = arithmetic.buffers() if _fastsolve is not None else None
+    highest = rules.cycle_value == "highest"
     for k in rows:
         it = iterants[k]
         w2, n = sum(it.fixed_w2), len(it.fixed)
         extreme = None  # classic 4.7.2.1.2: a 0 % / 100 % result is R_c -+ the difference
         if rules.extremes and (w2 == 0 or w2 == 2 * n):
             extreme = int(arithmetic.extreme_value(it.fixed, w2 != 0))
+        if tables is not None:
+            compiled = _fastsolve.table_alone(
+                *tables, arithmetic.scale, it.fixed, w2, start[k], extreme, max_steps,
+                rules.cycle_span, highest,
+            )  # fmt: skip
+            if compiled is not NotImplemented:
+                out[k] = None if compiled is None else Alone(*compiled)
+                continue
         out[k] = _finish_alone(
             [start[k]], [], [], it.fixed, w2, extreme, arithmetic, max_steps, rules
         )

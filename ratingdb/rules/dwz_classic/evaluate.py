@@ -368,8 +368,9 @@ class _Evaluation(DwzEvaluation):
         (4.3.1: without one, no new DWZ), from their W_e (``expectations``); those with
         enough games are added to ``performers`` (R_h, :meth:`_performances`)."""
         params, arith = self.params, self.arith
-        table = isinstance(arith, TableArithmetic)
-        half, unit = (arith.half, arith.scale) if isinstance(arith, TableArithmetic) else (0, 1)
+        table, half, unit = False, 0, 1
+        if isinstance(arith, TableArithmetic):  # W - W_e in units of the table
+            table, half, unit = True, arith.half, arith.scale
         fewest_exceptional = params.min_games_exceptional
         fewest_performance = params.min_games_performance
         ratings, indexes, ages, all_games = self.ratings, self.indexes, self.ages, self.games
