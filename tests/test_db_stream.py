@@ -16,7 +16,8 @@ from sqlalchemy.pool import NullPool
 from ratingdb.db import collector, migrate, stream
 from ratingdb.db.bulk import load_federation
 from ratingdb.db.recalc import RecalcFailed, run_recalc
-from ratingdb.db.store import RESIDUAL_COLUMNS, SNAPSHOT_COLUMNS, load_history, write_outcome
+from ratingdb.db.snapshot_text import SNAPSHOT_COLUMNS
+from ratingdb.db.store import RESIDUAL_COLUMNS, load_history, write_outcome
 from ratingdb.queries.export import evaluation_rows, residual_rows
 from ratingdb.synth import generate
 

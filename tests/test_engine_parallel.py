@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 
+from ratingdb.db.snapshot_text import output_text
 from ratingdb.engine import parallel
 from ratingdb.engine.history import History
 from ratingdb.engine.model import (
@@ -42,7 +43,9 @@ from tests.test_engine_replay import ADJUSTMENTS, SETTINGS, TIMELINE, histories
 from tests.test_engine_stream import LONG_TIMELINE, UMSTUFUNG
 
 
-def streamed(players, tournaments, pool, timeline=TIMELINE, adjustments=(), turns=None):
+def streamed(
+    players, tournaments, pool, timeline=TIMELINE, adjustments=(), turns=None, encode=None
+):
     snaps: dict[tuple[int, int], Snapshot] = {}
     problems: dict[int, Any] = {}
     order: list[int] = []
@@ -59,7 +62,9 @@ def streamed(players, tournaments, pool, timeline=TIMELINE, adjustments=(), turn
             turns.append((t.id, evaluated))
 
     ordered = sorted(tournaments, key=lambda t: t.order_key)
-    report = stream_full_replay(iter(ordered), players, timeline, adjustments, emit, progress, pool)
+    report = stream_full_replay(
+        iter(ordered), players, timeline, adjustments, emit, progress, pool, encode
+    )
     assert order == [t.id for t in ordered]  # handed on in the evaluation order
     return snaps, problems, report
 
@@ -177,6 +182,22 @@ def test_a_worker_process_gives_the_replay_in_order(process_pool):
     assert {"established", "first_stage"} <= groups
 
 
+@pytest.mark.parametrize("workers", [1, 0])
+def test_the_outputs_come_encoded_from_where_they_were_made(workers):
+    """With an ``encode`` (the writer's COPY text of the output columns), each snapshot
+    carries it, made by the worker process or, for what the replay evaluates itself, by
+    the replay; the snapshots are the same values as without."""
+    tournaments = wide_history(120, seed=4)
+    with worker_pool(workers, output_text) as pool:
+        snaps, _, report = streamed(
+            PLAYERS, tournaments, pool, LONG_TIMELINE, UMSTUFUNG, encode=output_text
+        )
+    assert report.evaluated == 120
+    assert snaps == reference(PLAYERS, tournaments)
+    assert all(s.encoded == output_text(s.output) for s in snaps.values())
+    assert all(s.encoded is None for s in reference(PLAYERS, tournaments).values())
+
+
 def test_the_worker_takes_a_share_and_nothing_changes():
     tournaments = wide_history(400, seed=5)
     with ThreadLane() as pool:
@@ -221,7 +242,7 @@ def served(*messages: list[tuple[int, str | None]]) -> list[Answer]:
 def test_the_worker_evaluates_the_earliest_tournament_first(monkeypatch):
     """Sent together (or while it evaluates), tournaments are evaluated by their position
     in the evaluation order, not in the order they came: the one in turn goes first."""
-    monkeypatch.setattr(parallel, "run_task", lambda task: ([], (), task))
+    monkeypatch.setattr(parallel, "run_task", lambda task, encode: ([], (), task, None))
     answers = served([(5, "e"), (3, "c"), (9, "i")], [(4, "d"), (1, "a")])
     assert [(seq, result[2][2].tournament.id) for seq, result in answers] == [
         (1, "a"), (3, "c"), (4, "d"), (5, "e"), (9, "i")
@@ -231,7 +252,7 @@ def test_the_worker_evaluates_the_earliest_tournament_first(monkeypatch):
 def test_the_worker_skips_what_the_replay_took_back(monkeypatch):
     """A position sent again without a task is taken back: the worker does not evaluate
     it (if it has not yet) and sends nothing for it."""
-    monkeypatch.setattr(parallel, "run_task", lambda task: ([], (), task))
+    monkeypatch.setattr(parallel, "run_task", lambda task, encode: ([], (), task, None))
     answers = served([(1, "a"), (2, "b"), (3, "c")], [(2, None), (7, None)])
     assert [seq for seq, _ in answers] == [1, 3]
 
@@ -349,10 +370,10 @@ def test_a_failure_is_raised_at_its_tournament_in_order(monkeypatch):
     worker or the replay's process met the error first."""
     real = parallel.run_task
 
-    def failing(task):
+    def failing(task, encode=None):
         if task[2].tournament.id == "T120":
             raise ZeroDivisionError("T120 is broken")
-        return real(task)
+        return real(task, encode)
 
     monkeypatch.setattr(parallel, "run_task", failing)
     turns: list[tuple[int, int]] = []

@@ -23,7 +23,7 @@ from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from ratingdb.dates import add_years
-from ratingdb.db.snapshot_json import compact, floats_json, residual_json
+from ratingdb.db.snapshot_text import SNAPSHOT_COLUMNS, copy_snapshots, snapshot_line
 from ratingdb.db.timing import charged
 from ratingdb.engine.history import History
 from ratingdb.engine.inputs import state_after
@@ -45,14 +45,6 @@ from ratingdb.engine.replay import ReplayOutcome
 from ratingdb.engine.timeline import RechenmodulVersion, Timeline
 from ratingdb.rules.model import GameInput, Kind
 from ratingdb.rules.snapshots import SnapshotOutput
-
-SNAPSHOT_COLUMNS = (
-    "tournament_id, participant_id, player_id, rechenmodul_id, rating_in, index_in, "
-    "rating_source, member, birth_year, residual_in, player_group, age_class, rating_old, "
-    "index_old, k, opponents_avg, score, games, expected, performance, exceptional, "
-    "start_value, iteration_value, rating_new, index_new, stored, new_residual_games, "
-    "expected_games"
-)
 
 
 def snapshot_columns(alias: str) -> str:
@@ -690,40 +682,6 @@ def load_snapshots_for(session: Session, tournament_id: int) -> dict[int, Snapsh
     return load_snapshots(session, modul_keys(session), only=tournament_id).get(tournament_id, {})
 
 
-def _snapshot_row(s: Snapshot, modul_ids: dict[str, int]) -> tuple[Any, ...]:
-    o, i = s.output, s.input
-    return (
-        s.tournament_id,
-        s.participant_id,
-        s.player_id,
-        modul_ids[i.rechenmodul],
-        i.rating,
-        i.index,
-        i.rating_source,
-        i.member,
-        i.birth_year,
-        residual_json(i.residual),
-        o.group,
-        o.age_class,
-        o.rating_old,
-        o.index_old,
-        o.k,
-        o.opponents_avg,
-        o.score,
-        o.games,
-        o.expected,
-        o.performance,
-        o.exceptional,
-        o.start_value,
-        o.iteration_value,
-        o.rating_new,
-        o.index_new,
-        o.stored,
-        compact(o.new_residual_games),
-        floats_json(o.expected_games),
-    )
-
-
 #: the columns of ``residual_games`` a replay writes
 RESIDUAL_COLUMNS = "owner_id, opponent_rating, score, played_on, expires_on, created_by_id, seq"
 
@@ -739,11 +697,11 @@ def write_outcome(
     """Replace the snapshots of re-evaluated tournaments; returns the rows written."""
     written = list(outcome.written)
     clear_snapshots(session, None if clear_all else written)
-    rows = [_snapshot_row(s, modul_ids) for tid in written for s in outcome.written[tid]]
+    lines = [snapshot_line(s, modul_ids) for tid in written for s in outcome.written[tid]]
     problems = [p for tid, p in outcome.problems.items() if clear_all or tid in outcome.written]
     write_problems(session, problems, None if clear_all else written)
     raw = driver(session)
-    copy_rows(raw, f"rating_snapshots ({SNAPSHOT_COLUMNS})", rows)
+    copy_snapshots(raw, "rating_snapshots", lines)
     ends = {t.id: t.end for t in history.tournaments}
     created = [
         row
@@ -753,14 +711,9 @@ def write_outcome(
     copy_rows(raw, f"residual_games ({RESIDUAL_COLUMNS})", created)
     if written:
         relink_consumed(session, written)
-    if clear_all or len(rows) > 100_000:  # the table changed a lot: refresh statistics
+    if clear_all or len(lines) > 100_000:  # the table changed a lot: refresh statistics
         refresh_statistics(session)
-    return len(rows)
-
-
-def snapshot_rows(snaps: Iterable[Snapshot], modul_ids: dict[str, int]) -> list[tuple[Any, ...]]:
-    """The ``rating_snapshots`` rows (:data:`SNAPSHOT_COLUMNS`) of snapshots."""
-    return [_snapshot_row(s, modul_ids) for s in snaps]
+    return len(lines)
 
 
 def copy_rows(raw: psycopg.Connection[Any], target: str, rows: Iterable[tuple[Any, ...]]) -> None:

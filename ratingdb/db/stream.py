@@ -35,9 +35,14 @@ from sqlalchemy.orm import Session
 from ratingdb.db.collector import ChunkCollector
 from ratingdb.db.overlap import Drain, Prefetch
 from ratingdb.db.rebuild import built_after
+from ratingdb.db.snapshot_text import (
+    SNAPSHOT_COLUMNS,
+    copy_snapshots,
+    output_text,
+    snapshot_line,
+)
 from ratingdb.db.store import (
     RESIDUAL_COLUMNS,
-    SNAPSHOT_COLUMNS,
     copy_rows,
     driver,
     games_by_tournament,
@@ -50,7 +55,6 @@ from ratingdb.db.store import (
     relink_consumed,
     residual_rows,
     snapshot_columns,
-    snapshot_rows,
     write_problems,
 )
 from ratingdb.engine.model import EngineTournament, Snapshot
@@ -135,10 +139,10 @@ def _stage(
 ) -> None:
     """COPY one batch of evaluated tournaments into the temporary tables."""
     copy_rows(raw, f"{STAGE_TOURNAMENTS} (id, code)", [(tid, code) for tid, code, _, _ in batch])
-    copy_rows(
+    copy_snapshots(
         raw,
-        f"{STAGE_SNAPSHOTS} ({SNAPSHOT_COLUMNS})",
-        [row for _, _, _, snaps in batch for row in snapshot_rows(snaps, modul_ids)],
+        STAGE_SNAPSHOTS,
+        [snapshot_line(s, modul_ids) for _, _, _, snaps in batch for s in snaps],
     )
     copy_rows(
         raw,
@@ -176,7 +180,7 @@ def stream_to_stage(
     raw = driver(session)
     # the worker process starts first: its imports (about a second on the other core)
     # overlap the loading of the players' records
-    with worker_pool(workers) as pool:
+    with worker_pool(workers, output_text) as pool:
         timeline, modul_ids = load_timeline(session)
         players = load_players(session)
         adjustments = load_adjustments(session)
@@ -214,7 +218,7 @@ def stream_to_stage(
                         batch = []
 
             report = stream_full_replay(
-                tournaments(), players, timeline, adjustments, emit, progress, pool
+                tournaments(), players, timeline, adjustments, emit, progress, pool, output_text
             )
             if batch:
                 writer.put(batch)

@@ -43,7 +43,7 @@ from operator import attrgetter
 from typing import Any, Protocol
 
 from ratingdb.engine.model import EngineTournament, SnapshotInput
-from ratingdb.engine.replay import Result, Task, run_task
+from ratingdb.engine.replay import Encode, Result, Task, run_task
 from ratingdb.rules.model import (
     GameInput,
     PlayerInput,
@@ -177,13 +177,13 @@ class Wire:
         ]
 
 
-def serve(inbox: Inbox, outbox: Outbox) -> None:
+def serve(inbox: Inbox, outbox: Outbox, encode: Encode | None = None) -> None:
     """The worker's loop: take everything sent so far into a priority queue by position
     in the evaluation order, evaluate the earliest, send its result; wait only when
     nothing is left to evaluate; stop at an empty message (what was sent before it is
     still answered). Results are sent by a thread, so the loop never blocks on a full pipe
     and always reads what the replay sends (the two pipes cannot both be full with both
-    sides blocked)."""
+    sides blocked). ``encode``: as for :func:`ratingdb.engine.replay.run_task`."""
     results: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
     sender = threading.Thread(target=_send_all, args=(results, outbox), daemon=True)
     sender.start()
@@ -214,7 +214,7 @@ def serve(inbox: Inbox, outbox: Outbox) -> None:
                 dropped.discard(seq)
                 continue
             try:
-                answer = pickle.dumps((seq, run_task(task)), pickle.HIGHEST_PROTOCOL)
+                answer = pickle.dumps((seq, run_task(task, encode)), pickle.HIGHEST_PROTOCOL)
             except Exception:  # re-raised by the replay's own evaluation
                 answer = pickle.dumps((seq, None), pickle.HIGHEST_PROTOCOL)
             results.put(answer)
@@ -251,12 +251,12 @@ class _Polled:
         return self._connection.recv_bytes()
 
 
-def _serve_process(inbox: Connection, outbox: Connection) -> None:
+def _serve_process(inbox: Connection, outbox: Connection, encode: Encode | None) -> None:
     # the sender thread gets the interpreter lock from the evaluating thread within this
     # interval (Python's 5 ms would hold up the result the replay waits for)
     sys.setswitchinterval(WORKER_SWITCH_INTERVAL)
     with suppress(EOFError, OSError, KeyboardInterrupt):  # the replay is gone
-        serve(_Polled(inbox), outbox)
+        serve(_Polled(inbox), outbox, encode)
 
 
 class Lane(Protocol):
@@ -273,12 +273,12 @@ class ProcessLane:
     """A spawned worker process (the replay's process has threads and open connections)
     running :func:`serve`, with a pipe each way."""
 
-    def __init__(self) -> None:
+    def __init__(self, encode: Encode | None = None) -> None:
         context = multiprocessing.get_context("spawn")
         worker_in, self._tasks = context.Pipe(duplex=False)
         self._results, worker_out = context.Pipe(duplex=False)
         self._process = context.Process(
-            target=_serve_process, args=(worker_in, worker_out), daemon=True
+            target=_serve_process, args=(worker_in, worker_out, encode), daemon=True
         )
         # Ctrl-C is the replay's to handle (it ends the worker); the worker, spawned with
         # SIGINT ignored, keeps it ignored and prints no traceback of its own
@@ -341,14 +341,15 @@ def worker_count() -> int:
 
 
 @contextmanager
-def worker_pool(workers: int) -> Iterator[Lane | None]:
+def worker_pool(workers: int, encode: Encode | None = None) -> Iterator[Lane | None]:
     """A worker process for ``workers`` > 0 (None for 0, or where processes cannot be
     started), started at once, so that its imports overlap the first reads; stopped at
-    the end."""
+    the end. ``encode``: what the worker applies to each output it makes (as for
+    :func:`ratingdb.engine.replay.run_task`)."""
     lane: ProcessLane | None = None
     if workers > 0:
         try:
-            lane = ProcessLane()
+            lane = ProcessLane(encode)
         except (OSError, RuntimeError, NotImplementedError):
             # no processes here (no /dev/shm, a sandbox): the replay runs in its own
             lane = None
@@ -382,18 +383,20 @@ def in_order(
     prepare: Callable[[EngineTournament], Prepared],
     lane: Lane | None,
     turn: Callable[[EngineTournament], None],
+    encode: Encode | None = None,
 ) -> Iterator[tuple[EngineTournament, dict[int, SnapshotInput], Result]]:
     """Each tournament with its participants' inputs and its result, in the order given.
     ``prepare(t)`` builds a tournament's inputs from the current states; it is called only
     once every earlier tournament with one of its players has been given back, and the
     caller must apply each tournament given back before asking for the next. ``turn(t)``
     is called when a tournament's turn comes, before its result is awaited or computed in
-    turn (a failure is raised after it: the run names that tournament)."""
+    turn (a failure is raised after it: the run names that tournament). ``encode``: applied
+    to the outputs the replay's process computes itself (give the lane the same)."""
     if lane is None:
         for t in tournaments:
             turn(t)
             inputs, task = prepare(t)
-            yield t, inputs, run_task(task)
+            yield t, inputs, run_task(task, encode)
         return
     window: deque[_Entry] = deque()
     #: each player's tournaments in the window, in order: a tournament is ready (can be
@@ -469,12 +472,12 @@ def in_order(
                     del pending[victim.seq]
                     lane.send([(victim.seq, None)])
                     with suppress(Exception):  # if it fails, it fails again in its turn
-                        victim.result = run_task(_task(victim))
+                        victim.result = run_task(_task(victim), encode)
                     take(lane.receive(wait=False))
             except LaneBroken:
                 give_up()
         if head.result is None:  # not sent, failed in the worker, or the worker is gone
-            head.result = run_task(_task(head))
+            head.result = run_task(_task(head), encode)
         yield head.t, _inputs(head), head.result
         window.popleft()
         for player in head.players:  # applied: the next tournament of each player may be ready

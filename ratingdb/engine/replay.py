@@ -207,8 +207,13 @@ def replay(
 
 #: a tournament to evaluate: rule family, parameters, the rules' input
 Task = tuple[str, Any, TournamentInput]
-#: what :func:`evaluate_or_strike` gives: outputs, struck players, the rules' message
-Result = tuple[list[SnapshotOutput], tuple[str, ...], str | None]
+#: what :func:`run_task` gives: what :func:`evaluate_or_strike` gives (outputs, struck
+#: players, the rules' message) and the outputs as ``encode`` gave them (None without)
+Result = tuple[list[SnapshotOutput], tuple[str, ...], str | None, list[str] | None]
+#: an output encoded where the rules ran (:attr:`Snapshot.encoded
+#: <ratingdb.engine.model.Snapshot.encoded>`); a module-level function, so that a worker
+#: process gets it by name
+Encode = Callable[[SnapshotOutput], str]
 
 
 def task_for(
@@ -222,28 +227,36 @@ def task_for(
     return modul.family, modul.parameters, tournament_input(t, inputs, games)
 
 
-def run_task(task: Task) -> Result:
-    """The rules' outputs of one tournament (ratingdb/engine/problems.py)."""
+def run_task(task: Task, encode: Encode | None = None) -> Result:
+    """The rules' outputs of one tournament (ratingdb/engine/problems.py), each also
+    encoded by ``encode`` if given."""
     family, parameters, tin = task
     outputs = get_family(family).outputs
     assert outputs is not None
-    return evaluate_or_strike(outputs, tin, parameters)
+    outs, struck, message = evaluate_or_strike(outputs, tin, parameters)
+    return outs, struck, message, None if encode is None else [encode(o) for o in outs]
 
 
 def outcome(
     t: EngineTournament, inputs: Mapping[int, SnapshotInput], result: Result
 ) -> tuple[list[Snapshot], EvaluationProblem | None]:
     """The snapshots (participant order) and the problem, if players had to be struck."""
-    outputs, struck, message = result
+    outputs, struck, message, encoded = result
     problem = (
         None
         if message is None
         else EvaluationProblem(t.id, t.code, tuple(int(pid) for pid in struck), message)
     )
-    snaps = [
-        Snapshot(t.id, part.id, part.player_id, inputs[part.id], output)
-        for part, output in zip(t.participants, outputs, strict=True)
-    ]
+    if encoded is None:
+        snaps = [
+            Snapshot(t.id, part.id, part.player_id, inputs[part.id], output)
+            for part, output in zip(t.participants, outputs, strict=True)
+        ]
+    else:
+        snaps = [
+            Snapshot(t.id, part.id, part.player_id, inputs[part.id], output, text)
+            for part, output, text in zip(t.participants, outputs, encoded, strict=True)
+        ]
     return snaps, problem
 
 

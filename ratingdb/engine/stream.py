@@ -34,7 +34,7 @@ from ratingdb.engine.model import (
 )
 from ratingdb.engine.parallel import Lane, Prepared, in_order
 from ratingdb.engine.problems import EvaluationProblem
-from ratingdb.engine.replay import outcome, task_for
+from ratingdb.engine.replay import Encode, outcome, task_for
 from ratingdb.engine.timeline import Timeline
 
 #: receives each evaluated tournament, its snapshots (participant order) and what the
@@ -59,12 +59,15 @@ def stream_full_replay(
     emit: Emit,
     progress: Callable[[EngineTournament, int], None] | None = None,
     pool: Lane | None = None,
+    encode: Encode | None = None,
 ) -> StreamReport:
     """Evaluate ``tournaments`` (with participants and games, in evaluation order) from
     the beginning: every player starts without a rating. ``progress(tournament,
     evaluated)`` is called before each tournament with the number evaluated before it.
     ``pool``: a worker that evaluates tournaments without a common player side by side
-    (ratingdb/engine/parallel.py); the snapshots are the same without."""
+    (ratingdb/engine/parallel.py; give it the same ``encode``); the snapshots are the same
+    without. ``encode``: each output's encoding for the writer, made where the output is
+    made (:attr:`Snapshot.encoded <ratingdb.engine.model.Snapshot.encoded>`)."""
     states: dict[int, PlayerState] = {}
     evaluated = 0
 
@@ -84,7 +87,7 @@ def stream_full_replay(
         if progress is not None:
             progress(t, evaluated)
 
-    for t, inputs, result in in_order(tournaments, prepare, pool, turn):
+    for t, inputs, result in in_order(tournaments, prepare, pool, turn, encode):
         snaps, problem = outcome(t, inputs, result)
         evaluated += 1
         for snap in snaps:

@@ -1,0 +1,152 @@
+"""The snapshot rows as COPY text (ratingdb/db/snapshot_text.py) store what psycopg's own
+adaptation of the same values stores, column for column (issue 24)."""
+
+from __future__ import annotations
+
+import random
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+import psycopg
+import pytest
+from sqlalchemy import create_engine
+from sqlalchemy.pool import NullPool
+
+from ratingdb.db import migrate
+from ratingdb.db.snapshot_json import compact, floats_json, residual_json
+from ratingdb.db.snapshot_text import (
+    INPUT_COLUMNS,
+    OUTPUT_COLUMNS,
+    SNAPSHOT_COLUMNS,
+    copy_snapshots,
+    output_text,
+    snapshot_line,
+    text_value,
+)
+from ratingdb.engine.model import ResidualEntry, Snapshot, SnapshotInput
+from ratingdb.rules.snapshots import SnapshotOutput
+
+#: text values COPY must escape, and plain ones
+TEXTS = ["dwz", "fide", "a\tb", "c\\d", "e\nf", "g\rh", "\\N", "ü ß", "", None]
+FLOATS = [0.0, -0.0, 0.5, 1e-05, 0.1 + 0.2, 0.9999999999999999, 123.456, 2.5e-10]
+
+
+def _maybe(rng: random.Random, value: Any) -> Any:
+    return None if rng.random() < 0.25 else value
+
+
+def _snapshot(rng: random.Random, n: int) -> Snapshot:
+    residual = tuple(
+        ResidualEntry(rng.randint(1, 9999), k, rng.randint(800, 2700), Decimal("0.5"),
+                      date(2020, 1, 1 + k))
+        for k in range(rng.choice([0, 0, 1, 3]))
+    )  # fmt: skip
+    inp = SnapshotInput(
+        rating=_maybe(rng, rng.randint(800, 2800)),
+        index=_maybe(rng, rng.randint(0, 150)),
+        rating_source=rng.choice(TEXTS),
+        member=rng.random() < 0.8,
+        birth_year=_maybe(rng, rng.randint(1930, 2020)),
+        residual=residual,
+        rechenmodul=rng.choice(["dwz-2016", "dwz-2026"]),
+    )
+    new_residual = [
+        {"opponent_rating": rng.randint(800, 2700), "score": rng.choice([0, 0.5, 1]),
+         "date": "2021-03-04", "note": rng.choice(TEXTS)}
+        for _ in range(rng.choice([0, 0, 2]))
+    ]  # fmt: skip
+    out = SnapshotOutput(
+        group=rng.choice(["established", "first_stage", "remaining", "x\ty", None]),
+        age_class=rng.choice(["adult", "youth", "a\\b", None]),
+        rating_old=_maybe(rng, rng.randint(800, 2800)),
+        index_old=_maybe(rng, rng.randint(0, 150)),
+        k=_maybe(rng, rng.choice([30, 17.5, 5.25, 1e-05, 0.1 + 0.2])),
+        opponents_avg=_maybe(rng, rng.randint(800, 2800)),
+        score=rng.choice([0.0, 0.5, 3, 7.5, 0.1 + 0.2]),
+        games=rng.randint(0, 20),
+        expected=_maybe(rng, rng.choice([3.1415, 0.0, 2, 1e-05, 12.3456, 0.0005])),
+        performance=_maybe(rng, rng.randint(0, 3000)),
+        exceptional=rng.random() < 0.1,
+        start_value=_maybe(rng, rng.randint(800, 2800)),
+        iteration_value=_maybe(rng, rng.randint(800, 2800)),
+        rating_new=_maybe(rng, rng.randint(800, 2800)),
+        index_new=_maybe(rng, rng.randint(0, 150)),
+        stored=rng.random() < 0.7,
+        new_residual_games=new_residual,
+        expected_games=[rng.choice([*FLOATS, None]) for _ in range(rng.randint(0, 9))],
+    )
+    return Snapshot(n // 7 + 1, n + 1, _maybe(rng, n + 100), inp, out)
+
+
+def _row(s: Snapshot, modul_ids: dict[str, int]) -> tuple[Any, ...]:
+    """The row as the replay wrote it before the text (a tuple psycopg adapts)."""
+    o, i = s.output, s.input
+    return (
+        s.tournament_id, s.participant_id, s.player_id, modul_ids[i.rechenmodul], i.rating,
+        i.index, i.rating_source, i.member, i.birth_year, residual_json(i.residual), o.group,
+        o.age_class, o.rating_old, o.index_old, o.k, o.opponents_avg, o.score, o.games,
+        o.expected, o.performance, o.exceptional, o.start_value, o.iteration_value,
+        o.rating_new, o.index_new, o.stored, compact(o.new_residual_games),
+        floats_json(o.expected_games),
+    )  # fmt: skip
+
+
+@pytest.fixture
+def raw(scratch_db):
+    migrate.upgrade(scratch_db)
+    url = create_engine(scratch_db, poolclass=NullPool).url
+    dsn = url.set(drivername="postgresql").render_as_string(hide_password=False)
+    with psycopg.connect(dsn) as conn:
+        for table in ("by_text", "by_rows"):
+            # the columns' types (numeric scales, varchar lengths), not the checks
+            conn.execute(
+                f"CREATE TEMP TABLE {table} AS SELECT {SNAPSHOT_COLUMNS} FROM rating_snapshots "
+                "WITH NO DATA"
+            )
+        yield conn
+
+
+def test_the_columns_are_the_tables_and_in_the_lines_order():
+    assert SNAPSHOT_COLUMNS.startswith(INPUT_COLUMNS) and SNAPSHOT_COLUMNS.endswith(OUTPUT_COLUMNS)
+    rng = random.Random(3)
+    s = _snapshot(rng, 1)
+    line = snapshot_line(s, {"dwz-2016": 1, "dwz-2026": 2})
+    assert line.endswith("\n") and line.count("\n") == 1
+    assert line.count("\t") == len(SNAPSHOT_COLUMNS.split(",")) - 1
+    assert output_text(s.output).count("\t") == len(OUTPUT_COLUMNS.split(",")) - 1
+
+
+def test_text_values_are_escaped_as_copy_reads_them():
+    assert text_value(None) == "\\N"
+    assert text_value("\\N") == "\\\\N"  # the two characters, not NULL
+    assert text_value("a\tb\nc\rd\\e") == "a\\tb\\nc\\rd\\\\e"
+    assert text_value("plain ü") == "plain ü"
+
+
+def test_copy_text_stores_what_psycopg_adaptation_stores(raw):
+    rng = random.Random(20261128)
+    snaps = [_snapshot(rng, n) for n in range(600)]
+    modul_ids = {"dwz-2016": 4, "dwz-2026": 5}
+    # half with the output encoded beforehand, as the worker process does
+    for s in snaps[::2]:
+        s.encoded = output_text(s.output)
+    copy_snapshots(raw, "by_text", [snapshot_line(s, modul_ids) for s in snaps])
+    with raw.cursor() as cur, cur.copy(f"COPY by_rows ({SNAPSHOT_COLUMNS}) FROM STDIN") as copy:
+        for s in snaps:
+            copy.write_row(_row(s, modul_ids))
+
+    def rows(table: str) -> list[str]:
+        # each row as PostgreSQL prints it: numerics with their scale, jsonb as stored
+        got = raw.execute(f"SELECT t::text FROM {table} t ORDER BY participant_id").fetchall()
+        return [r[0] for r in got]
+
+    by_text, by_rows = rows("by_text"), rows("by_rows")
+    assert len(by_text) == len(snaps)
+    assert by_text == by_rows
+    nulls = raw.execute(
+        "SELECT count(*) FILTER (WHERE rating_source IS NULL), "
+        "count(*) FILTER (WHERE rating_source = '\\N'), "
+        "count(*) FILTER (WHERE rating_source LIKE E'%\\t%') FROM by_text"
+    ).fetchone()
+    assert nulls is not None and all(n > 0 for n in nulls)  # NULL, "\N" and a tab all occur
