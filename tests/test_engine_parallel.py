@@ -6,6 +6,7 @@ order; a worker that dies leaves the rest to the replay's own process."""
 from __future__ import annotations
 
 import itertools
+import os
 import pickle
 import queue
 import random
@@ -20,7 +21,6 @@ from typing import Any
 import pytest
 from hypothesis import given
 
-from ratingdb.db.snapshot_text import output_text
 from ratingdb.engine import parallel
 from ratingdb.engine.history import History
 from ratingdb.engine.model import (
@@ -39,6 +39,7 @@ from ratingdb.rules.model import (
     TournamentInfo,
     TournamentInput,
 )
+from ratingdb.rules.snapshots import SnapshotOutput
 from tests.test_engine_replay import ADJUSTMENTS, SETTINGS, TIMELINE, histories
 from tests.test_engine_stream import LONG_TIMELINE, UMSTUFUNG
 
@@ -182,19 +183,33 @@ def test_a_worker_process_gives_the_replay_in_order(process_pool):
     assert {"established", "first_stage"} <= groups
 
 
+def tagged(output: SnapshotOutput) -> str:
+    """An ``encode`` that names the process it ran in (a module-level function: the worker
+    gets it by name)."""
+    return f"{os.getpid()}:{output.group}:{output.rating_new}:{output.expected_games}"
+
+
 @pytest.mark.parametrize("workers", [1, 0])
 def test_the_outputs_come_encoded_from_where_they_were_made(workers):
-    """With an ``encode`` (the writer's COPY text of the output columns), each snapshot
-    carries it, made by the worker process or, for what the replay evaluates itself, by
-    the replay; the snapshots are the same values as without."""
+    """With an ``encode`` (a full replay's: the writer's COPY text of the output columns),
+    each snapshot carries its output encoded, by the worker process or, for what the
+    replay evaluates itself, by the replay; the snapshots are the same values as without."""
     tournaments = wide_history(120, seed=4)
-    with worker_pool(workers, output_text) as pool:
+    with worker_pool(workers, tagged) as pool:
+        assert isinstance(pool, ProcessLane) if workers else pool is None
         snaps, _, report = streamed(
-            PLAYERS, tournaments, pool, LONG_TIMELINE, UMSTUFUNG, encode=output_text
+            PLAYERS, tournaments, pool, LONG_TIMELINE, UMSTUFUNG, encode=tagged
         )
     assert report.evaluated == 120
     assert snaps == reference(PLAYERS, tournaments)
-    assert all(s.encoded == output_text(s.output) for s in snaps.values())
+    makers = set()
+    for s in snaps.values():
+        assert s.encoded is not None
+        maker, _, rest = s.encoded.partition(":")
+        assert rest == tagged(s.output).partition(":")[2]  # this output's, not another's
+        makers.add(int(maker))
+    here = {os.getpid()}
+    assert makers - here if workers else makers == here  # the worker made some
     assert all(s.encoded is None for s in reference(PLAYERS, tournaments).values())
 
 
@@ -504,7 +519,6 @@ def test_inputs_and_outputs_cross_to_a_worker_unchanged():
     from decimal import Decimal
 
     from ratingdb.rules.model import PlayerInput, ResidualGame, TournamentInfo, TournamentInput
-    from ratingdb.rules.snapshots import SnapshotOutput
 
     tin = TournamentInput(
         TournamentInfo("T1", date(2026, 1, 2), date(2026, 1, 3), "Open", "C0327", "team"),

@@ -3,17 +3,20 @@ adaptation of the same values stores, column for column (issue 24)."""
 
 from __future__ import annotations
 
+import json
 import random
 from datetime import date
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 import psycopg
 import pytest
+from psycopg.rows import dict_row
 from sqlalchemy import create_engine
 from sqlalchemy.pool import NullPool
 
 from ratingdb.db import migrate
+from ratingdb.db.models import RatingSnapshot
 from ratingdb.db.snapshot_json import compact, floats_json, residual_json
 from ratingdb.db.snapshot_text import (
     INPUT_COLUMNS,
@@ -61,13 +64,13 @@ def _snapshot(rng: random.Random, n: int) -> Snapshot:
         age_class=rng.choice(["adult", "youth", "a\\b", None]),
         rating_old=_maybe(rng, rng.randint(800, 2800)),
         index_old=_maybe(rng, rng.randint(0, 150)),
-        k=_maybe(rng, rng.choice([30, 17.5, 5.25, 1e-05, 0.1 + 0.2])),
+        k=_maybe(rng, rng.choice([30, 17.5, 5.25, 1e-05, 0.1 + 0.2, 0, -0.0])),
         opponents_avg=_maybe(rng, rng.randint(800, 2800)),
-        score=rng.choice([0.0, 0.5, 3, 7.5, 0.1 + 0.2]),
+        score=rng.choice([0.0, -0.0, 0, 0.5, 3, 7.5, 0.1 + 0.2]),
         games=rng.randint(0, 20),
-        expected=_maybe(rng, rng.choice([3.1415, 0.0, 2, 1e-05, 12.3456, 0.0005])),
+        expected=_maybe(rng, rng.choice([3.1415, 0.0, 0, 2, 1e-05, 12.3456, 0.0005, 1e-15])),
         performance=_maybe(rng, rng.randint(0, 3000)),
-        exceptional=rng.random() < 0.1,
+        exceptional=rng.choice([True, False, False, None]),  # None: NULL, as psycopg wrote it
         start_value=_maybe(rng, rng.randint(800, 2800)),
         iteration_value=_maybe(rng, rng.randint(800, 2800)),
         rating_new=_maybe(rng, rng.randint(800, 2800)),
@@ -107,8 +110,46 @@ def raw(scratch_db):
         yield conn
 
 
+#: each column's value in a snapshot, found by its name (independent of the line's order)
+BY_NAME = {
+    "tournament_id": lambda s, m: s.tournament_id,
+    "participant_id": lambda s, m: s.participant_id,
+    "player_id": lambda s, m: s.player_id,
+    "rechenmodul_id": lambda s, m: m[s.input.rechenmodul],
+    "rating_in": lambda s, m: s.input.rating,
+    "index_in": lambda s, m: s.input.index,
+    "rating_source": lambda s, m: s.input.rating_source,
+    "member": lambda s, m: s.input.member,
+    "birth_year": lambda s, m: s.input.birth_year,
+    "residual_in": lambda s, m: json.loads(residual_json(s.input.residual)),
+    "player_group": lambda s, m: s.output.group,
+    "age_class": lambda s, m: s.output.age_class,
+    "rating_old": lambda s, m: s.output.rating_old,
+    "index_old": lambda s, m: s.output.index_old,
+    "k": lambda s, m: s.output.k,
+    "opponents_avg": lambda s, m: s.output.opponents_avg,
+    "score": lambda s, m: s.output.score,
+    "games": lambda s, m: s.output.games,
+    "expected": lambda s, m: s.output.expected,
+    "performance": lambda s, m: s.output.performance,
+    "exceptional": lambda s, m: s.output.exceptional,
+    "start_value": lambda s, m: s.output.start_value,
+    "iteration_value": lambda s, m: s.output.iteration_value,
+    "rating_new": lambda s, m: s.output.rating_new,
+    "index_new": lambda s, m: s.output.index_new,
+    "stored": lambda s, m: s.output.stored,
+    "new_residual_games": lambda s, m: json.loads(compact(s.output.new_residual_games)),
+    "expected_games": lambda s, m: json.loads(floats_json(s.output.expected_games)),
+}
+#: the numeric columns' scales (the stored value is the Python value rounded to them)
+SCALES = {"k": 1, "score": 1, "expected": 3}
+
+
 def test_the_columns_are_the_tables_and_in_the_lines_order():
     assert SNAPSHOT_COLUMNS.startswith(INPUT_COLUMNS) and SNAPSHOT_COLUMNS.endswith(OUTPUT_COLUMNS)
+    names = [c.strip() for c in SNAPSHOT_COLUMNS.split(",")]
+    table = [c.name for c in RatingSnapshot.__table__.columns if c.name != "id"]
+    assert sorted(names) == sorted(table) == sorted(BY_NAME)  # each column once, none left out
     rng = random.Random(3)
     s = _snapshot(rng, 1)
     line = snapshot_line(s, {"dwz-2016": 1, "dwz-2026": 2})
@@ -144,6 +185,17 @@ def test_copy_text_stores_what_psycopg_adaptation_stores(raw):
     by_text, by_rows = rows("by_text"), rows("by_rows")
     assert len(by_text) == len(snaps)
     assert by_text == by_rows
+    # and each value sits in the column of its name (the comparison above shares the
+    # column list with the text, this does not)
+    with raw.cursor(row_factory=dict_row) as cur:
+        stored = cur.execute("SELECT * FROM by_text ORDER BY participant_id").fetchall()
+    for s, row in zip(snaps, stored, strict=True):
+        for name, value_of in BY_NAME.items():
+            want, got = value_of(s, modul_ids), row[name]
+            if name in SCALES and want is not None and got is not None:
+                step = Decimal(1).scaleb(-SCALES[name])  # numeric input rounds halves up
+                want = Decimal(repr(float(want))).quantize(step, ROUND_HALF_UP)
+            assert got == want, (name, s.participant_id, got, want)
     nulls = raw.execute(
         "SELECT count(*) FILTER (WHERE rating_source IS NULL), "
         "count(*) FILTER (WHERE rating_source = '\\N'), "

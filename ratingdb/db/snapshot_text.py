@@ -21,13 +21,14 @@ rows written this way with the same values written through psycopg's own adaptat
 
 from __future__ import annotations
 
-from typing import Any
-
-import psycopg
+from typing import TYPE_CHECKING, Any
 
 from ratingdb.db.snapshot_json import compact, floats_json, residual_json
 from ratingdb.engine.model import Snapshot
 from ratingdb.rules.snapshots import SnapshotOutput
+
+if TYPE_CHECKING:  # the worker process imports this module: no driver needed there
+    import psycopg
 
 #: the columns of a snapshot's identity and input, in the order :func:`snapshot_line`
 #: writes them
@@ -46,6 +47,8 @@ SNAPSHOT_COLUMNS = f"{INPUT_COLUMNS}, {OUTPUT_COLUMNS}"
 
 #: NULL in COPY's text format
 NULL = "\\N"
+#: lines per ``COPY`` write (an incremental run forced from far back writes a million)
+WRITE_LINES = 10_000
 _ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
 
 
@@ -56,6 +59,11 @@ def text_value(value: str | None) -> str:
     if "\\" in value or "\t" in value or "\n" in value or "\r" in value:
         return value.translate(_ESCAPES)
     return value
+
+
+def _flag(value: bool | None) -> str:
+    """A boolean column (None stays NULL, as psycopg sent it: the column refuses it)."""
+    return NULL if value is None else "t" if value else "f"
 
 
 def output_text(o: SnapshotOutput) -> str:
@@ -69,12 +77,12 @@ def output_text(o: SnapshotOutput) -> str:
         f"{o.score}\t{o.games}\t"
         f"{NULL if o.expected is None else o.expected}\t"
         f"{NULL if o.performance is None else o.performance}\t"
-        f"{'t' if o.exceptional else 'f'}\t"
+        f"{_flag(o.exceptional)}\t"
         f"{NULL if o.start_value is None else o.start_value}\t"
         f"{NULL if o.iteration_value is None else o.iteration_value}\t"
         f"{NULL if o.rating_new is None else o.rating_new}\t"
         f"{NULL if o.index_new is None else o.index_new}\t"
-        f"{'t' if o.stored else 'f'}\t"
+        f"{_flag(o.stored)}\t"
         f"{text_value(compact(o.new_residual_games))}\t"
         f"{text_value(floats_json(o.expected_games))}\n"
     )
@@ -82,7 +90,9 @@ def output_text(o: SnapshotOutput) -> str:
 
 def snapshot_line(s: Snapshot, modul_ids: dict[str, int]) -> str:
     """One ``rating_snapshots`` row (:data:`SNAPSHOT_COLUMNS`): the identity and input
-    columns, then the output's (made here unless the worker made them already)."""
+    columns, then the output's: ``s.encoded`` if the replay had :func:`output_text` make
+    them where the rules ran (the only ``encode`` a replay that writes is given), made
+    here otherwise."""
     i = s.input
     return (
         f"{s.tournament_id}\t{s.participant_id}\t"
@@ -90,7 +100,7 @@ def snapshot_line(s: Snapshot, modul_ids: dict[str, int]) -> str:
         f"{modul_ids[i.rechenmodul]}\t"
         f"{NULL if i.rating is None else i.rating}\t"
         f"{NULL if i.index is None else i.index}\t"
-        f"{text_value(i.rating_source)}\t{'t' if i.member else 'f'}\t"
+        f"{text_value(i.rating_source)}\t{_flag(i.member)}\t"
         f"{NULL if i.birth_year is None else i.birth_year}\t"
         f"{text_value(residual_json(i.residual))}\t"
         f"{s.encoded or output_text(s.output)}"
@@ -98,6 +108,8 @@ def snapshot_line(s: Snapshot, modul_ids: dict[str, int]) -> str:
 
 
 def copy_snapshots(raw: psycopg.Connection[Any], table: str, lines: list[str]) -> None:
-    """``COPY table (SNAPSHOT_COLUMNS) FROM STDIN`` with lines of :func:`snapshot_line`."""
+    """``COPY table (SNAPSHOT_COLUMNS) FROM STDIN`` with lines of :func:`snapshot_line`,
+    :data:`WRITE_LINES` at a time."""
     with raw.cursor() as cur, cur.copy(f"COPY {table} ({SNAPSHOT_COLUMNS}) FROM STDIN") as copy:
-        copy.write("".join(lines))
+        for start in range(0, len(lines), WRITE_LINES):
+            copy.write("".join(lines[start : start + WRITE_LINES]))

@@ -189,9 +189,10 @@ class Snapshot:
     input: SnapshotInput
     #: what the rules gave out (ratingdb.rules.snapshots)
     output: SnapshotOutput = field(hash=False)
-    #: ``output`` as the replay's ``encode`` gave it where the rules ran (a full replay's
-    #: worker process writes the output's columns as COPY text: ratingdb/db/snapshot_text.py);
-    #: None without one. Not part of the snapshot's value (it only saves the writer work).
+    #: ``output`` as the replay's ``encode`` gave it where the rules ran (a full replay has
+    #: the output's columns written as COPY text by its worker process, or by itself for
+    #: what it evaluates itself: ratingdb/db/snapshot_text.py); None without one. Not part
+    #: of the snapshot's value (it only saves the writer work).
     encoded: str | None = field(default=None, compare=False, repr=False)
 
     @property
