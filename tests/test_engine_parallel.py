@@ -140,11 +140,13 @@ class _Queues:
 class ThreadLane:
     """The worker's loop (:func:`parallel.serve`, priority queue included) in a thread."""
 
-    def __init__(self) -> None:
+    def __init__(self, collect_every: int = 0) -> None:
         self.tasks, self.results = _Queues(), _Queues()
         self.sent = 0
         self.wire = parallel.Wire()
-        self.thread = threading.Thread(target=parallel.serve, args=(self.tasks, self.results))
+        self.thread = threading.Thread(
+            target=parallel.serve, args=(self.tasks, self.results, None, collect_every)
+        )
         self.thread.start()
 
     def send(self, items: list[Sent]) -> None:
@@ -570,6 +572,49 @@ def test_the_worker_leaves_no_cyclic_garbage():
         gc.garbage.clear()
         gc.enable()
     assert left == []
+
+
+def test_the_rules_leave_no_cyclic_garbage_in_the_worker():
+    """The worker process collects cycles only every ``COLLECT_EVERY`` tournaments: what
+    it evaluates (first ratings, residual games, established players, the Umstufung) is
+    freed by reference counting alone."""
+    import gc
+
+    ordered = sorted(wide_history(150, seed=5), key=lambda t: t.order_key)
+    tasks: list[Any] = []
+
+    def capture(task, encode=None):
+        tasks.append(task)
+        return real(task, encode)
+
+    real = parallel.run_task
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(parallel, "run_task", capture)
+        streamed(PLAYERS, ordered, None, LONG_TIMELINE, UMSTUFUNG)
+    assert len(tasks) == 150
+    gc.collect()
+    gc.disable()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        for task in tasks:
+            pickle.dumps(parallel.run_task(task, tagged))
+        found = gc.collect()
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
+    assert found == 0
+
+
+def test_the_worker_collects_every_so_many_tournaments(monkeypatch):
+    """``collect_every``: one collection after every so many tournaments evaluated."""
+    collections: list[int] = []
+    monkeypatch.setattr(parallel.gc, "collect", lambda *a: collections.append(1) or 0)
+    with ThreadLane(collect_every=7) as pool:
+        streamed(PLAYERS, wide_history(60, seed=2), pool, LONG_TIMELINE, UMSTUFUNG)
+        evaluated = pool.sent  # at most what was sent; some are taken back
+    assert evaluated > 14
+    assert 1 <= len(collections) <= evaluated // 7
 
 
 def test_the_switch_interval_is_shortened_only_while_a_worker_runs():
