@@ -7,6 +7,7 @@ import json
 import random
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
+from operator import attrgetter
 from typing import Any
 
 import psycopg
@@ -110,37 +111,54 @@ def raw(scratch_db):
         yield conn
 
 
-#: each column's value in a snapshot, found by its name (independent of the line's order)
-BY_NAME = {
-    "tournament_id": lambda s, m: s.tournament_id,
-    "participant_id": lambda s, m: s.participant_id,
-    "player_id": lambda s, m: s.player_id,
-    "rechenmodul_id": lambda s, m: m[s.input.rechenmodul],
-    "rating_in": lambda s, m: s.input.rating,
-    "index_in": lambda s, m: s.input.index,
-    "rating_source": lambda s, m: s.input.rating_source,
-    "member": lambda s, m: s.input.member,
-    "birth_year": lambda s, m: s.input.birth_year,
-    "residual_in": lambda s, m: json.loads(residual_json(s.input.residual)),
-    "player_group": lambda s, m: s.output.group,
-    "age_class": lambda s, m: s.output.age_class,
-    "rating_old": lambda s, m: s.output.rating_old,
-    "index_old": lambda s, m: s.output.index_old,
-    "k": lambda s, m: s.output.k,
-    "opponents_avg": lambda s, m: s.output.opponents_avg,
-    "score": lambda s, m: s.output.score,
-    "games": lambda s, m: s.output.games,
-    "expected": lambda s, m: s.output.expected,
-    "performance": lambda s, m: s.output.performance,
-    "exceptional": lambda s, m: s.output.exceptional,
-    "start_value": lambda s, m: s.output.start_value,
-    "iteration_value": lambda s, m: s.output.iteration_value,
-    "rating_new": lambda s, m: s.output.rating_new,
-    "index_new": lambda s, m: s.output.index_new,
-    "stored": lambda s, m: s.output.stored,
-    "new_residual_games": lambda s, m: json.loads(compact(s.output.new_residual_games)),
-    "expected_games": lambda s, m: json.loads(floats_json(s.output.expected_games)),
+#: each column's attribute of a snapshot (found by the column's name, not the line's order)
+ATTRIBUTES = {
+    "tournament_id": "tournament_id",
+    "participant_id": "participant_id",
+    "player_id": "player_id",
+    "rating_in": "input.rating",
+    "index_in": "input.index",
+    "rating_source": "input.rating_source",
+    "member": "input.member",
+    "birth_year": "input.birth_year",
+    "player_group": "output.group",
+    **{
+        name: f"output.{name}"
+        for name in [
+            "age_class",
+            "rating_old",
+            "index_old",
+            "k",
+            "opponents_avg",
+            "score",
+            "games",
+            "expected",
+            "performance",
+            "exceptional",
+            "start_value",
+            "iteration_value",
+            "rating_new",
+            "index_new",
+            "stored",
+        ]
+    },
 }
+#: the JSON columns' values (as stored: parsed)
+JSON_VALUES = {
+    "residual_in": lambda s: json.loads(residual_json(s.input.residual)),
+    "new_residual_games": lambda s: json.loads(compact(s.output.new_residual_games)),
+    "expected_games": lambda s: json.loads(floats_json(s.output.expected_games)),
+}
+
+
+def value_of(name: str, s: Snapshot, modul_ids: dict[str, int]) -> Any:
+    if name == "rechenmodul_id":
+        return modul_ids[s.input.rechenmodul]
+    if name in JSON_VALUES:
+        return JSON_VALUES[name](s)
+    return attrgetter(ATTRIBUTES[name])(s)
+
+
 #: the numeric columns' scales (the stored value is the Python value rounded to them)
 SCALES = {"k": 1, "score": 1, "expected": 3}
 
@@ -149,7 +167,9 @@ def test_the_columns_are_the_tables_and_in_the_lines_order():
     assert SNAPSHOT_COLUMNS.startswith(INPUT_COLUMNS) and SNAPSHOT_COLUMNS.endswith(OUTPUT_COLUMNS)
     names = [c.strip() for c in SNAPSHOT_COLUMNS.split(",")]
     table = [c.name for c in RatingSnapshot.__table__.columns if c.name != "id"]
-    assert sorted(names) == sorted(table) == sorted(BY_NAME)  # each column once, none left out
+    assert (
+        sorted(names) == sorted(table) == sorted([*ATTRIBUTES, *JSON_VALUES, "rechenmodul_id"])
+    )  # each column once, none left out
     rng = random.Random(3)
     s = _snapshot(rng, 1)
     line = snapshot_line(s, {"dwz-2016": 1, "dwz-2026": 2})
@@ -190,8 +210,8 @@ def test_copy_text_stores_what_psycopg_adaptation_stores(raw):
     with raw.cursor(row_factory=dict_row) as cur:
         stored = cur.execute("SELECT * FROM by_text ORDER BY participant_id").fetchall()
     for s, row in zip(snaps, stored, strict=True):
-        for name, value_of in BY_NAME.items():
-            want, got = value_of(s, modul_ids), row[name]
+        for name in row:
+            want, got = value_of(name, s, modul_ids), row[name]
             if name in SCALES and want is not None and got is not None:
                 step = Decimal(1).scaleb(-SCALES[name])  # numeric input rounds halves up
                 want = Decimal(repr(float(want))).quantize(step, ROUND_HALF_UP)
