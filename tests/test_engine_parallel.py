@@ -21,7 +21,8 @@ from typing import Any
 import pytest
 from hypothesis import given
 
-from ratingdb.engine import parallel
+from ratingdb.engine import collector, parallel
+from ratingdb.engine.collector import ChunkCollector
 from ratingdb.engine.history import History
 from ratingdb.engine.model import (
     EngineParticipant,
@@ -140,12 +141,12 @@ class _Queues:
 class ThreadLane:
     """The worker's loop (:func:`parallel.serve`, priority queue included) in a thread."""
 
-    def __init__(self, collect_every: int = 0) -> None:
+    def __init__(self, collector: ChunkCollector | None = None) -> None:
         self.tasks, self.results = _Queues(), _Queues()
         self.sent = 0
         self.wire = parallel.Wire()
         self.thread = threading.Thread(
-            target=parallel.serve, args=(self.tasks, self.results, None, collect_every)
+            target=parallel.serve, args=(self.tasks, self.results, None, collector)
         )
         self.thread.start()
 
@@ -555,7 +556,7 @@ def test_a_machine_that_cannot_start_processes_replays_without_a_worker(monkeypa
 
 def test_the_worker_leaves_no_cyclic_garbage():
     """What the look-ahead held is freed by reference counting once applied (the full
-    replay runs with the cyclic collector paused, ratingdb/db/collector.py): a collection
+    replay runs with the cyclic collector paused, ratingdb/engine/collector.py): a collection
     afterwards finds no entry of the look-ahead."""
     import gc
 
@@ -607,10 +608,11 @@ def test_the_rules_leave_no_cyclic_garbage_in_the_worker():
 
 
 def test_the_worker_collects_every_so_many_tournaments(monkeypatch):
-    """``collect_every``: one collection after every so many tournaments evaluated."""
+    """The worker's collector is told after each tournament it evaluated: one collection
+    after every so many."""
     collections: list[int] = []
-    monkeypatch.setattr(parallel.gc, "collect", lambda *a: collections.append(1) or 0)
-    with ThreadLane(collect_every=7) as pool:
+    monkeypatch.setattr(collector.gc, "collect", lambda *a: collections.append(1) or 0)
+    with ChunkCollector(7) as counted, ThreadLane(counted) as pool:
         streamed(PLAYERS, wide_history(60, seed=2), pool, LONG_TIMELINE, UMSTUFUNG)
         evaluated = pool.sent  # at most what was sent; some are taken back
     assert evaluated > 14

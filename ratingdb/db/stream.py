@@ -32,7 +32,6 @@ import psycopg
 from sqlalchemy import Connection, text
 from sqlalchemy.orm import Session
 
-from ratingdb.db.collector import ChunkCollector
 from ratingdb.db.overlap import Drain, Prefetch
 from ratingdb.db.rebuild import built_after
 from ratingdb.db.snapshot_text import (
@@ -57,6 +56,7 @@ from ratingdb.db.store import (
     snapshot_columns,
     write_problems,
 )
+from ratingdb.engine.collector import ChunkCollector
 from ratingdb.engine.model import EngineTournament, Snapshot
 from ratingdb.engine.order import KEY_ABOVE, OrderKey
 from ratingdb.engine.parallel import MIN_TOURNAMENTS, worker_count, worker_pool
@@ -192,7 +192,7 @@ def stream_to_stage(
 
         # from here on only the two threads use the connection (psycopg serialises them); the
         # main thread computes; the cyclic collector runs every few chunks
-        # (ratingdb/db/collector.py; the worker's batches leave no cycles behind)
+        # (ratingdb/engine/collector.py; the worker's batches leave no cycles behind)
         with (
             ChunkCollector() as collector,
             Drain(write) as writer,

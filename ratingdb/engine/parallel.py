@@ -25,7 +25,6 @@ without the worker; a worker that dies leaves the rest to the replay's process.
 
 from __future__ import annotations
 
-import gc
 import heapq
 import multiprocessing
 import os
@@ -43,6 +42,7 @@ from multiprocessing.connection import Connection
 from operator import attrgetter
 from typing import Any, Protocol
 
+from ratingdb.engine.collector import ChunkCollector
 from ratingdb.engine.model import EngineTournament, SnapshotInput
 from ratingdb.engine.replay import Encode, Result, Task, run_task
 from ratingdb.rules.model import (
@@ -71,7 +71,8 @@ SWITCH_INTERVAL = 0.001
 #: the worker's switch interval: its sender thread waits at most this long for the lock
 WORKER_SWITCH_INTERVAL = 0.0002
 #: the worker process's cyclic collector runs every this many tournaments instead of
-#: after every 700 new containers: a tournament's objects form no cycles
+#: after every 700 new containers (ratingdb/engine/collector.py, as in the replaying
+#: process): a tournament's objects form no cycles
 #: (``tests/test_engine_parallel.py``) and die by reference counting, while the automatic
 #: collections scanned the tasks waiting in the worker's queue again and again (60,000
 #: players: 2,368 automatic collections; without them the worker's CPU fell by 0.3–1.0 s
@@ -187,7 +188,10 @@ class Wire:
 
 
 def serve(
-    inbox: Inbox, outbox: Outbox, encode: Encode | None = None, collect_every: int = 0
+    inbox: Inbox,
+    outbox: Outbox,
+    encode: Encode | None = None,
+    collector: ChunkCollector | None = None,
 ) -> None:
     """The worker's loop: take everything sent so far into a priority queue by position
     in the evaluation order, evaluate the earliest, send its result; wait only when
@@ -195,8 +199,8 @@ def serve(
     still answered). Results are sent by a thread, so the loop never blocks on a full pipe
     and always reads what the replay sends (the two pipes cannot both be full with both
     sides blocked). ``encode``: as for :func:`ratingdb.engine.replay.run_task`;
-    ``collect_every``: run the cyclic collector after this many tournaments (0: never;
-    the worker process turns the automatic collection off)."""
+    ``collector``: told after each tournament (the worker process's, entered around the
+    loop)."""
     results: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
     sender = threading.Thread(target=_send_all, args=(results, outbox), daemon=True)
     sender.start()
@@ -205,7 +209,6 @@ def serve(
     queued: set[int] = set()
     dropped: set[int] = set()
     stopping = False
-    evaluated = 0
     try:
         while True:
             while not stopping and (not heap or inbox.poll()):
@@ -232,9 +235,8 @@ def serve(
             except Exception:  # re-raised by the replay's own evaluation
                 answer = pickle.dumps((seq, None), pickle.HIGHEST_PROTOCOL)
             results.put(answer)
-            evaluated += 1
-            if collect_every and evaluated % collect_every == 0:
-                gc.collect()
+            if collector is not None:
+                collector.chunk_done()
     finally:
         results.put(None)
         sender.join()
@@ -272,12 +274,11 @@ def _serve_process(inbox: Connection, outbox: Connection, encode: Encode | None)
     # the sender thread gets the interpreter lock from the evaluating thread within this
     # interval (Python's 5 ms would hold up the result the replay waits for)
     sys.setswitchinterval(WORKER_SWITCH_INTERVAL)
-    # the imports' objects are frozen out of every collection; collections run every
-    # COLLECT_EVERY tournaments, not whenever 700 containers were made
-    gc.disable()
-    gc.freeze()
-    with suppress(EOFError, OSError, KeyboardInterrupt):  # the replay is gone
-        serve(_Polled(inbox), outbox, encode, COLLECT_EVERY)
+    with (
+        suppress(EOFError, OSError, KeyboardInterrupt),  # the replay is gone
+        ChunkCollector(COLLECT_EVERY) as collector,
+    ):
+        serve(_Polled(inbox), outbox, encode, collector)
 
 
 class Lane(Protocol):

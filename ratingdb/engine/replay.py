@@ -247,16 +247,11 @@ def outcome(
         if message is None
         else EvaluationProblem(t.id, t.code, tuple(int(pid) for pid in struck), message)
     )
-    if encoded is None:
-        snaps = [
-            Snapshot(t.id, part.id, part.player_id, inputs[part.id], output)
-            for part, output in zip(t.participants, outputs, strict=True)
-        ]
-    else:
-        snaps = [
-            Snapshot(t.id, part.id, part.player_id, inputs[part.id], output, text)
-            for part, output, text in zip(t.participants, outputs, encoded, strict=True)
-        ]
+    texts: list[str] | list[None] = [None] * len(outputs) if encoded is None else encoded
+    snaps = [
+        Snapshot(t.id, part.id, part.player_id, inputs[part.id], output, text)
+        for part, output, text in zip(t.participants, outputs, texts, strict=True)
+    ]
     return snaps, problem
 
 
