@@ -12,6 +12,13 @@
  * -ffp-contract=off: no fused multiply-add), so the roots, traces and W_e agree with the
  * Python version to the last bit (tests/test_fastsolve.py); the stop rule's rare slow
  * case (an iterate near a half) calls solver._rounds_alike itself.
+ *
+ * newton_group (below the table iteration): solver.solve's damped Newton method on the
+ * potential for a group of newcomers who play each other (classic 4.7.4, WO 2026 3.4.4.1),
+ * W_e and the Jacobian summed in numpy's bincount order, P and its density from the same
+ * ufuncs; the Newton direction by Gaussian elimination with partial pivoting (LAPACK sums
+ * in its own order, so an iterate may differ from the Python method's in its last bits;
+ * the settled roots agree, tests/test_fast_group.py).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -702,9 +709,469 @@ done:
     return result;
 }
 
+/* -- a group of unknowns that play each other (solver.solve's Newton method) -------------- */
+
+/* f(x) of solver._System for a group without extreme rows: W - W_e per row, each W_e
+ * summed as np.bincount sums (the fixed games in order, the linked games in order, the
+ * two sums added). P comes from the ufunc the Python version calls. */
+typedef struct {
+    Py_ssize_t m, nf, nl;
+    const Py_ssize_t *fk, *lk, *lj; /* the rows of the fixed and the linked games */
+    const double *fo;                /* the fixed games' opponents */
+    const double *w;                 /* the points of each row */
+    double *own_weight;              /* w - (linked games) / 2: the potential's slope */
+    PyObject *logaddexp;             /* numpy.logaddexp (the logistic curve's integral) */
+    Ctx c;
+} Group;
+
+/* the differences x[k] - o of every fixed game, then x[k] - x[j] of every linked game */
+static void differences(const Group *g, const double *x, double *d)
+{
+    for (Py_ssize_t i = 0; i < g->nf; i++)
+        d[i] = x[g->fk[i]] - g->fo[i];
+    for (Py_ssize_t i = 0; i < g->nl; i++)
+        d[g->nf + i] = x[g->lk[i]] - x[g->lj[i]];
+}
+
+/* ufunc(values[0..n)) into out (Curve.p, Curve.density's exponential): -1 on error */
+static int apply_into(const Ctx *c, PyObject *ufunc, const double *values, Py_ssize_t n,
+                      double *out)
+{
+    if (n == 0)
+        return 0;
+    PyObject *bytes = PyByteArray_FromStringAndSize((const char *)values, n * 8);
+    if (bytes == NULL)
+        return -1;
+    Py_buffer view = {0};
+    PyObject *res = apply(c, ufunc, bytes, &view);
+    Py_DECREF(bytes);
+    if (res == NULL)
+        return -1;
+    memcpy(out, view.buf, n * 8);
+    PyBuffer_Release(&view);
+    Py_DECREF(res);
+    return 0;
+}
+
+/* Curve.p of the differences d[0..n): ndtr(d / sigma) or expit(d * scale) */
+static int curve_p(const Group *g, const double *d, Py_ssize_t n, double *scratch, double *out)
+{
+    for (Py_ssize_t i = 0; i < n; i++)
+        scratch[i] = g->c.normal ? d[i] / g->c.sigma : d[i] * g->c.factor;
+    return apply_into(&g->c, g->c.cdf, scratch, n, out);
+}
+
+/* Curve.density: exp(-0.5 z z) / (sigma sqrt(2 pi)), or scale p (1 - p) */
+static int curve_density(const Group *g, const double *d, Py_ssize_t n, double *scratch,
+                         double *out)
+{
+    if (g->c.normal) {
+        for (Py_ssize_t i = 0; i < n; i++) {
+            double z = d[i] / g->c.sigma;
+            scratch[i] = -0.5 * z * z;
+        }
+        if (apply_into(&g->c, g->c.exp, scratch, n, out) < 0)
+            return -1;
+        for (Py_ssize_t i = 0; i < n; i++)
+            out[i] = out[i] / g->c.norm;
+        return 0;
+    }
+    if (curve_p(g, d, n, scratch, out) < 0)
+        return -1;
+    for (Py_ssize_t i = 0; i < n; i++)
+        out[i] = g->c.factor * out[i] * (1 - out[i]);
+    return 0;
+}
+
+/* Curve.integral: d Phi(d / sigma) + sigma phi(d / sigma), or logaddexp(0, s d) / s */
+static int curve_integral(const Group *g, const double *d, Py_ssize_t n, double *scratch,
+                          double *out)
+{
+    if (n == 0)
+        return 0;
+    if (g->c.normal) {
+        double *cdf = scratch + n;
+        for (Py_ssize_t i = 0; i < n; i++)
+            scratch[i] = d[i] / g->c.sigma;
+        if (apply_into(&g->c, g->c.cdf, scratch, n, cdf) < 0)
+            return -1;
+        for (Py_ssize_t i = 0; i < n; i++)
+            scratch[i] = -0.5 * scratch[i] * scratch[i];
+        if (apply_into(&g->c, g->c.exp, scratch, n, out) < 0)
+            return -1;
+        double root = sqrt(2 * M_PI);
+        for (Py_ssize_t i = 0; i < n; i++)
+            out[i] = d[i] * cdf[i] + g->c.sigma * (out[i] / root);
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        scratch[i] = d[i] * g->c.factor;
+    PyObject *bytes = PyByteArray_FromStringAndSize((const char *)scratch, n * 8);
+    if (bytes == NULL)
+        return -1;
+    PyObject *arr = PyObject_CallOneArg(g->c.frombuffer, bytes);
+    Py_DECREF(bytes);
+    if (arr == NULL)
+        return -1;
+    PyObject *zero = PyFloat_FromDouble(0.0);
+    PyObject *res = zero == NULL ? NULL
+                                 : PyObject_CallFunctionObjArgs(g->logaddexp, zero, arr, NULL);
+    Py_XDECREF(zero);
+    Py_DECREF(arr);
+    if (res == NULL)
+        return -1;
+    Py_buffer view = {0};
+    int rc = PyObject_GetBuffer(res, &view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT);
+    if (rc == 0 && (view.itemsize != 8 || view.len != n * 8 || view.format == NULL
+                    || strcmp(view.format, "d") != 0)) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_TypeError, "logaddexp must give one float64 per game");
+        rc = -1;
+    }
+    if (rc == 0) {
+        const double *v = (const double *)view.buf;
+        for (Py_ssize_t i = 0; i < n; i++)
+            out[i] = v[i] / g->c.factor;
+        PyBuffer_Release(&view);
+    }
+    Py_DECREF(res);
+    return rc;
+}
+
+/* _System.residual: f[k] = w[k] - (fixed sum + linked sum), each summed in game order */
+static int residual(const Group *g, const double *x, double *work, double *f)
+{
+    Py_ssize_t n = g->nf + g->nl;
+    double *d = work, *p = work + n, *scratch = work + 2 * n, *linked = work + 3 * n;
+    differences(g, x, d);
+    if (curve_p(g, d, n, scratch, p) < 0)
+        return -1;
+    for (Py_ssize_t k = 0; k < g->m; k++)
+        f[k] = linked[k] = 0.0;
+    for (Py_ssize_t i = 0; i < g->nf; i++)
+        f[g->fk[i]] += p[i];
+    for (Py_ssize_t i = 0; i < g->nl; i++)
+        linked[g->lk[i]] += p[g->nf + i];
+    for (Py_ssize_t k = 0; k < g->m; k++)
+        f[k] = g->w[k] - (f[k] + linked[k]);
+    return 0;
+}
+
+/* _System.jacobian (row-major m x m): the linked densities at (k, j), minus every
+ * density of row k on the diagonal */
+static int jacobian(const Group *g, const double *x, double *work, double *jac)
+{
+    Py_ssize_t n = g->nf + g->nl, m = g->m;
+    double *d = work, *dens = work + n, *scratch = work + 2 * n, *diag = work + 3 * n;
+    double *linked = diag + m;
+    differences(g, x, d);
+    if (curve_density(g, d, n, scratch, dens) < 0)
+        return -1;
+    for (Py_ssize_t i = 0; i < m * m; i++)
+        jac[i] = 0.0;
+    for (Py_ssize_t k = 0; k < m; k++)
+        diag[k] = linked[k] = 0.0;
+    for (Py_ssize_t i = 0; i < g->nf; i++)
+        diag[g->fk[i]] += dens[i];
+    for (Py_ssize_t i = 0; i < g->nl; i++) {
+        linked[g->lk[i]] += dens[g->nf + i];
+        jac[g->lk[i] * m + g->lj[i]] += dens[g->nf + i];
+    }
+    for (Py_ssize_t k = 0; k < m; k++)
+        jac[k * m + k] -= diag[k] + linked[k];
+    return 0;
+}
+
+/* _System.potential: own_weight . x - sum Psi(fixed differences) - sum Psi(linked) / 2 */
+static int potential(const Group *g, const double *x, double *work, double *value)
+{
+    Py_ssize_t n = g->nf + g->nl;
+    double *d = work, *psi = work + n, *scratch = work + 2 * n; /* scratch: 2 n */
+    differences(g, x, d);
+    double v = 0.0;
+    for (Py_ssize_t k = 0; k < g->m; k++)
+        v += g->own_weight[k] * x[k];
+    if (curve_integral(g, d, g->nf, scratch, psi) < 0)
+        return -1;
+    v -= pairwise(psi, g->nf);
+    if (curve_integral(g, d + g->nf, g->nl, scratch, psi) < 0)
+        return -1;
+    v -= 0.5 * pairwise(psi, g->nl);
+    *value = v;
+    return 0;
+}
+
+/* a x = b by Gaussian elimination with partial pivoting (a and b are overwritten, the
+ * solution in b); 0, or 1 if a pivot is zero or not finite */
+static int lu_solve(double *a, double *b, Py_ssize_t m)
+{
+    for (Py_ssize_t col = 0; col < m; col++) {
+        Py_ssize_t pivot = col;
+        for (Py_ssize_t r = col + 1; r < m; r++)
+            if (fabs(a[r * m + col]) > fabs(a[pivot * m + col]))
+                pivot = r;
+        double top = a[pivot * m + col];
+        if (top == 0.0 || !isfinite(top))
+            return 1;
+        if (pivot != col) {
+            for (Py_ssize_t j = 0; j < m; j++) {
+                double t = a[col * m + j];
+                a[col * m + j] = a[pivot * m + j];
+                a[pivot * m + j] = t;
+            }
+            double t = b[col];
+            b[col] = b[pivot];
+            b[pivot] = t;
+        }
+        for (Py_ssize_t r = col + 1; r < m; r++) {
+            double factor = a[r * m + col] / top;
+            if (factor == 0.0)
+                continue;
+            for (Py_ssize_t j = col + 1; j < m; j++)
+                a[r * m + j] -= factor * a[col * m + j];
+            b[r] -= factor * b[col];
+        }
+    }
+    for (Py_ssize_t r = m - 1; r >= 0; r--) {
+        double s = b[r];
+        for (Py_ssize_t j = r + 1; j < m; j++)
+            s -= a[r * m + j] * b[j];
+        b[r] = s / a[r * m + r];
+    }
+    return 0;
+}
+
+/* 1 if every |f| <= tolerance (_System.holds) */
+static int holds(const double *f, Py_ssize_t m, double tolerance)
+{
+    for (Py_ssize_t k = 0; k < m; k++)
+        if (!(fabs(f[k]) <= tolerance))
+            return 0;
+    return 1;
+}
+
+static PyObject *float_list(const double *v, Py_ssize_t n)
+{
+    PyObject *l = PyList_New(n);
+    if (l == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *f = PyFloat_FromDouble(v[i]);
+        if (f == NULL) {
+            Py_DECREF(l);
+            return NULL;
+        }
+        PyList_SET_ITEM(l, i, f);
+    }
+    return l;
+}
+
+/* a tuple of Python ints as Py_ssize_t, each in [0, bound) */
+static int index_items(PyObject *seq, Py_ssize_t *out, Py_ssize_t bound)
+{
+    Py_ssize_t n = PyTuple_GET_SIZE(seq);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_ssize_t v = PyLong_AsSsize_t(PyTuple_GET_ITEM(seq, i));
+        if (v == -1 && PyErr_Occurred())
+            return -1;
+        if (v < 0 || v >= bound) {
+            PyErr_SetString(PyExc_IndexError, "a linked position outside the group");
+            return -1;
+        }
+        out[i] = v;
+    }
+    return 0;
+}
+
+static const char newton_group_doc[] =
+    "newton_group(fixed, linked, w, start, normal, sigma, factor, norm, cdf, exp, logaddexp,\n"
+    "             frombuffer, rounds_alike, tolerance, max_newton, max_step, polish_steps,\n"
+    "             polish_reach, float_half_up, places)\n"
+    "--\n\n"
+    "solver._newton on the potential, then solver._polished, for a group without extreme\n"
+    "rows whose linked games stand in both players' rows: row k has the constant opponents\n"
+    "fixed[k] (a tuple of floats), the positions linked[k] (a tuple of ints) and w[k]\n"
+    "points. (values settled to places decimals, steps, trace), or None where the Python\n"
+    "method leaves Newton (a singular Jacobian, no progress, max_newton steps): the caller\n"
+    "solves that group in Python.";
+
+static PyObject *newton_group(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *fixed_seq, *linked_seq, *w_seq, *start_seq, *half_up;
+    Group g;
+    double tolerance, max_step, polish_reach;
+    Py_ssize_t max_newton, polish_steps;
+    int places;
+    memset(&g, 0, sizeof g);
+    if (!PyArg_ParseTuple(args, "O!O!O!O!pdddOOOOOdndndOi", &PyTuple_Type, &fixed_seq,
+                          &PyTuple_Type, &linked_seq, &PyTuple_Type, &w_seq, &PyTuple_Type,
+                          &start_seq, &g.c.normal, &g.c.sigma, &g.c.factor, &g.c.norm,
+                          &g.c.cdf, &g.c.exp, &g.logaddexp, &g.c.frombuffer, &g.c.slow_alike,
+                          &tolerance, &max_newton, &max_step, &polish_steps, &polish_reach,
+                          &half_up, &places))
+        return NULL;
+    Py_ssize_t m = PyTuple_GET_SIZE(fixed_seq);
+    if (m < 1 || PyTuple_GET_SIZE(linked_seq) != m || PyTuple_GET_SIZE(w_seq) != m
+        || PyTuple_GET_SIZE(start_seq) != m) {
+        PyErr_SetString(PyExc_ValueError, "fixed, linked, w and start need one item per row");
+        return NULL;
+    }
+    g.m = m;
+    for (Py_ssize_t k = 0; k < m; k++) {
+        PyObject *fk = PyTuple_GET_ITEM(fixed_seq, k), *lk = PyTuple_GET_ITEM(linked_seq, k);
+        if (!PyTuple_Check(fk) || !PyTuple_Check(lk)) {
+            PyErr_SetString(PyExc_TypeError, "each row's games must be tuples");
+            return NULL;
+        }
+        g.nf += PyTuple_GET_SIZE(fk);
+        g.nl += PyTuple_GET_SIZE(lk);
+    }
+    Py_ssize_t n = g.nf + g.nl;
+    /* doubles: fo, w, own, x, f, cand, f_new, delta, jac (m^2), work (4 n + 2 m) */
+    size_t doubles = (size_t)g.nf + 7 * (size_t)m + (size_t)m * m + 4 * (size_t)n + 2 * m + 8;
+    double *mem = malloc(doubles * sizeof(double));
+    Py_ssize_t *ints = malloc(((size_t)g.nf + 2 * (size_t)g.nl + 1) * sizeof(Py_ssize_t));
+    PyObject *trace = NULL, *result = NULL;
+    if (mem == NULL || ints == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    double *fo = mem, *w = fo + g.nf, *own = w + m, *x = own + m, *f = x + m, *cand = f + m;
+    double *f_new = cand + m, *delta = f_new + m, *jac = delta + m, *work = jac + m * m;
+    Py_ssize_t *fk = ints, *lk = fk + g.nf, *lj = lk + g.nl;
+    Py_ssize_t at_f = 0, at_l = 0;
+    for (Py_ssize_t k = 0; k < m; k++) {
+        PyObject *row = PyTuple_GET_ITEM(fixed_seq, k), *links = PyTuple_GET_ITEM(linked_seq, k);
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(row); i++) {
+            fk[at_f] = k;
+            fo[at_f] = PyFloat_AsDouble(PyTuple_GET_ITEM(row, i));
+            if (fo[at_f] == -1.0 && PyErr_Occurred())
+                goto done;
+            at_f++;
+        }
+        if (index_items(links, lj + at_l, m) < 0)
+            goto done;
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(links); i++)
+            lk[at_l++] = k;
+        w[k] = PyFloat_AsDouble(PyTuple_GET_ITEM(w_seq, k));
+        x[k] = PyFloat_AsDouble(PyTuple_GET_ITEM(start_seq, k));
+        if (PyErr_Occurred())
+            goto done;
+        own[k] = w[k] - (double)PyTuple_GET_SIZE(links) / 2;
+    }
+    g.fk = fk, g.lk = lk, g.lj = lj, g.fo = fo, g.w = w, g.own_weight = own;
+    trace = PyList_New(0);
+    if (trace == NULL)
+        goto done;
+    PyObject *state = float_list(x, m);
+    if (state == NULL || PyList_Append(trace, state) < 0) {
+        Py_XDECREF(state);
+        goto done;
+    }
+    Py_DECREF(state);
+    if (residual(&g, x, work, f) < 0)
+        goto done;
+    int found = holds(f, m, tolerance);
+    for (Py_ssize_t step = 0; !found && step < max_newton; step++) {
+        if (jacobian(&g, x, work, jac) < 0)
+            goto done;
+        for (Py_ssize_t k = 0; k < m; k++)
+            delta[k] = -f[k];
+        if (lu_solve(jac, delta, m))
+            goto not_here; /* numpy would try lstsq: Python takes the group */
+        double largest = 0.0;
+        for (Py_ssize_t k = 0; k < m; k++) {
+            if (!isfinite(delta[k]))
+                goto not_here;
+            if (fabs(delta[k]) > largest)
+                largest = fabs(delta[k]);
+        }
+        if (largest > max_step)
+            for (Py_ssize_t k = 0; k < m; k++)
+                delta[k] *= max_step / largest;
+        double t = 1.0, value, slope = 0.0;
+        if (potential(&g, x, work, &value) < 0)
+            goto done;
+        for (Py_ssize_t k = 0; k < m; k++)
+            slope += f[k] * delta[k];
+        int accepted = 0;
+        while (t > 1e-10) {
+            for (Py_ssize_t k = 0; k < m; k++)
+                cand[k] = x[k] + t * delta[k];
+            if (residual(&g, cand, work, f_new) < 0)
+                goto done;
+            if (holds(f_new, m, tolerance)) {
+                accepted = 1;
+                break;
+            }
+            double at;
+            if (potential(&g, cand, work, &at) < 0)
+                goto done;
+            if (at >= value + 1e-4 * t * slope) {
+                accepted = 1;
+                break;
+            }
+            t /= 2;
+        }
+        if (!accepted)
+            goto not_here;
+        int stable = 1;
+        for (Py_ssize_t k = 0; k < m && stable; k++) {
+            int alike = rounds_alike(&g.c, x[k], cand[k]);
+            if (alike < 0)
+                goto done;
+            stable = alike;
+        }
+        memcpy(x, cand, m * sizeof(double));
+        memcpy(f, f_new, m * sizeof(double));
+        state = float_list(x, m);
+        if (state == NULL || PyList_Append(trace, state) < 0) {
+            Py_XDECREF(state);
+            goto done;
+        }
+        Py_DECREF(state);
+        found = holds(f, m, tolerance) && stable;
+    }
+    if (!found)
+        goto not_here;
+    for (Py_ssize_t polish = 0; polish < polish_steps; polish++) { /* solver._polished */
+        if (jacobian(&g, x, work, jac) < 0 || residual(&g, x, work, f) < 0)
+            goto done;
+        for (Py_ssize_t k = 0; k < m; k++)
+            delta[k] = -f[k];
+        if (lu_solve(jac, delta, m))
+            break;
+        int near = 1;
+        for (Py_ssize_t k = 0; k < m; k++)
+            if (!(isfinite(delta[k]) && fabs(delta[k]) <= polish_reach))
+                near = 0;
+        if (!near)
+            break;
+        for (Py_ssize_t k = 0; k < m; k++)
+            x[k] = x[k] + delta[k];
+    }
+    for (Py_ssize_t k = 0; k < m; k++)
+        if (settle(half_up, places, x[k], &x[k]) < 0)
+            goto done;
+    PyObject *values = float_list(x, m);
+    if (values == NULL)
+        goto done;
+    result = Py_BuildValue("(NnO)", values, PyList_GET_SIZE(trace) - 1, trace);
+    goto done;
+not_here:
+    result = Py_NewRef(Py_None);
+done:
+    Py_XDECREF(trace);
+    free(mem);
+    free(ints);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"solve_small", solve_small, METH_VARARGS, solve_small_doc},
     {"table_alone", table_alone, METH_VARARGS, table_alone_doc},
+    {"newton_group", newton_group, METH_VARARGS, newton_group_doc},
     {"settled", settled, METH_VARARGS,
      "settled(value, places, float_half_up) -> rounding.float_half_up(value, places), as\n"
      "solve_small settles its roots (the tests compare the two)."},

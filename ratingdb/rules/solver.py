@@ -13,7 +13,8 @@ so that neither a slow iteration nor a step cap decides the number:
   equations W_k = W_e,k(R) are the gradient of a strictly concave function when no player
   has an extreme result (P(-D) = 1 - P(D) makes the Jacobian symmetric), so the root is
   unique when it exists; damped Newton with a backtracking line search finds it, with
-  scipy's ``root`` (Powell's hybrid method) as a second method.
+  scipy's ``root`` (Powell's hybrid method) as a second method. A group of up to
+  :data:`COMPILED_GROUP` unknowns takes the Newton method in C (:func:`_newton_compiled`).
 * :func:`unbounded`: the groups for which no root exists, in both directions: a group that
   won every game against everybody outside it (its summed W - W_e stays positive for any
   finite ratings) or lost every such game (it stays negative).
@@ -43,7 +44,7 @@ from scipy import optimize
 from scipy.special import expit, ndtr
 
 from ratingdb.rules.errors import ConvergenceError
-from ratingdb.rules.numpy_sums import numpy_sum_at, row_sums
+from ratingdb.rules.numpy_sums import numpy_sum, numpy_sum_at, row_sums
 from ratingdb.rules.rounding import float_half_up
 
 try:  # the performances in C (setup.py builds it; optional: the same numbers in Python)
@@ -83,6 +84,9 @@ MAX_SWEEPS = 500
 #: (:func:`_solve_small`: a few calls into numpy per step for all of them), more as the
 #: rows of numpy arrays (:func:`_solve_rows`: a dozen calls per step and number of games)
 SMALL_GAMES = 400
+#: :func:`solve` takes groups of at most this many unknowns to the compiled Newton method
+#: (Gaussian elimination in C; LAPACK's blocked methods are faster for larger systems)
+COMPILED_GROUP = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,10 +230,16 @@ def solve_one(eq: Equation, start: float, curve: Curve) -> Solution:
     one side is still open, a move of 1000 points, doubled each time), so the iteration
     converges from any start.
     """
-    opponents = np.asarray(eq.fixed, dtype=float)
     if eq.linked:
         raise ValueError("solve_one takes constant opponents only")
-    if eq.extreme is not None:
+    if eq.extreme is not None and eq.fixed:
+        sign = 1 if eq.extreme == "high" else -1
+        # ndarray.mean: numpy's sum divided by the count (numpy_sum adds in its order)
+        mean = numpy_sum([float(v) for v in eq.fixed]) / len(eq.fixed)
+        value = mean + sign * curve.extreme
+        return Solution([value], 1, [[start], [value]])
+    opponents = np.asarray(eq.fixed, dtype=float)
+    if eq.extreme is not None:  # no games: numpy's mean of nothing
         sign = 1 if eq.extreme == "high" else -1
         value = float(opponents.mean()) + sign * curve.extreme
         return Solution([value], 1, [[start], [value]])
@@ -268,6 +278,17 @@ def solve_one(eq: Equation, start: float, curve: Curve) -> Solution:
             root = _polish_rows(curve, np.array([x]), opponents[None, :], np.array([w]))
             return Solution(_settled(root.tolist()), step, trace)
     raise ConvergenceError(f"{eq.id}: W = W_e was not reached", [eq.id])  # pragma: no cover
+
+
+def solve_alone(eq: Equation, start: float, curve: Curve) -> Solution:
+    """:func:`solve_one`, through :func:`solve_many`'s compiled rows where they apply:
+    the same steps, values and trace to the bit (``tests/test_solver_small.py``), without
+    the fixed cost of numpy's calls for one unknown."""
+    if eq.extreme is None and not eq.linked:
+        single = solve_many([(eq.fixed, eq.w2)], [start], curve)[0]
+        if single is not None:
+            return single.solution
+    return solve_one(eq, start, curve)
 
 
 # -- many single unknowns at once ----------------------------------------------------------
@@ -672,7 +693,10 @@ def solve(eqs: Sequence[Equation], start: Sequence[float], curve: Curve) -> Solu
     3. scipy's ``root`` (Powell's hybrid method) with a Newton polish.
     """
     if len(eqs) == 1 and not eqs[0].linked:
-        return solve_one(eqs[0], float(start[0]), curve)
+        return solve_alone(eqs[0], float(start[0]), curve)
+    compiled = _newton_compiled(eqs, start, curve)
+    if compiled is not None:
+        return compiled
     system = _System(eqs, curve)
     x = np.asarray(start, dtype=float).copy()
     trace = [x.tolist()]
@@ -684,6 +708,57 @@ def solve(eqs: Sequence[Equation], start: Sequence[float], curve: Curve) -> Solu
     if done is not None:
         return done
     return _second_method(system, eqs, np.asarray(start, dtype=float), trace)
+
+
+def _newton_compiled(
+    eqs: Sequence[Equation], start: Sequence[float], curve: Curve
+) -> Solution | None:
+    """Step 1 of :func:`solve` compiled (``_fastsolve.newton_group``) for a group of at
+    most :data:`COMPILED_GROUP` unknowns on the potential (no extreme row, every linked game
+    in both players' rows, every constant opponent finite): the same Newton steps, line
+    search, stop rule and polish, P and its density from the same ufuncs, the sums of
+    W_e in the same order. Only the Newton direction (Gaussian elimination instead of
+    LAPACK) and the line search's dot products are summed in their own order, so an
+    iterate may differ from :func:`_newton`'s in its last bits; the settled roots agree
+    (``tests/test_fastsolve.py``, the differential test against the reference core).
+    None where the compiled method does not apply or leaves Newton (a singular Jacobian,
+    no progress): :func:`solve` then takes the group from the start in Python."""
+    if _fastsolve is None or len(eqs) > COMPILED_GROUP:
+        return None
+    pairs: list[tuple[int, int]] = []
+    for k, e in enumerate(eqs):
+        if e.extreme is not None or not math.isfinite(sum(e.fixed)):
+            return None
+        pairs += [(k, j) for j in e.linked]
+    if sorted(pairs) != sorted((j, k) for k, j in pairs):
+        return None
+    normal = curve.kind == "normal"
+    found = _fastsolve.newton_group(
+        tuple(tuple(float(v) for v in e.fixed) for e in eqs),
+        tuple(e.linked for e in eqs),
+        tuple(e.w2 / 2 for e in eqs),
+        tuple(float(v) for v in start),
+        normal,
+        curve.sigma,
+        curve._scale,
+        curve.sigma * math.sqrt(2 * math.pi),
+        ndtr if normal else expit,
+        np.exp,
+        np.logaddexp,
+        np.frombuffer,
+        _rounds_alike,
+        TOLERANCE,
+        MAX_NEWTON,
+        MAX_STEP,
+        POLISH_STEPS,
+        POLISH_REACH,
+        float_half_up,
+        PLACES,
+    )
+    if found is None:
+        return None
+    values, steps, trace = found
+    return Solution(values, steps, trace)
 
 
 def _newton(

@@ -1,0 +1,226 @@
+"""The first-rating groups' Newton method in C (``_fastsolve.newton_group``, issue 24)
+against the Python method it replaces (``solver._newton`` on the potential, then
+``solver._polished``), and ``solver.solve_alone`` against ``solver.solve_one``.
+
+The compiled group method computes W_e, its sums, P and the density as the Python one
+does; only the Newton direction (Gaussian elimination instead of LAPACK) and two dot
+products are summed in their own order. So the settled roots and the step counts must be
+the same, and every trace state the same to far below a rating point (the differential
+test against the reference core compares the whole evaluations)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.special import ndtr
+
+from ratingdb.rules import solver
+from ratingdb.rules.rounding import float_half_up
+from ratingdb.rules.solver import Curve, Equation, Extreme, Solution
+
+try:
+    from ratingdb.rules import _fastsolve
+except ImportError:  # pragma: no cover - an install without a C compiler
+    _fastsolve = None  # type: ignore[assignment]
+
+SIGMA = 200 * math.sqrt(2)
+
+pytestmark = pytest.mark.skipif(_fastsolve is None, reason="the C extension is not built")
+
+
+def python_solution(eqs: list[Equation], start: list[float], curve: Curve) -> Solution:
+    """What :func:`solver.solve` gives without the compiled group method."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(solver, "_newton_compiled", lambda *args: None)
+        return solver.solve(eqs, start, curve)
+
+
+@st.composite
+def groups(draw: st.DrawFn) -> tuple[list[Equation], list[float], Curve]:
+    """Newcomers who play each other (every linked game in both rows) and established
+    opponents, scores strictly between 0 % and 100 % against the outside."""
+    m = draw(st.integers(2, 9))
+    base = draw(st.integers(300, 2400))
+    fixed: list[list[float]] = [[] for _ in range(m)]
+    fixed_w2: list[list[int]] = [[] for _ in range(m)]
+    linked: list[list[int]] = [[] for _ in range(m)]
+    linked_w2: list[list[int]] = [[] for _ in range(m)]
+    for a in range(m):
+        for b in range(a + 1, m):
+            if draw(st.booleans()):
+                w2 = draw(st.integers(0, 2))
+                linked[a].append(b)
+                linked_w2[a].append(w2)
+                linked[b].append(a)
+                linked_w2[b].append(2 - w2)
+    for k in range(m):
+        n = draw(st.integers(1, 9))
+        for _ in range(n):
+            fixed[k].append(float(base + draw(st.integers(-400, 400))))
+            fixed_w2[k].append(draw(st.integers(0, 2)))
+        if not 0 < sum(fixed_w2[k]) < 2 * n:  # a finite solution: neither 0 % nor 100 %
+            fixed_w2[k][0] = 1
+    eqs = [
+        Equation(
+            f"N{k}", tuple(fixed[k]), tuple(fixed_w2[k]), tuple(linked[k]), tuple(linked_w2[k])
+        )
+        for k in range(m)
+    ]
+    start = [float(base + draw(st.integers(-600, 600))) for _ in range(m)]
+    curve = Curve(draw(st.sampled_from(["normal", "logistic"])), SIGMA, 677)
+    return eqs, start, curve
+
+
+@settings(max_examples=400, deadline=None)
+@given(groups())
+def test_the_compiled_group_settles_where_python_settles(
+    group: tuple[list[Equation], list[float], Curve],
+) -> None:
+    eqs, start, curve = group
+    compiled = solver._newton_compiled(eqs, start, curve)
+    python = python_solution(eqs, start, curve)
+    if compiled is None:  # the Python method left Newton too (Gauss-Seidel, scipy)
+        assert python.steps > 0
+        return
+    assert compiled.values == python.values
+    assert compiled.steps == python.steps
+    assert len(compiled.trace) == len(python.trace)
+    for ours, theirs in zip(compiled.trace, python.trace, strict=True):
+        assert np.max(np.abs(np.subtract(ours, theirs))) < 1e-9
+
+
+def test_a_group_of_three_newcomers_is_solved_in_c() -> None:
+    """Three newcomers who drew each other, each against two established players: the
+    compiled method takes the group and its roots are the Python ones."""
+    eqs = [
+        Equation("A", (1600.0, 1700.0), (2, 0), (1, 2), (1, 1)),
+        Equation("B", (1500.0, 1800.0), (2, 1), (0, 2), (1, 1)),
+        Equation("C", (1400.0, 1900.0), (0, 2), (0, 1), (1, 1)),
+    ]
+    curve = Curve("normal", SIGMA, 677)
+    compiled = solver._newton_compiled(eqs, [1650.0, 1700.0, 1600.0], curve)
+    assert compiled is not None
+    assert compiled.values == python_solution(eqs, [1650.0, 1700.0, 1600.0], curve).values
+    assert compiled.trace[0] == [1650.0, 1700.0, 1600.0]
+    # each root makes W = W_e to the solver's accuracy
+    for eq, value in zip(eqs, compiled.values, strict=True):
+        others = [*eq.fixed, *(compiled.values[j] for j in eq.linked)]
+        expected = float(sum(ndtr_of(value - o) for o in others))
+        assert abs(expected - eq.w2 / 2) < 1e-8
+
+
+def ndtr_of(d: float) -> float:
+    return 0.5 * math.erfc(-d / SIGMA / math.sqrt(2))
+
+
+def test_groups_the_compiled_method_leaves_to_python() -> None:
+    curve = Curve("normal", SIGMA, 677)
+    pair = [
+        Equation("A", (1600.0,), (1,), (1,), (2,)),
+        Equation("B", (1500.0,), (1,), (0,), (0,)),
+    ]
+    assert solver._newton_compiled(pair, [1600.0, 1500.0], curve) is not None
+    extreme = [pair[0], Equation("B", (1500.0,), (0,), (0,), (0,), "low")]
+    assert solver._newton_compiled(extreme, [1600.0, 1500.0], curve) is None
+    one_sided = [pair[0], Equation("B", (1500.0,), (1,))]  # A's game is not in B's row
+    assert solver._newton_compiled(one_sided, [1600.0, 1500.0], curve) is None
+    sure = [Equation("A", (-math.inf, 1600.0), (2, 1), (1,), (2,)), pair[1]]
+    assert solver._newton_compiled(sure, [1600.0, 1500.0], curve) is None
+    many = [
+        Equation(f"N{k}", (1500.0,), (1,), ((k + 1) % 70, (k - 1) % 70), (1, 1)) for k in range(70)
+    ]
+    assert solver._newton_compiled(many, [1500.0] * 70, curve) is None  # LAPACK's size
+
+
+def test_an_error_in_p_is_raised_not_swallowed() -> None:
+    def broken(values: object) -> object:
+        raise RuntimeError("P failed")
+
+    curve = Curve("normal", SIGMA, 677)
+    eqs = [Equation("A", (1600.0,), (1,), (1,), (2,)), Equation("B", (1500.0,), (1,), (0,), (0,))]
+    with pytest.raises(RuntimeError, match="P failed"):
+        _fastsolve.newton_group(
+            tuple(e.fixed for e in eqs),
+            tuple(e.linked for e in eqs),
+            tuple(e.w2 / 2 for e in eqs),
+            (1600.0, 1500.0),
+            True,
+            SIGMA,
+            curve._scale,
+            SIGMA * math.sqrt(2 * math.pi),
+            broken,
+            np.exp,
+            np.logaddexp,
+            np.frombuffer,
+            solver._rounds_alike,
+            solver.TOLERANCE,
+            solver.MAX_NEWTON,
+            solver.MAX_STEP,
+            solver.POLISH_STEPS,
+            solver.POLISH_REACH,
+            float_half_up,
+            solver.PLACES,
+        )
+
+
+def test_a_linked_position_outside_the_group_is_an_error() -> None:
+    curve = Curve("normal", SIGMA, 677)
+    eqs = [Equation("A", (1600.0,), (1,), (5,), (2,)), Equation("B", (1500.0,), (1,), (0,), (0,))]
+    with pytest.raises(IndexError):
+        _fastsolve.newton_group(
+            tuple(e.fixed for e in eqs),
+            tuple(e.linked for e in eqs),
+            (1.5, 0.5),
+            (1600.0, 1500.0),
+            True,
+            SIGMA,
+            curve._scale,
+            SIGMA * math.sqrt(2 * math.pi),
+            ndtr,
+            np.exp,
+            np.logaddexp,
+            np.frombuffer,
+            solver._rounds_alike,
+            solver.TOLERANCE,
+            solver.MAX_NEWTON,
+            solver.MAX_STEP,
+            solver.POLISH_STEPS,
+            solver.POLISH_REACH,
+            float_half_up,
+            solver.PLACES,
+        )
+
+
+@st.composite
+def singles(draw: st.DrawFn) -> tuple[Equation, float, Curve]:
+    n = draw(st.integers(1, 40))
+    base = draw(st.integers(100, 2700))
+    fixed = tuple(float(base + draw(st.integers(-500, 500))) for _ in range(n))
+    w2 = tuple(draw(st.integers(0, 2)) for _ in range(n))
+    total = sum(w2)
+    extreme: Extreme | None = draw(st.sampled_from([None, "high", "low"]))
+    if extreme is None and not 0 < total < 2 * n:
+        extreme = "high" if total else "low"
+    start = float(base + draw(st.integers(-3000, 3000)))
+    curve = Curve(draw(st.sampled_from(["normal", "logistic"])), SIGMA, 677)
+    return Equation("X", fixed, w2, extreme=extreme), start, curve
+
+
+@settings(max_examples=400, deadline=None)
+@given(singles())
+def test_solve_alone_is_solve_one_to_the_bit(single: tuple[Equation, float, Curve]) -> None:
+    eq, start, curve = single
+    assert repr(solver.solve_alone(eq, start, curve)) == repr(solver.solve_one(eq, start, curve))
+
+
+def test_the_extreme_rule_takes_numpys_mean() -> None:
+    """R_c +- 677 over the opponents: the mean as ndarray.mean adds (pairwise from 8 on)."""
+    curve = Curve("normal", SIGMA, 677)
+    fixed = tuple(1000.0 + 0.1 * k for k in range(19))
+    eq = Equation("X", fixed, (2,) * 19, extreme="high")
+    value = float(np.asarray(fixed).mean()) + 677
+    assert solver.solve_one(eq, 1500.0, curve).values == [value]
