@@ -6,9 +6,11 @@
  * against fixed opponents) iterate the bracketing Newton method of solver.solve_one. The
  * Python version spends most of its time on the per-game lists and sums between two numpy
  * calls; here the differences, the sums (in numpy's pairwise order), the bracket and the
- * stop rule are C, and P and its density still come from the very ufuncs the Python
- * version calls (scipy.special.ndtr or expit, numpy.exp), called on arrays of the same
- * values. Every value is the same IEEE operation on the same operands (built with
+ * stop rule are C, and P and its density still come from the very functions the Python
+ * version calls: numpy.exp as the ufunc, on arrays of the same values; P as scipy's own
+ * C function behind scipy.special.ndtr or expit (the capsule scipy.special.cython_special
+ * exports; solver._scalar_twin takes it only where it gives the ufunc's values to the
+ * bit, else the ufunc itself is called). Every value is the same IEEE operation on the same operands (built with
  * -ffp-contract=off: no fused multiply-add), so the roots, traces and W_e agree with the
  * Python version to the last bit (tests/test_fastsolve.py); the stop rule's rare slow
  * case (an iterate near a half) calls solver._rounds_alike itself.
@@ -64,7 +66,7 @@ typedef struct {
     double sigma;        /* normal: z = (x - o) / sigma */
     double factor;       /* logistic: (x - o) * factor */
     double norm;         /* normal: the density's sum / norm is the slope */
-    PyObject *cdf;       /* scipy.special.ndtr or expit */
+    PyObject *cdf;       /* scipy.special.ndtr or expit, or the capsule of its C function */
     PyObject *exp;       /* numpy.exp */
     PyObject *frombuffer;/* numpy.frombuffer */
     PyObject *slow_alike;/* solver._rounds_alike */
@@ -73,9 +75,33 @@ typedef struct {
     const Py_ssize_t *len;
 } Ctx;
 
-/* ufunc(values) as a new reference to a float64 array; *data its values */
+/* the signature of scipy.special.cython_special's C functions of one double (their
+ * capsules in __pyx_capi__): the very function scipy's ufunc calls for each element */
+static const char SCALAR[] = "double (double, int __pyx_skip_dispatch)";
+
+/* ufunc(values) as a new reference to a float64 array (or to a bytearray of doubles,
+ * where ufunc is a capsule of SCALAR: the function applied here, element by element);
+ * *view its values */
 static PyObject *apply(const Ctx *c, PyObject *ufunc, PyObject *bytes, Py_buffer *view)
 {
+    if (PyCapsule_CheckExact(ufunc)) {
+        double (*fn)(double, int) = (double (*)(double, int))PyCapsule_GetPointer(ufunc, SCALAR);
+        if (fn == NULL)
+            return NULL;
+        Py_ssize_t n = PyByteArray_GET_SIZE(bytes) / 8;
+        PyObject *out = PyByteArray_FromStringAndSize(NULL, n * 8);
+        if (out == NULL)
+            return NULL;
+        const double *src = (const double *)PyByteArray_AS_STRING(bytes);
+        double *dst = (double *)PyByteArray_AS_STRING(out);
+        for (Py_ssize_t i = 0; i < n; i++)
+            dst[i] = fn(src[i], 0);
+        if (PyErr_Occurred() || PyObject_GetBuffer(out, view, PyBUF_SIMPLE) < 0) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        return out;
+    }
     PyObject *arr = PyObject_CallOneArg(c->frombuffer, bytes);
     if (arr == NULL)
         return NULL;
@@ -1168,7 +1194,41 @@ done:
     return result;
 }
 
+static PyObject *scalar_values(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *capsule;
+    Py_buffer values;
+    if (!PyArg_ParseTuple(args, "Oy*", &capsule, &values))
+        return NULL;
+    double (*fn)(double, int) = (double (*)(double, int))PyCapsule_GetPointer(capsule, SCALAR);
+    if (fn == NULL || values.len % 8 != 0) {
+        if (fn != NULL)
+            PyErr_SetString(PyExc_ValueError, "values must be whole float64s");
+        PyBuffer_Release(&values);
+        return NULL;
+    }
+    Py_ssize_t n = values.len / 8;
+    PyObject *out = PyBytes_FromStringAndSize(NULL, values.len);
+    if (out != NULL) {
+        double *dst = (double *)PyBytes_AS_STRING(out);
+        const double *src = (const double *)values.buf;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            double v;
+            memcpy(&v, src + i, sizeof v);
+            dst[i] = fn(v, 0);
+        }
+    }
+    PyBuffer_Release(&values);
+    if (out != NULL && PyErr_Occurred())
+        Py_CLEAR(out);
+    return out;
+}
+
 static PyMethodDef methods[] = {
+    {"scalar_values", scalar_values, METH_VARARGS,
+     "scalar_values(capsule, data) -> the capsule's C function (a double of a double, as\n"
+     "scipy.special.cython_special exports it) applied to each float64 of data, as bytes."},
     {"solve_small", solve_small, METH_VARARGS, solve_small_doc},
     {"table_alone", table_alone, METH_VARARGS, table_alone_doc},
     {"newton_group", newton_group, METH_VARARGS, newton_group_doc},

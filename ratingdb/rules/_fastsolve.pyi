@@ -9,7 +9,7 @@ def solve_small(
     sigma: float,
     factor: float,
     norm: float,
-    cdf: Callable[..., Any],
+    cdf: object,  # a ufunc or a capsule of scipy's C function (solver._scalar_twin)
     exp: Callable[..., Any],
     frombuffer: Callable[..., Any],
     rounds_alike: Callable[[float, float], bool],
@@ -47,7 +47,7 @@ def newton_group(
     sigma: float,
     factor: float,
     norm: float,
-    cdf: Callable[..., Any],
+    cdf: object,  # a ufunc or a capsule of scipy's C function (solver._scalar_twin)
     exp: Callable[..., Any],
     logaddexp: Callable[..., Any],
     frombuffer: Callable[..., Any],
@@ -61,3 +61,4 @@ def newton_group(
     places: int,
     /,
 ) -> tuple[list[float], int, list[list[float]]] | None: ...
+def scalar_values(capsule: object, data: bytes, /) -> bytes: ...

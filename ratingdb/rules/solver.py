@@ -54,6 +54,38 @@ except ImportError:  # pragma: no cover - an install without a C compiler
 
 Extreme = Literal["high", "low"]
 
+
+def _scalar_twin(ufunc: np.ufunc) -> object:
+    """The C function scipy's ``ufunc`` applies to each element, as the capsule
+    ``scipy.special.cython_special`` exports it (``_fastsolve`` then calls it without a
+    round trip through numpy per step), or the ufunc itself where scipy exports none or
+    it does not give the ufunc's values to the bit on a sample (the extreme ends, zero,
+    the steps of the rating scale)."""
+    try:
+        from scipy.special import cython_special
+    except ImportError:  # pragma: no cover - scipy without its Cython API
+        return ufunc
+    name = ufunc.__name__
+    sample = np.concatenate(
+        [np.linspace(-40.0, 40.0, 4001), np.array([0.0, -0.0, 1e-300, -1e-300, 8.3, -38.4])]
+    )
+    expected = ufunc(sample).tobytes()
+    for key, capsule in getattr(cython_special, "__pyx_capi__", {}).items():
+        if not key.endswith(name) or key.removesuffix(name)[-1:] not in "0123456789":
+            continue
+        try:
+            found = _fastsolve.scalar_values(capsule, sample.tobytes())
+        except (ValueError, TypeError):  # another signature (complex, float, long double)
+            continue
+        if found == expected:
+            return capsule
+    return ufunc
+
+
+#: P of the normal and the logistic curve as ``_fastsolve`` calls them (:func:`_scalar_twin`)
+_NDTR = ndtr if _fastsolve is None else _scalar_twin(ndtr)
+_EXPIT = expit if _fastsolve is None else _scalar_twin(expit)
+
 #: |W - W_e| (in points) below which an equation holds
 TOLERANCE = 1e-9
 #: Newton steps before the second method is tried (each step at least halves the error
@@ -398,7 +430,7 @@ def _solve_small(
         curve.sigma,
         curve._scale,
         curve.sigma * math.sqrt(2 * math.pi),
-        ndtr if normal else expit,
+        _NDTR if normal else _EXPIT,
         np.exp,
         np.frombuffer,
         _rounds_alike,
@@ -742,7 +774,7 @@ def _newton_compiled(
         curve.sigma,
         curve._scale,
         curve.sigma * math.sqrt(2 * math.pi),
-        ndtr if normal else expit,
+        _NDTR if normal else _EXPIT,
         np.exp,
         np.logaddexp,
         np.frombuffer,
