@@ -7,10 +7,11 @@
  * Python version spends most of its time on the per-game lists and sums between two numpy
  * calls; here the differences, the sums (in numpy's pairwise order), the bracket and the
  * stop rule are C, and P and its density still come from the very functions the Python
- * version calls: numpy.exp as the ufunc, on arrays of the same values; P as scipy's own
- * C function behind scipy.special.ndtr or expit (the capsule scipy.special.cython_special
- * exports; solver._scalar_twin takes it only where it gives the ufunc's values to the
- * bit, else the ufunc itself is called). Every value is the same IEEE operation on the same operands (built with
+ * version calls: P as scipy's own C function behind scipy.special.ndtr or expit (the
+ * capsule scipy.special.cython_special exports), the density's exponential as numpy's
+ * own float64 loop of numpy.exp (double_loop, read from the ufunc object as numpy's
+ * C-API documents it); solver._twin takes each only where it gives the ufunc's values to
+ * the bit, else the ufunc itself is called on an array. Every value is the same IEEE operation on the same operands (built with
  * -ffp-contract=off: no fused multiply-add), so the roots, traces and W_e agree with the
  * Python version to the last bit (tests/test_fastsolve.py); the stop rule's rare slow
  * case (an iterate near a half) calls solver._rounds_alike itself.
@@ -24,6 +25,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <fenv.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,24 +81,56 @@ typedef struct {
  * capsules in __pyx_capi__): the very function scipy's ufunc calls for each element */
 static const char SCALAR[] = "double (double, int __pyx_skip_dispatch)";
 
+/* numpy's ufunc loop of one float64 to one float64 (the PyUFuncObject's functions[k] and
+ * data[k]), as double_loop finds it */
+typedef void (*LoopFn)(char **args, const Py_ssize_t *dims, const Py_ssize_t *steps, void *data);
+typedef struct {
+    LoopFn fn;
+    void *data;
+} Loop;
+static const char LOOP[] = "ratingdb.rules._fastsolve.loop";
+
+/* dst[0..n) = f(src[0..n)) for a capsule of SCALAR or LOOP; -1 with a Python error. The
+ * floating-point status flags a numpy loop raises are put back as they were (numpy clears
+ * and reads them around its own calls). */
+static int capsule_values(PyObject *capsule, const double *src, double *dst, Py_ssize_t n)
+{
+    const char *name = PyCapsule_GetName(capsule);
+    if (name != NULL && strcmp(name, LOOP) == 0) {
+        Loop *loop = (Loop *)PyCapsule_GetPointer(capsule, LOOP);
+        if (loop == NULL)
+            return -1;
+        fexcept_t flags;
+        fegetexceptflag(&flags, FE_ALL_EXCEPT);
+        char *args[2] = {(char *)src, (char *)dst};
+        Py_ssize_t dims[1] = {n}, steps[2] = {8, 8};
+        if (n > 0)
+            loop->fn(args, dims, steps, loop->data);
+        fesetexceptflag(&flags, FE_ALL_EXCEPT);
+        return PyErr_Occurred() ? -1 : 0;
+    }
+    double (*fn)(double, int) = (double (*)(double, int))PyCapsule_GetPointer(capsule, SCALAR);
+    if (fn == NULL)
+        return -1;
+    for (Py_ssize_t i = 0; i < n; i++)
+        dst[i] = fn(src[i], 0);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
 /* ufunc(values) as a new reference to a float64 array (or to a bytearray of doubles,
- * where ufunc is a capsule of SCALAR: the function applied here, element by element);
- * *view its values */
+ * where ufunc is a capsule of SCALAR or LOOP: the function applied here); *view its
+ * values */
 static PyObject *apply(const Ctx *c, PyObject *ufunc, PyObject *bytes, Py_buffer *view)
 {
     if (PyCapsule_CheckExact(ufunc)) {
-        double (*fn)(double, int) = (double (*)(double, int))PyCapsule_GetPointer(ufunc, SCALAR);
-        if (fn == NULL)
-            return NULL;
         Py_ssize_t n = PyByteArray_GET_SIZE(bytes) / 8;
         PyObject *out = PyByteArray_FromStringAndSize(NULL, n * 8);
         if (out == NULL)
             return NULL;
         const double *src = (const double *)PyByteArray_AS_STRING(bytes);
         double *dst = (double *)PyByteArray_AS_STRING(out);
-        for (Py_ssize_t i = 0; i < n; i++)
-            dst[i] = fn(src[i], 0);
-        if (PyErr_Occurred() || PyObject_GetBuffer(out, view, PyBUF_SIMPLE) < 0) {
+        if (capsule_values(ufunc, src, dst, n) < 0
+            || PyObject_GetBuffer(out, view, PyBUF_SIMPLE) < 0) {
             Py_DECREF(out);
             return NULL;
         }
@@ -1201,34 +1235,90 @@ static PyObject *scalar_values(PyObject *self, PyObject *args)
     Py_buffer values;
     if (!PyArg_ParseTuple(args, "Oy*", &capsule, &values))
         return NULL;
-    double (*fn)(double, int) = (double (*)(double, int))PyCapsule_GetPointer(capsule, SCALAR);
-    if (fn == NULL || values.len % 8 != 0) {
-        if (fn != NULL)
-            PyErr_SetString(PyExc_ValueError, "values must be whole float64s");
+    if (!PyCapsule_CheckExact(capsule) || values.len % 8 != 0) {
+        PyErr_SetString(PyExc_ValueError, "a capsule and whole float64s are needed");
         PyBuffer_Release(&values);
         return NULL;
     }
     Py_ssize_t n = values.len / 8;
     PyObject *out = PyBytes_FromStringAndSize(NULL, values.len);
-    if (out != NULL) {
-        double *dst = (double *)PyBytes_AS_STRING(out);
-        const double *src = (const double *)values.buf;
-        for (Py_ssize_t i = 0; i < n; i++) {
-            double v;
-            memcpy(&v, src + i, sizeof v);
-            dst[i] = fn(v, 0);
+    double *src = malloc(values.len > 0 ? values.len : 1);
+    if (out != NULL && src != NULL) {
+        memcpy(src, values.buf, values.len); /* aligned */
+        if (capsule_values(capsule, src, (double *)PyBytes_AS_STRING(out), n) < 0)
+            Py_CLEAR(out);
+    } else if (src == NULL) {
+        Py_CLEAR(out);
+        PyErr_NoMemory();
+    }
+    free(src);
+    PyBuffer_Release(&values);
+    return out;
+}
+
+/* numpy's PyUFuncObject as its C-API documents it, up to the fields read here */
+typedef struct {
+    PyObject_HEAD
+    int nin, nout, nargs;
+    int identity;
+    LoopFn *functions;
+    void *const *data;
+    int ntypes;
+    int reserved1;
+    const char *name;
+    const char *types;
+} UfuncHead;
+
+enum { NPY_DOUBLE_NUM = 12 }; /* numpy's type number of float64 */
+
+static void free_loop(PyObject *capsule)
+{
+    PyMem_Free(PyCapsule_GetPointer(capsule, LOOP));
+}
+
+static PyObject *double_loop(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *ufunc, *ufunc_type;
+    if (!PyArg_ParseTuple(args, "OO!", &ufunc, &PyType_Type, &ufunc_type))
+        return NULL;
+    if (!PyObject_TypeCheck(ufunc, (PyTypeObject *)ufunc_type)) {
+        PyErr_SetString(PyExc_ValueError, "not a numpy ufunc");
+        return NULL;
+    }
+    const UfuncHead *u = (const UfuncHead *)ufunc;
+    if (u->nin != 1 || u->nout != 1 || u->nargs != 2 || u->ntypes <= 0 || u->ntypes > 256
+        || u->functions == NULL || u->types == NULL) {
+        PyErr_SetString(PyExc_ValueError, "not a ufunc of one argument");
+        return NULL;
+    }
+    for (int k = 0; k < u->ntypes; k++) { /* numpy takes the first loop that fits */
+        if (u->types[2 * k] == NPY_DOUBLE_NUM && u->types[2 * k + 1] == NPY_DOUBLE_NUM
+            && u->functions[k] != NULL) {
+            Loop *loop = PyMem_Malloc(sizeof(Loop));
+            if (loop == NULL)
+                return PyErr_NoMemory();
+            loop->fn = u->functions[k];
+            loop->data = u->data == NULL ? NULL : u->data[k];
+            PyObject *capsule = PyCapsule_New(loop, LOOP, free_loop);
+            if (capsule == NULL)
+                PyMem_Free(loop);
+            return capsule;
         }
     }
-    PyBuffer_Release(&values);
-    if (out != NULL && PyErr_Occurred())
-        Py_CLEAR(out);
-    return out;
+    PyErr_SetString(PyExc_ValueError, "the ufunc has no float64 loop");
+    return NULL;
 }
 
 static PyMethodDef methods[] = {
     {"scalar_values", scalar_values, METH_VARARGS,
      "scalar_values(capsule, data) -> the capsule's C function (a double of a double, as\n"
-     "scipy.special.cython_special exports it) applied to each float64 of data, as bytes."},
+     "scipy.special.cython_special exports it, or a loop of double_loop) applied to each\n"
+     "float64 of data, as bytes."},
+    {"double_loop", double_loop, METH_VARARGS,
+     "double_loop(ufunc, numpy.ufunc) -> a capsule of the ufunc's float64 loop (the one\n"
+     "numpy runs for a float64 array), for apply and scalar_values; ValueError if the\n"
+     "ufunc has none."},
     {"solve_small", solve_small, METH_VARARGS, solve_small_doc},
     {"table_alone", table_alone, METH_VARARGS, table_alone_doc},
     {"newton_group", newton_group, METH_VARARGS, newton_group_doc},

@@ -10,7 +10,7 @@ def solve_small(
     factor: float,
     norm: float,
     cdf: object,  # a ufunc or a capsule of scipy's C function (solver._scalar_twin)
-    exp: Callable[..., Any],
+    exp: object,  # numpy.exp or the capsule of its float64 loop (double_loop)
     frombuffer: Callable[..., Any],
     rounds_alike: Callable[[float, float], bool],
     tolerance: float,
@@ -48,7 +48,7 @@ def newton_group(
     factor: float,
     norm: float,
     cdf: object,  # a ufunc or a capsule of scipy's C function (solver._scalar_twin)
-    exp: Callable[..., Any],
+    exp: object,  # numpy.exp or the capsule of its float64 loop (double_loop)
     logaddexp: Callable[..., Any],
     frombuffer: Callable[..., Any],
     rounds_alike: Callable[[float, float], bool],
@@ -62,3 +62,4 @@ def newton_group(
     /,
 ) -> tuple[list[float], int, list[list[float]]] | None: ...
 def scalar_values(capsule: object, data: bytes, /) -> bytes: ...
+def double_loop(ufunc: object, ufunc_type: type, /) -> object: ...

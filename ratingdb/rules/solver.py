@@ -34,6 +34,7 @@ rounds down, whichever way the iteration came.
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -55,36 +56,55 @@ except ImportError:  # pragma: no cover - an install without a C compiler
 Extreme = Literal["high", "low"]
 
 
-def _scalar_twin(ufunc: np.ufunc) -> object:
-    """The C function scipy's ``ufunc`` applies to each element, as the capsule
-    ``scipy.special.cython_special`` exports it (``_fastsolve`` then calls it without a
-    round trip through numpy per step), or the ufunc itself where scipy exports none or
-    it does not give the ufunc's values to the bit on a sample (the extreme ends, zero,
-    the steps of the rating scale)."""
-    try:
-        from scipy.special import cython_special
-    except ImportError:  # pragma: no cover - scipy without its Cython API
-        return ufunc
-    name = ufunc.__name__
-    sample = np.concatenate(
-        [np.linspace(-40.0, 40.0, 4001), np.array([0.0, -0.0, 1e-300, -1e-300, 8.3, -38.4])]
-    )
-    expected = ufunc(sample).tobytes()
-    for key, capsule in getattr(cython_special, "__pyx_capi__", {}).items():
-        if not key.endswith(name) or key.removesuffix(name)[-1:] not in "0123456789":
-            continue
+#: where :func:`_twin` compares a compiled function with its ufunc: the tails, zero, the
+#: steps of the rating scale and the exponent range of the normal density
+_SAMPLE = np.concatenate(
+    [
+        np.linspace(-40.0, 40.0, 4001),
+        -0.5 * np.linspace(-40.0, 40.0, 4001) ** 2,
+        np.array([0.0, -0.0, 1e-300, -1e-300, 8.3, -38.4, -745.2, -800.0]),
+    ]
+)
+
+
+def _twin(ufunc: np.ufunc) -> object:
+    """What ``_fastsolve`` calls for ``ufunc`` without a round trip through Python per
+    step: the C function scipy's ufunc applies to each element, as the capsule of
+    ``scipy.special.cython_special`` (``ndtr``, ``expit``), or numpy's own float64 loop of
+    the ufunc (``exp``); or the ufunc itself where neither exists or gives the ufunc's
+    values to the bit on :data:`_SAMPLE`."""
+    expected = ufunc(_SAMPLE).tobytes()
+    for candidate in _twin_candidates(ufunc):
         try:
-            found = _fastsolve.scalar_values(capsule, sample.tobytes())
+            if _fastsolve.scalar_values(candidate, _SAMPLE.tobytes()) == expected:
+                return candidate
         except (ValueError, TypeError):  # another signature (complex, float, long double)
             continue
-        if found == expected:
-            return capsule
     return ufunc
 
 
-#: P of the normal and the logistic curve as ``_fastsolve`` calls them (:func:`_scalar_twin`)
-_NDTR = ndtr if _fastsolve is None else _scalar_twin(ndtr)
-_EXPIT = expit if _fastsolve is None else _scalar_twin(expit)
+def _twin_candidates(ufunc: np.ufunc) -> list[object]:
+    found: list[object] = []
+    try:
+        from scipy.special import cython_special
+    except ImportError:  # pragma: no cover - scipy without its Cython API
+        cython_special = None
+    name = ufunc.__name__
+    for key, capsule in getattr(cython_special, "__pyx_capi__", {}).items():
+        if key.endswith(name) and key.removesuffix(name)[-1:] in "0123456789":
+            found.append(capsule)
+    # numpy's loop, read from the ufunc object as numpy's C-API documents it (1.x and 2.x)
+    if np.__version__.split(".")[0] in ("1", "2"):
+        with contextlib.suppress(ValueError):  # no float64 loop
+            found.append(_fastsolve.double_loop(ufunc, np.ufunc))
+    return found
+
+
+#: P of the normal and the logistic curve and the density's exponential as ``_fastsolve``
+#: calls them (:func:`_twin`)
+_NDTR = ndtr if _fastsolve is None else _twin(ndtr)
+_EXPIT = expit if _fastsolve is None else _twin(expit)
+_EXP = np.exp if _fastsolve is None else _twin(np.exp)
 
 #: |W - W_e| (in points) below which an equation holds
 TOLERANCE = 1e-9
@@ -431,7 +451,7 @@ def _solve_small(
         curve._scale,
         curve.sigma * math.sqrt(2 * math.pi),
         _NDTR if normal else _EXPIT,
-        np.exp,
+        _EXP,
         np.frombuffer,
         _rounds_alike,
         TOLERANCE,
@@ -775,7 +795,7 @@ def _newton_compiled(
         curve._scale,
         curve.sigma * math.sqrt(2 * math.pi),
         _NDTR if normal else _EXPIT,
-        np.exp,
+        _EXP,
         np.logaddexp,
         np.frombuffer,
         _rounds_alike,
