@@ -69,3 +69,32 @@ def test_the_untraced_evaluation_builds_no_trace() -> None:
             assert not result.trace.get("performance") and not result.trace.get("sonderwertung")
             looked += 1
     assert looked > 50
+
+
+def test_the_sonderwertung_reuses_first_ratings_only_where_no_newcomer_met_it() -> None:
+    """4.7.6's second pass takes the first pass's first ratings when no first-rating
+    player met an exceptional one, and computes them again when one did: both cases
+    occur among the random tournaments, and each gives the reference's evaluation."""
+    import importlib
+
+    classic = importlib.import_module("ratingdb.rules.dwz_classic.evaluate")
+
+    met: list[bool] = []
+    original = classic._Evaluation._newcomers_met
+
+    def recorded(self: object, players: dict[int, int]) -> bool:
+        answer = original(self, players)
+        met.append(answer)
+        return answer
+
+    params = PARAMETER_SETS["dwz-2016-float"]  # WO 2002 and WO 2014 have no Sonderwertung
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(classic._Evaluation, "_newcomers_met", recorded)
+        for k in range(600):
+            t = random_tournament(random.Random(k * 31 + 5), f"S{k}")
+            before = len(met)
+            difference = compare(t, params)
+            assert difference is None, f"seed {k * 31 + 5}: {difference}"
+            if len(met) > before and True in met and False in met:
+                break
+    assert True in met and False in met

@@ -41,7 +41,6 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 import numpy as np
-from scipy import optimize
 from scipy.special import expit, ndtr
 
 from ratingdb.rules.errors import ConvergenceError
@@ -890,6 +889,8 @@ def _gauss_seidel(
 def _second_method(
     system: _System, eqs: Sequence[Equation], start: np.ndarray, trace: list[list[float]]
 ) -> Solution:
+    from scipy import optimize  # rarely needed: its import costs a tenth of a second
+
     result = optimize.root(
         lambda v: (system.residual(v), system.jacobian(v)), start, jac=True, method="hybr"
     )

@@ -258,7 +258,16 @@ class _Evaluation(DwzEvaluation):
             return replaced[j] if j in replaced else ratings[j]  # type: ignore[return-value]
 
         computed = _Pass(trace={"performance": {}})
-        self._first_ratings(seen, computed)
+        if before is not None and not self._newcomers_met(replaced):
+            # no first-rating player met an exceptional one: the first pass's first
+            # ratings come from the very same values (4.7.6)
+            computed.first, computed.start = before.first, before.start
+            computed.values, computed.iterants = before.values, before.iterants
+            computed.steps = before.steps
+            if "first_rating" in before.trace:
+                computed.trace["first_rating"] = before.trace["first_rating"]
+        else:
+            self._first_ratings(seen, computed)
         seen_as = {**replaced, **computed.first}  # exceptional players, first ratings
         for i in sorted(self.groups.established):
             games = self.games[i]
@@ -292,6 +301,16 @@ class _Evaluation(DwzEvaluation):
                     ordered[pid] = earlier[pid]
             computed.trace["performance"] = ordered
         return computed
+
+    def _newcomers_met(self, players: dict[int, int]) -> bool:
+        """Whether a 1st- or 2nd-stage player has a game against one of ``players``."""
+        groups, adjacency = self.groups, self.adjacency
+        return any(
+            j in players
+            for stage in (groups.first_stage, groups.second_stage)
+            for i in stage
+            for j, _, _ in adjacency[i]
+        )
 
     def _first_ratings(self, seen: Callable[[int], int], computed: _Pass) -> None:
         groups, arith = self.groups, self.arith
