@@ -57,6 +57,12 @@ def groups(draw: st.DrawFn) -> tuple[list[Equation], list[float], Curve]:
                 linked_w2[a].append(w2)
                 linked[b].append(a)
                 linked_w2[b].append(2 - w2)
+    one_sided = draw(st.booleans())  # a game only in one row (a 2nd-stage opponent)
+    if one_sided and linked[0]:
+        j = linked[0][0]
+        at = linked[j].index(0)
+        del linked[j][at], linked_w2[j][at]
+    extremes: list[Extreme | None] = [None] * m
     for k in range(m):
         n = draw(st.integers(1, 9))
         for _ in range(n):
@@ -64,9 +70,16 @@ def groups(draw: st.DrawFn) -> tuple[list[Equation], list[float], Curve]:
             fixed_w2[k].append(draw(st.integers(0, 2)))
         if not 0 < sum(fixed_w2[k]) < 2 * n:  # a finite solution: neither 0 % nor 100 %
             fixed_w2[k][0] = 1
+        if k and draw(st.integers(0, 4)) == 0:  # the extreme rule (classic 4.7.2.1.2)
+            extremes[k] = draw(st.sampled_from(["high", "low"]))
     eqs = [
         Equation(
-            f"N{k}", tuple(fixed[k]), tuple(fixed_w2[k]), tuple(linked[k]), tuple(linked_w2[k])
+            f"N{k}",
+            tuple(fixed[k]),
+            tuple(fixed_w2[k]),
+            tuple(linked[k]),
+            tuple(linked_w2[k]),
+            extremes[k],
         )
         for k in range(m)
     ]
@@ -117,6 +130,25 @@ def ndtr_of(d: float) -> float:
     return 0.5 * math.erfc(-d / SIGMA / math.sqrt(2))
 
 
+def test_groups_with_extreme_rows_and_one_sided_games_take_the_squared_residuals() -> None:
+    """An extreme row (R_c - 677 over the opponents' current values) and a game that
+    stands in one row only leave no potential: both methods search on the squared
+    residuals, and the values agree."""
+    curve = Curve("normal", SIGMA, 677)
+    pair = [
+        Equation("A", (1600.0, 1700.0), (1, 2), (1,), (2,)),
+        Equation("B", (1500.0,), (0,), (0,), (0,), "low"),
+    ]
+    compiled = solver._newton_compiled(pair, [1600.0, 1500.0], curve)
+    assert compiled is not None
+    assert compiled.values == python_solution(pair, [1600.0, 1500.0], curve).values
+    assert compiled.values[1] == float_half_up((1500.0 + compiled.values[0]) / 2 - 677, 9)
+    one_sided = [pair[0], Equation("B", (1500.0,), (1,))]  # A's game is not in B's row
+    compiled = solver._newton_compiled(one_sided, [1600.0, 1500.0], curve)
+    assert compiled is not None
+    assert compiled.values == python_solution(one_sided, [1600.0, 1500.0], curve).values
+
+
 def test_groups_the_compiled_method_leaves_to_python() -> None:
     curve = Curve("normal", SIGMA, 677)
     pair = [
@@ -124,10 +156,6 @@ def test_groups_the_compiled_method_leaves_to_python() -> None:
         Equation("B", (1500.0,), (1,), (0,), (0,)),
     ]
     assert solver._newton_compiled(pair, [1600.0, 1500.0], curve) is not None
-    extreme = [pair[0], Equation("B", (1500.0,), (0,), (0,), (0,), "low")]
-    assert solver._newton_compiled(extreme, [1600.0, 1500.0], curve) is None
-    one_sided = [pair[0], Equation("B", (1500.0,), (1,))]  # A's game is not in B's row
-    assert solver._newton_compiled(one_sided, [1600.0, 1500.0], curve) is None
     sure = [Equation("A", (-math.inf, 1600.0), (2, 1), (1,), (2,)), pair[1]]
     assert solver._newton_compiled(sure, [1600.0, 1500.0], curve) is None
     many = [
@@ -148,6 +176,9 @@ def test_an_error_in_p_is_raised_not_swallowed() -> None:
             tuple(e.linked for e in eqs),
             tuple(e.w2 / 2 for e in eqs),
             (1600.0, 1500.0),
+            (0, 0),
+            677.0,
+            True,
             True,
             SIGMA,
             curve._scale,
@@ -176,6 +207,9 @@ def test_a_linked_position_outside_the_group_is_an_error() -> None:
             tuple(e.linked for e in eqs),
             (1.5, 0.5),
             (1600.0, 1500.0),
+            (0, 0),
+            677.0,
+            True,
             True,
             SIGMA,
             curve._scale,

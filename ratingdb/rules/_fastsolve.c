@@ -16,12 +16,13 @@
  * Python version to the last bit (tests/test_fastsolve.py); the stop rule's rare slow
  * case (an iterate near a half) calls solver._rounds_alike itself.
  *
- * newton_group (below the table iteration): solver.solve's damped Newton method on the
- * potential for a group of newcomers who play each other (classic 4.7.4, WO 2026 3.4.4.1),
- * W_e and the Jacobian summed in numpy's bincount order, P and its density from the same
- * ufuncs; the Newton direction by Gaussian elimination with partial pivoting (LAPACK sums
- * in its own order, so an iterate may differ from the Python method's in its last bits;
- * the settled roots agree, tests/test_fast_group.py).
+ * newton_group (below the table iteration): solver.solve's damped Newton method for a
+ * group of newcomers who play each other (classic 4.7.4, WO 2026 3.4.4.1), on the
+ * potential or on the squared residuals (extreme rows, classic 4.7.2.1.2; games in one
+ * row only), W_e and the Jacobian summed in numpy's bincount order, P and its density
+ * from the same functions; the Newton direction by Gaussian elimination with partial
+ * pivoting (LAPACK sums in its own order, so an iterate may differ from the Python
+ * method's in its last bits; the settled roots agree, tests/test_fast_group.py).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -775,12 +776,19 @@ done:
  * summed as np.bincount sums (the fixed games in order, the linked games in order, the
  * two sums added). P comes from the ufunc the Python version calls. */
 typedef struct {
-    Py_ssize_t m, nf, nl;
+    Py_ssize_t m, nf, nl, ne;
     const Py_ssize_t *fk, *lk, *lj; /* the rows of the fixed and the linked games */
     const double *fo;                /* the fixed games' opponents */
     const double *w;                 /* the points of each row */
     double *own_weight;              /* w - (linked games) / 2: the potential's slope */
     PyObject *logaddexp;             /* numpy.logaddexp (the logistic curve's integral) */
+    /* rows with an extreme result (classic 4.7.2.1.2): value = mean of the opponents'
+     * current values + sign * extreme; their linked games (ek, ej) and constant sum */
+    const int *sign;                 /* 0: an equation W = W_e; +1 "high", -1 "low" */
+    const Py_ssize_t *ek, *ej;
+    const double *fixed_sum, *count; /* sum of the constant opponents; max(games, 1) */
+    double extreme;
+    int any_extreme;
     Ctx c;
 } Group;
 
@@ -914,6 +922,17 @@ static int residual(const Group *g, const double *x, double *work, double *f)
         linked[g->lk[i]] += p[g->nf + i];
     for (Py_ssize_t k = 0; k < g->m; k++)
         f[k] = g->w[k] - (f[k] + linked[k]);
+    if (g->any_extreme) { /* mean of the opponents' values -+ the extreme difference */
+        for (Py_ssize_t k = 0; k < g->m; k++)
+            linked[k] = 0.0;
+        for (Py_ssize_t i = 0; i < g->ne; i++)
+            linked[g->ek[i]] += x[g->ej[i]];
+        for (Py_ssize_t k = 0; k < g->m; k++)
+            if (g->sign[k] != 0) {
+                double mean = (g->fixed_sum[k] + linked[k]) / g->count[k];
+                f[k] = (mean + g->sign[k] * g->extreme) - x[k];
+            }
+    }
     return 0;
 }
 
@@ -939,6 +958,17 @@ static int jacobian(const Group *g, const double *x, double *work, double *jac)
     }
     for (Py_ssize_t k = 0; k < m; k++)
         jac[k * m + k] -= diag[k] + linked[k];
+    if (g->any_extreme) { /* an extreme row: 1/n per linked game, -1 on the diagonal */
+        for (Py_ssize_t k = 0; k < m; k++)
+            if (g->sign[k] != 0)
+                for (Py_ssize_t j = 0; j < m; j++)
+                    jac[k * m + j] = 0.0;
+        for (Py_ssize_t i = 0; i < g->ne; i++)
+            jac[g->ek[i] * m + g->ej[i]] += 1.0 / g->count[g->ek[i]];
+        for (Py_ssize_t k = 0; k < m; k++)
+            if (g->sign[k] != 0)
+                jac[k * m + k] -= 1.0;
+    }
     return 0;
 }
 
@@ -1001,13 +1031,24 @@ static int lu_solve(double *a, double *b, Py_ssize_t m)
     return 0;
 }
 
-/* 1 if every |f| <= tolerance (_System.holds) */
-static int holds(const double *f, Py_ssize_t m, double tolerance)
+/* 1 if every |f| <= its limit (_System.holds: 1e-7 points for an extreme row) */
+static int holds(const Group *g, const double *f, double tolerance)
 {
-    for (Py_ssize_t k = 0; k < m; k++)
-        if (!(fabs(f[k]) <= tolerance))
+    for (Py_ssize_t k = 0; k < g->m; k++)
+        if (!(fabs(f[k]) <= (g->sign[k] != 0 ? 1e-7 : tolerance)))
             return 0;
     return 1;
+}
+
+/* _System.merit: sum ((f / scale)^2), 400 rating points for an extreme row, its games
+ * for the others, summed as numpy sums (scratch: m doubles) */
+static double merit(const Group *g, const double *f, double *scratch)
+{
+    for (Py_ssize_t k = 0; k < g->m; k++) {
+        double r = f[k] / (g->sign[k] != 0 ? 400.0 : g->count[k]);
+        scratch[k] = r * r;
+    }
+    return pairwise(scratch, g->m);
 }
 
 static PyObject *float_list(const double *v, Py_ssize_t n)
@@ -1044,83 +1085,117 @@ static int index_items(PyObject *seq, Py_ssize_t *out, Py_ssize_t bound)
 }
 
 static const char newton_group_doc[] =
-    "newton_group(fixed, linked, w, start, normal, sigma, factor, norm, cdf, exp, logaddexp,\n"
-    "             frombuffer, rounds_alike, tolerance, max_newton, max_step, polish_steps,\n"
-    "             polish_reach, float_half_up, places)\n"
+    "newton_group(fixed, linked, w, start, sign, extreme, potential, normal, sigma, factor,\n"
+    "             norm, cdf, exp, logaddexp, frombuffer, rounds_alike, tolerance, max_newton,\n"
+    "             max_step, polish_steps, polish_reach, float_half_up, places)\n"
     "--\n\n"
-    "solver._newton on the potential, then solver._polished, for a group without extreme\n"
-    "rows whose linked games stand in both players' rows: row k has the constant opponents\n"
-    "fixed[k] (a tuple of floats), the positions linked[k] (a tuple of ints) and w[k]\n"
-    "points. (values settled to places decimals, steps, trace), or None where the Python\n"
-    "method leaves Newton (a singular Jacobian, no progress, max_newton steps): the caller\n"
-    "solves that group in Python.";
+    "solver._newton, then solver._polished, for a group of rows: row k has the constant\n"
+    "opponents fixed[k] (a tuple of floats), the positions linked[k] (a tuple of ints),\n"
+    "w[k] points and sign[k] 0 (W = W_e), +1 or -1 (the extreme rule: the opponents' mean\n"
+    "+- extreme). potential: the line search on the potential (no extreme row, every linked\n"
+    "game in both rows), else on the squared residuals. (values settled to places\n"
+    "decimals, steps, trace), or None where the Python method leaves Newton (a singular\n"
+    "Jacobian, no progress, max_newton steps): the caller solves that group in Python.";
 
 static PyObject *newton_group(PyObject *self, PyObject *args)
 {
     (void)self;
-    PyObject *fixed_seq, *linked_seq, *w_seq, *start_seq, *half_up;
+    PyObject *fixed_seq, *linked_seq, *w_seq, *start_seq, *sign_seq, *half_up;
     Group g;
     double tolerance, max_step, polish_reach;
     Py_ssize_t max_newton, polish_steps;
-    int places;
+    int places, use_potential;
     memset(&g, 0, sizeof g);
-    if (!PyArg_ParseTuple(args, "O!O!O!O!pdddOOOOOdndndOi", &PyTuple_Type, &fixed_seq,
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!dppdddOOOOOdndndOi", &PyTuple_Type, &fixed_seq,
                           &PyTuple_Type, &linked_seq, &PyTuple_Type, &w_seq, &PyTuple_Type,
-                          &start_seq, &g.c.normal, &g.c.sigma, &g.c.factor, &g.c.norm,
-                          &g.c.cdf, &g.c.exp, &g.logaddexp, &g.c.frombuffer, &g.c.slow_alike,
-                          &tolerance, &max_newton, &max_step, &polish_steps, &polish_reach,
-                          &half_up, &places))
+                          &start_seq, &PyTuple_Type, &sign_seq, &g.extreme, &use_potential,
+                          &g.c.normal, &g.c.sigma, &g.c.factor, &g.c.norm, &g.c.cdf, &g.c.exp,
+                          &g.logaddexp, &g.c.frombuffer, &g.c.slow_alike, &tolerance,
+                          &max_newton, &max_step, &polish_steps, &polish_reach, &half_up,
+                          &places))
         return NULL;
     Py_ssize_t m = PyTuple_GET_SIZE(fixed_seq);
     if (m < 1 || PyTuple_GET_SIZE(linked_seq) != m || PyTuple_GET_SIZE(w_seq) != m
-        || PyTuple_GET_SIZE(start_seq) != m) {
-        PyErr_SetString(PyExc_ValueError, "fixed, linked, w and start need one item per row");
+        || PyTuple_GET_SIZE(start_seq) != m || PyTuple_GET_SIZE(sign_seq) != m) {
+        PyErr_SetString(PyExc_ValueError,
+                        "fixed, linked, w, start and sign need one item per row");
         return NULL;
     }
     g.m = m;
+    Py_ssize_t games_f = 0, games_l = 0;
     for (Py_ssize_t k = 0; k < m; k++) {
         PyObject *fk = PyTuple_GET_ITEM(fixed_seq, k), *lk = PyTuple_GET_ITEM(linked_seq, k);
         if (!PyTuple_Check(fk) || !PyTuple_Check(lk)) {
             PyErr_SetString(PyExc_TypeError, "each row's games must be tuples");
             return NULL;
         }
-        g.nf += PyTuple_GET_SIZE(fk);
-        g.nl += PyTuple_GET_SIZE(lk);
+        games_f += PyTuple_GET_SIZE(fk);
+        games_l += PyTuple_GET_SIZE(lk);
     }
-    Py_ssize_t n = g.nf + g.nl;
-    /* doubles: fo, w, own, x, f, cand, f_new, delta, jac (m^2), work (4 n + 2 m) */
-    size_t doubles = (size_t)g.nf + 7 * (size_t)m + (size_t)m * m + 4 * (size_t)n + 2 * m + 8;
+    /* upper bounds: every game in the P sums (n) and every linked game an extreme row's */
+    Py_ssize_t n = games_f + games_l;
+    /* doubles: fo, then m each: w, own, x, f, cand, f_new, delta, fixed_sum, count,
+     * scratch; jac (m^2); work (4 n + 2 m: residual, jacobian, potential) */
+    size_t doubles = (size_t)games_f + 10 * (size_t)m + (size_t)m * m + 4 * (size_t)n
+                     + 2 * (size_t)m + 8;
     double *mem = malloc(doubles * sizeof(double));
-    Py_ssize_t *ints = malloc(((size_t)g.nf + 2 * (size_t)g.nl + 1) * sizeof(Py_ssize_t));
+    Py_ssize_t *ints = malloc(((size_t)games_f + 4 * (size_t)games_l + 1) * sizeof(Py_ssize_t));
+    int *sign = malloc((size_t)m * sizeof(int));
     PyObject *trace = NULL, *result = NULL;
-    if (mem == NULL || ints == NULL) {
+    if (mem == NULL || ints == NULL || sign == NULL) {
         PyErr_NoMemory();
         goto done;
     }
-    double *fo = mem, *w = fo + g.nf, *own = w + m, *x = own + m, *f = x + m, *cand = f + m;
-    double *f_new = cand + m, *delta = f_new + m, *jac = delta + m, *work = jac + m * m;
-    Py_ssize_t *fk = ints, *lk = fk + g.nf, *lj = lk + g.nl;
-    Py_ssize_t at_f = 0, at_l = 0;
+    double *fo = mem, *w = fo + games_f, *own = w + m, *x = own + m, *f = x + m;
+    double *cand = f + m, *f_new = cand + m, *delta = f_new + m, *fixed_sum = delta + m;
+    double *count = fixed_sum + m, *scratch = count + m, *jac = scratch + m;
+    double *work = jac + m * m;
+    Py_ssize_t *fk = ints, *lk = fk + games_f, *lj = lk + games_l, *ek = lj + games_l;
+    Py_ssize_t *ej = ek + games_l;
+    Py_ssize_t at_f = 0, at_l = 0, at_e = 0;
     for (Py_ssize_t k = 0; k < m; k++) {
         PyObject *row = PyTuple_GET_ITEM(fixed_seq, k), *links = PyTuple_GET_ITEM(linked_seq, k);
-        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(row); i++) {
-            fk[at_f] = k;
-            fo[at_f] = PyFloat_AsDouble(PyTuple_GET_ITEM(row, i));
-            if (fo[at_f] == -1.0 && PyErr_Occurred())
-                goto done;
-            at_f++;
-        }
-        if (index_items(links, lj + at_l, m) < 0)
+        long sk = PyLong_AsLong(PyTuple_GET_ITEM(sign_seq, k));
+        if (sk == -1 && PyErr_Occurred())
             goto done;
-        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(links); i++)
-            lk[at_l++] = k;
-        w[k] = PyFloat_AsDouble(PyTuple_GET_ITEM(w_seq, k));
+        if (sk < -1 || sk > 1) {
+            PyErr_SetString(PyExc_ValueError, "a sign is -1, 0 or 1");
+            goto done;
+        }
+        sign[k] = (int)sk;
+        g.any_extreme |= sk != 0;
+        Py_ssize_t nfix = PyTuple_GET_SIZE(row), nlink = PyTuple_GET_SIZE(links);
+        count[k] = (double)(nfix + nlink > 1 ? nfix + nlink : 1);
+        fixed_sum[k] = 0.0;
+        for (Py_ssize_t i = 0; i < nfix; i++) {
+            double v = PyFloat_AsDouble(PyTuple_GET_ITEM(row, i));
+            if (v == -1.0 && PyErr_Occurred())
+                goto done;
+            if (sk != 0) { /* the extreme rule's mean: Python's sum, in order */
+                fixed_sum[k] += v;
+            } else {
+                fk[at_f] = k;
+                fo[at_f++] = v;
+            }
+        }
+        Py_ssize_t *into = sk != 0 ? ej + at_e : lj + at_l;
+        if (index_items(links, into, m) < 0)
+            goto done;
+        for (Py_ssize_t i = 0; i < nlink; i++) {
+            if (sk != 0)
+                ek[at_e++] = k;
+            else
+                lk[at_l++] = k;
+        }
+        w[k] = sk != 0 ? 0.0 : PyFloat_AsDouble(PyTuple_GET_ITEM(w_seq, k));
         x[k] = PyFloat_AsDouble(PyTuple_GET_ITEM(start_seq, k));
         if (PyErr_Occurred())
             goto done;
-        own[k] = w[k] - (double)PyTuple_GET_SIZE(links) / 2;
+        own[k] = w[k] - (double)(sk != 0 ? 0 : nlink) / 2;
     }
+    g.nf = at_f, g.nl = at_l, g.ne = at_e;
     g.fk = fk, g.lk = lk, g.lj = lj, g.fo = fo, g.w = w, g.own_weight = own;
+    g.sign = sign, g.ek = ek, g.ej = ej, g.fixed_sum = fixed_sum, g.count = count;
     trace = PyList_New(0);
     if (trace == NULL)
         goto done;
@@ -1132,7 +1207,7 @@ static PyObject *newton_group(PyObject *self, PyObject *args)
     Py_DECREF(state);
     if (residual(&g, x, work, f) < 0)
         goto done;
-    int found = holds(f, m, tolerance);
+    int found = holds(&g, f, tolerance);
     for (Py_ssize_t step = 0; !found && step < max_newton; step++) {
         if (jacobian(&g, x, work, jac) < 0)
             goto done;
@@ -1151,24 +1226,34 @@ static PyObject *newton_group(PyObject *self, PyObject *args)
             for (Py_ssize_t k = 0; k < m; k++)
                 delta[k] *= max_step / largest;
         double t = 1.0, value, slope = 0.0;
-        if (potential(&g, x, work, &value) < 0)
-            goto done;
-        for (Py_ssize_t k = 0; k < m; k++)
-            slope += f[k] * delta[k];
+        if (use_potential) { /* ascent on the concave potential G, grad G = f */
+            if (potential(&g, x, work, &value) < 0)
+                goto done;
+            for (Py_ssize_t k = 0; k < m; k++)
+                slope += f[k] * delta[k];
+        } else {
+            value = merit(&g, f, scratch);
+            slope = -2.0 * merit(&g, f, scratch);
+        }
         int accepted = 0;
         while (t > 1e-10) {
             for (Py_ssize_t k = 0; k < m; k++)
                 cand[k] = x[k] + t * delta[k];
             if (residual(&g, cand, work, f_new) < 0)
                 goto done;
-            if (holds(f_new, m, tolerance)) {
+            if (holds(&g, f_new, tolerance)) {
                 accepted = 1;
                 break;
             }
-            double at;
-            if (potential(&g, cand, work, &at) < 0)
-                goto done;
-            if (at >= value + 1e-4 * t * slope) {
+            if (use_potential) {
+                double at;
+                if (potential(&g, cand, work, &at) < 0)
+                    goto done;
+                if (at >= value + 1e-4 * t * slope) {
+                    accepted = 1;
+                    break;
+                }
+            } else if (merit(&g, f_new, scratch) <= value + 1e-4 * t * slope) {
                 accepted = 1;
                 break;
             }
@@ -1191,7 +1276,7 @@ static PyObject *newton_group(PyObject *self, PyObject *args)
             goto done;
         }
         Py_DECREF(state);
-        found = holds(f, m, tolerance) && stable;
+        found = holds(&g, f, tolerance) && stable;
     }
     if (!found)
         goto not_here;
@@ -1225,6 +1310,7 @@ done:
     Py_XDECREF(trace);
     free(mem);
     free(ints);
+    free(sign);
     return result;
 }
 

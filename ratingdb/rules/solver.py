@@ -765,30 +765,37 @@ def _newton_compiled(
     eqs: Sequence[Equation], start: Sequence[float], curve: Curve
 ) -> Solution | None:
     """Step 1 of :func:`solve` compiled (``_fastsolve.newton_group``) for a group of at
-    most :data:`COMPILED_GROUP` unknowns on the potential (no extreme row, every linked game
-    in both players' rows, every constant opponent finite): the same Newton steps, line
-    search, stop rule and polish, P and its density from the same ufuncs, the sums of
-    W_e in the same order. Only the Newton direction (Gaussian elimination instead of
-    LAPACK) and the line search's dot products are summed in their own order, so an
-    iterate may differ from :func:`_newton`'s in its last bits; the settled roots agree
-    (``tests/test_fastsolve.py``, the differential test against the reference core).
-    None where the compiled method does not apply or leaves Newton (a singular Jacobian,
-    no progress): :func:`solve` then takes the group from the start in Python."""
+    most :data:`COMPILED_GROUP` unknowns whose constant opponents are all finite: the same
+    Newton steps, line search (on the potential where :attr:`_System.has_potential`, else
+    on the squared residuals), stop rule and polish; the extreme rule's rows (classic
+    4.7.2.1.2) as :class:`_System` has them; P and its density from the same functions,
+    the sums of W_e and of the merit in the same order. Only the Newton direction
+    (Gaussian elimination instead of LAPACK) and the potential's dot products are summed
+    in their own order, so an iterate may differ from :func:`_newton`'s in its last bits;
+    the settled roots agree (``tests/test_fast_group.py``, the differential test against
+    the reference core). None where the compiled method does not apply or leaves Newton (a
+    singular Jacobian, no progress): :func:`solve` then takes the group from the start in
+    Python."""
     if _fastsolve is None or len(eqs) > COMPILED_GROUP:
         return None
     pairs: list[tuple[int, int]] = []
+    signs: list[int] = []
     for k, e in enumerate(eqs):
-        if e.extreme is not None or not math.isfinite(sum(e.fixed)):
+        if not math.isfinite(sum(e.fixed)):
             return None
+        signs.append(0 if e.extreme is None else 1 if e.extreme == "high" else -1)
         pairs += [(k, j) for j in e.linked]
-    if sorted(pairs) != sorted((j, k) for k, j in pairs):
-        return None
+    # _System.has_potential: no extreme row, every game between two unknowns in both rows
+    potential = not any(signs) and sorted(pairs) == sorted((j, k) for k, j in pairs)
     normal = curve.kind == "normal"
     found = _fastsolve.newton_group(
         tuple(tuple(float(v) for v in e.fixed) for e in eqs),
         tuple(e.linked for e in eqs),
         tuple(e.w2 / 2 for e in eqs),
         tuple(float(v) for v in start),
+        tuple(signs),
+        float(curve.extreme),
+        potential,
         normal,
         curve.sigma,
         curve._scale,
