@@ -72,8 +72,8 @@ def test_python_floats_and_numpy_rows_agree_to_the_bit(
 
 
 def test_a_tournament_beyond_the_small_limit_takes_the_rows_and_agrees() -> None:
-    """60 players with 9 games (540 > SMALL_GAMES): the numpy rows; the same numbers as the
-    Python path gives for each player alone."""
+    """60 players with 9 games (540 > SMALL_GAMES): the numpy rows without the compiled
+    extension, the compiled rows with it; the same numbers as each player alone."""
     problems = [
         (tuple(float(1200 + (37 * k + 101 * g) % 900) for g in range(9)), 1 + k % 17)
         for k in range(60)

@@ -131,9 +131,10 @@ POLISH_STEPS = 2
 POLISH_REACH = 1e-3
 #: nonlinear Gauss-Seidel sweeps before Newton takes over again
 MAX_SWEEPS = 500
-#: :func:`solve_many` iterates rows with at most this many games in all as Python floats
-#: (:func:`_solve_small`: a few calls into numpy per step for all of them), more as the
-#: rows of numpy arrays (:func:`_solve_rows`: a dozen calls per step and number of games)
+#: without the compiled extension :func:`solve_many` iterates rows with at most this many
+#: games in all as Python floats (:func:`_solve_small_py`: a few calls into numpy per step
+#: for all of them), more as the rows of numpy arrays (:func:`_solve_rows`: a dozen calls
+#: per step and number of games); the compiled :func:`_solve_small` takes any number
 SMALL_GAMES = 400
 #: :func:`solve` takes groups of at most this many unknowns to the compiled Newton method
 #: (Gaussian elimination in C; LAPACK's blocked methods are faster for larger systems)
@@ -384,7 +385,7 @@ def solve_many(
         # an infinite or nan opponent makes it inf or nan)
         if 0 < w2 < 2 * n and math.isfinite(sum(opponents)):
             by_games.setdefault(n, []).append(k)
-    if sum(n * len(ks) for n, ks in by_games.items()) <= SMALL_GAMES:
+    if _fastsolve is not None or sum(n * len(ks) for n, ks in by_games.items()) <= SMALL_GAMES:
         _solve_small(problems, starts, curve, [k for ks in by_games.values() for k in ks], out)
         return out
     for ks in by_games.values():
