@@ -179,9 +179,12 @@ def test_a_capsule_of_another_signature_is_refused() -> None:
 
 def test_numpys_loop_is_taken_from_ufuncs_of_one_float64_only() -> None:
     assert solver._fastsolve is not None
-    for wrong in (np.add, np.logical_not, math.exp, "exp"):
+    for wrong in (np.logical_not, np.divmod, math.exp, "exp"):
         with pytest.raises(ValueError):
             solver._fastsolve.double_loop(wrong, np.ufunc)
+    with pytest.raises(ValueError):  # a loop of two operands is no function of one
+        add = solver._fastsolve.double_loop(np.add, np.ufunc)
+        solver._fastsolve.scalar_values(add, np.zeros(2).tobytes())
     with pytest.raises(TypeError):
         solver._fastsolve.double_loop(np.exp, object())
     loop = solver._fastsolve.double_loop(np.sqrt, np.ufunc)

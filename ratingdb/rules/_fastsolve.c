@@ -20,9 +20,10 @@
  * group of newcomers who play each other (classic 4.7.4, WO 2026 3.4.4.1), on the
  * potential or on the squared residuals (extreme rows, classic 4.7.2.1.2; games in one
  * row only), W_e and the Jacobian summed in numpy's bincount order, P and its density
- * from the same functions; the Newton direction by Gaussian elimination with partial
- * pivoting (LAPACK sums in its own order, so an iterate may differ from the Python
- * method's in its last bits; the settled roots agree, tests/test_fast_group.py).
+ * from the same functions, the Newton direction and the dot products from numpy's own
+ * loops of linalg.solve (LAPACK's gesv) and matmul (BLAS's ddot), read from the ufunc
+ * objects like exp: every step, trace state and settled root is the Python method's to
+ * the bit (tests/test_fast_group.py).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -88,6 +89,7 @@ typedef void (*LoopFn)(char **args, const Py_ssize_t *dims, const Py_ssize_t *st
 typedef struct {
     LoopFn fn;
     void *data;
+    int nargs; /* 2: a function of one float64 (exp); 3: numpy's solve1 or matmul */
 } Loop;
 static const char LOOP[] = "ratingdb.rules._fastsolve.loop";
 
@@ -101,6 +103,10 @@ static int capsule_values(PyObject *capsule, const double *src, double *dst, Py_
         Loop *loop = (Loop *)PyCapsule_GetPointer(capsule, LOOP);
         if (loop == NULL)
             return -1;
+        if (loop->nargs != 2) {
+            PyErr_SetString(PyExc_ValueError, "not the loop of a function of one float64");
+            return -1;
+        }
         fexcept_t flags;
         fegetexceptflag(&flags, FE_ALL_EXCEPT);
         char *args[2] = {(char *)src, (char *)dst};
@@ -789,8 +795,43 @@ typedef struct {
     const double *fixed_sum, *count; /* sum of the constant opponents; max(games, 1) */
     double extreme;
     int any_extreme;
+    const Loop *solve; /* numpy.linalg's solve1: what np.linalg.solve(jac, -f) runs */
+    const Loop *dot;   /* numpy's matmul: what np.dot and @ run for two vectors */
     Ctx c;
 } Group;
+
+/* a . b of two float64 vectors of length m as numpy's dot computes it (its matmul loop
+ * for a 1 x m times m x 1 product: the BLAS ddot numpy calls) */
+static double gufunc_dot(const Group *g, const double *a, const double *b, Py_ssize_t m)
+{
+    double out = 0.0;
+    char *args[3] = {(char *)a, (char *)b, (char *)&out};
+    Py_ssize_t dims[4] = {1, 1, m, 1};
+    Py_ssize_t steps[9] = {0, 0, 0, 0, 8, 8, 0, 0, 0};
+    fexcept_t flags;
+    fegetexceptflag(&flags, FE_ALL_EXCEPT);
+    g->dot->fn(args, dims, steps, g->dot->data);
+    fesetexceptflag(&flags, FE_ALL_EXCEPT);
+    return out;
+}
+
+/* x = a^-1 b (a row-major m x m) as np.linalg.solve computes it (numpy's solve1 loop:
+ * LAPACK's gesv); 1 where numpy raises LinAlgError (the loop flags a singular matrix as
+ * an invalid operation, which np.linalg.solve turns into the error), else 0 */
+static int gufunc_solve(const Group *g, const double *a, const double *b, double *x,
+                        Py_ssize_t m)
+{
+    char *args[3] = {(char *)a, (char *)b, (char *)x};
+    Py_ssize_t dims[2] = {1, m};
+    Py_ssize_t steps[7] = {0, 0, 0, m * 8, 8, 8, 8};
+    fexcept_t flags;
+    fegetexceptflag(&flags, FE_ALL_EXCEPT);
+    feclearexcept(FE_ALL_EXCEPT);
+    g->solve->fn(args, dims, steps, g->solve->data);
+    int singular = fetestexcept(FE_INVALID) != 0;
+    fesetexceptflag(&flags, FE_ALL_EXCEPT);
+    return singular;
+}
 
 /* the differences x[k] - o of every fixed game, then x[k] - x[j] of every linked game */
 static void differences(const Group *g, const double *x, double *d)
@@ -978,9 +1019,7 @@ static int potential(const Group *g, const double *x, double *work, double *valu
     Py_ssize_t n = g->nf + g->nl;
     double *d = work, *psi = work + n, *scratch = work + 2 * n; /* scratch: 2 n */
     differences(g, x, d);
-    double v = 0.0;
-    for (Py_ssize_t k = 0; k < g->m; k++)
-        v += g->own_weight[k] * x[k];
+    double v = gufunc_dot(g, g->own_weight, x, g->m);
     if (curve_integral(g, d, g->nf, scratch, psi) < 0)
         return -1;
     v -= pairwise(psi, g->nf);
@@ -988,46 +1027,6 @@ static int potential(const Group *g, const double *x, double *work, double *valu
         return -1;
     v -= 0.5 * pairwise(psi, g->nl);
     *value = v;
-    return 0;
-}
-
-/* a x = b by Gaussian elimination with partial pivoting (a and b are overwritten, the
- * solution in b); 0, or 1 if a pivot is zero or not finite */
-static int lu_solve(double *a, double *b, Py_ssize_t m)
-{
-    for (Py_ssize_t col = 0; col < m; col++) {
-        Py_ssize_t pivot = col;
-        for (Py_ssize_t r = col + 1; r < m; r++)
-            if (fabs(a[r * m + col]) > fabs(a[pivot * m + col]))
-                pivot = r;
-        double top = a[pivot * m + col];
-        if (top == 0.0 || !isfinite(top))
-            return 1;
-        if (pivot != col) {
-            for (Py_ssize_t j = 0; j < m; j++) {
-                double t = a[col * m + j];
-                a[col * m + j] = a[pivot * m + j];
-                a[pivot * m + j] = t;
-            }
-            double t = b[col];
-            b[col] = b[pivot];
-            b[pivot] = t;
-        }
-        for (Py_ssize_t r = col + 1; r < m; r++) {
-            double factor = a[r * m + col] / top;
-            if (factor == 0.0)
-                continue;
-            for (Py_ssize_t j = col + 1; j < m; j++)
-                a[r * m + j] -= factor * a[col * m + j];
-            b[r] -= factor * b[col];
-        }
-    }
-    for (Py_ssize_t r = m - 1; r >= 0; r--) {
-        double s = b[r];
-        for (Py_ssize_t j = r + 1; j < m; j++)
-            s -= a[r * m + j] * b[j];
-        b[r] = s / a[r * m + r];
-    }
     return 0;
 }
 
@@ -1072,7 +1071,7 @@ static int index_items(PyObject *seq, Py_ssize_t *out, Py_ssize_t bound)
 {
     Py_ssize_t n = PyTuple_GET_SIZE(seq);
     for (Py_ssize_t i = 0; i < n; i++) {
-        Py_ssize_t v = PyLong_AsSsize_t(PyTuple_GET_ITEM(seq, i));
+        Py_ssize_t v = PyNumber_AsSsize_t(PyTuple_GET_ITEM(seq, i), PyExc_OverflowError);
         if (v == -1 && PyErr_Occurred())
             return -1;
         if (v < 0 || v >= bound) {
@@ -1086,8 +1085,8 @@ static int index_items(PyObject *seq, Py_ssize_t *out, Py_ssize_t bound)
 
 static const char newton_group_doc[] =
     "newton_group(fixed, linked, w, start, sign, extreme, potential, normal, sigma, factor,\n"
-    "             norm, cdf, exp, logaddexp, frombuffer, rounds_alike, tolerance, max_newton,\n"
-    "             max_step, polish_steps, polish_reach, float_half_up, places)\n"
+    "             norm, cdf, exp, logaddexp, solve, dot, frombuffer, rounds_alike, tolerance,\n"
+    "             max_newton, max_step, polish_steps, polish_reach, float_half_up, places)\n"
     "--\n\n"
     "solver._newton, then solver._polished, for a group of rows: row k has the constant\n"
     "opponents fixed[k] (a tuple of floats), the positions linked[k] (a tuple of ints),\n"
@@ -1106,14 +1105,23 @@ static PyObject *newton_group(PyObject *self, PyObject *args)
     Py_ssize_t max_newton, polish_steps;
     int places, use_potential;
     memset(&g, 0, sizeof g);
-    if (!PyArg_ParseTuple(args, "O!O!O!O!O!dppdddOOOOOdndndOi", &PyTuple_Type, &fixed_seq,
+    PyObject *solve_capsule, *dot_capsule;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!dppdddOOOOOOOdndndOi", &PyTuple_Type, &fixed_seq,
                           &PyTuple_Type, &linked_seq, &PyTuple_Type, &w_seq, &PyTuple_Type,
                           &start_seq, &PyTuple_Type, &sign_seq, &g.extreme, &use_potential,
                           &g.c.normal, &g.c.sigma, &g.c.factor, &g.c.norm, &g.c.cdf, &g.c.exp,
-                          &g.logaddexp, &g.c.frombuffer, &g.c.slow_alike, &tolerance,
-                          &max_newton, &max_step, &polish_steps, &polish_reach, &half_up,
-                          &places))
+                          &g.logaddexp, &solve_capsule, &dot_capsule, &g.c.frombuffer,
+                          &g.c.slow_alike, &tolerance, &max_newton, &max_step, &polish_steps,
+                          &polish_reach, &half_up, &places))
         return NULL;
+    g.solve = (const Loop *)PyCapsule_GetPointer(solve_capsule, LOOP);
+    g.dot = g.solve == NULL ? NULL : (const Loop *)PyCapsule_GetPointer(dot_capsule, LOOP);
+    if (g.dot == NULL)
+        return NULL;
+    if (g.solve->nargs != 3 || g.dot->nargs != 3) {
+        PyErr_SetString(PyExc_ValueError, "solve and dot need loops of two float64 operands");
+        return NULL;
+    }
     Py_ssize_t m = PyTuple_GET_SIZE(fixed_seq);
     if (m < 1 || PyTuple_GET_SIZE(linked_seq) != m || PyTuple_GET_SIZE(w_seq) != m
         || PyTuple_GET_SIZE(start_seq) != m || PyTuple_GET_SIZE(sign_seq) != m) {
@@ -1188,6 +1196,8 @@ static PyObject *newton_group(PyObject *self, PyObject *args)
                 lk[at_l++] = k;
         }
         w[k] = sk != 0 ? 0.0 : PyFloat_AsDouble(PyTuple_GET_ITEM(w_seq, k));
+        if (PyErr_Occurred())
+            goto done;
         x[k] = PyFloat_AsDouble(PyTuple_GET_ITEM(start_seq, k));
         if (PyErr_Occurred())
             goto done;
@@ -1212,8 +1222,8 @@ static PyObject *newton_group(PyObject *self, PyObject *args)
         if (jacobian(&g, x, work, jac) < 0)
             goto done;
         for (Py_ssize_t k = 0; k < m; k++)
-            delta[k] = -f[k];
-        if (lu_solve(jac, delta, m))
+            scratch[k] = -f[k];
+        if (gufunc_solve(&g, jac, scratch, delta, m))
             goto not_here; /* numpy would try lstsq: Python takes the group */
         double largest = 0.0;
         for (Py_ssize_t k = 0; k < m; k++) {
@@ -1229,8 +1239,7 @@ static PyObject *newton_group(PyObject *self, PyObject *args)
         if (use_potential) { /* ascent on the concave potential G, grad G = f */
             if (potential(&g, x, work, &value) < 0)
                 goto done;
-            for (Py_ssize_t k = 0; k < m; k++)
-                slope += f[k] * delta[k];
+            slope = gufunc_dot(&g, f, delta, m);
         } else {
             value = merit(&g, f, scratch);
             slope = -2.0 * merit(&g, f, scratch);
@@ -1284,8 +1293,8 @@ static PyObject *newton_group(PyObject *self, PyObject *args)
         if (jacobian(&g, x, work, jac) < 0 || residual(&g, x, work, f) < 0)
             goto done;
         for (Py_ssize_t k = 0; k < m; k++)
-            delta[k] = -f[k];
-        if (lu_solve(jac, delta, m))
+            scratch[k] = -f[k];
+        if (gufunc_solve(&g, jac, scratch, delta, m))
             break;
         int near = 1;
         for (Py_ssize_t k = 0; k < m; k++)
@@ -1373,19 +1382,23 @@ static PyObject *double_loop(PyObject *self, PyObject *args)
         return NULL;
     }
     const UfuncHead *u = (const UfuncHead *)ufunc;
-    if (u->nin != 1 || u->nout != 1 || u->nargs != 2 || u->ntypes <= 0 || u->ntypes > 256
-        || u->functions == NULL || u->types == NULL) {
-        PyErr_SetString(PyExc_ValueError, "not a ufunc of one argument");
+    int nargs = u->nargs;
+    if (u->nout != 1 || (nargs != 2 && nargs != 3) || u->nin + u->nout != nargs
+        || u->ntypes <= 0 || u->ntypes > 256 || u->functions == NULL || u->types == NULL) {
+        PyErr_SetString(PyExc_ValueError, "not a ufunc of one or two operands and one result");
         return NULL;
     }
     for (int k = 0; k < u->ntypes; k++) { /* numpy takes the first loop that fits */
-        if (u->types[2 * k] == NPY_DOUBLE_NUM && u->types[2 * k + 1] == NPY_DOUBLE_NUM
-            && u->functions[k] != NULL) {
+        int all_double = u->functions[k] != NULL;
+        for (int a = 0; a < nargs; a++)
+            all_double &= u->types[nargs * k + a] == NPY_DOUBLE_NUM;
+        if (all_double) {
             Loop *loop = PyMem_Malloc(sizeof(Loop));
             if (loop == NULL)
                 return PyErr_NoMemory();
             loop->fn = u->functions[k];
             loop->data = u->data == NULL ? NULL : u->data[k];
+            loop->nargs = nargs;
             PyObject *capsule = PyCapsule_New(loop, LOOP, free_loop);
             if (capsule == NULL)
                 PyMem_Free(loop);
@@ -1396,7 +1409,53 @@ static PyObject *double_loop(PyObject *self, PyObject *args)
     return NULL;
 }
 
+static PyObject *solve_and_dot(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *solve_capsule, *dot_capsule;
+    Py_buffer a, b;
+    if (!PyArg_ParseTuple(args, "OOy*y*", &solve_capsule, &dot_capsule, &a, &b))
+        return NULL;
+    Group g;
+    memset(&g, 0, sizeof g);
+    PyObject *result = NULL;
+    double *mem = NULL;
+    Py_ssize_t m = b.len / 8;
+    g.solve = (const Loop *)PyCapsule_GetPointer(solve_capsule, LOOP);
+    g.dot = g.solve == NULL ? NULL : (const Loop *)PyCapsule_GetPointer(dot_capsule, LOOP);
+    if (g.dot == NULL)
+        goto done;
+    if (g.solve->nargs != 3 || g.dot->nargs != 3 || m < 1 || b.len % 8 != 0
+        || a.len != m * m * 8) {
+        PyErr_SetString(PyExc_ValueError, "an m x m matrix, m values and two loops are needed");
+        goto done;
+    }
+    mem = malloc((size_t)(m * m + 2 * m) * sizeof(double));
+    if (mem == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    memcpy(mem, a.buf, a.len);
+    memcpy(mem + m * m, b.buf, b.len);
+    double *x = mem + m * m + m;
+    if (gufunc_solve(&g, mem, mem + m * m, x, m)) {
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+    result = Py_BuildValue("(y#d)", (const char *)x, (Py_ssize_t)(m * 8),
+                           gufunc_dot(&g, mem + m * m, x, m));
+done:
+    free(mem);
+    PyBuffer_Release(&a);
+    PyBuffer_Release(&b);
+    return result;
+}
+
 static PyMethodDef methods[] = {
+    {"solve_and_dot", solve_and_dot, METH_VARARGS,
+     "solve_and_dot(solve, dot, a, b) -> (x, b . x) with x = a^-1 b (a: m x m float64s\n"
+     "row by row, b: m float64s; x as bytes) through the loops newton_group calls, or None\n"
+     "where numpy's solve would raise LinAlgError."},
     {"scalar_values", scalar_values, METH_VARARGS,
      "scalar_values(capsule, data) -> the capsule's C function (a double of a double, as\n"
      "scipy.special.cython_special exports it, or a loop of double_loop) applied to each\n"

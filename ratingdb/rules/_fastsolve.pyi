@@ -53,6 +53,8 @@ def newton_group(
     cdf: object,  # a ufunc or a capsule of scipy's C function (solver._scalar_twin)
     exp: object,  # numpy.exp or the capsule of its float64 loop (double_loop)
     logaddexp: Callable[..., Any],
+    solve: object,
+    dot: object,
     frombuffer: Callable[..., Any],
     rounds_alike: Callable[[float, float], bool],
     tolerance: float,
@@ -66,3 +68,6 @@ def newton_group(
 ) -> tuple[list[float], int, list[list[float]]] | None: ...
 def scalar_values(capsule: object, data: bytes, /) -> bytes: ...
 def double_loop(ufunc: object, ufunc_type: type, /) -> object: ...
+def solve_and_dot(
+    solve: object, dot: object, a: bytes, b: bytes, /
+) -> tuple[bytes, float] | None: ...

@@ -105,6 +105,34 @@ _NDTR = ndtr if _fastsolve is None else _twin(ndtr)
 _EXPIT = expit if _fastsolve is None else _twin(expit)
 _EXP = np.exp if _fastsolve is None else _twin(np.exp)
 
+
+def _linear_algebra() -> tuple[object, object] | None:
+    """The loops ``np.linalg.solve(a, b)`` and ``np.dot(a, b)`` run for a matrix and a
+    vector of float64s (numpy's ``solve1`` and ``matmul``, read from the ufunc objects as
+    :func:`_twin` reads ``exp``), for the compiled group method: the same LAPACK and BLAS
+    calls on the same values, so its Newton steps are :func:`_newton`'s to the bit. None
+    where numpy has no such loop or one gives other bits than numpy on random systems of
+    every size the compiled method takes (it then stays in Python)."""
+    if _fastsolve is None or np.__version__.split(".")[0] not in ("1", "2"):
+        return None
+    try:
+        from numpy.linalg import _umath_linalg
+
+        solve = _fastsolve.double_loop(_umath_linalg.solve1, np.ufunc)
+        dot = _fastsolve.double_loop(np.matmul, np.ufunc)
+    except (ImportError, AttributeError, ValueError):
+        return None
+    rng = np.random.default_rng(24)
+    for m in range(1, COMPILED_GROUP + 1):
+        a = rng.normal(size=(m, m)) + np.diag(rng.uniform(1.0, 9.0, m)) * m
+        b = rng.normal(size=m) * 10.0 ** rng.integers(-12, 3)
+        x = np.linalg.solve(a, b)
+        found = _fastsolve.solve_and_dot(solve, dot, a.tobytes(), b.tobytes())
+        if found is None or found != (x.tobytes(), float(np.dot(b, x))):
+            return None
+    return solve, dot
+
+
 #: |W - W_e| (in points) below which an equation holds
 TOLERANCE = 1e-9
 #: Newton steps before the second method is tried (each step at least halves the error
@@ -137,8 +165,9 @@ MAX_SWEEPS = 500
 #: per step and number of games); the compiled :func:`_solve_small` takes any number
 SMALL_GAMES = 400
 #: :func:`solve` takes groups of at most this many unknowns to the compiled Newton method
-#: (Gaussian elimination in C; LAPACK's blocked methods are faster for larger systems)
 COMPILED_GROUP = 64
+#: numpy's loops of ``linalg.solve`` and ``dot`` for the compiled group method
+_LINEAR = _linear_algebra()
 
 
 @dataclass(frozen=True, slots=True)
@@ -770,14 +799,13 @@ def _newton_compiled(
     Newton steps, line search (on the potential where :attr:`_System.has_potential`, else
     on the squared residuals), stop rule and polish; the extreme rule's rows (classic
     4.7.2.1.2) as :class:`_System` has them; P and its density from the same functions,
-    the sums of W_e and of the merit in the same order. Only the Newton direction
-    (Gaussian elimination instead of LAPACK) and the potential's dot products are summed
-    in their own order, so an iterate may differ from :func:`_newton`'s in its last bits;
-    the settled roots agree (``tests/test_fast_group.py``, the differential test against
-    the reference core). None where the compiled method does not apply or leaves Newton (a
-    singular Jacobian, no progress): :func:`solve` then takes the group from the start in
-    Python."""
-    if _fastsolve is None or len(eqs) > COMPILED_GROUP:
+    the sums of W_e and of the merit in the same order, the Newton direction and the dot
+    products from numpy's own loops (:func:`_linear_algebra`): every iterate, step count
+    and settled root is :func:`_newton`'s to the bit (``tests/test_fast_group.py``, the
+    differential test against the reference core). None where the compiled method does
+    not apply or leaves Newton (numpy's solve would raise, no progress): :func:`solve`
+    then takes the group from the start in Python."""
+    if _fastsolve is None or _LINEAR is None or len(eqs) > COMPILED_GROUP:
         return None
     pairs: list[tuple[int, int]] = []
     signs: list[int] = []
@@ -804,6 +832,7 @@ def _newton_compiled(
         _NDTR if normal else _EXPIT,
         _EXP,
         np.logaddexp,
+        *_LINEAR,
         np.frombuffer,
         _rounds_alike,
         TOLERANCE,
