@@ -288,3 +288,18 @@ def test_a_group_of_numpy_positions_is_taken_as_python_ints() -> None:
     ]
     compiled = solver._newton_compiled(eqs, [1600.0, 1500.0], curve)
     assert repr(compiled) == repr(python_solution(eqs, [1600.0, 1500.0], curve))
+
+
+def test_a_group_without_a_constant_opponent_in_an_equation_row() -> None:
+    """N0 played only N1, whose result is extreme (no row W = W_e has a constant
+    opponent): the Python method's W_e starts from integers there (a bincount of nothing)
+    and must still give the compiled method's values."""
+    curve = Curve("normal", SIGMA, 677)
+    eqs = [
+        Equation("N0", (), (), (1,), (1,)),
+        Equation("N1", (1200.0, 1300.0), (2, 2), (0,), (1,), "high"),
+    ]
+    compiled = solver._newton_compiled(eqs, [1500.0, 1500.0], curve)
+    assert compiled is not None
+    assert repr(compiled) == repr(python_solution(eqs, [1500.0, 1500.0], curve))
+    assert compiled.values[0] == compiled.values[1]  # a draw: the same value

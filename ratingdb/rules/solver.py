@@ -707,7 +707,8 @@ class _System:
 
     def residual(self, x: np.ndarray) -> np.ndarray:
         m, c = self.m, self.curve
-        we = np.bincount(self.fk, c.p(x[self.fk] - self.fo), m)
+        # float64 even without a constant opponent in any row (bincount of nothing is int64)
+        we = np.bincount(self.fk, c.p(x[self.fk] - self.fo), m).astype(float, copy=False)
         we += np.bincount(self.lk, c.p(x[self.lk] - x[self.lj]), m)
         f = self.w - we
         if self.any_extreme:
