@@ -708,9 +708,9 @@ class _System:
     def residual(self, x: np.ndarray) -> np.ndarray:
         m, c = self.m, self.curve
         # float64 even without a constant opponent in any row (bincount of nothing is int64)
-        we = np.bincount(self.fk, c.p(x[self.fk] - self.fo), m).astype(float, copy=False)
+        we: np.ndarray = np.bincount(self.fk, c.p(x[self.fk] - self.fo), m).astype(float)
         we += np.bincount(self.lk, c.p(x[self.lk] - x[self.lj]), m)
-        f = self.w - we
+        f: np.ndarray = self.w - we
         if self.any_extreme:
             mean = (self.fixed_sum + np.bincount(self.ek, x[self.ej], m)) / self.n
             target = mean + self.extreme_sign * c.extreme
