@@ -159,71 +159,32 @@ def test_groups_the_compiled_method_leaves_to_python() -> None:
     assert solver._newton_compiled(many, [1500.0] * 70, curve) is None  # LAPACK's size
 
 
+def call_newton_group(eqs: list[Equation], w: tuple[float, ...], cdf: object) -> object:
+    """``_fastsolve.newton_group`` on ``eqs`` (no extreme row) with ``cdf`` as P."""
+    assert _fastsolve is not None and solver._LINEAR is not None
+    curve = Curve("normal", SIGMA, 677)
+    return _fastsolve.newton_group(
+        tuple(e.fixed for e in eqs), tuple(e.linked for e in eqs), w, (1600.0, 1500.0),
+        (0, 0), 677.0, True, True, SIGMA, curve._scale, SIGMA * math.sqrt(2 * math.pi), cdf,
+        np.exp, np.logaddexp, *solver._LINEAR, np.frombuffer, solver._rounds_alike,
+        solver.TOLERANCE, solver.MAX_NEWTON, solver.MAX_STEP, solver.POLISH_STEPS,
+        solver.POLISH_REACH, float_half_up, solver.PLACES,
+    )  # fmt: skip
+
+
 def test_an_error_in_p_is_raised_not_swallowed() -> None:
     def broken(values: object) -> object:
         raise RuntimeError("P failed")
 
-    curve = Curve("normal", SIGMA, 677)
     eqs = [Equation("A", (1600.0,), (1,), (1,), (2,)), Equation("B", (1500.0,), (1,), (0,), (0,))]
     with pytest.raises(RuntimeError, match="P failed"):
-        _fastsolve.newton_group(
-            tuple(e.fixed for e in eqs),
-            tuple(e.linked for e in eqs),
-            tuple(e.w2 / 2 for e in eqs),
-            (1600.0, 1500.0),
-            (0, 0),
-            677.0,
-            True,
-            True,
-            SIGMA,
-            curve._scale,
-            SIGMA * math.sqrt(2 * math.pi),
-            broken,
-            np.exp,
-            np.logaddexp,
-            *solver._LINEAR,
-            np.frombuffer,
-            solver._rounds_alike,
-            solver.TOLERANCE,
-            solver.MAX_NEWTON,
-            solver.MAX_STEP,
-            solver.POLISH_STEPS,
-            solver.POLISH_REACH,
-            float_half_up,
-            solver.PLACES,
-        )
+        call_newton_group(eqs, (1.5, 0.5), broken)
 
 
 def test_a_linked_position_outside_the_group_is_an_error() -> None:
-    curve = Curve("normal", SIGMA, 677)
     eqs = [Equation("A", (1600.0,), (1,), (5,), (2,)), Equation("B", (1500.0,), (1,), (0,), (0,))]
     with pytest.raises(IndexError):
-        _fastsolve.newton_group(
-            tuple(e.fixed for e in eqs),
-            tuple(e.linked for e in eqs),
-            (1.5, 0.5),
-            (1600.0, 1500.0),
-            (0, 0),
-            677.0,
-            True,
-            True,
-            SIGMA,
-            curve._scale,
-            SIGMA * math.sqrt(2 * math.pi),
-            ndtr,
-            np.exp,
-            np.logaddexp,
-            *solver._LINEAR,
-            np.frombuffer,
-            solver._rounds_alike,
-            solver.TOLERANCE,
-            solver.MAX_NEWTON,
-            solver.MAX_STEP,
-            solver.POLISH_STEPS,
-            solver.POLISH_REACH,
-            float_half_up,
-            solver.PLACES,
-        )
+        call_newton_group(eqs, (1.5, 0.5), ndtr)
 
 
 @st.composite

@@ -238,6 +238,14 @@ class Curve:
         return self._scale * p * (1 - p)  # type: ignore[no-any-return]
 
 
+def _compiled_curve(curve: Curve) -> tuple[bool, float, float, float, object, object]:
+    """The curve as ``_fastsolve`` takes it: normal or not, sigma, the logistic factor, the
+    normal density's norm, P and the density's exponential (:func:`_twin`)."""
+    normal = curve.kind == "normal"
+    norm = curve.sigma * math.sqrt(2 * math.pi)
+    return normal, curve.sigma, curve._scale, norm, _NDTR if normal else _EXPIT, _EXP
+
+
 @dataclass(frozen=True, slots=True)
 class Solution:
     """The values where every W = W_e holds, the number of steps, and every state
@@ -470,17 +478,11 @@ def _solve_small(
     if _fastsolve is None:
         _solve_small_py(problems, starts, curve, ks, out)
         return
-    normal = curve.kind == "normal"
     solved = _fastsolve.solve_small(
         [problems[k][0] for k in ks],
         [problems[k][1] / 2 for k in ks],
         [float(starts[k]) for k in ks],
-        normal,
-        curve.sigma,
-        curve._scale,
-        curve.sigma * math.sqrt(2 * math.pi),
-        _NDTR if normal else _EXPIT,
-        _EXP,
+        *_compiled_curve(curve),
         np.frombuffer,
         _rounds_alike,
         TOLERANCE,
@@ -817,7 +819,6 @@ def _newton_compiled(
         pairs += [(k, j) for j in e.linked]
     # _System.has_potential: no extreme row, every game between two unknowns in both rows
     potential = not any(signs) and sorted(pairs) == sorted((j, k) for k, j in pairs)
-    normal = curve.kind == "normal"
     found = _fastsolve.newton_group(
         tuple(tuple(float(v) for v in e.fixed) for e in eqs),
         tuple(e.linked for e in eqs),
@@ -826,12 +827,7 @@ def _newton_compiled(
         tuple(signs),
         float(curve.extreme),
         potential,
-        normal,
-        curve.sigma,
-        curve._scale,
-        curve.sigma * math.sqrt(2 * math.pi),
-        _NDTR if normal else _EXPIT,
-        _EXP,
+        *_compiled_curve(curve),
         np.logaddexp,
         *_LINEAR,
         np.frombuffer,
