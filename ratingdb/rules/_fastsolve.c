@@ -301,17 +301,20 @@ static int settle(PyObject *half_up, int places, double v, double *out)
     return (*out == -1.0 && PyErr_Occurred()) ? -1 : 0;
 }
 
-static PyObject *one_float_list(double v)
+/* v[0..n) as a list of floats */
+static PyObject *float_list(const double *v, Py_ssize_t n)
 {
-    PyObject *f = PyFloat_FromDouble(v);
-    if (f == NULL)
+    PyObject *l = PyList_New(n);
+    if (l == NULL)
         return NULL;
-    PyObject *l = PyList_New(1);
-    if (l == NULL) {
-        Py_DECREF(f);
-        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *f = PyFloat_FromDouble(v[i]);
+        if (f == NULL) {
+            Py_DECREF(l);
+            return NULL;
+        }
+        PyList_SET_ITEM(l, i, f);
     }
-    PyList_SET_ITEM(l, 0, f);
     return l;
 }
 
@@ -433,7 +436,7 @@ static PyObject *solve_small(PyObject *self, PyObject *args)
     for (Py_ssize_t r = 0; r < R; r++) {
         Py_INCREF(Py_None);
         PyList_SET_ITEM(result, r, Py_None);
-        PyObject *t = PyList_New(1), *e = PyList_New(0), *s = one_float_list(x[r]);
+        PyObject *t = PyList_New(1), *e = PyList_New(0), *s = float_list(&x[r], 1);
         if (t == NULL || e == NULL || s == NULL) {
             Py_XDECREF(t);
             Py_XDECREF(e);
@@ -478,7 +481,7 @@ static PyObject *solve_small(PyObject *self, PyObject *args)
         for (Py_ssize_t k = 0; k < count; k++) {
             Py_ssize_t r = active[k];
             double nw = news[k], f_new = we[k] - w[r];
-            PyObject *state = one_float_list(nw);
+            PyObject *state = float_list(&nw, 1);
             if (state == NULL)
                 goto fail;
             int bad = PyList_Append(PyList_GET_ITEM(traces, r), state);
@@ -1048,22 +1051,6 @@ static double merit(const Group *g, const double *f, double *scratch)
         scratch[k] = r * r;
     }
     return pairwise(scratch, g->m);
-}
-
-static PyObject *float_list(const double *v, Py_ssize_t n)
-{
-    PyObject *l = PyList_New(n);
-    if (l == NULL)
-        return NULL;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *f = PyFloat_FromDouble(v[i]);
-        if (f == NULL) {
-            Py_DECREF(l);
-            return NULL;
-        }
-        PyList_SET_ITEM(l, i, f);
-    }
-    return l;
 }
 
 /* a tuple of Python ints as Py_ssize_t, each in [0, bound) */

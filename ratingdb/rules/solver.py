@@ -55,6 +55,10 @@ except ImportError:  # pragma: no cover - an install without a C compiler
 Extreme = Literal["high", "low"]
 
 
+#: numpy's ufunc objects as its C-API documents them (``_fastsolve.double_loop`` reads
+#: their loops); another major version keeps the ufuncs themselves
+_NUMPY_LAYOUT = np.__version__.split(".")[0] in ("1", "2")
+
 #: where :func:`_twin` compares a compiled function with its ufunc: the tails, zero, the
 #: steps of the rating scale and the exponent range of the normal density
 _SAMPLE = np.concatenate(
@@ -92,8 +96,7 @@ def _twin_candidates(ufunc: np.ufunc) -> list[object]:
     for key, capsule in getattr(cython_special, "__pyx_capi__", {}).items():
         if key.endswith(name) and key.removesuffix(name)[-1:] in "0123456789":
             found.append(capsule)
-    # numpy's loop, read from the ufunc object as numpy's C-API documents it (1.x and 2.x)
-    if np.__version__.split(".")[0] in ("1", "2"):
+    if _NUMPY_LAYOUT:  # numpy's own loop of the ufunc
         with contextlib.suppress(ValueError):  # no float64 loop
             found.append(_fastsolve.double_loop(ufunc, np.ufunc))
     return found
@@ -113,7 +116,7 @@ def _linear_algebra() -> tuple[object, object] | None:
     calls on the same values, so its Newton steps are :func:`_newton`'s to the bit. None
     where numpy has no such loop or one gives other bits than numpy on random systems of
     every size the compiled method takes (it then stays in Python)."""
-    if _fastsolve is None or np.__version__.split(".")[0] not in ("1", "2"):
+    if _fastsolve is None or not _NUMPY_LAYOUT:
         return None
     try:
         from numpy.linalg import _umath_linalg
@@ -238,6 +241,16 @@ class Curve:
         return self._scale * p * (1 - p)  # type: ignore[no-any-return]
 
 
+def _sign(extreme: Extreme) -> int:
+    """+1 for the extreme rule's "high" (100 %), -1 for "low" (0 %)."""
+    return 1 if extreme == "high" else -1
+
+
+def _both_ways(pairs: list[tuple[int, int]]) -> bool:
+    """Whether every game (k, j) between two unknowns stands in j's row as (j, k) too."""
+    return sorted(pairs) == sorted((j, k) for k, j in pairs)
+
+
 def _compiled_curve(curve: Curve) -> tuple[bool, float, float, float, object, object]:
     """The curve as ``_fastsolve`` takes it: normal or not, sigma, the logistic factor, the
     normal density's norm, P and the density's exponential (:func:`_twin`)."""
@@ -321,17 +334,14 @@ def solve_one(eq: Equation, start: float, curve: Curve) -> Solution:
     """
     if eq.linked:
         raise ValueError("solve_one takes constant opponents only")
-    if eq.extreme is not None and eq.fixed:
-        sign = 1 if eq.extreme == "high" else -1
-        # ndarray.mean: numpy's sum divided by the count (numpy_sum adds in its order)
-        mean = numpy_sum([float(v) for v in eq.fixed]) / len(eq.fixed)
-        value = mean + sign * curve.extreme
+    if eq.extreme is not None:
+        # ndarray.mean: numpy's sum divided by the count (numpy_sum adds in its order);
+        # the mean of no games is nan, as numpy's
+        total = numpy_sum([float(v) for v in eq.fixed])
+        mean = total / len(eq.fixed) if eq.fixed else math.nan
+        value = mean + _sign(eq.extreme) * curve.extreme
         return Solution([value], 1, [[start], [value]])
     opponents = np.asarray(eq.fixed, dtype=float)
-    if eq.extreme is not None:  # no games: numpy's mean of nothing
-        sign = 1 if eq.extreme == "high" else -1
-        value = float(opponents.mean()) + sign * curve.extreme
-        return Solution([value], 1, [[start], [value]])
     w = eq.w2 / 2
     sure = float(np.count_nonzero(opponents == -math.inf))  # P = 1 whatever R is
     if not sure < w < eq.n:
@@ -682,7 +692,7 @@ class _System:
         self.fixed_sum = np.zeros(self.m)
         for k, e in enumerate(eqs):
             if e.extreme is not None:
-                self.extreme_sign[k] = 1 if e.extreme == "high" else -1
+                self.extreme_sign[k] = _sign(e.extreme)
                 self.fixed_sum[k] = sum(e.fixed)
                 ek += [k] * len(e.linked)
                 ej += list(e.linked)
@@ -738,11 +748,9 @@ class _System:
     def has_potential(self) -> bool:
         """W - W_e is the gradient of a concave function when no row is extreme and every
         game between two unknowns is in both players' equations."""
-        if self.any_extreme:
-            return False
-        forward = sorted(zip(self.lk.tolist(), self.lj.tolist(), strict=True))
-        backward = sorted(zip(self.lj.tolist(), self.lk.tolist(), strict=True))
-        return forward == backward
+        return not self.any_extreme and _both_ways(
+            list(zip(self.lk.tolist(), self.lj.tolist(), strict=True))
+        )
 
     def potential(self, x: np.ndarray) -> float:
         """G(x) = sum (W_k - L_k / 2) x_k - sum Psi(x_k - o) - 1/2 sum Psi(x_k - x_j) over
@@ -815,10 +823,9 @@ def _newton_compiled(
     for k, e in enumerate(eqs):
         if not math.isfinite(sum(e.fixed)):
             return None
-        signs.append(0 if e.extreme is None else 1 if e.extreme == "high" else -1)
+        signs.append(0 if e.extreme is None else _sign(e.extreme))
         pairs += [(k, j) for j in e.linked]
-    # _System.has_potential: no extreme row, every game between two unknowns in both rows
-    potential = not any(signs) and sorted(pairs) == sorted((j, k) for k, j in pairs)
+    potential = not any(signs) and _both_ways(pairs)  # _System.has_potential
     found = _fastsolve.newton_group(
         tuple(tuple(float(v) for v in e.fixed) for e in eqs),
         tuple(e.linked for e in eqs),
