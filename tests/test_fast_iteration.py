@@ -84,12 +84,12 @@ def _random_fixed(rng: random.Random, k: int) -> Iterant:
 def test_iterate_singles_equals_the_reference_one_by_one(
     name: str, compiled: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Both ways: each player alone in C (``_fastsolve.table_alone``), and without the
+    """Both ways: each player alone in C (``_fasttable.table_alone``), and without the
     extension the Python loop and the integer arrays."""
-    if compiled and iteration._fastsolve is None:
+    if compiled and iteration._fasttable is None:
         pytest.skip("the C extension is not built")
     if not compiled:
-        monkeypatch.setattr(iteration, "_fastsolve", None)
+        monkeypatch.setattr(iteration, "_fasttable", None)
     _, arith, rules = next(c for c in CASES if c[0] == name)
     ref_arith, ref_rules = _reference_parts(arith, rules)
     rng = random.Random(name)
@@ -166,16 +166,16 @@ def test_values_beyond_the_compiled_range_iterate_in_python(monkeypatch: pytest.
         Iterant("B", (1500, 1600, 1700, 1800, 1900), (2, 0, 1, 1, 2)),
     ]
     got = iterate_singles(its, [1600, 1650], arith, 1000, rules)
-    monkeypatch.setattr(iteration, "_fastsolve", None)
+    monkeypatch.setattr(iteration, "_fasttable", None)
     assert got == iterate_singles(its, [1600, 1650], arith, 1000, rules)
     assert got[0] is not None and got[0].value == 1785
-    if iteration._fastsolve is not None:  # the extension refuses it, Python iterates it
+    if iteration._fasttable is not None:  # the extension refuses it, Python iterates it
         better, inverse = arith.buffers()
         args = (better, inverse, arith.scale, its[0].fixed, 6, 1600, None, 1000, 1, True)
-        assert iteration._fastsolve.table_alone(*args) is NotImplemented
+        assert iteration._fasttable.table_alone(*args) is NotImplemented
 
 
-@pytest.mark.skipif(iteration._fastsolve is None, reason="the C extension is not built")
+@pytest.mark.skipif(iteration._fasttable is None, reason="the C extension is not built")
 def test_the_compiled_iteration_refuses_what_it_cannot_compute_exactly():
     """Anything outside its integers' safe range (a start value or score beyond 2^40 or
     2^63, a scale that is no printed table, a score above 100 %) is answered
@@ -183,7 +183,7 @@ def test_the_compiled_iteration_refuses_what_it_cannot_compute_exactly():
     arith = CASES[0][1]
     better, inverse = arith.buffers()
     fixed = (1500, 1600, 1700, 1800, 1900)
-    alone = iteration._fastsolve.table_alone
+    alone = iteration._fasttable.table_alone
     assert alone(better, inverse, 1000, fixed, 5, 1600, None, 1000, 1, True)[0] == 1700
     for scale, w2, start, extreme in (
         (1000, 5, 1 << 70, None),

@@ -1,6 +1,6 @@
 /* The performances R_h of a tournament, compiled (issue 24): ratingdb.rules.solver's
- * _solve_small_py step for step, in C; and the table precision's iteration of one player
- * against constant opponents (table_alone, below).
+ * _solve_small_py step for step, in C (the table precision's integers are in
+ * _fasttable.c).
  *
  * solve_many's rows with few games in all (WO 2026 3.6, classic 4.8: each player's R_h
  * against fixed opponents) iterate the bracketing Newton method of solver.solve_one. The
@@ -16,7 +16,7 @@
  * Python version to the last bit (tests/test_fastsolve.py); the stop rule's rare slow
  * case (an iterate near a half) calls solver._rounds_alike itself.
  *
- * newton_group (below the table iteration): solver.solve's damped Newton method for a
+ * newton_group (below solve_small): solver.solve's damped Newton method for a
  * group of newcomers who play each other (classic 4.7.4, WO 2026 3.4.4.1), on the
  * potential or on the squared residuals (extreme rows, classic 4.7.2.1.2; games in one
  * row only), W_e and the Jacobian summed in numpy's bincount order, P and its density
@@ -587,196 +587,6 @@ static PyObject *settled(PyObject *self, PyObject *args)
     if (settle(half_up, places, v, &out) < 0)
         return NULL;
     return PyFloat_FromDouble(out);
-}
-
-/* -- the table iteration of one player against constant opponents -------------------- */
-
-/* div_half_up of ratingdb/rules/rounding.py (den > 0): halves away from zero */
-static long long div_half_up_ll(long long num, long long den)
-{
-    if (num >= 0)
-        return (2 * num + den) / (2 * den);
-    return -((-2 * num + den) / (2 * den));
-}
-
-static const char table_alone_doc[] =
-    "table_alone(better, inverse, scale, fixed, w2, start, extreme, max_steps, cycle_span,\n"
-    "            highest) -> (value, states, expected, corrections) | None\n"
-    "\n"
-    "ratingdb.rules.dwz.iteration._finish_alone from the start value, in C: the table\n"
-    "iteration of one player against the constant ratings ``fixed`` (WO 2026 Anhang 1.1.2-\n"
-    "1.1.4, classic 4.7.2.1.3, 4.8), integers throughout. ``better``/``inverse``: the\n"
-    "printed tables P(D) for D >= 0 and D(p) as C-contiguous int64 buffers (numpy arrays);\n"
-    "``extreme``: the fixed value of a 0 %/100 % result (classic 4.7.2.1.2) or None. None\n"
-    "where the Python version returns None (a cycle wider than ``cycle_span``, the step\n"
-    "cap) and NotImplemented where a value lies beyond +-2^40 (the caller then runs the\n"
-    "Python version).";
-
-static PyObject *long_list(const long long *v, Py_ssize_t n)
-{
-    PyObject *list = PyList_New(n);
-    if (list == NULL)
-        return NULL;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *item = PyLong_FromLongLong(v[i]);
-        if (item == NULL) {
-            Py_DECREF(list);
-            return NULL;
-        }
-        PyList_SET_ITEM(list, i, item);
-    }
-    return list;
-}
-
-#define FITS(x) ((x) > -(1LL << 40) && (x) < (1LL << 40))
-
-/* An int object's value within +-2^40 into *out: 1; beyond that, or not an int: 0 (the
- * caller answers NotImplemented and the Python iteration runs); an error: -1. */
-static int fitting(PyObject *obj, long long *out)
-{
-    if (!PyLong_Check(obj))
-        return 0;
-    int overflow = 0;
-    long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
-    if (v == -1 && PyErr_Occurred())
-        return -1;
-    if (overflow || !FITS(v))
-        return 0;
-    *out = v;
-    return 1;
-}
-
-static PyObject *table_alone(PyObject *self, PyObject *args)
-{
-    (void)self;
-    Py_buffer better, inverse;
-    long long scale = 0, w2 = 0, start = 0, extreme = 0;
-    PyObject *scale_obj, *w2_obj, *start_obj, *fixed_obj, *extreme_obj;
-    Py_ssize_t max_steps;
-    long long span;
-    int highest;
-    if (!PyArg_ParseTuple(args, "y*y*OOOOOnLp", &better, &inverse, &scale_obj, &fixed_obj,
-                          &w2_obj, &start_obj, &extreme_obj, &max_steps, &span, &highest))
-        return NULL;
-    PyObject *result = NULL, *fixed = NULL;
-    long long *opp = NULL, *mem = NULL;
-    const long long *tab = (const long long *)better.buf;
-    const long long *dtab = (const long long *)inverse.buf;
-    Py_ssize_t size = better.len / (Py_ssize_t)sizeof(long long);
-    Py_ssize_t dsize = inverse.len / (Py_ssize_t)sizeof(long long);
-    int has_extreme = extreme_obj != Py_None;
-    int fits[4] = {1, 1, 1, 1};
-    fits[0] = fitting(scale_obj, &scale);
-    fits[1] = fits[0] < 0 ? -1 : fitting(w2_obj, &w2);
-    fits[2] = fits[1] < 0 ? -1 : fitting(start_obj, &start);
-    if (has_extreme)
-        fits[3] = fits[2] < 0 ? -1 : fitting(extreme_obj, &extreme);
-    if (fits[0] < 0 || fits[1] < 0 || fits[2] < 0 || fits[3] < 0)
-        goto done;
-    /* the printed tables have a unit of 100 or 1000: a scale beyond 2^20 (or a negative
-     * score) is no table of the rules, and its products could leave 64 bits */
-    if (!(fits[0] && fits[1] && fits[2] && fits[3]) || scale < 2 || scale > (1LL << 20) ||
-        w2 < 0 || dsize != scale + 1 || max_steps < 0) {
-        result = Py_NewRef(Py_NotImplemented);
-        goto done;
-    }
-    fixed = PySequence_Fast(fixed_obj, "fixed must be a sequence");
-    if (fixed == NULL)
-        goto done;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(fixed);
-    if (n == 0 || w2 > 2 * (long long)n) {
-        result = Py_NewRef(Py_NotImplemented);
-        goto done;
-    }
-    opp = PyMem_Malloc(sizeof(long long) * (size_t)n);
-    /* states (max_steps + 1), expected and corrections (max_steps each) */
-    mem = PyMem_Malloc(sizeof(long long) * (size_t)(3 * max_steps + 1));
-    if (opp == NULL || mem == NULL) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *item = PySequence_Fast_GET_ITEM(fixed, i);
-        int found = PyLong_CheckExact(item) ? fitting(item, &opp[i]) : 0;
-        if (found < 0)
-            goto done;
-        if (!found) {
-            result = Py_NewRef(Py_NotImplemented);
-            goto done;
-        }
-    }
-    long long *states = mem, *expected = mem + max_steps + 1, *corrections = expected + max_steps;
-    long long half = scale / 2, own = start;
-    Py_ssize_t count = 1; /* states held */
-    states[0] = start;
-    for (Py_ssize_t step = 1; step <= max_steps; step++) {
-        long long we = 0;
-        for (Py_ssize_t i = 0; i < n; i++) {
-            long long d = own - opp[i];
-            if (d >= 0)
-                we += d < size ? tab[d] : scale;
-            else
-                we += scale - (-d < size ? tab[-d] : scale);
-        }
-        long long value, corr;
-        if (!has_extreme) {
-            long long p = div_half_up_ll(half * n + half * w2 - we, n);
-            corr = dtab[p < 0 ? 0 : p > scale ? scale : p];
-            value = own + corr;
-        } else {
-            value = extreme;
-            corr = value - own;
-        }
-        states[count] = value;
-        expected[step - 1] = we;
-        corrections[step - 1] = corr;
-        count++;
-        long long end = value;
-        int finished = value == own;
-        if (!finished) {
-            Py_ssize_t first = -1;
-            for (Py_ssize_t k = 0; k < count - 1; k++)
-                if (states[k] == value) {
-                    first = k;
-                    break;
-                }
-            if (first >= 0) { /* a cycle: states[first .. count - 2] */
-                long long lo = states[first], hi = states[first], total = 0;
-                for (Py_ssize_t k = first; k < count - 1; k++) {
-                    lo = states[k] < lo ? states[k] : lo;
-                    hi = states[k] > hi ? states[k] : hi;
-                    total += states[k];
-                }
-                if (hi - lo > span) {
-                    result = Py_NewRef(Py_None);
-                    goto done;
-                }
-                end = highest ? hi : div_half_up_ll(total, count - 1 - first);
-                finished = 1;
-            }
-        }
-        if (finished) {
-            PyObject *s = long_list(states, count), *e = long_list(expected, step),
-                     *c = long_list(corrections, step);
-            if (s != NULL && e != NULL && c != NULL)
-                result = Py_BuildValue("(LNNN)", end, s, e, c);
-            else {
-                Py_XDECREF(s);
-                Py_XDECREF(e);
-                Py_XDECREF(c);
-            }
-            goto done;
-        }
-        own = value;
-    }
-    result = Py_NewRef(Py_None); /* the step cap */
-done:
-    PyMem_Free(opp);
-    PyMem_Free(mem);
-    Py_XDECREF(fixed);
-    PyBuffer_Release(&better);
-    PyBuffer_Release(&inverse);
-    return result;
 }
 
 /* -- a group of unknowns that play each other (solver.solve's Newton method) -------------- */
@@ -1452,7 +1262,6 @@ static PyMethodDef methods[] = {
      "numpy runs for a float64 array), for apply and scalar_values; ValueError if the\n"
      "ufunc has none."},
     {"solve_small", solve_small, METH_VARARGS, solve_small_doc},
-    {"table_alone", table_alone, METH_VARARGS, table_alone_doc},
     {"newton_group", newton_group, METH_VARARGS, newton_group_doc},
     {"settled", settled, METH_VARARGS,
      "settled(value, places, float_half_up) -> rounding.float_half_up(value, places), as\n"

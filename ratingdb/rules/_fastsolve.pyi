@@ -25,19 +25,6 @@ def solve_small(
 def settled(
     value: float, places: int, float_half_up: Callable[[float, int], float], /
 ) -> float: ...
-def table_alone(
-    better: Any,
-    inverse: Any,
-    scale: int,
-    fixed: Sequence[float],
-    w2: int,
-    start: int,
-    extreme: int | None,
-    max_steps: int,
-    cycle_span: int,
-    highest: bool,
-    /,
-) -> tuple[int, list[int], list[int], list[int]] | Any | None: ...
 def newton_group(
     fixed: tuple[tuple[float, ...], ...],
     linked: tuple[tuple[int, ...], ...],

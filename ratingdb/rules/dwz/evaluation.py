@@ -23,9 +23,9 @@ import math
 from collections.abc import Sequence
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
-from ratingdb.rules.dwz.arithmetic import Arithmetic, Num
+from ratingdb.rules.dwz.arithmetic import Arithmetic, Num, TableArithmetic
 from ratingdb.rules.dwz.groups import (
     AgeRules,
     GroupRules,
@@ -35,6 +35,7 @@ from ratingdb.rules.dwz.groups import (
     half_points,
     rated_games,
 )
+from ratingdb.rules.dwz.iteration import IterationRules
 from ratingdb.rules.model import (
     NewResidualGame,
     PlayerInput,
@@ -45,6 +46,20 @@ from ratingdb.rules.model import (
 )
 from ratingdb.rules.rounding import div_half_up, round_half_up
 
+try:  # the table precision's established players and performances in C (setup.py; optional)
+    from ratingdb.rules import _fasttable
+except ImportError:  # pragma: no cover - an install without a C compiler
+    _fasttable = None  # type: ignore[assignment]
+
+#: the age classes (WO 3.2, classic 4.9.2) as the compiled pass numbers them
+AGE_CODES = {"youth": 0, "junior": 1, "adult": 2}
+
+#: an established player's values as the families compute them and
+#: ``_fasttable.table_established`` answers them: W_e (in the table's units, or a float),
+#: K or E as numerator and denominator, R_n, the classic R_p (None in 2026), the
+#: opponents' rounded mean, the P(D) of each counted game as points, the ratings seen
+Row = tuple[Num, int, int, int, int | None, int, list[float | None], list[int]]
+
 
 class DwzRules(GroupRules, AgeRules, Protocol):
     """What the shared part needs from a DWZ Rechenmodul's parameters."""
@@ -53,6 +68,8 @@ class DwzRules(GroupRules, AgeRules, Protocol):
     def foreign_rating_index(self) -> int: ...
     @property
     def precision(self) -> str: ...
+    @property
+    def max_iterations(self) -> int: ...
 
     def to_dict(self) -> dict[str, Any]: ...
 
@@ -102,6 +119,9 @@ class DwzEvaluation:
 
     rules_name: str
     coefficient: str = "k"
+    #: the counted games of each player of Auswahl II (the family's choice of
+    #: :func:`~ratingdb.rules.dwz.groups.counted_games`)
+    games: dict[int, list[tuple[int, int, int]]]
 
     def __init__(
         self, t: TournamentInput, params: DwzRules, arith: Arithmetic, traced: bool = True
@@ -168,17 +188,64 @@ class DwzEvaluation:
         assert index is not None
         return index
 
+    def compiled_rows(
+        self, players: list[int], seen_as: dict[int, int], coefficients: tuple[int, ...] | None
+    ) -> list[Row | None]:
+        """The :data:`Row` of each established player of ``players`` (>= 1 counted game
+        each, opponents seen at ``seen_as`` or R_0) computed in C in table precision
+        (``_fasttable.table_established`` with the family's ``coefficients``); None for a
+        row the family computes itself, and for every row without the extension, in float
+        precision or without ``coefficients``."""
+        arith = self.arith
+        if _fasttable is None or not isinstance(arith, TableArithmetic) or coefficients is None:
+            return [None] * len(players)
+        ratings, indexes, ages, games = self.ratings, self.indexes, self.ages, self.games
+        rows = _fasttable.table_established(
+            arith.buffers()[0], arith.scale, coefficients, self.seen_at(seen_as),
+            [(ratings[i], indexes[i], AGE_CODES[ages[i]], games[i]) for i in players],
+        )  # fmt: skip
+        return cast(list[Row | None], rows)
+
+    def compiled_performances(
+        self, players: list[int], seen_as: dict[int, int], draw: bool, rules: IterationRules
+    ) -> list[int | None]:
+        """The end value of the table iteration of each of ``players`` against the
+        opponents of his counted games seen at ``seen_as`` or R_0, computed in C
+        (``_fasttable.table_performances``, the values :func:`~ratingdb.rules.dwz.
+        iteration.iterate_singles` gives from :meth:`Arithmetic.start_value`); ``draw``:
+        the fictitious draw at 100 % of WO 2026 3.6.2. None for a row the family computes
+        itself, and for every row with the trace (it shows the steps), without the
+        extension or in float precision."""
+        arith = self.arith
+        if _fasttable is None or not isinstance(arith, TableArithmetic) or self.traced:
+            return [None] * len(players)
+        return _fasttable.table_performances(
+            *arith.buffers(), arith.scale, self.seen_at(seen_as),
+            [self.games[i] for i in players], draw,
+            arith.extreme_difference if rules.extremes else None, self._params.max_iterations,
+            rules.cycle_span, rules.cycle_value == "highest",
+        )  # fmt: skip
+
+    def seen_at(self, replaced: dict[int, int]) -> list[int | None]:
+        """Per position the rating a game against that player counts with: R_0, or the
+        value in ``replaced`` (a first rating, a Sonderwertung's R_h or R_p)."""
+        seen = list(self.ratings)
+        for j, value in replaced.items():
+            seen[j] = value
+        return seen
+
     def expected_games(
-        self, i: int, games: Sequence[tuple[int, int, int]], probabilities: Sequence[Num]
+        self, i: int, games: Sequence[tuple[int, int, int]], probabilities: Sequence[float | None]
     ) -> list[float | None]:
         """P(D) of each of player ``i``'s games in the input's order (``t.games``), None
         for a game that does not count; ``games`` are the counted games (as in
-        :data:`~ratingdb.rules.dwz.groups.Adjacency`) and ``probabilities`` their P(D)."""
+        :data:`~ratingdb.rules.dwz.groups.Adjacency`) and ``probabilities`` their P(D) as
+        points (:meth:`Arithmetic.probabilities`)."""
         counts = self._game_counts
         if counts is not None and counts[i] == len(games):
             # every game of the player counts (the counted games are some of his games,
             # in the input's order)
-            return self.arith.probabilities(probabilities)
+            return list(probabilities)
         if self._own_games is None:  # every player's games, in one pass
             self._own_games = [[] for _ in self.players]
             position = self.position
@@ -190,8 +257,8 @@ class DwzEvaluation:
         own = self._own_games[i]
         counted = [game[2] for game in games]
         if counted == own:  # every game of the player counts
-            return self.arith.probabilities(probabilities)
-        by_game = dict(zip(counted, self.arith.probabilities(probabilities), strict=True))
+            return list(probabilities)
+        by_game = dict(zip(counted, probabilities, strict=True))
         return [by_game.get(g) for g in own]
 
     # -- WO 4.2.4.5 / classic 6.2.3.5 ----------------------------------------------------

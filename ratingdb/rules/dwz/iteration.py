@@ -37,9 +37,9 @@ from ratingdb.rules.rounding import div_half_up
 from ratingdb.rules.solver import Equation
 
 try:  # the table iteration of one player in C (setup.py builds it; optional)
-    from ratingdb.rules import _fastsolve
+    from ratingdb.rules import _fasttable
 except ImportError:  # pragma: no cover - an install without a C compiler
-    _fastsolve = None  # type: ignore[assignment]
+    _fasttable = None  # type: ignore[assignment]
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,17 +303,17 @@ def iterate_singles(
         if it.fixed and not it.linked and type(start[k]) is int
         if set(map(type, it.fixed)) == {int}
     ]
-    if _fastsolve is None and len(rows) >= MIN_ROWS:  # without the C extension
+    if _fasttable is None and len(rows) >= MIN_ROWS:  # without the C extension
         found = _iterate_rows(
             [iterants[k] for k in rows], [start[k] for k in rows], arithmetic, max_steps, rules
         )
         for k, outcome in zip(rows, found, strict=True):
             out[k] = outcome
         return out
-    # each row alone: in C where the extension is built (``_fastsolve.table_alone``, the
+    # each row alone: in C where the extension is built (``_fasttable.table_alone``, the
     # steps of _finish_alone), else in Python; NotImplemented from C (a value beyond its
     # integers' range) goes to Python too
-    tables = arithmetic.buffers() if _fastsolve is not None else None
+    tables = arithmetic.buffers() if _fasttable is not None else None
     highest = rules.cycle_value == "highest"
     for k in rows:
         it = iterants[k]
@@ -322,7 +322,7 @@ def iterate_singles(
         if rules.extremes and (w2 == 0 or w2 == 2 * n):
             extreme = int(arithmetic.extreme_value(it.fixed, w2 != 0))
         if tables is not None:
-            compiled = _fastsolve.table_alone(
+            compiled = _fasttable.table_alone(
                 *tables, arithmetic.scale, it.fixed, w2, start[k], extreme, max_steps,
                 rules.cycle_span, highest,
             )  # fmt: skip

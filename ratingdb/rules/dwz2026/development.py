@@ -89,6 +89,36 @@ def factor_ratio(
     return tenths, 10
 
 
+#: the rows of :data:`~ratingdb.rules.dwz2026.params.DEFAULT_K0` in the compiled pass's order
+_K0_ROWS = ("young", "adult", "strong")
+
+
+def compiled_coefficients(params: Dwz2026Parameters) -> tuple[int, ...]:
+    """What the compiled established players' pass (``_fasttable.table_established``, kind
+    0) needs of :func:`factor_ratio` and :func:`new_rating_exact`, as integers; made once
+    per parameter object (it is frozen)."""
+    cached: tuple[int, ...] | None = params.__dict__.get("_compiled_coefficients")
+    if cached is None:
+        p = params
+        cached = (
+            0,
+            *(value for row in _K0_ROWS for value in p.k0[row]),
+            p.k0_young_threshold,
+            p.k0_adult_threshold,
+            p.youth_bonus_pivot,
+            p.t,
+            p.low_rating_threshold,
+            *p.a1.as_integer_ratio(),
+            *p.a2.as_integer_ratio(),
+            p.u,
+            *p.k_max.as_integer_ratio(),
+            int(p.round_change_first),
+            p.rating_floor,
+        )
+        object.__setattr__(params, "_compiled_coefficients", cached)
+    return cached
+
+
 def new_rating(
     rating: int, k: Fraction, difference: Fraction | float, params: Dwz2026Parameters
 ) -> int:

@@ -30,11 +30,18 @@ from itertools import pairwise
 from typing import Any
 
 from ratingdb.rules.dwz.arithmetic import Num, TableArithmetic, three_places
-from ratingdb.rules.dwz.evaluation import DwzEvaluation, plain, rounded_mean, score
+from ratingdb.rules.dwz.evaluation import (
+    DwzEvaluation,
+    Row,
+    plain,
+    rounded_mean,
+    score,
+)
 from ratingdb.rules.dwz.groups import counted_games, half_points
-from ratingdb.rules.dwz.iteration import Alone, Iterant, iterate_singles
+from ratingdb.rules.dwz.iteration import PLUS_MINUS_ONE, Alone, Iterant, iterate_singles
 from ratingdb.rules.dwz2026 import exact
 from ratingdb.rules.dwz2026.development import (
+    compiled_coefficients,
     factor_ratio,
     first_rating,
     new_rating_exact,
@@ -199,21 +206,35 @@ class _Evaluation(DwzEvaluation):
 
     # -- 3.6 / Anhang 1.1.4: performance R_h -------------------------------------------
     def _performances(self, r1: dict[int, int]) -> dict[int, int]:
-        """R_h of every established player with >= 5 games and W > 0; in float precision
-        solved for all of them at once (:func:`ratingdb.rules.solver.solve_many`, the same
-        steps as one by one)."""
+        """R_h of every established player with >= 5 games and W > 0: without the trace
+        in table precision computed in C (``_fasttable.table_performances``, the values
+        of the table iteration below), else as :meth:`_performances_of` computes them."""
+        fewest = self.params.min_games_performance
+        performers = [
+            i
+            for i in sorted(self.groups.established)
+            if len(self.games[i]) >= fewest and self.w2[i] != 0
+        ]
+        values = self.compiled_performances(performers, r1, True, PLUS_MINUS_ONE)
+        performances = {
+            i: max(v, 0) for i, v in zip(performers, values, strict=True) if v is not None
+        }
+        rest = [i for i, v in zip(performers, values, strict=True) if v is None]
+        performances.update(self._performances_of(rest, r1))
+        return performances
+
+    def _performances_of(self, players: list[int], r1: dict[int, int]) -> dict[int, int]:
+        """R_h of the established ``players`` (>= 5 games and W > 0 each); in
+        float precision solved for all of them at once (:func:`ratingdb.rules.solver.
+        solve_many`, the same steps as one by one)."""
         arith, params = self.arith, self.params
         jobs: list[tuple[int, str, list[Num], list[int], int | None, Num]] = []
-        ratings, fewest = self.ratings, params.min_games_performance
-        for i in sorted(self.groups.established):
+        ratings = self.ratings
+        for i in players:
             games = self.games[i]
             n = len(games)
-            if n < fewest:
-                continue
             fixed_w2 = list(self.points[i])
             w2 = self.w2[i]
-            if w2 == 0:
-                continue
             opponents: list[Num] = [r1[j] if j in r1 else ratings[j] for j, _, _ in games]  # type: ignore[misc]
             draw = None
             if w2 == 2 * n:  # 3.6.2: 100 % -> fictitious draw against R_c
@@ -290,30 +311,58 @@ class _Evaluation(DwzEvaluation):
     ) -> None:
         """W_e, K and R_n of every established player with >= 1 game (3.5); the others
         keep rating and index. Opponents are seen at R_0, first ratings at R_1 and
-        exceptional players at R_h (3.6.3)."""
-        arith, params, results, ratings = self.arith, self.params, self.results, self.ratings
+        exceptional players at R_h (3.6.3). In table precision computed in C
+        (``_fasttable.table_established``) where it can, else by :meth:`_rated`."""
+        results, ratings = self.results, self.ratings
         seen_as: dict[int, int] = {j: performances[j] for j in exceptional}
         seen_as.update(r1)
         order = sorted(self.groups.established)
-        seen: list[list[int]] = []
+        rated = [i for i in order if self.games[i]]
+        rows = self.compiled_rows(rated, seen_as, compiled_coefficients(self.params))
+        rest = [k for k, row in enumerate(rows) if row is None]
+        for k, found in zip(rest, self._rated([rated[k] for k in rest], seen_as), strict=True):
+            rows[k] = found
+        k_decimal, expected_decimal = _k_decimal, self.arith.expected_decimal
+        for i, row in zip(rated, rows, strict=True):
+            assert row is not None
+            expected, k_num, k_den, rating_new, _, average, probabilities, _ = row
+            res = results[i]
+            res.k = k_decimal(k_num, k_den)
+            res.expected = expected_decimal(expected)
+            res.expected_games = self.expected_games(i, self.games[i], probabilities)
+            res.opponents_avg = average
+            res.rating_new = rating_new
+            res.index_new = self.index(i) + 1
+            res.stored = self.players[i].member
         for i in order:
-            seen.append(
-                [seen_as[j] if j in seen_as else ratings[j] for j, _, _ in self.games[i]]  # type: ignore[misc]
-            )
-        rated = [k for k, opponents in enumerate(seen) if opponents]
-        expectations = arith.expectations_many(
-            [ratings[order[k]] for k in rated],  # type: ignore[misc]
-            [seen[k] for k in rated],
-        )
+            res = results[i]
+            res.group = "established"
+            res.performance = performances.get(i)
+            res.exceptional = i in exceptional
+            res.games = len(self.games[i])
+            res.score = score(self.w2[i])
+            if not self.games[i]:  # not evaluated: rating and index unchanged
+                res.rating_new, res.index_new = ratings[i], res.index_old
+
+    def _rated(self, players: list[int], seen_as: dict[int, int]) -> list[Row]:
+        """W_e, K and R_n of the established ``players`` (>= 1 game each), as
+        ``_fasttable.table_established`` answers them: (W_e, K's numerator and
+        denominator, R_n, None, the opponents' rounded mean, P(D) per game, the ratings
+        seen)."""
+        arith, params, ratings = self.arith, self.params, self.ratings
+        seen: list[list[int]] = [
+            [seen_as[j] if j in seen_as else ratings[j] for j, _, _ in self.games[i]]  # type: ignore[misc]
+            for i in players
+        ]
+        expectations = arith.expectations_many([ratings[i] for i in players], seen)  # type: ignore[misc]
         table = isinstance(arith, TableArithmetic)
         half, unit = (arith.half, arith.scale) if isinstance(arith, TableArithmetic) else (0, 1)
         cap = params.k_max.as_integer_ratio()
-        points = [self.w2[i] for i in order]
-        for k, (expected, probabilities) in zip(rated, expectations, strict=True):
-            i = order[k]
-            res, rating, games = results[i], self.rating(i), self.games[i]
-            w2 = points[k]
-            index = self.index(i)
+        rows: list[Row] = []
+        for i, opponents, (expected, probabilities) in zip(
+            players, seen, expectations, strict=True
+        ):
+            rating, index, w2 = self.rating(i), self.index(i), self.w2[i]
             if table:  # W - W_e = num / unit, exact
                 num = half * w2 - int(expected)
                 reached = num >= 0
@@ -321,25 +370,14 @@ class _Evaluation(DwzEvaluation):
                 difference = w2 / 2 - float(expected)
                 reached = difference >= 0
             k_num, k_den = factor_ratio(rating, index, self.ages[i], reached, params, cap)
-            res.k = _k_decimal(k_num, k_den)
-            res.expected = arith.expected_decimal(expected)
-            res.expected_games = self.expected_games(i, games, probabilities)
-            res.opponents_avg = div_half_up(sum(seen[k]), len(seen[k]))  # ratings: integers
             if table:
-                res.rating_new = new_rating_exact(rating, k_num, k_den, num, unit, params)
+                rating_new = new_rating_exact(rating, k_num, k_den, num, unit, params)
             else:
-                res.rating_new = new_rating_float(rating, k_num / k_den, difference, params)
-            res.index_new = index + 1
-            res.stored = self.players[i].member
-        for i, opponents, w2 in zip(order, seen, points, strict=True):
-            res = results[i]
-            res.group = "established"
-            res.performance = performances.get(i)
-            res.exceptional = i in exceptional
-            res.games = len(opponents)
-            res.score = score(w2)
-            if not opponents:  # not evaluated: rating and index unchanged
-                res.rating_new, res.index_new = ratings[i], res.index_old
+                rating_new = new_rating_float(rating, k_num / k_den, difference, params)
+            average = div_half_up(sum(opponents), len(opponents))  # ratings: integers
+            floats = arith.probabilities(probabilities)
+            rows.append((expected, k_num, k_den, rating_new, None, average, floats, opponents))
+        return rows
 
 
 #: K as a Decimal with one place, per (numerator, denominator)

@@ -34,6 +34,20 @@ from ratingdb.rules.model import AgeClass
 from ratingdb.rules.rounding import div_half_up, round_half_up
 
 
+def compiled_coefficients(params: DwzClassicParameters) -> tuple[int, ...] | None:
+    """What the compiled established players' pass (``_fasttable.table_established``, kind
+    1) needs of :func:`development_coefficient`, :func:`new_rating_exact` and
+    :func:`success_value_exact`, as integers; None for the 2014 formula (fB and SBr stay
+    Python's)."""
+    if params.e_formula == "2014":
+        return None
+    p = params
+    return (
+        1, p.e_exponent, p.e_rating_scale, p.j_youth, p.j_junior, p.j_adult, p.e_min,
+        p.e_max, p.e_index_factor, p.change_factor, p.rating_floor, 0,
+    )  # fmt: skip
+
+
 def age_offset(age: AgeClass, params: DwzClassicParameters) -> int:
     """J of 4.9.2."""
     if age == "youth":

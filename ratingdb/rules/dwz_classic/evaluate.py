@@ -59,7 +59,13 @@ from decimal import Decimal
 from typing import Any
 
 from ratingdb.rules.dwz.arithmetic import Num, TableArithmetic
-from ratingdb.rules.dwz.evaluation import DwzEvaluation, plain, rounded_mean, score
+from ratingdb.rules.dwz.evaluation import (
+    DwzEvaluation,
+    Row,
+    plain,
+    rounded_mean,
+    score,
+)
 from ratingdb.rules.dwz.groups import counted_games, half_points
 from ratingdb.rules.dwz.iteration import (
     Alone,
@@ -70,6 +76,7 @@ from ratingdb.rules.dwz.iteration import (
     settle,
 )
 from ratingdb.rules.dwz_classic.coefficient import (
+    compiled_coefficients,
     development_coefficient,
     first_rating_floor,
     new_rating_exact,
@@ -79,7 +86,7 @@ from ratingdb.rules.dwz_classic.params import DwzClassicParameters
 from ratingdb.rules.dwz_classic.tables import arithmetic_for
 from ratingdb.rules.errors import ConvergenceError
 from ratingdb.rules.model import ResidualGame, TournamentInput, TournamentResult
-from ratingdb.rules.rounding import round_half_up
+from ratingdb.rules.rounding import div_half_up, round_half_up
 from ratingdb.rules.solver import Curve, Single, force_extremes, solve, solve_alone, solve_many
 
 RULES_NAME = "dwz-classic"
@@ -100,7 +107,10 @@ class _Rated:
     opponents: list[int]
     w2: int
     expected: Num | None = None
-    probabilities: list[Num] = field(default_factory=list)
+    #: P(D) of each game as points (Arithmetic.probabilities)
+    probabilities: list[float | None] = field(default_factory=list)
+    #: the opponents' rounded mean
+    average: int | None = None
     e: int | None = None
     rating_new: int | None = None
     performance: int | None = None
@@ -269,26 +279,24 @@ class _Evaluation(DwzEvaluation):
         else:
             self._first_ratings(seen, computed)
         seen_as = {**replaced, **computed.first}  # exceptional players, first ratings
+        again: list[int] = []  # the players whose values are computed in this pass
         for i in sorted(self.groups.established):
             games = self.games[i]
-            opponents = [seen_as[j] if j in seen_as else ratings[j] for j, _, _ in games]
-            computed.rated[i] = _Rated(opponents, self.w2[i])  # type: ignore[arg-type]
-        rated = [i for i, r in computed.rated.items() if r.opponents]
-        again = rated
-        if before is not None:
-            again = []
-            for i in rated:
-                if before.rated[i].opponents == computed.rated[i].opponents:
-                    computed.rated[i] = before.rated[i]
-                else:
+            if before is None or not games:
+                computed.rated[i] = _Rated([], self.w2[i])
+                if games:
                     again.append(i)
-        expectations = self.arith.expectations_many(
-            [ratings[i] for i in again],  # type: ignore[misc]
-            [computed.rated[i].opponents for i in again],
-        )
-        performers: list[tuple[int, Iterant]] = []
-        self._established(again, expectations, computed, performers)
-        self._performances(performers, computed)
+                continue
+            opponents = [seen_as[j] if j in seen_as else ratings[j] for j, _, _ in games]
+            if before.rated[i].opponents == opponents:
+                computed.rated[i] = before.rated[i]
+            else:
+                computed.rated[i] = _Rated(opponents, self.w2[i])  # type: ignore[arg-type]
+                again.append(i)
+        rated = [i for i in computed.rated if self.games[i]]
+        performers: list[int] = []
+        self._established(again, seen_as, computed, performers)
+        self._performances(performers, seen_as, computed)
         if before is not None and len(again) < len(rated):  # the trace in the players' order
             found, earlier = computed.trace["performance"], before.trace["performance"]
             redone = set(again)
@@ -377,46 +385,91 @@ class _Evaluation(DwzEvaluation):
         }
 
     def _established(
-        self,
-        again: list[int],
-        expectations: list[tuple[Num, list[Num]]],
-        computed: _Pass,
-        performers: list[tuple[int, Iterant]],
+        self, again: list[int], seen_as: dict[int, int], computed: _Pass, performers: list[int]
     ) -> None:
-        """E, R_n and R_p of the established players ``again`` with >= 1 counted game
-        (4.3.1: without one, no new DWZ), from their W_e (``expectations``); those with
-        enough games are added to ``performers`` (R_h, :meth:`_performances`)."""
-        params, arith = self.params, self.arith
+        """W_e, E, R_n and R_p of the established players ``again`` with >= 1 counted
+        game (4.3.1: without one, no new DWZ), their opponents seen at ``seen_as`` or
+        R_o; those with enough games are added to ``performers`` (R_h,
+        :meth:`_performances`). In table precision computed in C
+        (``_fasttable.table_established``) where it can, else by :meth:`_rows`."""
+        params, games = self.params, self.games
+        rows = self.compiled_rows(again, seen_as, compiled_coefficients(params))
+        rest = [k for k, row in enumerate(rows) if row is None]
+        for k, found in zip(rest, self._rows([again[k] for k in rest], seen_as), strict=True):
+            rows[k] = found
+        fewest_exceptional = params.min_games_exceptional
+        fewest_performance = params.min_games_performance
+        for i, row in zip(again, rows, strict=True):
+            assert row is not None
+            rated = computed.rated[i]
+            rated.expected, rated.e, _, rated.rating_new, success = row[:5]
+            rated.average, rated.probabilities, rated.opponents = row[5:]
+            n = len(games[i])
+            if n >= fewest_exceptional:
+                rated.success = success
+            if n >= fewest_performance:  # 4.8: as the first rating of an unrated player
+                performers.append(i)
+
+    def _rows(self, players: list[int], seen_as: dict[int, int]) -> list[Row]:
+        """W_e, E, R_n and R_p of the established ``players`` (>= 1 game each), as
+        ``_fasttable.table_established`` answers them: (W_e, E, 1, R_n, R_p, the
+        opponents' rounded mean, P(D) per game, the ratings seen)."""
+        params, arith, ratings = self.params, self.arith, self.ratings
+        seen: list[list[int]] = [
+            [seen_as[j] if j in seen_as else ratings[j] for j, _, _ in self.games[i]]  # type: ignore[misc]
+            for i in players
+        ]
+        expectations = arith.expectations_many([ratings[i] for i in players], seen)  # type: ignore[misc]
         table, half, unit = False, 0, 1
         if isinstance(arith, TableArithmetic):  # W - W_e in units of the table
             table, half, unit = True, arith.half, arith.scale
-        fewest_exceptional = params.min_games_exceptional
-        fewest_performance = params.min_games_performance
-        ratings, indexes, ages, all_games = self.ratings, self.indexes, self.ages, self.games
-        players, points = self.players, self.points
-        for i, (expected, probabilities) in zip(again, expectations, strict=True):
-            rated = computed.rated[i]
-            n = len(all_games[i])
-            rating = ratings[i]
-            index = indexes[i]
-            assert rating is not None and index is not None
-            rated.expected, rated.probabilities = expected, probabilities
+        rows: list[Row] = []
+        for i, opponents, (expected, probabilities) in zip(
+            players, seen, expectations, strict=True
+        ):
+            rating, index, n, w2 = self.rating(i), self.index(i), len(opponents), self.w2[i]
             if table:  # W - W_e = num / den, exactly
-                num, den = half * rated.w2 - int(expected), unit
+                num, den = half * w2 - int(expected), unit
             else:
-                num, den = arith.difference(rated.w2, expected).as_integer_ratio()
-            rated.e = development_coefficient(rating, index, ages[i], params, num >= 0)
-            rated.rating_new = new_rating_exact(rating, rated.e, n, num, den, params)
-            if n >= fewest_exceptional:
-                rated.success = success_value_exact(rating, n, num, den, params)
-            if n >= fewest_performance:  # 4.8: as the first rating of an unrated player
-                performers.append((i, Iterant(players[i].id, tuple(rated.opponents), points[i])))
+                num, den = arith.difference(w2, expected).as_integer_ratio()
+            e = development_coefficient(rating, index, self.ages[i], params, num >= 0)
+            rows.append(
+                (
+                    expected,
+                    e,
+                    1,
+                    new_rating_exact(rating, e, n, num, den, params),
+                    success_value_exact(rating, n, num, den, params),
+                    div_half_up(sum(opponents), n),  # ratings: integers
+                    arith.probabilities(probabilities),
+                    opponents,
+                )
+            )
+        return rows
 
-    def _performances(self, performers: list[tuple[int, Iterant]], computed: _Pass) -> None:
-        """R_h (4.8) of each performer against its fixed opponents; in float precision
-        solved for all of them at once (:func:`ratingdb.rules.solver.solve_many`: the
-        steps :func:`~ratingdb.rules.solver.solve_one` takes for each)."""
+    def _performances(
+        self, performers: list[int], seen_as: dict[int, int], computed: _Pass
+    ) -> None:
+        """R_h (4.8) of each performer against its fixed opponents: without the trace in
+        table precision computed in C (``_fasttable.table_performances``, the values of
+        the table iteration below), else as :meth:`_performances_of` computes them."""
+        values = self.compiled_performances(performers, seen_as, False, self.rules)
+        floor = self.params.rating_floor
+        for i, value in zip(performers, values, strict=True):
+            if value is not None:
+                computed.rated[i].performance = max(value, floor)
+        performers = [i for i, value in zip(performers, values, strict=True) if value is None]
+        self._performances_of(performers, computed)
+
+    def _performances_of(self, players: list[int], computed: _Pass) -> None:
+        """R_h (4.8) of each of ``players`` against its fixed opponents; in float
+        precision solved for all of them at once (:func:`ratingdb.rules.solver.
+        solve_many`: the steps :func:`~ratingdb.rules.solver.solve_one` takes for each)."""
         params, arith = self.params, self.arith
+        performers = [
+            (i, Iterant(self.players[i].id, tuple(computed.rated[i].opponents), self.points[i]))
+            for i in players
+        ]
         starts = [arith.start_value(p.fixed, p.w2) for _, p in performers]
         solved: list[Single | None] = [None] * len(performers)
         iterated: list[Alone | None] = [None] * len(performers)
@@ -493,7 +546,7 @@ class _Evaluation(DwzEvaluation):
             res.k = _E_DECIMALS[rated.e] if 0 <= rated.e < len(_E_DECIMALS) else Decimal(rated.e)
             res.expected = arith.expected_decimal(rated.expected)
             res.expected_games = self.expected_games(i, self.games[i], rated.probabilities)
-            res.opponents_avg = rounded_mean(rated.opponents)
+            res.opponents_avg = rated.average
             res.performance = rated.performance
             res.rating_new, res.index_new = rated.rating_new, res.index_old + 1
             res.stored = p.member

@@ -1,0 +1,37 @@
+from collections.abc import Sequence
+from typing import Any
+
+def table_alone(
+    better: Any,
+    inverse: Any,
+    scale: int,
+    fixed: Sequence[float],
+    w2: int,
+    start: int,
+    extreme: int | None,
+    max_steps: int,
+    cycle_span: int,
+    highest: bool,
+    /,
+) -> tuple[int, list[int], list[int], list[int]] | Any | None: ...
+def table_performances(
+    better: Any,
+    inverse: Any,
+    scale: int,
+    seen_of: Sequence[int | None],
+    rows: list[list[tuple[int, int, int]]],
+    draw: bool,
+    extreme: int | None,
+    max_steps: int,
+    cycle_span: int,
+    highest: bool,
+    /,
+) -> list[int | None]: ...
+def table_established(
+    better: Any,
+    scale: int,
+    coef: tuple[int, ...],
+    seen_of: Sequence[int | None],
+    rows: list[tuple[int | None, int | None, int, list[tuple[int, int, int]]]],
+    /,
+) -> list[tuple[int, int, int, int, int | None, int, list[float], list[int]] | None]: ...

@@ -1,0 +1,195 @@
+"""The table precision's established players and performances in C (``_fasttable``,
+issue 24) give exactly what the Python evaluation gives, row by row, and answer None
+(Python computes the row) wherever their 64-bit integers could be wrong."""
+
+from __future__ import annotations
+
+import importlib
+import random
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from ratingdb.rules.dwz import evaluation
+from ratingdb.rules.dwz.iteration import PLUS_MINUS_ONE, Iterant, iterate_singles
+from ratingdb.rules.dwz2026 import Dwz2026Parameters
+from ratingdb.rules.dwz2026.development import compiled_coefficients as coefficients_2026
+from ratingdb.rules.dwz_classic.coefficient import compiled_coefficients as coefficients_classic
+from ratingdb.rules.dwz_classic.versions import VERSIONS
+from ratingdb.rules.errors import ConvergenceError
+from ratingdb.rules.model import GameInput, PlayerInput, TournamentInfo, TournamentInput
+from tests.dwz_random import PARAMETER_SETS, evaluate_fast, random_tournament
+
+fast = evaluation._fasttable
+pytestmark = pytest.mark.skipif(fast is None, reason="the C extension is not built")
+
+evaluate_2026 = importlib.import_module("ratingdb.rules.dwz2026.evaluate")
+evaluate_classic = importlib.import_module("ratingdb.rules.dwz_classic.evaluate")
+
+#: the table-precision parameter sets (the 2014 formula's E, of dwz-2014 and dwz-2016,
+#: stays Python's: its established rows are all Python's)
+TABLE_SETS = sorted(name for name, params in PARAMETER_SETS.items() if params.precision == "table")
+
+
+def _both_ways(t: TournamentInput, params: Any, monkeypatch: pytest.MonkeyPatch) -> tuple[str, str]:
+    """The untraced evaluation with the extension and without it (every row Python's)."""
+    with_c = repr(evaluate_fast(t, params, traced=False))
+    with monkeypatch.context() as m:
+        m.setattr(evaluation, "_fasttable", None)
+        without = repr(evaluate_fast(t, params, traced=False))
+    return with_c, without
+
+
+@pytest.mark.parametrize("name", TABLE_SETS)
+def test_the_compiled_pass_equals_python(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Random tournaments (every group, Sonderwertung, matches, forfeits, residual games):
+    the whole evaluation is the same with and without the extension."""
+    params = PARAMETER_SETS[name]
+    for k in range(40):
+        t = random_tournament(random.Random(1000 + k), f"{name}-{k}")
+        with_c, without = _both_ways(t, params, monkeypatch)
+        assert with_c == without, f"{name}, tournament {k}"
+
+
+def _evaluation_2026(t: TournamentInput, params: Dwz2026Parameters) -> Any:
+    ev = evaluate_2026._Evaluation(t, params, traced=False)
+    return ev
+
+
+def _first_ratings(family: Any, ev: Any) -> dict[int, int]:
+    if family is evaluate_2026:
+        return ev._first_ratings()  # type: ignore[no-any-return]
+    computed = evaluate_classic._Pass(trace={"performance": {}})
+    ev._first_ratings(lambda j: ev.ratings[j], computed)
+    return computed.first  # type: ignore[no-any-return]
+
+
+def test_rows_of_both_families_equal_the_python_rows() -> None:
+    """``table_established``'s answer for each established player is the tuple the
+    Python method builds (W_e, K or E, R_n, R_p, mean, P(D) as points, ratings seen)."""
+    checked = 0
+    for name in TABLE_SETS:
+        params = PARAMETER_SETS[name]
+        family = evaluate_2026 if name.startswith("dwz2026") else evaluate_classic
+        coef = (
+            coefficients_2026(params) if family is evaluate_2026 else coefficients_classic(params)
+        )
+        if coef is None:
+            assert getattr(params, "e_formula", None) == "2014"
+            continue
+        for k in range(25):
+            t = random_tournament(random.Random(5000 + k), f"{name}-{k}")
+            ev = family._Evaluation(t, params, traced=False)
+            players = [i for i in sorted(ev.groups.established) if ev.games[i]]
+            try:  # the newcomers are seen at their first ratings
+                seen_as = _first_ratings(family, ev)
+            except ConvergenceError:
+                continue
+            rows = fast.table_established(
+                ev.arith.buffers()[0],
+                ev.arith.scale,
+                coef,
+                ev.seen_at(seen_as),
+                [(ev.ratings[i], ev.indexes[i], evaluation.AGE_CODES[ev.ages[i]], ev.games[i])
+                 for i in players],
+            )  # fmt: skip
+            rated = ev._rated if family is evaluate_2026 else ev._rows
+            python = rated(players, seen_as)
+            for i, row, expected in zip(players, rows, python, strict=True):
+                assert row is not None
+                if family is evaluate_2026:  # no R_p in 2026
+                    expected = (*expected[:4], None, *expected[5:])
+                assert row == expected, (name, k, i)
+                checked += 1
+    assert checked > 500
+
+
+def _open(ratings: list[int], results: list[str]) -> TournamentInput:
+    """Player 0 against each of the others, with the given results."""
+    players = tuple(
+        PlayerInput(f"P{k}", rating=r, index=5, birth_year=1980) for k, r in enumerate(ratings)
+    )
+    games = tuple(GameInput("P0", f"P{k + 1}", result, k + 1) for k, result in enumerate(results))
+    info = TournamentInfo("T", *(2 * [random_tournament(random.Random(0)).tournament.end]))
+    return TournamentInput(info, players, games)
+
+
+def test_numbers_beyond_64_bits_are_left_to_python(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A classic E with R_o^5 (e_exponent 5 is a valid parameter) leaves 64 bits for a
+    rating of 100,000: the compiled pass answers None for that row, Python computes it,
+    and the evaluation is the one without the extension."""
+    params = replace(VERSIONS["dwz-classic"], e_exponent=5)
+    t = _open([100_000, 1500, 1600, 1700, 1800, 1900], ["1-0", "0-1", "1/2-1/2", "1-0", "1-0"])
+    ev = evaluate_classic._Evaluation(t, params, traced=False)
+    rows = fast.table_established(
+        ev.arith.buffers()[0], ev.arith.scale, coefficients_classic(params), ev.seen_at({}),
+        [(ev.ratings[i], ev.indexes[i], 2, ev.games[i]) for i in range(6)],
+    )  # fmt: skip
+    assert rows[0] is None and all(row is not None for row in rows[1:])
+    with_c, without = _both_ways(t, params, monkeypatch)
+    assert with_c == without
+    top = evaluate_fast(t, params, traced=False).players[0]
+    # E = min(30, 5 * index 5) = 25; R_n = R_o + 800 (3.5 - 5) / (25 + 5) = R_o - 40
+    assert (top.k, top.rating_new) == (25, 99_960)
+
+
+def test_what_the_pass_cannot_read_is_left_to_python() -> None:
+    """An opponent without a usable rating (None, beyond 2^40, a float), points outside
+    0..2 or an age code outside 0..2 make a row None; a malformed call raises."""
+    params = Dwz2026Parameters()
+    t = _open([1500, 1600, 1700], ["1-0", "0-1"])
+    ev = _evaluation_2026(t, params)
+    better, scale, coef = ev.arith.buffers()[0], ev.arith.scale, coefficients_2026(params)
+    games = ev.games[0]
+
+    def one(seen: list[Any], row_games: Any = games, age: int = 2) -> Any:
+        return fast.table_established(better, scale, coef, seen, [(1500, 5, age, row_games)])[0]
+
+    assert one([1500, 1600, 1700]) is not None
+    for seen in ([1500, None, 1700], [1500, 1 << 41, 1700], [1500, 1600.0, 1700]):
+        assert one(seen) is None
+    assert one([1500, 1600, 1700], [(1, 3, 0), (2, 0, 1)]) is None
+    assert one([1500, 1600, 1700], [(7, 2, 0)]) is None
+    assert one([1500, 1600, 1700], age=3) is None
+    with pytest.raises(ValueError):
+        fast.table_established(better, scale, (0, 1, 2), [1500], [])
+    with pytest.raises(TypeError):
+        fast.table_established(better, scale, coef, [1500], [(1500, 5, 2, (1, 2, 0))])
+
+
+def test_performances_equal_the_table_iteration() -> None:
+    """``table_performances`` gives iterate_singles' values from the start value it
+    computes itself, the 2026 fictitious draw and the classic extreme rule included, and
+    None where the iteration does not settle."""
+    rng = random.Random(3)
+    p2026 = PARAMETER_SETS["dwz2026-table"]
+    classic = PARAMETER_SETS["dwz-classic-table"]
+    for params, draw in ((p2026, True), (classic, False)):
+        family = evaluate_2026 if draw else evaluate_classic
+        ev = family._Evaluation(_open([1500, 1600], ["1-0"]), params, traced=False)
+        arith = ev.arith
+        rules = PLUS_MINUS_ONE if draw else ev.rules
+        seen = [rng.randint(900, 2600) for _ in range(40)]
+        rows = []
+        for _ in range(300):
+            n = rng.randint(1, 12)
+            points = rng.choice([[2] * n, [0] * n, [rng.choice((0, 1, 2)) for _ in range(n)]])
+            rows.append([(rng.randrange(40), p, g) for g, p in enumerate(points)])
+        values = fast.table_performances(
+            *arith.buffers(), arith.scale, seen, rows, draw,
+            arith.extreme_difference if rules.extremes else None, params.max_iterations,
+            rules.cycle_span, rules.cycle_value == "highest",
+        )  # fmt: skip
+        for games, value in zip(rows, values, strict=True):
+            fixed = [seen[j] for j, _, _ in games]
+            w2 = [p for _, p, _ in games]
+            if draw and sum(w2) == 2 * len(w2):
+                fixed.append(evaluation.rounded_mean(fixed))  # type: ignore[arg-type]
+                w2.append(1)
+            start = arith.start_value(fixed, sum(w2))
+            alone = iterate_singles(
+                [Iterant("X", tuple(fixed), tuple(w2))], [int(start)], arith,
+                params.max_iterations, rules,
+            )[0]  # fmt: skip
+            assert value == (None if alone is None else alone.value), (games, draw)
