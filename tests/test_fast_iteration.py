@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from ratingdb.rules.dwz import compiled as extension
 from ratingdb.rules.dwz import iteration
 from ratingdb.rules.dwz.arithmetic import TableArithmetic
 from ratingdb.rules.dwz.iteration import Iterant, IterationRules, iterate, iterate_singles
@@ -86,10 +87,10 @@ def test_iterate_singles_equals_the_reference_one_by_one(
 ) -> None:
     """Both ways: each player alone in C (``_fasttable.table_alone``), and without the
     extension the Python loop and the integer arrays."""
-    if compiled and iteration._fasttable is None:
+    if compiled and extension.table is None:
         pytest.skip("the C extension is not built")
     if not compiled:
-        monkeypatch.setattr(iteration, "_fasttable", None)
+        monkeypatch.setattr(extension, "table", None)
     _, arith, rules = next(c for c in CASES if c[0] == name)
     ref_arith, ref_rules = _reference_parts(arith, rules)
     rng = random.Random(name)
@@ -166,16 +167,16 @@ def test_values_beyond_the_compiled_range_iterate_in_python(monkeypatch: pytest.
         Iterant("B", (1500, 1600, 1700, 1800, 1900), (2, 0, 1, 1, 2)),
     ]
     got = iterate_singles(its, [1600, 1650], arith, 1000, rules)
-    monkeypatch.setattr(iteration, "_fasttable", None)
+    monkeypatch.setattr(extension, "table", None)
     assert got == iterate_singles(its, [1600, 1650], arith, 1000, rules)
     assert got[0] is not None and got[0].value == 1785
-    if iteration._fasttable is not None:  # the extension refuses it, Python iterates it
+    if extension.table is not None:  # the extension refuses it, Python iterates it
         better, inverse = arith.buffers()
         args = (better, inverse, arith.scale, its[0].fixed, 6, 1600, None, 1000, 1, True)
-        assert iteration._fasttable.table_alone(*args) is NotImplemented
+        assert extension.table.table_alone(*args) is NotImplemented
 
 
-@pytest.mark.skipif(iteration._fasttable is None, reason="the C extension is not built")
+@pytest.mark.skipif(extension.table is None, reason="the C extension is not built")
 def test_the_compiled_iteration_refuses_what_it_cannot_compute_exactly():
     """Anything outside its integers' safe range (a start value or score beyond 2^40 or
     2^63, a scale that is no printed table, a score above 100 %) is answered
@@ -183,7 +184,7 @@ def test_the_compiled_iteration_refuses_what_it_cannot_compute_exactly():
     arith = CASES[0][1]
     better, inverse = arith.buffers()
     fixed = (1500, 1600, 1700, 1800, 1900)
-    alone = iteration._fasttable.table_alone
+    alone = extension.table.table_alone
     assert alone(better, inverse, 1000, fixed, 5, 1600, None, 1000, 1, True)[0] == 1700
     for scale, w2, start, extreme in (
         (1000, 5, 1 << 70, None),

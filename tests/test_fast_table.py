@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from ratingdb.rules.dwz import evaluation
+from ratingdb.rules.dwz import compiled, evaluation
 from ratingdb.rules.dwz.iteration import PLUS_MINUS_ONE, Iterant, iterate_singles
 from ratingdb.rules.dwz2026 import Dwz2026Parameters
 from ratingdb.rules.dwz2026.development import compiled_coefficients as coefficients_2026
@@ -21,7 +21,7 @@ from ratingdb.rules.errors import ConvergenceError
 from ratingdb.rules.model import GameInput, PlayerInput, TournamentInfo, TournamentInput
 from tests.dwz_random import PARAMETER_SETS, evaluate_fast, random_tournament
 
-fast = evaluation._fasttable
+fast = compiled.table
 pytestmark = pytest.mark.skipif(fast is None, reason="the C extension is not built")
 
 evaluate_2026 = importlib.import_module("ratingdb.rules.dwz2026.evaluate")
@@ -36,7 +36,7 @@ def _both_ways(t: TournamentInput, params: Any, monkeypatch: pytest.MonkeyPatch)
     """The untraced evaluation with the extension and without it (every row Python's)."""
     with_c = repr(evaluate_fast(t, params, traced=False))
     with monkeypatch.context() as m:
-        m.setattr(evaluation, "_fasttable", None)
+        m.setattr(compiled, "table", None)
         without = repr(evaluate_fast(t, params, traced=False))
     return with_c, without
 
@@ -193,3 +193,30 @@ def test_performances_equal_the_table_iteration() -> None:
                 params.max_iterations, rules,
             )[0]  # fmt: skip
             assert value == (None if alone is None else alone.value), (games, draw)
+
+
+def test_rated_games_equal_python(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``rated_games`` in C gives the Python version's lists (forfeits, games of less than
+    one move, computers, a player against himself) and its KeyError for an unknown player
+    or result."""
+    from ratingdb.rules.dwz.groups import rated_games
+
+    for k in range(300):
+        t = random_tournament(random.Random(k))
+        position = {p.id: i for i, p in enumerate(t.players)}
+        with_c = rated_games(t, position)
+        with monkeypatch.context() as m:
+            m.setattr(compiled, "table", None)
+            assert with_c == rated_games(t, position), k
+    t = _open([1500, 1600, 1700], ["1-0", "+-"])
+    itself = replace(t, games=(*t.games, GameInput("P1", "P1", "1/2-1/2", 3)))
+    position = {p.id: i for i, p in enumerate(t.players)}
+    adjacency, struck = rated_games(itself, position)
+    assert struck is None and adjacency[1] == [(0, 0, 0), (1, 1, 2), (1, 1, 2)]
+    assert rated_games(t, position) == ([[(1, 2, 0)], [(0, 0, 0)], []], {0: [1], 2: [1]})
+    for game, key in (
+        (GameInput("P0", "P9", "1-0", 3), "P9"),
+        (GameInput("P0", "P1", "2-0", 3), "2-0"),
+    ):
+        with pytest.raises(KeyError, match=key):
+            rated_games(replace(t, games=(game,)), position)

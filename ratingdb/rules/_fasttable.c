@@ -748,14 +748,14 @@ done:
 /* -- the rated games of a tournament ------------------------------------------------------ */
 
 static const char rated_games_doc[] =
-    "rated_games(games, position, results, computers, players) -> (adjacency, counts)\n"
+    "rated_games(games, position, results, computers, players) -> (adjacency, struck)\n"
     "\n"
     "ratingdb.rules.dwz.groups.rated_games in C: per player position the rated games\n"
     "(opponent position, own half-points, game position) of ``games`` (objects with white,\n"
     "black and result), forfeits (``results[result]`` None, WO 2.2.5.2, 4.1.4) and the\n"
-    "games of the positions in ``computers`` struck; ``counts``: per player the number of\n"
-    "all his games (struck ones included), None when a player plays himself. KeyError\n"
-    "for an unknown player or result, as the Python version raises.";
+    "games of the positions in ``computers`` struck; ``struck``: the positions of each\n"
+    "player's struck games, for the players who have any, None when a player plays\n"
+    "himself. KeyError for an unknown player or result, as the Python version raises.";
 
 static PyObject *rated_games(PyObject *self, PyObject *args)
 {
@@ -776,14 +776,10 @@ static PyObject *rated_games(PyObject *self, PyObject *args)
     PyObject *seq = PySequence_Fast(games, "games must be a sequence");
     if (seq == NULL)
         return NULL;
-    PyObject *adjacency = PyList_New(m), *answer = NULL;
-    Py_ssize_t *struck = PyMem_Calloc((size_t)(m > 0 ? m : 1), sizeof(Py_ssize_t));
+    PyObject *adjacency = PyList_New(m), *struck = PyDict_New(), *answer = NULL;
     int any_computer = PyObject_IsTrue(computers), self_play = 0;
-    if (adjacency == NULL || struck == NULL || any_computer < 0) {
-        if (struck == NULL)
-            PyErr_NoMemory();
+    if (adjacency == NULL || struck == NULL || any_computer < 0)
         goto done;
-    }
     for (Py_ssize_t i = 0; i < m; i++) {
         PyObject *own = PyList_New(0);
         if (own == NULL)
@@ -837,9 +833,24 @@ static PyObject *rated_games(PyObject *self, PyObject *args)
             }
         }
         if (struck_off) {
-            struck[white]++;
-            if (black != white)
-                struck[black]++;
+            for (int side = 0; side < (black != white ? 2 : 1); side++) {
+                PyObject *player = objects[side], *index = PyLong_FromSsize_t(g);
+                PyObject *held = PyDict_GetItemWithError(struck, player);
+                int added = -1;
+                if (index != NULL && held != NULL)
+                    added = PyList_Append(held, index);
+                else if (index != NULL && !PyErr_Occurred()) {
+                    PyObject *fresh = PyList_New(1);
+                    if (fresh != NULL) {
+                        PyList_SET_ITEM(fresh, 0, Py_NewRef(index));
+                        added = PyDict_SetItem(struck, player, fresh);
+                        Py_DECREF(fresh);
+                    }
+                }
+                Py_XDECREF(index);
+                if (added < 0)
+                    goto done;
+            }
             continue;
         }
         if (!PyTuple_Check(points) || PyTuple_GET_SIZE(points) != 2) {
@@ -860,26 +871,9 @@ static PyObject *rated_games(PyObject *self, PyObject *args)
         if (!appended)
             goto done;
     }
-    PyObject *counts = Py_None;
-    if (!self_play) {
-        counts = PyList_New(m);
-        if (counts == NULL)
-            goto done;
-        for (Py_ssize_t i = 0; i < m; i++) {
-            PyObject *n = PyLong_FromSsize_t(PyList_GET_SIZE(PyList_GET_ITEM(adjacency, i)) +
-                                             struck[i]);
-            if (n == NULL) {
-                Py_DECREF(counts);
-                goto done;
-            }
-            PyList_SET_ITEM(counts, i, n);
-        }
-    }
-    else
-        Py_INCREF(counts);
-    answer = Py_BuildValue("(ON)", adjacency, counts);
+    answer = Py_BuildValue("(OO)", adjacency, self_play ? Py_None : struck);
 done:
-    PyMem_Free(struck);
+    Py_XDECREF(struck);
     Py_XDECREF(adjacency);
     Py_DECREF(seq);
     return answer;

@@ -35,3 +35,11 @@ def table_established(
     rows: list[tuple[int | None, int | None, int, list[tuple[int, int, int]]]],
     /,
 ) -> list[tuple[int, int, int, int, int | None, int, list[float], list[int]] | None]: ...
+def rated_games(
+    games: Sequence[Any],
+    position: dict[str, int],
+    results: dict[str, tuple[int, int] | None],
+    computers: set[int],
+    players: int,
+    /,
+) -> tuple[list[list[tuple[int, int, int]]], dict[int, list[int]] | None]: ...

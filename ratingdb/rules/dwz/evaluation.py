@@ -25,6 +25,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Protocol, cast
 
+from ratingdb.rules.dwz import compiled
 from ratingdb.rules.dwz.arithmetic import Arithmetic, Num, TableArithmetic
 from ratingdb.rules.dwz.groups import (
     AgeRules,
@@ -45,11 +46,6 @@ from ratingdb.rules.model import (
     TournamentResult,
 )
 from ratingdb.rules.rounding import div_half_up, round_half_up
-
-try:  # the table precision's established players and performances in C (setup.py; optional)
-    from ratingdb.rules import _fasttable
-except ImportError:  # pragma: no cover - an install without a C compiler
-    _fasttable = None  # type: ignore[assignment]
 
 #: the age classes (WO 3.2, classic 4.9.2) as the compiled pass numbers them
 AGE_CODES = {"youth": 0, "junior": 1, "adult": 2}
@@ -149,7 +145,7 @@ class DwzEvaluation:
                 t.players, self.ages, self.ratings, self.indexes, strict=True
             )
         ]
-        self.adjacency, self._game_counts = rated_games(t, self.position)
+        self.adjacency, self._struck = rated_games(t, self.position)
         self.groups: Groups = classify(t, self.adjacency, params)
         self.is_match = t.tournament.kind == "match"
         #: WO 4.2.4.5 / classic 6.2.3.5: a match with an unrated player is not evaluated
@@ -160,10 +156,13 @@ class DwzEvaluation:
         self._own_games: list[list[int]] | None = None
 
     def count_points(self, games: dict[int, list[tuple[int, int, int]]]) -> None:
-        """Per player of ``games`` (the counted games): the half-points of each game
-        (``points``) and their sum (``w2``)."""
-        self.points = {i: tuple([p for _, p, _ in own]) for i, own in games.items()}
-        self.w2 = {i: sum(points) for i, points in self.points.items()}
+        """Per player of ``games`` (the counted games): the sum of the half-points
+        (``w2``); the half-points of each game are :meth:`points`."""
+        self.w2 = {i: sum([p for _, p, _ in own]) for i, own in games.items()}
+
+    def points(self, i: int) -> tuple[int, ...]:
+        """The half-points of each of player ``i``'s counted games."""
+        return tuple([p for _, p, _ in self.games[i]])
 
     def result(self, iterations: int, trace: dict[str, Any]) -> TournamentResult:
         return TournamentResult(
@@ -196,11 +195,11 @@ class DwzEvaluation:
         (``_fasttable.table_established`` with the family's ``coefficients``); None for a
         row the family computes itself, and for every row without the extension, in float
         precision or without ``coefficients``."""
-        arith = self.arith
-        if _fasttable is None or not isinstance(arith, TableArithmetic) or coefficients is None:
+        arith, fast = self.arith, compiled.table
+        if fast is None or not isinstance(arith, TableArithmetic) or coefficients is None:
             return [None] * len(players)
         ratings, indexes, ages, games = self.ratings, self.indexes, self.ages, self.games
-        rows = _fasttable.table_established(
+        rows = fast.table_established(
             arith.buffers()[0], arith.scale, coefficients, self.seen_at(seen_as),
             [(ratings[i], indexes[i], AGE_CODES[ages[i]], games[i]) for i in players],
         )  # fmt: skip
@@ -216,10 +215,10 @@ class DwzEvaluation:
         the fictitious draw at 100 % of WO 2026 3.6.2. None for a row the family computes
         itself, and for every row with the trace (it shows the steps), without the
         extension or in float precision."""
-        arith = self.arith
-        if _fasttable is None or not isinstance(arith, TableArithmetic) or self.traced:
+        arith, fast = self.arith, compiled.table
+        if fast is None or not isinstance(arith, TableArithmetic) or self.traced:
             return [None] * len(players)
-        return _fasttable.table_performances(
+        return fast.table_performances(  # type: ignore[no-any-return]
             *arith.buffers(), arith.scale, self.seen_at(seen_as),
             [self.games[i] for i in players], draw,
             arith.extreme_difference if rules.extremes else None, self._params.max_iterations,
@@ -235,29 +234,33 @@ class DwzEvaluation:
         return seen
 
     def expected_games(
-        self, i: int, games: Sequence[tuple[int, int, int]], probabilities: Sequence[float | None]
+        self, i: int, games: Sequence[tuple[int, int, int]], probabilities: list[float | None]
     ) -> list[float | None]:
         """P(D) of each of player ``i``'s games in the input's order (``t.games``), None
         for a game that does not count; ``games`` are the counted games (as in
         :data:`~ratingdb.rules.dwz.groups.Adjacency`) and ``probabilities`` their P(D) as
-        points (:meth:`Arithmetic.probabilities`)."""
-        counts = self._game_counts
-        if counts is not None and counts[i] == len(games):
+        points (:meth:`Arithmetic.probabilities`, a list of the caller's own: where every
+        game counts it is the answer itself)."""
+        struck = self._struck
+        if struck is not None and i not in struck and len(games) == len(self.adjacency[i]):
             # every game of the player counts (the counted games are some of his games,
             # in the input's order)
-            return list(probabilities)
-        if self._own_games is None:  # every player's games, in one pass
-            self._own_games = [[] for _ in self.players]
-            position = self.position
-            for g, game in enumerate(self.t.games):
-                white, black = position[game.white], position[game.black]
-                self._own_games[white].append(g)
-                if black != white:
-                    self._own_games[black].append(g)
-        own = self._own_games[i]
+            return probabilities
+        if struck is not None:  # his games: the rated ones and the struck ones
+            own = sorted([g for _, _, g in self.adjacency[i]] + struck.get(i, []))
+        else:  # somebody plays himself: every player's games, in one pass
+            if self._own_games is None:
+                self._own_games = [[] for _ in self.players]
+                position = self.position
+                for g, game in enumerate(self.t.games):
+                    white, black = position[game.white], position[game.black]
+                    self._own_games[white].append(g)
+                    if black != white:
+                        self._own_games[black].append(g)
+            own = self._own_games[i]
         counted = [game[2] for game in games]
         if counted == own:  # every game of the player counts
-            return list(probabilities)
+            return probabilities
         by_game = dict(zip(counted, probabilities, strict=True))
         return [by_game.get(g) for g in own]
 

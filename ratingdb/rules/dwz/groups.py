@@ -24,6 +24,7 @@ from decimal import Decimal
 from typing import Protocol
 
 from ratingdb.dates import residual_valid
+from ratingdb.rules.dwz import compiled
 from ratingdb.rules.model import RESULTS, AgeClass, PlayerInput, ResidualGame, TournamentInput
 
 #: per player position: (opponent position, own half-points, position of the game in
@@ -91,13 +92,19 @@ def rated_adjacency(t: TournamentInput, position: dict[str, int]) -> Adjacency:
     return rated_games(t, position)[0]
 
 
-def rated_games(t: TournamentInput, position: dict[str, int]) -> tuple[Adjacency, list[int] | None]:
-    """:func:`rated_adjacency`, and per player the number of all his games in the input
-    (struck ones included, a game against himself once); None for the counts when a
-    player plays himself (the counts are then not those of the adjacency)."""
-    adjacency: Adjacency = [[] for _ in t.players]
-    struck = [0] * len(t.players)
+def rated_games(
+    t: TournamentInput, position: dict[str, int]
+) -> tuple[Adjacency, dict[int, list[int]] | None]:
+    """:func:`rated_adjacency`, and the positions in ``t.games`` of each player's struck
+    games, for the players who have any; None for these when a player plays himself (a
+    player's games are then not his adjacency's and his struck ones). In C where the
+    extension is built (``_fasttable.rated_games``, the same lists)."""
     computers = {i for i, p in enumerate(t.players) if p.computer}
+    fast = compiled.table
+    if fast is not None:
+        return fast.rated_games(t.games, position, RESULTS, computers, len(t.players))  # type: ignore[no-any-return]
+    adjacency: Adjacency = [[] for _ in t.players]
+    struck: dict[int, list[int]] = {}
     results = RESULTS
     self_play = False
     for g, game in enumerate(t.games):
@@ -106,15 +113,13 @@ def rated_games(t: TournamentInput, position: dict[str, int]) -> tuple[Adjacency
         if white == black:
             self_play = True
         if points is None or (computers and (white in computers or black in computers)):
-            struck[white] += 1
+            struck.setdefault(white, []).append(g)
             if black != white:
-                struck[black] += 1
+                struck.setdefault(black, []).append(g)
             continue
         adjacency[white].append((black, points[0], g))
         adjacency[black].append((white, points[1], g))
-    if self_play:
-        return adjacency, None
-    return adjacency, [len(a) + k for a, k in zip(adjacency, struck, strict=True)]
+    return adjacency, None if self_play else struck
 
 
 @dataclass(slots=True)
@@ -183,8 +188,8 @@ def counted_games(
     "unmittelbaren DWZ-Gegnern")."""
     selection_2, second = groups.selection_2, groups.second_stage
     if len(selection_2) == len(adjacency):  # everybody is in Auswahl II
-        if second_stage_pairs or not second:
-            return {i: list(games) for i, games in enumerate(adjacency)}
+        if second_stage_pairs or not second:  # the adjacency's own lists (nobody changes them)
+            return dict(enumerate(adjacency))
     elif second_stage_pairs or not second:
         return {
             i: [game for game in adjacency[i] if game[0] in selection_2]

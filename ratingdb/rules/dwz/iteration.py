@@ -31,15 +31,11 @@ from typing import Literal
 
 import numpy as np
 
+from ratingdb.rules.dwz import compiled
 from ratingdb.rules.dwz.arithmetic import Arithmetic, Num, TableArithmetic
 from ratingdb.rules.errors import ConvergenceError
 from ratingdb.rules.rounding import div_half_up
 from ratingdb.rules.solver import Equation
-
-try:  # the table iteration of one player in C (setup.py builds it; optional)
-    from ratingdb.rules import _fasttable
-except ImportError:  # pragma: no cover - an install without a C compiler
-    _fasttable = None  # type: ignore[assignment]
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,7 +299,8 @@ def iterate_singles(
         if it.fixed and not it.linked and type(start[k]) is int
         if set(map(type, it.fixed)) == {int}
     ]
-    if _fasttable is None and len(rows) >= MIN_ROWS:  # without the C extension
+    fast = compiled.table
+    if fast is None and len(rows) >= MIN_ROWS:  # without the C extension
         found = _iterate_rows(
             [iterants[k] for k in rows], [start[k] for k in rows], arithmetic, max_steps, rules
         )
@@ -313,7 +310,7 @@ def iterate_singles(
     # each row alone: in C where the extension is built (``_fasttable.table_alone``, the
     # steps of _finish_alone), else in Python; NotImplemented from C (a value beyond its
     # integers' range) goes to Python too
-    tables = arithmetic.buffers() if _fasttable is not None else None
+    tables = arithmetic.buffers() if fast is not None else None
     highest = rules.cycle_value == "highest"
     for k in rows:
         it = iterants[k]
@@ -321,13 +318,13 @@ def iterate_singles(
         extreme = None  # classic 4.7.2.1.2: a 0 % / 100 % result is R_c -+ the difference
         if rules.extremes and (w2 == 0 or w2 == 2 * n):
             extreme = int(arithmetic.extreme_value(it.fixed, w2 != 0))
-        if tables is not None:
-            compiled = _fasttable.table_alone(
+        if fast is not None and tables is not None:
+            found = fast.table_alone(
                 *tables, arithmetic.scale, it.fixed, w2, start[k], extreme, max_steps,
                 rules.cycle_span, highest,
             )  # fmt: skip
-            if compiled is not NotImplemented:
-                out[k] = None if compiled is None else Alone(*compiled)
+            if found is not NotImplemented:
+                out[k] = None if found is None else Alone(*found)
                 continue
         out[k] = _finish_alone(
             [start[k]], [], [], it.fixed, w2, extreme, arithmetic, max_steps, rules

@@ -233,7 +233,7 @@ class _Evaluation(DwzEvaluation):
         for i in players:
             games = self.games[i]
             n = len(games)
-            fixed_w2 = list(self.points[i])
+            fixed_w2 = list(self.points(i))
             w2 = self.w2[i]
             opponents: list[Num] = [r1[j] if j in r1 else ratings[j] for j, _, _ in games]  # type: ignore[misc]
             draw = None
@@ -323,26 +323,28 @@ class _Evaluation(DwzEvaluation):
         for k, found in zip(rest, self._rated([rated[k] for k in rest], seen_as), strict=True):
             rows[k] = found
         k_decimal, expected_decimal = _k_decimal, self.arith.expected_decimal
-        for i, row in zip(rated, rows, strict=True):
-            assert row is not None
-            expected, k_num, k_den, rating_new, _, average, probabilities, _ = row
-            res = results[i]
-            res.k = k_decimal(k_num, k_den)
-            res.expected = expected_decimal(expected)
-            res.expected_games = self.expected_games(i, self.games[i], probabilities)
-            res.opponents_avg = average
-            res.rating_new = rating_new
-            res.index_new = self.index(i) + 1
-            res.stored = self.players[i].member
+        games_of, w2, indexes, players = self.games, self.w2, self.indexes, self.players
+        computed = iter(rows)  # the rows of ``rated``: the players of ``order`` with games
         for i in order:
-            res = results[i]
+            res, games = results[i], games_of[i]
             res.group = "established"
             res.performance = performances.get(i)
             res.exceptional = i in exceptional
-            res.games = len(self.games[i])
-            res.score = score(self.w2[i])
-            if not self.games[i]:  # not evaluated: rating and index unchanged
+            res.games = len(games)
+            res.score = score(w2[i])
+            if not games:  # not evaluated: rating and index unchanged
                 res.rating_new, res.index_new = ratings[i], res.index_old
+                continue
+            row = next(computed)
+            assert row is not None
+            expected, k_num, k_den, rating_new, _, average, probabilities, _ = row
+            res.k = k_decimal(k_num, k_den)
+            res.expected = expected_decimal(expected)
+            res.expected_games = self.expected_games(i, games, probabilities)
+            res.opponents_avg = average
+            res.rating_new = rating_new
+            res.index_new = indexes[i] + 1  # type: ignore[operator]
+            res.stored = players[i].member
 
     def _rated(self, players: list[int], seen_as: dict[int, int]) -> list[Row]:
         """W_e, K and R_n of the established ``players`` (>= 1 game each), as

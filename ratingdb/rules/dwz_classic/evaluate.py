@@ -467,7 +467,7 @@ class _Evaluation(DwzEvaluation):
         solve_many`: the steps :func:`~ratingdb.rules.solver.solve_one` takes for each)."""
         params, arith = self.params, self.arith
         performers = [
-            (i, Iterant(self.players[i].id, tuple(computed.rated[i].opponents), self.points[i]))
+            (i, Iterant(self.players[i].id, tuple(computed.rated[i].opponents), self.points(i)))
             for i in players
         ]
         starts = [arith.start_value(p.fixed, p.w2) for _, p in performers]

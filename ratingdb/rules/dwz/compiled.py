@@ -1,0 +1,18 @@
+"""The table precision's integers in C (``ratingdb/rules/_fasttable.c``, issue 24).
+
+``table`` is the extension module that setup.py builds: the rated games of a tournament,
+the established players' pass, the performances and the table iteration of one player,
+each the Python version's values. None where it is not built (no C compiler): the DWZ
+core then computes the same numbers in Python. Every user reads ``compiled.table`` when
+it runs, so that a test can switch the extension off in one place.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+table: ModuleType | None
+try:
+    from ratingdb.rules import _fasttable as table
+except ImportError:  # pragma: no cover - an install without a C compiler
+    table = None
