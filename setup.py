@@ -8,8 +8,8 @@ the ``.mo`` files the wheel carries beside them (docs/i18n.md); an editable inst
 source checkout compiles the ``.po`` in memory instead (``ratingdb.i18n``).
 
 And it compiles ``ratingdb/rules/_fastsolve.c`` (the float precision's solver: performances
-R_h and first-rating groups) and ``ratingdb/rules/_fasttable.c`` (the table precision's
-integers: W_e, K or E, R_n, the table iteration) in C (docs/engine.md, "The fast rules
+R_h and first-rating groups) and ``ratingdb/rules/_fastdwz.c`` (the passes over the
+players: rated games, W_e, K or E, R_n, the table iteration) in C (docs/engine.md, "The fast rules
 core"). Both extensions are optional: without a C compiler the install goes on and the
 rules compute the same numbers in Python."""
 
@@ -54,12 +54,12 @@ FASTSOLVE = Extension(
     extra_compile_args=["-O2", "-ffp-contract=off", "-fno-fast-math"],
     optional=True,
 )
-#: the table precision's integers (W_e, K or E, R_n, the table iteration)
-FASTTABLE = Extension(
-    "ratingdb.rules._fasttable",
-    ["ratingdb/rules/_fasttable.c"],
-    extra_compile_args=["-O2"],
+#: the passes over the players: rated games, W_e, K or E, R_n, the table iteration
+FASTDWZ = Extension(
+    "ratingdb.rules._fastdwz",
+    ["ratingdb/rules/_fastdwz.c"],
+    extra_compile_args=["-O2", "-ffp-contract=off", "-fno-fast-math"],
     optional=True,
 )
 
-setup(cmdclass={"build_py": BuildWithMigrations}, ext_modules=[FASTSOLVE, FASTTABLE])
+setup(cmdclass={"build_py": BuildWithMigrations}, ext_modules=[FASTSOLVE, FASTDWZ])

@@ -85,7 +85,7 @@ def _random_fixed(rng: random.Random, k: int) -> Iterant:
 def test_iterate_singles_equals_the_reference_one_by_one(
     name: str, compiled: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Both ways: each player alone in C (``_fasttable.table_alone``), and without the
+    """Both ways: each player alone in C (``_fastdwz.table_alone``), and without the
     extension the Python loop and the integer arrays."""
     if compiled and extension.table is None:
         pytest.skip("the C extension is not built")

@@ -1,6 +1,6 @@
 /* The performances R_h of a tournament, compiled (issue 24): ratingdb.rules.solver's
  * _solve_small_py step for step, in C (the table precision's integers are in
- * _fasttable.c).
+ * _fastdwz.c).
  *
  * solve_many's rows with few games in all (WO 2026 3.6, classic 4.8: each player's R_h
  * against fixed opponents) iterate the bracketing Newton method of solver.solve_one. The

@@ -251,7 +251,7 @@ def _both_ways(pairs: list[tuple[int, int]]) -> bool:
     return sorted(pairs) == sorted((j, k) for k, j in pairs)
 
 
-def _compiled_curve(curve: Curve) -> tuple[bool, float, float, float, object, object]:
+def compiled_curve(curve: Curve) -> tuple[bool, float, float, float, object, object]:
     """The curve as ``_fastsolve`` takes it: normal or not, sigma, the logistic factor, the
     normal density's norm, P and the density's exponential (:func:`_twin`)."""
     normal = curve.kind == "normal"
@@ -492,7 +492,7 @@ def _solve_small(
         [problems[k][0] for k in ks],
         [problems[k][1] / 2 for k in ks],
         [float(starts[k]) for k in ks],
-        *_compiled_curve(curve),
+        *compiled_curve(curve),
         np.frombuffer,
         _rounds_alike,
         TOLERANCE,
@@ -834,7 +834,7 @@ def _newton_compiled(
         tuple(signs),
         float(curve.extreme),
         potential,
-        *_compiled_curve(curve),
+        *compiled_curve(curve),
         np.logaddexp,
         *_LINEAR,
         np.frombuffer,

@@ -152,7 +152,7 @@ class TableArithmetic:
 
     def buffers(self) -> tuple[np.ndarray, np.ndarray]:
         """P(D) for D >= 0 and D(p) as contiguous int64 arrays (views of :meth:`_tables`'
-        arrays), which the compiled iteration (``_fasttable.table_alone``) reads in place."""
+        arrays), which the compiled iteration (``_fastdwz.table_alone``) reads in place."""
         full, inverse = self._tables()
         return full[self._reach : 2 * self._reach], inverse
 

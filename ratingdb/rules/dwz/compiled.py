@@ -1,4 +1,4 @@
-"""The table precision's integers in C (``ratingdb/rules/_fasttable.c``, issue 24).
+"""The table precision's integers in C (``ratingdb/rules/_fastdwz.c``, issue 24).
 
 ``table`` is the extension module that setup.py builds: the rated games of a tournament,
 the established players' pass, the performances and the table iteration of one player,
@@ -13,6 +13,6 @@ from types import ModuleType
 
 table: ModuleType | None
 try:
-    from ratingdb.rules import _fasttable as table
+    from ratingdb.rules import _fastdwz as table
 except ImportError:  # pragma: no cover - an install without a C compiler
     table = None

@@ -25,6 +25,9 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Protocol, cast
 
+import numpy as np
+
+from ratingdb.rules import solver
 from ratingdb.rules.dwz import compiled
 from ratingdb.rules.dwz.arithmetic import Arithmetic, Num, TableArithmetic
 from ratingdb.rules.dwz.groups import (
@@ -46,12 +49,13 @@ from ratingdb.rules.model import (
     TournamentResult,
 )
 from ratingdb.rules.rounding import div_half_up, round_half_up
+from ratingdb.rules.solver import Curve
 
 #: the age classes (WO 3.2, classic 4.9.2) as the compiled pass numbers them
 AGE_CODES = {"youth": 0, "junior": 1, "adult": 2}
 
 #: an established player's values as the families compute them and
-#: ``_fasttable.table_established`` answers them: W_e (in the table's units, or a float),
+#: ``_fastdwz.table_established`` answers them: W_e (in the table's units, or a float),
 #: K or E as numerator and denominator, R_n, the classic R_p (None in 2026), the
 #: opponents' rounded mean, the P(D) of each counted game as points, the ratings seen
 Row = tuple[Num, int, int, int, int | None, int, list[float | None], list[int]]
@@ -188,29 +192,43 @@ class DwzEvaluation:
         return index
 
     def compiled_rows(
-        self, players: list[int], seen_as: dict[int, int], coefficients: tuple[int, ...] | None
+        self,
+        players: list[int],
+        seen_as: dict[int, int],
+        coefficients: tuple[int, ...],
+        curve: Curve | None = None,
     ) -> list[Row | None]:
         """The :data:`Row` of each established player of ``players`` (>= 1 counted game
-        each, opponents seen at ``seen_as`` or R_0) computed in C in table precision
-        (``_fasttable.table_established`` with the family's ``coefficients``); None for a
-        row the family computes itself, and for every row without the extension, in float
-        precision or without ``coefficients``."""
+        each, opponents seen at ``seen_as`` or R_0) computed in C with the family's
+        ``coefficients``: in table precision ``_fastdwz.table_established``; in float
+        precision with the normal ``curve`` (the classic versions' P, only they pass it)
+        ``_fastdwz.float_established``. None for a row the family computes itself, and
+        for every row without the extension or in float precision without ``curve``."""
         arith, fast = self.arith, compiled.table
-        if fast is None or not isinstance(arith, TableArithmetic) or coefficients is None:
+        if fast is None or not players:
             return [None] * len(players)
         ratings, indexes, ages, games = self.ratings, self.indexes, self.ages, self.games
-        rows = fast.table_established(
-            arith.buffers()[0], arith.scale, coefficients, self.seen_at(seen_as),
-            [(ratings[i], indexes[i], AGE_CODES[ages[i]], games[i]) for i in players],
-        )  # fmt: skip
-        return cast(list[Row | None], rows)
+        rows = [(ratings[i], indexes[i], AGE_CODES[ages[i]], games[i]) for i in players]
+        seen = self.seen_at(seen_as)
+        if isinstance(arith, TableArithmetic):
+            found = fast.table_established(
+                arith.buffers()[0], arith.scale, coefficients, seen, rows
+            )
+        elif curve is not None and curve.kind == "normal":
+            cdf = solver.compiled_curve(curve)[4]
+            found = fast.float_established(
+                cdf, np.frombuffer, curve.sigma, coefficients, seen, rows
+            )
+        else:
+            return [None] * len(players)
+        return cast(list[Row | None], found)
 
     def compiled_performances(
         self, players: list[int], seen_as: dict[int, int], draw: bool, rules: IterationRules
     ) -> list[int | None]:
         """The end value of the table iteration of each of ``players`` against the
         opponents of his counted games seen at ``seen_as`` or R_0, computed in C
-        (``_fasttable.table_performances``, the values :func:`~ratingdb.rules.dwz.
+        (``_fastdwz.table_performances``, the values :func:`~ratingdb.rules.dwz.
         iteration.iterate_singles` gives from :meth:`Arithmetic.start_value`); ``draw``:
         the fictitious draw at 100 % of WO 2026 3.6.2. None for a row the family computes
         itself, and for every row with the trace (it shows the steps), without the

@@ -98,7 +98,7 @@ def rated_games(
     """:func:`rated_adjacency`, and the positions in ``t.games`` of each player's struck
     games, for the players who have any; None for these when a player plays himself (a
     player's games are then not his adjacency's and his struck ones). In C where the
-    extension is built (``_fasttable.rated_games``, the same lists)."""
+    extension is built (``_fastdwz.rated_games``, the same lists)."""
     computers = {i for i, p in enumerate(t.players) if p.computer}
     fast = compiled.table
     if fast is not None:

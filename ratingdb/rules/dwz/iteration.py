@@ -307,7 +307,7 @@ def iterate_singles(
         for k, outcome in zip(rows, found, strict=True):
             out[k] = outcome
         return out
-    # each row alone: in C where the extension is built (``_fasttable.table_alone``, the
+    # each row alone: in C where the extension is built (``_fastdwz.table_alone``, the
     # steps of _finish_alone), else in Python; NotImplemented from C (a value beyond its
     # integers' range) goes to Python too
     tables = arithmetic.buffers() if fast is not None else None

@@ -94,7 +94,7 @@ _K0_ROWS = ("young", "adult", "strong")
 
 
 def compiled_coefficients(params: Dwz2026Parameters) -> tuple[int, ...]:
-    """What the compiled established players' pass (``_fasttable.table_established``, kind
+    """What the compiled established players' pass (``_fastdwz.table_established``, kind
     0) needs of :func:`factor_ratio` and :func:`new_rating_exact`, as integers; made once
     per parameter object (it is frozen)."""
     cached: tuple[int, ...] | None = params.__dict__.get("_compiled_coefficients")

@@ -207,7 +207,7 @@ class _Evaluation(DwzEvaluation):
     # -- 3.6 / Anhang 1.1.4: performance R_h -------------------------------------------
     def _performances(self, r1: dict[int, int]) -> dict[int, int]:
         """R_h of every established player with >= 5 games and W > 0: without the trace
-        in table precision computed in C (``_fasttable.table_performances``, the values
+        in table precision computed in C (``_fastdwz.table_performances``, the values
         of the table iteration below), else as :meth:`_performances_of` computes them."""
         fewest = self.params.min_games_performance
         performers = [
@@ -312,7 +312,7 @@ class _Evaluation(DwzEvaluation):
         """W_e, K and R_n of every established player with >= 1 game (3.5); the others
         keep rating and index. Opponents are seen at R_0, first ratings at R_1 and
         exceptional players at R_h (3.6.3). In table precision computed in C
-        (``_fasttable.table_established``) where it can, else by :meth:`_rated`."""
+        (``_fastdwz.table_established``) where it can, else by :meth:`_rated`."""
         results, ratings = self.results, self.ratings
         seen_as: dict[int, int] = {j: performances[j] for j in exceptional}
         seen_as.update(r1)
@@ -348,7 +348,7 @@ class _Evaluation(DwzEvaluation):
 
     def _rated(self, players: list[int], seen_as: dict[int, int]) -> list[Row]:
         """W_e, K and R_n of the established ``players`` (>= 1 game each), as
-        ``_fasttable.table_established`` answers them: (W_e, K's numerator and
+        ``_fastdwz.table_established`` answers them: (W_e, K's numerator and
         denominator, R_n, None, the opponents' rounded mean, P(D) per game, the ratings
         seen)."""
         arith, params, ratings = self.arith, self.params, self.ratings

@@ -34,17 +34,16 @@ from ratingdb.rules.model import AgeClass
 from ratingdb.rules.rounding import div_half_up, round_half_up
 
 
-def compiled_coefficients(params: DwzClassicParameters) -> tuple[int, ...] | None:
-    """What the compiled established players' pass (``_fasttable.table_established``, kind
-    1) needs of :func:`development_coefficient`, :func:`new_rating_exact` and
-    :func:`success_value_exact`, as integers; None for the 2014 formula (fB and SBr stay
-    Python's)."""
-    if params.e_formula == "2014":
-        return None
+def compiled_coefficients(params: DwzClassicParameters) -> tuple[int, ...]:
+    """What the compiled established players' pass (``_fastdwz.table_established`` and
+    ``float_established``, kind 1) needs of :func:`development_coefficient`,
+    :func:`new_rating_exact` and :func:`success_value_exact`, as integers; with the 2014
+    formula the rows where fB or SBr apply stay Python's."""
     p = params
     return (
         1, p.e_exponent, p.e_rating_scale, p.j_youth, p.j_junior, p.j_adult, p.e_min,
-        p.e_max, p.e_index_factor, p.change_factor, p.rating_floor, 0,
+        p.e_max, p.e_index_factor, p.change_factor, p.rating_floor,
+        int(p.e_formula == "2014"), p.braking_threshold,
     )  # fmt: skip
 
 

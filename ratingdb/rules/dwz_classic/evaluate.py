@@ -391,9 +391,9 @@ class _Evaluation(DwzEvaluation):
         game (4.3.1: without one, no new DWZ), their opponents seen at ``seen_as`` or
         R_o; those with enough games are added to ``performers`` (R_h,
         :meth:`_performances`). In table precision computed in C
-        (``_fasttable.table_established``) where it can, else by :meth:`_rows`."""
+        (``_fastdwz.table_established``) where it can, else by :meth:`_rows`."""
         params, games = self.params, self.games
-        rows = self.compiled_rows(again, seen_as, compiled_coefficients(params))
+        rows = self.compiled_rows(again, seen_as, compiled_coefficients(params), self.curve)
         rest = [k for k, row in enumerate(rows) if row is None]
         for k, found in zip(rest, self._rows([again[k] for k in rest], seen_as), strict=True):
             rows[k] = found
@@ -412,7 +412,7 @@ class _Evaluation(DwzEvaluation):
 
     def _rows(self, players: list[int], seen_as: dict[int, int]) -> list[Row]:
         """W_e, E, R_n and R_p of the established ``players`` (>= 1 game each), as
-        ``_fasttable.table_established`` answers them: (W_e, E, 1, R_n, R_p, the
+        ``_fastdwz.table_established`` answers them: (W_e, E, 1, R_n, R_p, the
         opponents' rounded mean, P(D) per game, the ratings seen)."""
         params, arith, ratings = self.params, self.arith, self.ratings
         seen: list[list[int]] = [
@@ -451,7 +451,7 @@ class _Evaluation(DwzEvaluation):
         self, performers: list[int], seen_as: dict[int, int], computed: _Pass
     ) -> None:
         """R_h (4.8) of each performer against its fixed opponents: without the trace in
-        table precision computed in C (``_fasttable.table_performances``, the values of
+        table precision computed in C (``_fastdwz.table_performances``, the values of
         the table iteration below), else as :meth:`_performances_of` computes them."""
         values = self.compiled_performances(performers, seen_as, False, self.rules)
         floor = self.params.rating_floor

@@ -1,11 +1,14 @@
-/* The table precision of the DWZ rules in C (issue 24): integers only.
+/* The DWZ core's passes over the players in C (issue 24).
  *
  * WO 2026 Anhang 2.1 and the classic Anhang 2.1 allow the hand calculation with the
  * printed tables: P(D) in thousandths (hundredths) read for an integer D, D(p) read for p
  * rounded half-up; W_e, W - W_e, K (E) and R_n are then exact integers or ratios of them
- * (ratingdb/rules/dwz/arithmetic.py, TableArithmetic). Three functions compute what the
- * Python evaluation computes there, value for value:
+ * (ratingdb/rules/dwz/arithmetic.py, TableArithmetic). In float precision the classic
+ * versions (dwz-2014, dwz-2016: most of a replayed history) take P from the normal
+ * distribution and R_n from the exact binary value of W - W_e. The functions compute what
+ * the Python evaluation computes there, value for value:
  *
+ * - rated_games: ratingdb.rules.dwz.groups.rated_games, the rated games of a tournament;
  * - table_alone: ratingdb.rules.dwz.iteration._finish_alone, the iteration of one player
  *   against constant opponents (a performance R_h, a classic Teiliteration), with its
  *   states, W_e and corrections;
@@ -14,18 +17,28 @@
  *   from its opponents' ratings as the caller sees them, the start value computed here;
  * - table_established: the established players' pass (WO 2026 3.5, classic 4.9): W_e
  *   and the P(D) of every game, K (2026 Anhang 1.3) or E (classic 4.9.2), R_n (WO 3.5.2,
- *   classic 4.9.1), the classic R_p (4.7.6) and the rounded mean of the opponents.
+ *   classic 4.9.1), the classic R_p (4.7.6) and the rounded mean of the opponents;
+ * - float_established: the same pass of the classic versions in float precision, P from
+ *   the very function the Python version calls (scipy's ndtr, or its C function).
  *
  * Every product and sum is checked (__builtin_*_overflow); a row whose numbers leave 64
  * bits, or anything unusual in its input, is answered None and the caller computes that
  * row in Python, so a value is either the Python version's or not given at all
- * (tests/test_fast_table.py compares them).
+ * (tests/test_fast_dwz.py compares them). The E of WO 2014 (fB, SBr) stays Python's: a
+ * row where it applies is answered None.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <limits.h>
+#include <math.h>
+#include <string.h>
+
+#define MUL(a, b, r) __builtin_mul_overflow((a), (b), (r))
+#define ADD(a, b, r) __builtin_add_overflow((a), (b), (r))
+
 /* div_half_up of ratingdb/rules/rounding.py (den > 0): halves away from zero */
-static long long div_half_up_ll(long long num, long long den)
+static inline long long div_half_up_ll(long long num, long long den)
 {
     if (num >= 0)
         return (2 * num + den) / (2 * den);
@@ -33,14 +46,47 @@ static long long div_half_up_ll(long long num, long long den)
 }
 
 /* div_half_up with its products checked: 0 where 2 num + den or 2 den would leave 64 bits */
-static int half_up(long long num, long long den, long long *out)
+static inline int half_up(long long num, long long den, long long *out)
 {
     long long twice, twice_den, top;
-    if (den <= 0 || __builtin_mul_overflow(num, 2, &twice) || twice == LLONG_MIN ||
-        __builtin_mul_overflow(den, 2, &twice_den) ||
-        __builtin_add_overflow(twice >= 0 ? twice : -twice, den, &top))
+    if (den <= 0 || MUL(num, 2, &twice) || twice == LLONG_MIN || MUL(den, 2, &twice_den) ||
+        ADD(twice >= 0 ? twice : -twice, den, &top))
         return 0;
     *out = div_half_up_ll(num, den);
+    return 1;
+}
+
+/* x^e with its products checked */
+static inline int power(long long x, long long e, long long *out)
+{
+    long long r = 1;
+    for (long long k = 0; k < e; k++)
+        if (MUL(r, x, &r))
+            return 0;
+    *out = r;
+    return 1;
+}
+
+/* The classic E of 4.9.2 and what R_n and R_p need (change_factor, rating_floor) */
+typedef struct {
+    long long exponent, escale, j[3], emin, emax, eindex, change, floor;
+} ClassicE;
+
+/* E = (R_o / escale)^exponent + J rounded half-up, e_min <= E <= min(e_max, e_index_factor
+ * max(index, 1)) (coefficient.development_coefficient without fB and SBr); age 0 youth,
+ * 1 junior, 2 adult */
+static inline int classic_e(const ClassicE *c, long long rating, long long index, int age,
+                            long long *e)
+{
+    long long own, scale, offset, top, cap, value;
+    if (c->exponent < 0 || c->exponent > 63 || !power(rating, c->exponent, &own) ||
+        !power(c->escale, c->exponent, &scale) || MUL(c->j[age], scale, &offset) ||
+        ADD(own, offset, &top) || MUL(c->eindex, index < 1 ? 1 : index, &cap) ||
+        !half_up(top, scale, &value))
+        return 0;
+    cap = cap < c->emax ? cap : c->emax;
+    value = value < cap ? value : cap;
+    *e = value > c->emin ? value : c->emin;
     return 1;
 }
 
@@ -471,9 +517,13 @@ typedef struct {
     /* 2026: K_0 by row (young, adult, strong) and index column 1..11 */
     long long k0[3][11], young, adult, pivot, t, low, a1n, a1d, a2n, a2d, u, capn, capd;
     int change_first;
-    /* classic: E = (R_o / escale)^exponent + J, within e_min .. min(e_max, factor index) */
-    long long exponent, escale, j[3], emin, emax, eindex, change;
     long long floor;
+    /* classic: E = (R_o / escale)^exponent + J, within e_min .. min(e_max, factor index);
+     * WO 2014 (formula_2014): fB for a youth with W >= W_e, SBr below ``braking`` with
+     * W < W_e (those rows are Python's) */
+    ClassicE e;
+    int formula_2014;
+    long long braking;
 } Coef;
 
 static int coef_from(PyObject *tuple, Coef *c)
@@ -503,30 +553,19 @@ static int coef_from(PyObject *tuple, Coef *c)
         if (c->t > 0 && c->a1d > 0 && c->a2d > 0 && c->capd > 0 && c->low + c->u > 0)
             return 0;
     }
-    else if (c->kind == 1 && size == 12) {
+    else if (c->kind == 1 && size == 13) {
         long long *p = v + 1;
-        c->exponent = p[0], c->escale = p[1], c->j[0] = p[2], c->j[1] = p[3], c->j[2] = p[4];
-        c->emin = p[5], c->emax = p[6], c->eindex = p[7], c->change = p[8], c->floor = p[9];
-        if (c->exponent >= 0 && c->escale > 0 && c->emin > 0)
+        ClassicE *e = &c->e;
+        e->exponent = p[0], e->escale = p[1], e->j[0] = p[2], e->j[1] = p[3], e->j[2] = p[4];
+        e->emin = p[5], e->emax = p[6], e->eindex = p[7], e->change = p[8], e->floor = p[9];
+        c->formula_2014 = p[10] != 0, c->braking = p[11];
+        c->floor = e->floor;
+        if (e->exponent >= 0 && e->escale > 0 && e->emin > 0)
             return 0;
     }
 wrong:
     PyErr_SetString(PyExc_ValueError, "coef is no coefficient of table_established");
     return -1;
-}
-
-#define MUL(a, b, r) __builtin_mul_overflow((a), (b), (r))
-#define ADD(a, b, r) __builtin_add_overflow((a), (b), (r))
-
-/* x^e with its products checked */
-static int power(long long x, long long e, long long *out)
-{
-    long long r = 1;
-    for (long long k = 0; k < e; k++)
-        if (MUL(r, x, &r))
-            return 0;
-    *out = r;
-    return 1;
 }
 
 /* K of WO 2026 Anhang 1.3 as *kn / *kd (development.factor_ratio) and R_n of 3.5.2
@@ -598,25 +637,21 @@ static int changed(long long rating, long long change, long long num, long long 
 
 /* E of classic 4.9.2 (coefficient.development_coefficient, the classic formula), R_n of
  * 4.9.1 (new_rating_exact) and R_p of 4.7.6 (success_value_exact) */
+/* whether the WO 2014 formula's fB or SBr apply (then E is Python's) */
+static int e_2014(const Coef *c, long long rating, int age, int reached)
+{
+    return c->formula_2014 && ((age == 0 && reached) || (!reached && rating < c->braking));
+}
+
 static int rated_classic(const Coef *c, long long rating, long long index, int age,
                          long long num, long long unit, Py_ssize_t n, long long *e,
                          long long *rn, long long *rp)
 {
-    long long own, scale, offset, top, cap;
-    if (!power(rating, c->exponent, &own) || !power(c->escale, c->exponent, &scale) ||
-        MUL(c->j[age], scale, &offset) || ADD(own, offset, &top) ||
-        MUL(c->eindex, index < 1 ? 1 : index, &cap))
+    if (e_2014(c, rating, age, num >= 0) || !classic_e(&c->e, rating, index, age, e) ||
+        !changed(rating, c->e.change, num, unit, *e + n, rn) ||
+        !changed(rating, c->e.change, num, unit, n, rp))
         return 0;
-    cap = cap < c->emax ? cap : c->emax;
-    long long value;
-    if (!half_up(top, scale, &value))
-        return 0;
-    value = value < cap ? value : cap;
-    *e = value > c->emin ? value : c->emin;
-    if (!changed(rating, c->change, num, unit, *e + n, rn) ||
-        !changed(rating, c->change, num, unit, n, rp))
-        return 0;
-    *rn = *rn > c->floor ? *rn : c->floor;
+    *rn = *rn > c->e.floor ? *rn : c->e.floor;
     return 1;
 }
 
@@ -682,7 +717,7 @@ static PyObject *table_established(PyObject *self, PyObject *args)
             }
             ok = found;
         }
-        ok = ok && age >= 0 && age <= 2 && (c.kind != 1 || c.exponent < 64);
+        ok = ok && age >= 0 && age <= 2;
         if (ok) {
             int got = gather(&s, games, opp, n, &total, &w2);
             if (got < 0) {
@@ -742,6 +777,215 @@ done:
     PyMem_Free(opp);
     seen_free(&s);
     PyBuffer_Release(&better);
+    return result;
+}
+
+/* -- the established players in float precision (classic) ------------------------------- */
+
+/* rating + change d / divisor rounded half-up, d taken with its exact binary value
+ * (coefficient.new_rating_exact and success_value_exact with W - W_e = d.as_integer_ratio()):
+ * d = m 2^-k, and for a total >= 0 (rating >= change, |d| <= divisor) the half-up rounding
+ * is rating + floor((floor(change m / divisor) + 2^(k-1)) / 2^k). 0 where that does not
+ * hold or 128-bit integers are missing (the row is Python's). */
+static int float_change(long long rating, long long change, double d, long long divisor,
+                        long long *out)
+{
+#ifdef __SIZEOF_INT128__
+    if (divisor <= 0 || change < 0 || rating < change || !isfinite(d) ||
+        fabs(d) > (double)divisor || rating >= (1LL << 40))
+        return 0;
+    int exp2;
+    double f = frexp(d, &exp2);
+    long long m = (long long)ldexp(f, 53); /* exact: |f| < 1 has 53 bits */
+    int k = 53 - exp2;
+    if (k < 1)
+        return 0;
+    __int128 scaled = (__int128)change * m, q = divisor;
+    __int128 quot = scaled / q;
+    if (scaled % q != 0 && scaled < 0)
+        quot -= 1; /* floor */
+    long long step = 0;
+    if (k <= 120) {
+        __int128 top = quot + ((__int128)1 << (k - 1)), unit = (__int128)1 << k;
+        __int128 down = top / unit;
+        if (top % unit != 0 && top < 0)
+            down -= 1;
+        step = (long long)down;
+    } /* else |quot| < 2^(k-1): the floor is 0 */
+    *out = rating + step;
+    return 1;
+#else
+    (void)rating, (void)change, (void)d, (void)divisor, (void)out;
+    return 0;
+#endif
+}
+
+/* the signature of scipy.special.cython_special's C functions of one double (the capsule
+ * solver._twin hands over where it gives the ufunc's values to the bit) */
+static const char SCALAR[] = "double (double, int __pyx_skip_dispatch)";
+
+/* values[0..n) = cdf(values[0..n)): the capsule's C function, or the ufunc itself on a
+ * float64 array (numpy.frombuffer of the values); -1 with a Python error */
+static int cdf_values(PyObject *cdf, PyObject *frombuffer, double *values, Py_ssize_t n)
+{
+    if (n == 0)
+        return 0;
+    if (PyCapsule_IsValid(cdf, SCALAR)) {
+        double (*fn)(double, int) = (double (*)(double, int))PyCapsule_GetPointer(cdf, SCALAR);
+        for (Py_ssize_t i = 0; i < n; i++)
+            values[i] = fn(values[i], 0);
+        return PyErr_Occurred() ? -1 : 0;
+    }
+    PyObject *bytes = PyByteArray_FromStringAndSize((const char *)values, n * 8);
+    PyObject *array = bytes == NULL ? NULL : PyObject_CallOneArg(frombuffer, bytes);
+    PyObject *out = array == NULL ? NULL : PyObject_CallOneArg(cdf, array);
+    Py_XDECREF(bytes);
+    Py_XDECREF(array);
+    if (out == NULL)
+        return -1;
+    Py_buffer view;
+    int result = -1;
+    if (PyObject_GetBuffer(out, &view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) == 0) {
+        if (view.itemsize == 8 && view.len == n * 8 && view.format != NULL &&
+            strcmp(view.format, "d") == 0) {
+            memcpy(values, view.buf, (size_t)n * 8);
+            result = 0;
+        }
+        else
+            PyErr_SetString(PyExc_TypeError, "P must give one float64 per game");
+        PyBuffer_Release(&view);
+    }
+    Py_DECREF(out);
+    return result;
+}
+
+static const char float_established_doc[] =
+    "float_established(cdf, frombuffer, sigma, coef, seen_of, rows) -> list[tuple | None]\n"
+    "\n"
+    "The established players' pass of the classic versions in float precision with the\n"
+    "normal distribution (classic 4.9, WO 2014): each row (R_0, index, age, games) as in\n"
+    "table_established, P(D) = cdf((R_0 - opponent) / sigma) (scipy.special.ndtr, or the\n"
+    "capsule of its C function), W_e their sum in the games' order, E of 4.9.2 (a row where\n"
+    "WO 2014's fB or SBr apply is None), R_n and R_p from the exact binary value of\n"
+    "W - W_e. ``coef`` as table_established's classic one. Each answer: (W_e, E, 1, R_n,\n"
+    "R_p, the opponents' rounded mean, the P(D) of each game, the opponents' ratings), or\n"
+    "None for a row the Python version must compute.";
+
+static PyObject *float_established(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *cdf, *frombuffer, *coef_obj, *seen_of, *rows;
+    double sigma;
+    if (!PyArg_ParseTuple(args, "OOdOOO!", &cdf, &frombuffer, &sigma, &coef_obj, &seen_of,
+                          &PyList_Type, &rows))
+        return NULL;
+    PyObject *result = NULL;
+    long long *opp = NULL, *info = NULL;
+    double *p = NULL;
+    Seen s = {0};
+    Coef c = {0};
+    if (coef_from(coef_obj, &c) < 0 || seen_from(seen_of, &s) < 0)
+        goto done;
+    if (c.kind != 1) {
+        PyErr_SetString(PyExc_ValueError, "float_established takes the classic coefficient");
+        goto done;
+    }
+    if (longest(rows, 3) < 0)
+        goto done;
+    Py_ssize_t count = PyList_GET_SIZE(rows), games_in_all = 0;
+    for (Py_ssize_t k = 0; k < count; k++)
+        games_in_all += PyList_GET_SIZE(PyTuple_GET_ITEM(PyList_GET_ITEM(rows, k), 3));
+    /* per row: usable, first game, games, half-points, sum, rating, index, age */
+    info = PyMem_Malloc(sizeof(long long) * (size_t)(8 * count + 1));
+    opp = PyMem_Malloc(sizeof(long long) * (size_t)(games_in_all + 1));
+    p = PyMem_Malloc(sizeof(double) * (size_t)(games_in_all + 1));
+    if (info == NULL || opp == NULL || p == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_ssize_t used = 0;
+    for (Py_ssize_t k = 0; k < count; k++) {
+        PyObject *row = PyList_GET_ITEM(rows, k), *games = PyTuple_GET_ITEM(row, 3);
+        long long *r = info + 8 * k, total = 0, w2 = 0;
+        Py_ssize_t n = PyList_GET_SIZE(games);
+        int ok = PyTuple_GET_SIZE(row) == 4 && isfinite(sigma) && sigma > 0;
+        for (int f = 0; ok && f < 3; f++) {
+            int found = fitting(PyTuple_GET_ITEM(row, f), &r[5 + f]);
+            if (found < 0)
+                goto done;
+            ok = found;
+        }
+        ok = ok && r[7] >= 0 && r[7] <= 2;
+        if (ok) {
+            int got = gather(&s, games, opp + used, n, &total, &w2);
+            if (got < 0)
+                goto done;
+            ok = got;
+        }
+        r[0] = ok, r[1] = used, r[2] = n, r[3] = w2, r[4] = total;
+        if (!ok)
+            continue;
+        /* the differences as numpy takes them: float64(R_0) - float64(opponent), / sigma */
+        for (Py_ssize_t g = 0; g < n; g++)
+            p[used + g] = ((double)r[5] - (double)opp[used + g]) / sigma;
+        used += n;
+    }
+    if (cdf_values(cdf, frombuffer, p, used) < 0)
+        goto done;
+    result = PyList_New(count);
+    if (result == NULL)
+        goto done;
+    for (Py_ssize_t k = 0; k < count; k++) {
+        const long long *r = info + 8 * k;
+        PyObject *item = NULL;
+        if (r[0]) {
+            Py_ssize_t first = (Py_ssize_t)r[1], n = (Py_ssize_t)r[2];
+            long long rating = r[5], index = r[6], e, rn, rp;
+            int age = (int)r[7];
+            double we = 0.0; /* Python's sum of the P(D), left to right */
+            for (Py_ssize_t g = 0; g < n; g++)
+                we += p[first + g];
+            double d = (double)r[3] / 2.0 - we; /* FloatArithmetic.difference */
+            if (!e_2014(&c, rating, age, d >= 0) && classic_e(&c.e, rating, index, age, &e) &&
+                float_change(rating, c.e.change, d, e + n, &rn) &&
+                float_change(rating, c.e.change, d, n, &rp)) {
+                PyObject *probabilities = PyList_New(n), *ratings = PyList_New(n);
+                PyObject *games = PyTuple_GET_ITEM(PyList_GET_ITEM(rows, k), 3);
+                if (probabilities == NULL || ratings == NULL) {
+                    Py_XDECREF(probabilities);
+                    Py_XDECREF(ratings);
+                    Py_CLEAR(result);
+                    goto done;
+                }
+                for (Py_ssize_t g = 0; g < n; g++) {
+                    PyObject *value = PyFloat_FromDouble(p[first + g]);
+                    if (value == NULL) {
+                        Py_DECREF(probabilities);
+                        Py_DECREF(ratings);
+                        Py_CLEAR(result);
+                        goto done;
+                    }
+                    PyList_SET_ITEM(probabilities, g, value);
+                    PyObject *j = PyTuple_GET_ITEM(PyList_GET_ITEM(games, g), 0);
+                    PyList_SET_ITEM(ratings, g, Py_NewRef(PySequence_Fast_GET_ITEM(
+                                                    s.objects, PyLong_AsSsize_t(j))));
+                }
+                rn = rn > c.floor ? rn : c.floor;
+                item = Py_BuildValue("(dLiLLLNN)", we, e, 1, rn, rp,
+                                     div_half_up_ll(r[4], n), probabilities, ratings);
+                if (item == NULL) {
+                    Py_CLEAR(result);
+                    goto done;
+                }
+            }
+        }
+        PyList_SET_ITEM(result, k, item != NULL ? item : Py_NewRef(Py_None));
+    }
+done:
+    PyMem_Free(info);
+    PyMem_Free(opp);
+    PyMem_Free(p);
+    seen_free(&s);
     return result;
 }
 
@@ -884,13 +1128,14 @@ static PyMethodDef methods[] = {
     {"table_performances", table_performances, METH_VARARGS, table_performances_doc},
     {"table_established", table_established, METH_VARARGS, table_established_doc},
     {"rated_games", rated_games, METH_VARARGS, rated_games_doc},
+    {"float_established", float_established, METH_VARARGS, float_established_doc},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_fasttable",
-    "The table precision of the DWZ rules in C (ratingdb/rules/_fasttable.c).", -1,
+    PyModuleDef_HEAD_INIT, "_fastdwz",
+    "The DWZ core's passes over the players in C (ratingdb/rules/_fastdwz.c).", -1,
     methods, NULL, NULL, NULL, NULL,
 };
 
-PyMODINIT_FUNC PyInit__fasttable(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__fastdwz(void) { return PyModule_Create(&module); }

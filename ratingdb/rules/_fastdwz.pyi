@@ -1,4 +1,4 @@
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 def table_alone(
@@ -43,3 +43,12 @@ def rated_games(
     players: int,
     /,
 ) -> tuple[list[list[tuple[int, int, int]]], dict[int, list[int]] | None]: ...
+def float_established(
+    cdf: object,  # scipy.special.ndtr or the capsule of its C function (solver._twin)
+    frombuffer: Callable[..., Any],
+    sigma: float,
+    coef: tuple[int, ...],
+    seen_of: Sequence[int | None],
+    rows: list[tuple[int | None, int | None, int, list[tuple[int, int, int]]]],
+    /,
+) -> list[tuple[float, int, int, int, int, int, list[float], list[int]] | None]: ...
