@@ -77,8 +77,8 @@ ROW_SETS = sorted(
 def test_rows_of_both_families_equal_the_python_rows() -> None:
     """``table_established``'s and ``float_established``'s answer for each established
     player is the tuple the Python method builds (W_e, K or E, R_n, R_p, mean, P(D) as
-    points, ratings seen); a row is left to Python only where WO 2014's fB or SBr apply,
-    or (float precision) below a rating of 800."""
+    points, ratings seen); a row is left to Python only where WO 2014's braking supplement
+    applies, or (float precision) below a rating of 800."""
     checked = {"table": 0, "float": 0}
     left = 0
     for name in ROW_SETS:
@@ -100,11 +100,13 @@ def test_rows_of_both_families_equal_the_python_rows() -> None:
             rated = ev._rated if family is evaluate_2026 else ev._rows
             python = rated(players, seen_as)
             for i, row, expected in zip(players, rows, python, strict=True):
-                if row is None:
-                    young, reached = ev.ages[i] == "youth", expected[3] >= ev.ratings[i]
-                    low = ev.ratings[i] < getattr(params, "braking_threshold", 0)
-                    assert (params.e_formula == "2014" and ((young and reached) or low)) or (
-                        params.precision == "float" and ev.ratings[i] < params.change_factor
+                if row is None:  # only WO 2014's SBr, or a float R_n below 800
+                    we, w2, rating = expected[0], ev.w2[i], ev.ratings[i]
+                    table = params.precision == "table"
+                    reached = ev.arith.half * w2 - we >= 0 if table else w2 / 2 - we >= 0
+                    sbr = params.e_formula == "2014" and not reached
+                    assert (sbr and rating < params.braking_threshold) or (
+                        not table and rating < params.change_factor
                     ), (name, k, i)
                     left += 1
                     continue
@@ -233,10 +235,11 @@ def test_rated_games_equal_python(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_float_ratings_round_the_exact_binary_difference() -> None:
-    """``float_established``'s R_n and R_p are ``new_rating_exact`` and
-    ``success_value_exact`` of W - W_e's exact binary value: halves (2000 + 800 * 1.5 / 32
-    = 2037.5 -> 2038), negative steps, differences of 2^-199 and random P(D) (given here
-    by a P function of our own, which the pass calls on the array of z values)."""
+    """``float_established``'s E, R_n and R_p are ``development_coefficient`` (WO 2014's
+    youth acceleration fB included), ``new_rating_exact`` and ``success_value_exact`` of
+    W - W_e's exact binary value: halves (2000 + 800 * 1.5 / 32 = 2037.5 -> 2038),
+    negative steps, differences of 2^-199 and random P(D) (given here by a P function of
+    our own, which the pass calls on the array of z values)."""
     import numpy as np
 
     from ratingdb.rules.dwz_classic.coefficient import (
@@ -249,11 +252,13 @@ def test_float_ratings_round_the_exact_binary_difference() -> None:
     coef = coefficients_classic(params)
     rng = random.Random(11)
     seen = [1500] * 12
-    cases: list[tuple[int, int, list[int], list[float]]] = [
-        (2000, 20, [2, 2], [0.25, 0.25]),  # d = 1.5: +37.5
-        (2000, 20, [0, 1], [0.5, 0.5]),  # d = -0.5: -12.5
-        (2000, 20, [0, 0], [2.0**-200, 2.0**-200]),
-        (2000, 20, [2, 2], [1.0, 1.0]),  # d = 0
+    cases: list[tuple[int, int, int, list[int], list[float]]] = [
+        (2000, 20, 2, [2, 2], [0.25, 0.25]),  # d = 1.5: +37.5
+        (2000, 20, 2, [0, 1], [0.5, 0.5]),  # d = -0.5: -12.5
+        (2000, 20, 2, [0, 0], [2.0**-200, 2.0**-200]),
+        (2000, 20, 2, [2, 2], [1.0, 1.0]),  # d = 0
+        (1500, 20, 0, [2, 2], [0.25, 0.25]),  # a youth above W_e: fB = 0.75
+        (900, 20, 0, [2, 2], [0.25, 0.25]),  # fB = 0.5 (the least)
     ]
     for _ in range(400):
         n = rng.randint(1, 11)
@@ -261,8 +266,8 @@ def test_float_ratings_round_the_exact_binary_difference() -> None:
         ps = [
             rng.choice((rng.random(), rng.randint(0, 8) / 8, 1e-30 * rng.random())) for _ in points
         ]
-        cases.append((rng.randint(800, 2700), rng.randint(1, 40), points, ps))
-    for rating, index, points, ps in cases:
+        cases.append((rng.randint(800, 2700), rng.randint(1, 40), rng.randint(0, 2), points, ps))
+    for rating, index, age, points, ps in cases:
         games = [(j + 1, p, j) for j, p in enumerate(points)]
         values = np.array(ps)
         row = fast.float_established(
@@ -271,12 +276,13 @@ def test_float_ratings_round_the_exact_binary_difference() -> None:
             100.0,
             coef,
             seen,
-            [(rating, index, 2, games)],
+            [(rating, index, age, games)],
         )[0]
         we = float(sum(ps))
         d = sum(points) / 2 - we
         num, den = d.as_integer_ratio()
-        e = development_coefficient(rating, index, "adult", params, num >= 0)
+        age_name = ("youth", "junior", "adult")[age]
+        e = development_coefficient(rating, index, age_name, params, num >= 0)
         n = len(points)
         if d < 0 and rating < params.braking_threshold:  # WO 2014's SBr: Python's
             assert row is None

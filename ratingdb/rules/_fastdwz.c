@@ -24,8 +24,8 @@
  * Every product and sum is checked (__builtin_*_overflow); a row whose numbers leave 64
  * bits, or anything unusual in its input, is answered None and the caller computes that
  * row in Python, so a value is either the Python version's or not given at all
- * (tests/test_fast_dwz.py compares them). The E of WO 2014 (fB, SBr) stays Python's: a
- * row where it applies is answered None.
+ * (tests/test_fast_dwz.py compares them). WO 2014's braking supplement (an exponential to
+ * 40 digits) stays Python's: a row where it applies is answered None.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -72,17 +72,18 @@ typedef struct {
     long long exponent, escale, j[3], emin, emax, eindex, change, floor;
 } ClassicE;
 
-/* E = (R_o / escale)^exponent + J rounded half-up, e_min <= E <= min(e_max, e_index_factor
- * max(index, 1)) (coefficient.development_coefficient without fB and SBr); age 0 youth,
- * 1 junior, 2 adult */
+/* E = E0 fB rounded half-up with E0 = (R_o / escale)^exponent + J and fB = fn / fd (1
+ * but for WO 2014's youth with W >= W_e), e_min <= E <= min(e_max, e_index_factor
+ * max(index, 1)) (coefficient.development_coefficient without SBr); age 0 youth, 1 junior,
+ * 2 adult */
 static inline int classic_e(const ClassicE *c, long long rating, long long index, int age,
-                            long long *e)
+                            long long fn, long long fd, long long *e)
 {
     long long own, scale, offset, top, cap, value;
     if (c->exponent < 0 || c->exponent > 63 || !power(rating, c->exponent, &own) ||
         !power(c->escale, c->exponent, &scale) || MUL(c->j[age], scale, &offset) ||
         ADD(own, offset, &top) || MUL(c->eindex, index < 1 ? 1 : index, &cap) ||
-        !half_up(top, scale, &value))
+        MUL(top, fn, &top) || MUL(scale, fd, &scale) || !half_up(top, scale, &value))
         return 0;
     cap = cap < c->emax ? cap : c->emax;
     value = value < cap ? value : cap;
@@ -414,6 +415,32 @@ static Py_ssize_t longest(PyObject *rows, Py_ssize_t at)
     return most;
 }
 
+/* A row's answer lists: the P(D) of each game as points (``points[g]``) and the rating
+ * each opponent is seen at (the objects of ``seen_of``); 0 with both set, -1 with an
+ * error (nothing left to release). */
+static int row_lists(const Seen *s, PyObject *games, const double *points, Py_ssize_t n,
+                     PyObject **probabilities, PyObject **ratings)
+{
+    *probabilities = PyList_New(n);
+    *ratings = PyList_New(n);
+    if (*probabilities == NULL || *ratings == NULL)
+        goto failed;
+    for (Py_ssize_t g = 0; g < n; g++) {
+        PyObject *value = PyFloat_FromDouble(points[g]);
+        if (value == NULL)
+            goto failed;
+        PyList_SET_ITEM(*probabilities, g, value);
+        PyObject *j = PyTuple_GET_ITEM(PyList_GET_ITEM(games, g), 0);
+        PyList_SET_ITEM(*ratings, g,
+                        Py_NewRef(PySequence_Fast_GET_ITEM(s->objects, PyLong_AsSsize_t(j))));
+    }
+    return 0;
+failed:
+    Py_CLEAR(*probabilities);
+    Py_CLEAR(*ratings);
+    return -1;
+}
+
 /* -- the performances of many players ------------------------------------------------------ */
 
 static const char table_performances_doc[] =
@@ -519,11 +546,11 @@ typedef struct {
     int change_first;
     long long floor;
     /* classic: E = (R_o / escale)^exponent + J, within e_min .. min(e_max, factor index);
-     * WO 2014 (formula_2014): fB for a youth with W >= W_e, SBr below ``braking`` with
-     * W < W_e (those rows are Python's) */
+     * WO 2014 (formula_2014): fB = R_o / acceleration within [amin_n / amin_d, 1] for a
+     * youth with W >= W_e; SBr below ``braking`` with W < W_e (those rows are Python's) */
     ClassicE e;
     int formula_2014;
-    long long braking;
+    long long braking, acceleration, amin_n, amin_d;
 } Coef;
 
 static int coef_from(PyObject *tuple, Coef *c)
@@ -553,14 +580,16 @@ static int coef_from(PyObject *tuple, Coef *c)
         if (c->t > 0 && c->a1d > 0 && c->a2d > 0 && c->capd > 0 && c->low + c->u > 0)
             return 0;
     }
-    else if (c->kind == 1 && size == 13) {
+    else if (c->kind == 1 && size == 16) {
         long long *p = v + 1;
         ClassicE *e = &c->e;
         e->exponent = p[0], e->escale = p[1], e->j[0] = p[2], e->j[1] = p[3], e->j[2] = p[4];
         e->emin = p[5], e->emax = p[6], e->eindex = p[7], e->change = p[8], e->floor = p[9];
-        c->formula_2014 = p[10] != 0, c->braking = p[11];
+        c->formula_2014 = p[10] != 0, c->braking = p[11], c->acceleration = p[12];
+        c->amin_n = p[13], c->amin_d = p[14];
         c->floor = e->floor;
-        if (e->exponent >= 0 && e->escale > 0 && e->emin > 0)
+        if (e->exponent >= 0 && e->escale > 0 && e->emin > 0 && c->acceleration > 0 &&
+            c->amin_n > 0 && c->amin_d > 0)
             return 0;
     }
 wrong:
@@ -635,19 +664,32 @@ static int changed(long long rating, long long change, long long num, long long 
     return half_up(total, den, out);
 }
 
-/* E of classic 4.9.2 (coefficient.development_coefficient, the classic formula), R_n of
- * 4.9.1 (new_rating_exact) and R_p of 4.7.6 (success_value_exact) */
-/* whether the WO 2014 formula's fB or SBr apply (then E is Python's) */
-static int e_2014(const Coef *c, long long rating, int age, int reached)
+/* E of classic 4.9.2 and WO 2014 (coefficient.development_coefficient): 0 where WO 2014's
+ * braking supplement SBr applies (an exponential to 40 digits: Python's) */
+static int coefficient_e(const Coef *c, long long rating, long long index, int age,
+                         int reached, long long *e)
 {
-    return c->formula_2014 && ((age == 0 && reached) || (!reached && rating < c->braking));
+    long long fn = 1, fd = 1;
+    if (c->formula_2014 && !reached && rating < c->braking)
+        return 0;
+    if (c->formula_2014 && age == 0 && reached) { /* fB, acceleration_factor */
+        long long low, here;
+        if (MUL(rating, c->amin_d, &here) || MUL(c->amin_n, c->acceleration, &low))
+            return 0;
+        if (here < low)
+            fn = c->amin_n, fd = c->amin_d;
+        else if (rating < c->acceleration)
+            fn = rating, fd = c->acceleration;
+    }
+    return classic_e(&c->e, rating, index, age, fn, fd, e);
 }
 
+/* E, R_n of 4.9.1 (new_rating_exact) and R_p of 4.7.6 (success_value_exact) */
 static int rated_classic(const Coef *c, long long rating, long long index, int age,
                          long long num, long long unit, Py_ssize_t n, long long *e,
                          long long *rn, long long *rp)
 {
-    if (e_2014(c, rating, age, num >= 0) || !classic_e(&c->e, rating, index, age, e) ||
+    if (!coefficient_e(c, rating, index, age, num >= 0, e) ||
         !changed(rating, c->e.change, num, unit, *e + n, rn) ||
         !changed(rating, c->e.change, num, unit, n, rp))
         return 0;
@@ -681,6 +723,7 @@ static PyObject *table_established(PyObject *self, PyObject *args)
         return NULL;
     PyObject *result = NULL;
     long long *opp = NULL;
+    double *points = NULL;
     Seen s = {0};
     Coef c = {0};
     Table t;
@@ -697,8 +740,9 @@ static PyObject *table_established(PyObject *self, PyObject *args)
     Py_ssize_t count = PyList_GET_SIZE(rows);
     result = PyList_New(count);
     opp = PyMem_Malloc(sizeof(long long) * (size_t)(most + 1));
-    if (result == NULL || opp == NULL) {
-        if (opp == NULL)
+    points = PyMem_Malloc(sizeof(double) * (size_t)(most + 1));
+    if (result == NULL || opp == NULL || points == NULL) {
+        if (result != NULL)
             PyErr_NoMemory();
         Py_CLEAR(result);
         goto done;
@@ -728,27 +772,15 @@ static PyObject *table_established(PyObject *self, PyObject *args)
         }
         if (ok) {
             long long we = 0;
-            PyObject *probabilities = PyList_New(n), *ratings = PyList_New(n);
-            if (probabilities == NULL || ratings == NULL) {
-                Py_XDECREF(probabilities);
-                Py_XDECREF(ratings);
-                Py_CLEAR(result);
-                goto done;
-            }
+            PyObject *probabilities, *ratings;
             for (Py_ssize_t g = 0; g < n; g++) {
                 long long p = p_of(&t, rating - opp[g]);
                 we += p;
-                PyObject *value = PyFloat_FromDouble((double)p / (double)scale);
-                if (value == NULL) {
-                    Py_DECREF(probabilities);
-                    Py_DECREF(ratings);
-                    Py_CLEAR(result);
-                    goto done;
-                }
-                PyList_SET_ITEM(probabilities, g, value);
-                PyObject *j = PyTuple_GET_ITEM(PyList_GET_ITEM(games, g), 0);
-                PyList_SET_ITEM(ratings, g,
-                                Py_NewRef(PySequence_Fast_GET_ITEM(s.objects, PyLong_AsSsize_t(j))));
+                points[g] = (double)p / (double)scale;
+            }
+            if (row_lists(&s, games, points, n, &probabilities, &ratings) < 0) {
+                Py_CLEAR(result);
+                goto done;
             }
             long long num = t.half * w2 - we, kn, kd = 1, rn, rp = 0;
             int done_row = c.kind == 0
@@ -757,10 +789,13 @@ static PyObject *table_established(PyObject *self, PyObject *args)
                                                &rn, &rp);
             if (done_row) {
                 PyObject *success = c.kind == 1 ? PyLong_FromLongLong(rp) : Py_NewRef(Py_None);
-                item = success == NULL ? NULL
-                                       : Py_BuildValue("(LLLLNLNN)", we, kn, kd, rn, success,
-                                                       div_half_up_ll(total, n), probabilities,
-                                                       ratings);
+                if (success == NULL) {
+                    Py_DECREF(probabilities);
+                    Py_DECREF(ratings);
+                }
+                else /* "N" hands the three references over, also when it fails */
+                    item = Py_BuildValue("(LLLLNLNN)", we, kn, kd, rn, success,
+                                         div_half_up_ll(total, n), probabilities, ratings);
                 if (item == NULL) {
                     Py_CLEAR(result);
                     goto done;
@@ -775,6 +810,7 @@ static PyObject *table_established(PyObject *self, PyObject *args)
     }
 done:
     PyMem_Free(opp);
+    PyMem_Free(points);
     seen_free(&s);
     PyBuffer_Release(&better);
     return result;
@@ -865,8 +901,9 @@ static const char float_established_doc[] =
     "The established players' pass of the classic versions in float precision with the\n"
     "normal distribution (classic 4.9, WO 2014): each row (R_0, index, age, games) as in\n"
     "table_established, P(D) = cdf((R_0 - opponent) / sigma) (scipy.special.ndtr, or the\n"
-    "capsule of its C function), W_e their sum in the games' order, E of 4.9.2 (a row where\n"
-    "WO 2014's fB or SBr apply is None), R_n and R_p from the exact binary value of\n"
+    "capsule of its C function), W_e their sum in the games' order, E of 4.9.2 or WO 2014\n"
+    "(a row where the braking supplement SBr applies is None), R_n and R_p from the exact\n"
+    "binary value of\n"
     "W - W_e. ``coef`` as table_established's classic one. Each answer: (W_e, E, 1, R_n,\n"
     "R_p, the opponents' rounded mean, the P(D) of each game, the opponents' ratings), or\n"
     "None for a row the Python version must compute.";
@@ -946,29 +983,14 @@ static PyObject *float_established(PyObject *self, PyObject *args)
             for (Py_ssize_t g = 0; g < n; g++)
                 we += p[first + g];
             double d = (double)r[3] / 2.0 - we; /* FloatArithmetic.difference */
-            if (!e_2014(&c, rating, age, d >= 0) && classic_e(&c.e, rating, index, age, &e) &&
+            if (coefficient_e(&c, rating, index, age, d >= 0, &e) &&
                 float_change(rating, c.e.change, d, e + n, &rn) &&
                 float_change(rating, c.e.change, d, n, &rp)) {
-                PyObject *probabilities = PyList_New(n), *ratings = PyList_New(n);
+                PyObject *probabilities, *ratings;
                 PyObject *games = PyTuple_GET_ITEM(PyList_GET_ITEM(rows, k), 3);
-                if (probabilities == NULL || ratings == NULL) {
-                    Py_XDECREF(probabilities);
-                    Py_XDECREF(ratings);
+                if (row_lists(&s, games, p + first, n, &probabilities, &ratings) < 0) {
                     Py_CLEAR(result);
                     goto done;
-                }
-                for (Py_ssize_t g = 0; g < n; g++) {
-                    PyObject *value = PyFloat_FromDouble(p[first + g]);
-                    if (value == NULL) {
-                        Py_DECREF(probabilities);
-                        Py_DECREF(ratings);
-                        Py_CLEAR(result);
-                        goto done;
-                    }
-                    PyList_SET_ITEM(probabilities, g, value);
-                    PyObject *j = PyTuple_GET_ITEM(PyList_GET_ITEM(games, g), 0);
-                    PyList_SET_ITEM(ratings, g, Py_NewRef(PySequence_Fast_GET_ITEM(
-                                                    s.objects, PyLong_AsSsize_t(j))));
                 }
                 rn = rn > c.floor ? rn : c.floor;
                 item = Py_BuildValue("(dLiLLLNN)", we, e, 1, rn, rp,

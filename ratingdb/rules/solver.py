@@ -207,6 +207,12 @@ class Curve:
         self.sigma = sigma
         self.extreme = extreme
         self._scale = math.log(10) / 400
+        normal = kind == "normal"
+        #: what :func:`compiled_curve` gives
+        self.compiled = (
+            normal, sigma, self._scale, sigma * math.sqrt(2 * math.pi),
+            _NDTR if normal else _EXPIT, _EXP,
+        )  # fmt: skip
 
     def p(self, d: np.ndarray) -> np.ndarray:
         if self.kind == "normal":
@@ -253,10 +259,9 @@ def _both_ways(pairs: list[tuple[int, int]]) -> bool:
 
 def compiled_curve(curve: Curve) -> tuple[bool, float, float, float, object, object]:
     """The curve as ``_fastsolve`` takes it: normal or not, sigma, the logistic factor, the
-    normal density's norm, P and the density's exponential (:func:`_twin`)."""
-    normal = curve.kind == "normal"
-    norm = curve.sigma * math.sqrt(2 * math.pi)
-    return normal, curve.sigma, curve._scale, norm, _NDTR if normal else _EXPIT, _EXP
+    normal density's norm, P and the density's exponential (:func:`_twin`); made with the
+    curve."""
+    return curve.compiled
 
 
 @dataclass(frozen=True, slots=True)

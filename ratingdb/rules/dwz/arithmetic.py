@@ -386,7 +386,7 @@ class FloatArithmetic:
 
     def expected_decimal(self, expected: Num) -> Decimal:
         """:func:`~ratingdb.rules.rounding.decimal_half_up` to 3 places, in integers."""
-        return Decimal(thousandths(expected)).scaleb(-3)
+        return _scaled(thousandths(expected), 3)
 
 
 @lru_cache(maxsize=65536)

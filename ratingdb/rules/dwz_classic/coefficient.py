@@ -38,12 +38,13 @@ def compiled_coefficients(params: DwzClassicParameters) -> tuple[int, ...]:
     """What the compiled established players' pass (``_fastdwz.table_established`` and
     ``float_established``, kind 1) needs of :func:`development_coefficient`,
     :func:`new_rating_exact` and :func:`success_value_exact`, as integers; with the 2014
-    formula the rows where fB or SBr apply stay Python's."""
+    formula the rows where SBr applies stay Python's."""
     p = params
     return (
         1, p.e_exponent, p.e_rating_scale, p.j_youth, p.j_junior, p.j_adult, p.e_min,
         p.e_max, p.e_index_factor, p.change_factor, p.rating_floor,
-        int(p.e_formula == "2014"), p.braking_threshold,
+        int(p.e_formula == "2014"), p.braking_threshold, p.acceleration_pivot,
+        *p.acceleration_min.as_integer_ratio(),
     )  # fmt: skip
 
 

@@ -465,38 +465,37 @@ class _Evaluation(DwzEvaluation):
         """R_h (4.8) of each of ``players`` against its fixed opponents; in float
         precision solved for all of them at once (:func:`ratingdb.rules.solver.
         solve_many`: the steps :func:`~ratingdb.rules.solver.solve_one` takes for each)."""
-        params, arith = self.params, self.arith
-        performers = [
-            (i, Iterant(self.players[i].id, tuple(computed.rated[i].opponents), self.points(i)))
-            for i in players
-        ]
-        starts = [arith.start_value(p.fixed, p.w2) for _, p in performers]
-        solved: list[Single | None] = [None] * len(performers)
-        iterated: list[Alone | None] = [None] * len(performers)
-        alone = [p for _, p in performers]
+        params, arith, rated = self.params, self.arith, computed.rated
+        starts = [arith.start_value(rated[i].opponents, self.w2[i]) for i in players]
+        solved: list[Single | None] = [None] * len(players)
+        iterated: list[Alone | None] = [None] * len(players)
         if isinstance(arith, TableArithmetic):
             ints = [int(s) for s in starts]
+            alone = [self._performer(i, rated[i]) for i in players]
             iterated = iterate_singles(alone, ints, arith, params.max_iterations, self.rules)
-        elif arith.precision == "float" and performers:
-            solved = solve_many([(p.fixed, p.w2) for p in alone], starts, self.curve)
-        for (i, performer), start, single, alone_outcome in zip(
-            performers, starts, solved, iterated, strict=True
-        ):
+        elif arith.precision == "float" and players:
+            problems = [(rated[i].opponents, self.w2[i]) for i in players]
+            solved = solve_many(problems, starts, self.curve)
+        for i, start, single, alone_outcome in zip(players, starts, solved, iterated, strict=True):
             steps: Sequence[Sequence[Num]] | None = None  # float or exact steps, for the trace
             if alone_outcome is not None:  # table precision: integers, plain as they are
                 value = alone_outcome.value
             elif single is None:
-                outcome = self._iterate([performer], [start])
+                outcome = self._iterate([self._performer(i, rated[i])], [start])
                 value, steps = outcome.values[0], outcome.trace
             else:
                 value, steps = single.solution.values[0], single.solution.trace
-            computed.rated[i].performance = max(arith.final(value), params.rating_floor)
+            rated[i].performance = max(arith.final(value), params.rating_floor)
             if self.traced:
-                computed.trace["performance"][performer.id] = (
+                computed.trace["performance"][self.players[i].id] = (
                     list(alone_outcome.states)
                     if alone_outcome is not None
                     else [plain(s[0]) for s in steps or ()]
                 )
+
+    def _performer(self, i: int, rated: _Rated) -> Iterant:
+        """Player ``i`` for R_h (4.8): his counted games against constant opponents."""
+        return Iterant(self.players[i].id, tuple(rated.opponents), self.points(i))
 
     def _exceptional(self, computed: _Pass) -> dict[int, int]:
         """The rating the opponents of an exceptional player see instead of R_o:
