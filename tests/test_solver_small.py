@@ -95,3 +95,20 @@ def test_a_performance_at_zero_slope_jumps_as_numpy_does() -> None:
     small = solve_many(problems, [30000.0], curve)
     assert fingerprint(small[0]) == fingerprint(by_rows(problems, [30000.0], curve)[0])
     assert small[0] is not None and small[0].solution.trace[1] == [29000.0]
+
+
+@settings(max_examples=100, deadline=None)
+@given(many())
+def test_the_roots_alone_are_solve_manys_roots(
+    case: tuple[list[Problem], list[float], Curve],
+) -> None:
+    """``solve_roots`` (the untraced R_h) gives each of ``solve_many``'s roots to the bit,
+    and None where it gives None (0 % / 100 %, no root within the step cap)."""
+    problems, starts, curve = case
+    roots = solver.solve_roots(problems, starts, curve)
+    expected = [
+        None if s is None else s.solution.values[0] for s in solve_many(problems, starts, curve)
+    ]
+    assert [None if r is None else r.hex() for r in roots] == [
+        None if r is None else r.hex() for r in expected
+    ]

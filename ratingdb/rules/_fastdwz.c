@@ -1129,6 +1129,12 @@ static PyObject *rated_games(PyObject *self, PyObject *args)
         PyObject *for_white = PyTuple_Pack(3, objects[1], PyTuple_GET_ITEM(points, 0), index);
         PyObject *for_black = PyTuple_Pack(3, objects[0], PyTuple_GET_ITEM(points, 1), index);
         Py_DECREF(index);
+        /* tuples of ints can be in no reference cycle: the collector need not scan them
+         * (it would untrack them itself at its next pass, _PyTuple_MaybeUntrack) */
+        if (for_white != NULL && PyLong_CheckExact(PyTuple_GET_ITEM(points, 0)))
+            PyObject_GC_UnTrack(for_white);
+        if (for_black != NULL && PyLong_CheckExact(PyTuple_GET_ITEM(points, 1)))
+            PyObject_GC_UnTrack(for_black);
         int appended = for_white != NULL && for_black != NULL &&
                        PyList_Append(PyList_GET_ITEM(adjacency, white), for_white) == 0 &&
                        PyList_Append(PyList_GET_ITEM(adjacency, black), for_black) == 0;

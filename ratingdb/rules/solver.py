@@ -430,6 +430,36 @@ def solve_many(
     :func:`solve_one` would not end normally (a 0 % or 100 % score, an opponent at
     -infinity, no root within its step cap): the caller asks :func:`solve_one` itself."""
     out: list[Single | None] = [None] * len(problems)
+    by_games = _solvable(problems)
+    if _fastsolve is not None or sum(n * len(ks) for n, ks in by_games.items()) <= SMALL_GAMES:
+        _solve_small(problems, starts, curve, [k for ks in by_games.values() for k in ks], out)
+        return out
+    for ks in by_games.values():
+        _solve_rows(problems, starts, curve, ks, out)
+    return out
+
+
+def solve_roots(
+    problems: Sequence[tuple[Sequence[float], int]], starts: Sequence[float], curve: Curve
+) -> list[float | None]:
+    """The root of each of :func:`solve_many`'s problems (its ``solution.values[0]``, None
+    where it answers None), without the steps and W_e of each (for a caller that shows
+    none: the replay's R_h): the compiled rows' roots as they come."""
+    if _fastsolve is None:
+        return [
+            None if s is None else s.solution.values[0] for s in solve_many(problems, starts, curve)
+        ]
+    out: list[float | None] = [None] * len(problems)
+    ks = [k for found in _solvable(problems).values() for k in found]
+    for k, row in zip(ks, _compiled_rows(problems, starts, curve, ks), strict=True):
+        if row is not None:
+            out[k] = row[1]
+    return out
+
+
+def _solvable(problems: Sequence[tuple[Sequence[float], int]]) -> dict[int, list[int]]:
+    """The problems :func:`solve_one` solves normally (neither 0 % nor 100 %, every
+    opponent finite), by their number of games."""
     by_games: dict[int, list[int]] = {}
     for k, (opponents, w2) in enumerate(problems):
         n = len(opponents)
@@ -437,12 +467,7 @@ def solve_many(
         # an infinite or nan opponent makes it inf or nan)
         if 0 < w2 < 2 * n and math.isfinite(sum(opponents)):
             by_games.setdefault(n, []).append(k)
-    if _fastsolve is not None or sum(n * len(ks) for n, ks in by_games.items()) <= SMALL_GAMES:
-        _solve_small(problems, starts, curve, [k for ks in by_games.values() for k in ks], out)
-        return out
-    for ks in by_games.values():
-        _solve_rows(problems, starts, curve, ks, out)
-    return out
+    return by_games
 
 
 def _expected_rows(
@@ -493,7 +518,22 @@ def _solve_small(
     if _fastsolve is None:
         _solve_small_py(problems, starts, curve, ks, out)
         return
-    solved = _fastsolve.solve_small(
+    for k, row in zip(ks, _compiled_rows(problems, starts, curve, ks), strict=True):
+        if row is not None:  # the root settled (_settled) in C
+            steps, root, trace, expected = row
+            out[k] = Single(Solution([root], steps, trace), expected)
+
+
+def _compiled_rows(
+    problems: Sequence[tuple[Sequence[float], int]],
+    starts: Sequence[float],
+    curve: Curve,
+    ks: list[int],
+) -> list[tuple[int, float, list[list[float]], list[float]] | None]:
+    """``_fastsolve.solve_small`` of the problems ``ks``: per row None or (steps, root,
+    trace, W_e at every state after the start)."""
+    assert _fastsolve is not None
+    return _fastsolve.solve_small(
         [problems[k][0] for k in ks],
         [problems[k][1] / 2 for k in ks],
         [float(starts[k]) for k in ks],
@@ -508,10 +548,6 @@ def _solve_small(
         float_half_up,
         PLACES,
     )
-    for k, row in zip(ks, solved, strict=True):
-        if row is not None:  # the root settled (_settled) in C
-            steps, root, trace, expected = row
-            out[k] = Single(Solution([root], steps, trace), expected)
 
 
 def _solve_small_py(

@@ -52,7 +52,7 @@ from ratingdb.rules.dwz2026.probability import SIGMA, arithmetic_for
 from ratingdb.rules.errors import ConvergenceError
 from ratingdb.rules.model import TournamentInput, TournamentResult
 from ratingdb.rules.rounding import div_half_up, to_decimal
-from ratingdb.rules.solver import Curve, Single, solve_many
+from ratingdb.rules.solver import Curve, Single, solve_many, solve_roots
 
 RULES_NAME = "dwz2026"
 
@@ -247,20 +247,27 @@ class _Evaluation(DwzEvaluation):
             jobs.append((i, self.players[i].id, opponents, fixed_w2, draw, start))
         solved: list[Single | None] = [None] * len(jobs)
         iterated: list[Alone | None] = [None] * len(jobs)
+        roots: list[float | None] = [None] * len(jobs)
         if isinstance(arith, TableArithmetic):
             performers = [Iterant(job[1], tuple(job[2]), tuple(job[3])) for job in jobs]
             starts = [int(job[5]) for job in jobs]
             iterated = iterate_singles(performers, starts, arith, params.max_iterations)
         elif arith.precision == "float" and jobs:
             problems = [(opponents, sum(w2s)) for _, _, opponents, w2s, _, _ in jobs]
-            solved = solve_many(problems, [job[5] for job in jobs], self.curve)
+            if self.traced:
+                solved = solve_many(problems, [job[5] for job in jobs], self.curve)
+            else:  # the roots alone: no trace shows the steps
+                roots = solve_roots(problems, [job[5] for job in jobs], self.curve)
         performances: dict[int, int] = {}
-        for (i, pid, opponents, fixed_w2, draw, start), single, alone in zip(
-            jobs, solved, iterated, strict=True
+        for (i, pid, opponents, fixed_w2, draw, start), single, alone, root in zip(
+            jobs, solved, iterated, roots, strict=True
         ):
             states: list[Num]
             expected: list[Num]
             corrections: list[Num]
+            if root is not None:  # solve_many's root, without the trace
+                performances[i] = max(arith.final(root), 0)
+                continue
             if alone is not None:  # the table iteration, as exact.run runs it: integers
                 performances[i] = max(int(alone.value), 0)
                 if not self.traced:

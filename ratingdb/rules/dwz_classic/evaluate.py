@@ -87,7 +87,15 @@ from ratingdb.rules.dwz_classic.tables import arithmetic_for
 from ratingdb.rules.errors import ConvergenceError
 from ratingdb.rules.model import ResidualGame, TournamentInput, TournamentResult
 from ratingdb.rules.rounding import div_half_up, round_half_up
-from ratingdb.rules.solver import Curve, Single, force_extremes, solve, solve_alone, solve_many
+from ratingdb.rules.solver import (
+    Curve,
+    Single,
+    force_extremes,
+    solve,
+    solve_alone,
+    solve_many,
+    solve_roots,
+)
 
 RULES_NAME = "dwz-classic"
 
@@ -469,17 +477,25 @@ class _Evaluation(DwzEvaluation):
         starts = [arith.start_value(rated[i].opponents, self.w2[i]) for i in players]
         solved: list[Single | None] = [None] * len(players)
         iterated: list[Alone | None] = [None] * len(players)
+        roots: list[float | None] = [None] * len(players)
         if isinstance(arith, TableArithmetic):
             ints = [int(s) for s in starts]
             alone = [self._performer(i, rated[i]) for i in players]
             iterated = iterate_singles(alone, ints, arith, params.max_iterations, self.rules)
         elif arith.precision == "float" and players:
             problems = [(rated[i].opponents, self.w2[i]) for i in players]
-            solved = solve_many(problems, starts, self.curve)
-        for i, start, single, alone_outcome in zip(players, starts, solved, iterated, strict=True):
+            if self.traced:
+                solved = solve_many(problems, starts, self.curve)
+            else:  # the roots alone: no trace shows the steps
+                roots = solve_roots(problems, starts, self.curve)
+        for i, start, single, alone_outcome, root in zip(
+            players, starts, solved, iterated, roots, strict=True
+        ):
             steps: Sequence[Sequence[Num]] | None = None  # float or exact steps, for the trace
             if alone_outcome is not None:  # table precision: integers, plain as they are
                 value = alone_outcome.value
+            elif root is not None:
+                value = root
             elif single is None:
                 outcome = self._iterate([self._performer(i, rated[i])], [start])
                 value, steps = outcome.values[0], outcome.trace
