@@ -258,7 +258,7 @@ def test_round_trip_through_players_and_clubs_import(federation, pg_server, tmp_
             assert archive.read("vereine.csv") == (tmp_path / "vereine.csv").read_bytes()
         # the next list changes Müller's Spielberechtigung in C0327: the membership follows
         path = tmp_path / "spieler.csv"
-        path.write_bytes(path.read_bytes().replace(b",M,D,1970,", b",M,A,1970,"))
+        path.write_bytes(path.read_bytes().replace(b',M,D,1970,', b',M,A,1970,'))
         later = run(["players", "import", str(path), "--date", "2026-10-15"], again)
         assert later.returncode == 0, later.stderr
         lines = export(again, "dsb-csv").decode("cp1252").split("\r\n")
