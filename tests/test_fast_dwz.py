@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib
 import random
 from dataclasses import replace
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -18,7 +19,7 @@ from ratingdb.rules.dwz2026.development import compiled_coefficients as coeffici
 from ratingdb.rules.dwz_classic.coefficient import compiled_coefficients as coefficients_classic
 from ratingdb.rules.dwz_classic.versions import VERSIONS
 from ratingdb.rules.errors import ConvergenceError
-from ratingdb.rules.model import GameInput, PlayerInput, TournamentInfo, TournamentInput
+from ratingdb.rules.model import RESULTS, GameInput, PlayerInput, TournamentInfo, TournamentInput
 from tests.dwz_random import PARAMETER_SETS, evaluate_fast, random_tournament
 
 fast = compiled.table
@@ -296,3 +297,67 @@ def test_float_ratings_round_the_exact_binary_difference() -> None:
         [(2000, 20, 2, [(1, 2, 0), (2, 2, 1)])],
     )[0]  # fmt: skip
     assert quarter is not None and quarter[3] == 2038
+
+
+def test_what_a_second_pair_of_eyes_found_stays_mended() -> None:
+    """The review's findings: another kind of capsule for P leaves every row to Python; a
+    P function that changes the rows, games or ratings it was given changes nothing in the
+    answer (and crashes nothing); a step cap beyond 2^24 or a printed table with values
+    out of range is not computed here; WO 2014's fB is at most 1 whatever the parameters;
+    a game whose attribute empties the results answers KeyError."""
+    import numpy as np
+
+    from ratingdb.rules import solver
+    from ratingdb.rules.dwz_classic.coefficient import development_coefficient
+
+    params = VERSIONS["dwz-2014"]
+    coef = coefficients_classic(params)
+    games = [(1, 2, 0), (2, 2, 1)]
+    rows: list[Any] = [(2000, 20, 2, games)]
+    seen = [2000, 1600, 1700]
+    if solver._fastsolve is not None:
+        loop = solver._fastsolve.double_loop(np.exp, np.ufunc)
+        assert fast.float_established(loop, np.frombuffer, 100.0, coef, seen, rows) == [None]
+
+    def hostile(z: Any) -> Any:
+        games.clear()
+        rows.clear()
+        seen.clear()
+        return np.full_like(z, 0.25)
+
+    answer = fast.float_established(hostile, np.frombuffer, 100.0, coef, seen, rows)
+    assert answer[0] is not None and answer[0][6:] == ([0.25, 0.25], [1600, 1700])
+
+    table = PARAMETER_SETS["dwz-classic-table"]
+    ev = evaluate_classic._Evaluation(_open([1500, 1600], ["1-0"]), table, traced=False)
+    better, inverse = ev.arith.buffers()
+    huge = 1 << 62
+    alone = (100, [1500, 1600], 2, 1550, None)
+    assert fast.table_alone(better, inverse, *alone, huge, 14, False) is NotImplemented
+    one_row = [[(1, 2, 0)]]
+    assert fast.table_performances(
+        better, inverse, 100, [1500, 1600], one_row, False, None, huge, 14, False
+    ) == [None]
+    wild = better.copy()
+    wild[3] = 1 << 50
+    assert fast.table_alone(wild, inverse, *alone, 1000, 14, False) is NotImplemented
+
+    one = replace(params, acceleration_min=Decimal("1"))
+    young = fast.float_established(
+        lambda z: np.full_like(z, 0.25), np.frombuffer, 100.0, coefficients_classic(one),
+        [1500, 1600, 1700], [(1400, 20, 0, [(1, 2, 0), (2, 2, 1)])],
+    )[0]  # fmt: skip
+    assert young is not None and young[1] == development_coefficient(1400, 20, "youth", one, True)
+
+    class Emptying:
+        result = "1-0"
+        black = "P1"
+
+        @property
+        def white(self) -> str:
+            results.clear()
+            return "P0"
+
+    results = dict(RESULTS)
+    with pytest.raises(KeyError):
+        fast.rated_games([Emptying()], {"P0": 0, "P1": 1}, results, set(), 2)

@@ -136,6 +136,20 @@ typedef struct {
     int highest;
 } Table;
 
+/* the step cap beyond which the iteration's memory is not taken (the rules' parameters
+ * allow 10,000) */
+#define MAX_STEPS (1 << 24)
+
+/* every entry of a printed table within 0 .. top (P(D) in units) or -top .. top (D(p)):
+ * its sums over a million games and its steps stay far inside 64 bits */
+static int table_values(const long long *values, Py_ssize_t n, long long top)
+{
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (values[i] < (top == (1LL << 30) ? -top : 0) || values[i] > top)
+            return 0;
+    return 1;
+}
+
 /* P(D) of one game in units (TableArithmetic.expected, one term) */
 static long long p_of(const Table *t, long long d)
 {
@@ -153,8 +167,11 @@ static int table_from(Table *t, Py_buffer *better, Py_buffer *inverse, long long
     t->size = better->len / (Py_ssize_t)sizeof(long long);
     t->scale = scale;
     t->half = scale / 2;
-    return scale >= 2 && scale <= (1LL << 20) &&
-           inverse->len / (Py_ssize_t)sizeof(long long) == scale + 1;
+    if (scale < 2 || scale > (1LL << 20) ||
+        inverse->len / (Py_ssize_t)sizeof(long long) != scale + 1 || t->max_steps < 0 ||
+        t->max_steps > MAX_STEPS)
+        return 0;
+    return table_values(t->tab, t->size, scale) && table_values(t->dtab, scale + 1, 1LL << 30);
 }
 
 /* The start value R_p = R_c + D(W/n) (TableArithmetic.start_value) of n opponents with
@@ -266,7 +283,7 @@ static PyObject *table_alone(PyObject *self, PyObject *args)
     /* the printed tables have a unit of 100 or 1000: a scale beyond 2^20 (or a negative
      * score) is no table of the rules, and its products could leave 64 bits */
     if (!(fits[0] && fits[1] && fits[2] && fits[3]) ||
-        !table_from(&t, &better, &inverse, scale) || w2 < 0 || t.max_steps < 0) {
+        !table_from(&t, &better, &inverse, scale) || w2 < 0) {
         result = Py_NewRef(Py_NotImplemented);
         goto done;
     }
@@ -415,30 +432,36 @@ static Py_ssize_t longest(PyObject *rows, Py_ssize_t at)
     return most;
 }
 
-/* A row's answer lists: the P(D) of each game as points (``points[g]``) and the rating
- * each opponent is seen at (the objects of ``seen_of``); 0 with both set, -1 with an
- * error (nothing left to release). */
-static int row_lists(const Seen *s, PyObject *games, const double *points, Py_ssize_t n,
-                     PyObject **probabilities, PyObject **ratings)
+/* The rating each of a row's opponents is seen at (the objects of ``seen_of``), as a new
+ * list; NULL with an error */
+static PyObject *seen_list(const Seen *s, PyObject *games, Py_ssize_t n)
 {
-    *probabilities = PyList_New(n);
-    *ratings = PyList_New(n);
-    if (*probabilities == NULL || *ratings == NULL)
-        goto failed;
+    PyObject *ratings = PyList_New(n);
+    if (ratings == NULL)
+        return NULL;
     for (Py_ssize_t g = 0; g < n; g++) {
-        PyObject *value = PyFloat_FromDouble(points[g]);
-        if (value == NULL)
-            goto failed;
-        PyList_SET_ITEM(*probabilities, g, value);
         PyObject *j = PyTuple_GET_ITEM(PyList_GET_ITEM(games, g), 0);
-        PyList_SET_ITEM(*ratings, g,
+        PyList_SET_ITEM(ratings, g,
                         Py_NewRef(PySequence_Fast_GET_ITEM(s->objects, PyLong_AsSsize_t(j))));
     }
-    return 0;
-failed:
-    Py_CLEAR(*probabilities);
-    Py_CLEAR(*ratings);
-    return -1;
+    return ratings;
+}
+
+/* The P(D) of each game as points, as a new list; NULL with an error */
+static PyObject *points_list(const double *points, Py_ssize_t n)
+{
+    PyObject *list = PyList_New(n);
+    if (list == NULL)
+        return NULL;
+    for (Py_ssize_t g = 0; g < n; g++) {
+        PyObject *value = PyFloat_FromDouble(points[g]);
+        if (value == NULL) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, g, value);
+    }
+    return list;
 }
 
 /* -- the performances of many players ------------------------------------------------------ */
@@ -478,7 +501,7 @@ static PyObject *table_performances(PyObject *self, PyObject *args)
     if (most < 0)
         goto done;
     Py_ssize_t count = PyList_GET_SIZE(rows);
-    int usable = table_from(&t, &better, &inverse, scale) && t.max_steps >= 0;
+    int usable = table_from(&t, &better, &inverse, scale);
     if (has_extreme) {
         int found = fitting(extreme_obj, &extreme);
         if (found < 0)
@@ -489,7 +512,8 @@ static PyObject *table_performances(PyObject *self, PyObject *args)
     if (result == NULL)
         goto done;
     opp = PyMem_Malloc(sizeof(long long) * (size_t)(most + 2));
-    mem = PyMem_Malloc(sizeof(long long) * (size_t)(3 * (t.max_steps > 0 ? t.max_steps : 0) + 1));
+    mem = PyMem_Malloc(sizeof(long long) *
+                       (size_t)(3 * (usable && t.max_steps > 0 ? t.max_steps : 0) + 1));
     if (opp == NULL || mem == NULL) {
         PyErr_NoMemory();
         Py_CLEAR(result);
@@ -672,7 +696,9 @@ static int coefficient_e(const Coef *c, long long rating, long long index, int a
     long long fn = 1, fd = 1;
     if (c->formula_2014 && !reached && rating < c->braking)
         return 0;
-    if (c->formula_2014 && age == 0 && reached) { /* fB, acceleration_factor */
+    if (c->formula_2014 && age == 0 && reached && c->amin_n < c->amin_d) {
+        /* fB = min(max(R_o / pivot, acceleration_min), 1), acceleration_factor (a least
+         * value of 1 or more makes it 1) */
         long long low, here;
         if (MUL(rating, c->amin_d, &here) || MUL(c->amin_n, c->acceleration, &low))
             return 0;
@@ -736,7 +762,7 @@ static PyObject *table_established(PyObject *self, PyObject *args)
     t.size = better.len / (Py_ssize_t)sizeof(long long);
     t.scale = scale;
     t.half = scale / 2;
-    int usable = scale >= 2 && scale <= (1LL << 20);
+    int usable = scale >= 2 && scale <= (1LL << 20) && table_values(t.tab, t.size, scale);
     Py_ssize_t count = PyList_GET_SIZE(rows);
     result = PyList_New(count);
     opp = PyMem_Malloc(sizeof(long long) * (size_t)(most + 1));
@@ -778,7 +804,10 @@ static PyObject *table_established(PyObject *self, PyObject *args)
                 we += p;
                 points[g] = (double)p / (double)scale;
             }
-            if (row_lists(&s, games, points, n, &probabilities, &ratings) < 0) {
+            probabilities = points_list(points, n);
+            ratings = probabilities == NULL ? NULL : seen_list(&s, games, n);
+            if (ratings == NULL) {
+                Py_XDECREF(probabilities);
                 Py_CLEAR(result);
                 goto done;
             }
@@ -895,6 +924,34 @@ static int cdf_values(PyObject *cdf, PyObject *frombuffer, double *values, Py_ss
     return result;
 }
 
+/* float(sum(values)) as the running Python adds a list of floats after its int start 0:
+ * left to right before 3.12, with Neumaier's compensation from 3.12 on (bltinmodule.c:
+ * the first value is 0 + x, the compensation is added at the end if it is finite and
+ * not zero) */
+static double python_sum(const double *values, Py_ssize_t n)
+{
+    if (n == 0)
+        return 0.0;
+    double total = 0.0 + values[0];
+#if PY_VERSION_HEX >= 0x030C0000
+    double c = 0.0;
+    for (Py_ssize_t g = 1; g < n; g++) {
+        double x = values[g], t = total + x;
+        if (fabs(total) >= fabs(x))
+            c += (total - t) + x;
+        else
+            c += (x - t) + total;
+        total = t;
+    }
+    if (c != 0.0 && isfinite(c))
+        total += c;
+#else
+    for (Py_ssize_t g = 1; g < n; g++)
+        total += values[g];
+#endif
+    return total;
+}
+
 static const char float_established_doc[] =
     "float_established(cdf, frombuffer, sigma, coef, seen_of, rows) -> list[tuple | None]\n"
     "\n"
@@ -916,11 +973,12 @@ static PyObject *float_established(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "OOdOOO!", &cdf, &frombuffer, &sigma, &coef_obj, &seen_of,
                           &PyList_Type, &rows))
         return NULL;
-    PyObject *result = NULL;
+    PyObject *result = NULL, **seen_lists = NULL;
     long long *opp = NULL, *info = NULL;
     double *p = NULL;
     Seen s = {0};
     Coef c = {0};
+    Py_ssize_t count = 0;
     if (coef_from(coef_obj, &c) < 0 || seen_from(seen_of, &s) < 0)
         goto done;
     if (c.kind != 1) {
@@ -929,14 +987,24 @@ static PyObject *float_established(PyObject *self, PyObject *args)
     }
     if (longest(rows, 3) < 0)
         goto done;
-    Py_ssize_t count = PyList_GET_SIZE(rows), games_in_all = 0;
+    count = PyList_GET_SIZE(rows);
+    if (PyCapsule_CheckExact(cdf) && !PyCapsule_IsValid(cdf, SCALAR)) {
+        /* another kind of capsule (numpy's loop, solver._twin's second choice): every row
+         * is Python's */
+        result = PyList_New(count);
+        for (Py_ssize_t k = 0; result != NULL && k < count; k++)
+            PyList_SET_ITEM(result, k, Py_NewRef(Py_None));
+        goto done;
+    }
+    Py_ssize_t games_in_all = 0;
     for (Py_ssize_t k = 0; k < count; k++)
         games_in_all += PyList_GET_SIZE(PyTuple_GET_ITEM(PyList_GET_ITEM(rows, k), 3));
     /* per row: usable, first game, games, half-points, sum, rating, index, age */
     info = PyMem_Malloc(sizeof(long long) * (size_t)(8 * count + 1));
     opp = PyMem_Malloc(sizeof(long long) * (size_t)(games_in_all + 1));
     p = PyMem_Malloc(sizeof(double) * (size_t)(games_in_all + 1));
-    if (info == NULL || opp == NULL || p == NULL) {
+    seen_lists = PyMem_Calloc((size_t)count + 1, sizeof(PyObject *));
+    if (info == NULL || opp == NULL || p == NULL || seen_lists == NULL) {
         PyErr_NoMemory();
         goto done;
     }
@@ -962,6 +1030,11 @@ static PyObject *float_established(PyObject *self, PyObject *args)
         r[0] = ok, r[1] = used, r[2] = n, r[3] = w2, r[4] = total;
         if (!ok)
             continue;
+        /* the ratings seen, taken now: the P function below may run Python code, after
+         * which nothing of rows, games or seen_of is read */
+        seen_lists[k] = seen_list(&s, games, n);
+        if (seen_lists[k] == NULL)
+            goto done;
         /* the differences as numpy takes them: float64(R_0) - float64(opponent), / sigma */
         for (Py_ssize_t g = 0; g < n; g++)
             p[used + g] = ((double)r[5] - (double)opp[used + g]) / sigma;
@@ -979,19 +1052,17 @@ static PyObject *float_established(PyObject *self, PyObject *args)
             Py_ssize_t first = (Py_ssize_t)r[1], n = (Py_ssize_t)r[2];
             long long rating = r[5], index = r[6], e, rn, rp;
             int age = (int)r[7];
-            double we = 0.0; /* Python's sum of the P(D), left to right */
-            for (Py_ssize_t g = 0; g < n; g++)
-                we += p[first + g];
+            double we = python_sum(p + first, n); /* float(sum(games)) */
             double d = (double)r[3] / 2.0 - we; /* FloatArithmetic.difference */
             if (coefficient_e(&c, rating, index, age, d >= 0, &e) &&
                 float_change(rating, c.e.change, d, e + n, &rn) &&
                 float_change(rating, c.e.change, d, n, &rp)) {
-                PyObject *probabilities, *ratings;
-                PyObject *games = PyTuple_GET_ITEM(PyList_GET_ITEM(rows, k), 3);
-                if (row_lists(&s, games, p + first, n, &probabilities, &ratings) < 0) {
+                PyObject *probabilities = points_list(p + first, n), *ratings = seen_lists[k];
+                if (probabilities == NULL) {
                     Py_CLEAR(result);
                     goto done;
                 }
+                seen_lists[k] = NULL; /* handed over to the answer */
                 rn = rn > c.floor ? rn : c.floor;
                 item = Py_BuildValue("(dLiLLLNN)", we, e, 1, rn, rp,
                                      div_half_up_ll(r[4], n), probabilities, ratings);
@@ -1004,6 +1075,10 @@ static PyObject *float_established(PyObject *self, PyObject *args)
         PyList_SET_ITEM(result, k, item != NULL ? item : Py_NewRef(Py_None));
     }
 done:
+    if (seen_lists != NULL)
+        for (Py_ssize_t k = 0; k < count; k++)
+            Py_XDECREF(seen_lists[k]);
+    PyMem_Free(seen_lists);
     PyMem_Free(info);
     PyMem_Free(opp);
     PyMem_Free(p);
@@ -1032,13 +1107,14 @@ static PyObject *rated_games(PyObject *self, PyObject *args)
                           &results, &computers, &m))
         return NULL;
     static PyObject *white_name, *black_name, *result_name;
-    if (white_name == NULL) {
+    if (white_name == NULL)
         white_name = PyUnicode_InternFromString("white");
+    if (black_name == NULL)
         black_name = PyUnicode_InternFromString("black");
+    if (result_name == NULL)
         result_name = PyUnicode_InternFromString("result");
-        if (white_name == NULL || black_name == NULL || result_name == NULL)
-            return NULL;
-    }
+    if (white_name == NULL || black_name == NULL || result_name == NULL)
+        return NULL;
     PyObject *seq = PySequence_Fast(games, "games must be a sequence");
     if (seq == NULL)
         return NULL;
@@ -1056,15 +1132,21 @@ static PyObject *rated_games(PyObject *self, PyObject *args)
         PyObject *game = PySequence_Fast_GET_ITEM(seq, g);
         PyObject *names[3] = {result_name, white_name, black_name}, *values[3] = {0};
         Py_ssize_t at[2] = {0, 0};
-        PyObject *points = NULL, *objects[2] = {NULL, NULL}; /* borrowed from position */
+        /* the attributes first (they may run Python code), then the look-ups, whose
+         * borrowed answers are used before anything else runs */
+        PyObject *points = NULL, *objects[2] = {NULL, NULL};
         int failed = 0;
+        Py_INCREF(game); /* held while its attributes run */
         for (int f = 0; f < 3 && !failed; f++) {
             values[f] = PyObject_GetAttr(game, names[f]);
-            PyObject *found = values[f] == NULL ? NULL
-                              : f == 0          ? PyDict_GetItemWithError(results, values[f])
-                                                : PyDict_GetItemWithError(position, values[f]);
+            failed = values[f] == NULL;
+        }
+        Py_DECREF(game);
+        for (int f = 0; f < 3 && !failed; f++) {
+            PyObject *found = f == 0 ? PyDict_GetItemWithError(results, values[f])
+                                     : PyDict_GetItemWithError(position, values[f]);
             if (found == NULL) {
-                if (values[f] != NULL && !PyErr_Occurred())
+                if (!PyErr_Occurred())
                     PyErr_SetObject(PyExc_KeyError, values[f]);
                 failed = 1;
             }
