@@ -98,8 +98,7 @@ def test_rows_of_both_families_equal_the_python_rows() -> None:
                 continue
             curve = None if family is evaluate_2026 else ev.curve
             rows = ev.compiled_rows(players, seen_as, coef, curve)
-            rated = ev._rated if family is evaluate_2026 else ev._rows
-            python = rated(players, seen_as)
+            python = ev.python_rows(players, seen_as)
             for i, row, expected in zip(players, rows, python, strict=True):
                 if row is None:  # only WO 2014's SBr, or a float R_n below 800
                     we, w2, rating = expected[0], ev.w2[i], ev.ratings[i]

@@ -243,6 +243,33 @@ class DwzEvaluation:
             rules.cycle_span, rules.cycle_value == "highest",
         )  # fmt: skip
 
+    def established_rows(
+        self,
+        players: list[int],
+        seen_as: dict[int, int],
+        coefficients: tuple[int, ...],
+        curve: Curve | None = None,
+    ) -> list[Row]:
+        """The :data:`Row` of each established player of ``players``: from C where
+        :meth:`compiled_rows` gives it, the others from the family's :meth:`python_rows`."""
+        rows = self.compiled_rows(players, seen_as, coefficients, curve)
+        rest = [k for k, row in enumerate(rows) if row is None]
+        for k, found in zip(
+            rest, self.python_rows([players[k] for k in rest], seen_as), strict=True
+        ):
+            rows[k] = found
+        return cast(list[Row], rows)
+
+    def python_rows(self, players: list[int], seen_as: dict[int, int]) -> list[Row]:
+        """The family's :data:`Row` of each of ``players``, in Python."""
+        raise NotImplementedError
+
+    def seen_lists(self, players: list[int], seen_as: dict[int, int]) -> list[list[int]]:
+        """Per player of ``players`` the ratings his counted games' opponents are seen at
+        (:meth:`seen_at`)."""
+        seen = self.seen_at(seen_as)
+        return [[seen[j] for j, _, _ in self.games[i]] for i in players]  # type: ignore[misc]
+
     def seen_at(self, replaced: dict[int, int]) -> list[int | None]:
         """Per position the rating a game against that player counts with: R_0, or the
         value in ``replaced`` (a first rating, a Sonderwertung's R_h or R_p)."""

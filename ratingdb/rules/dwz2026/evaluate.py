@@ -319,16 +319,13 @@ class _Evaluation(DwzEvaluation):
         """W_e, K and R_n of every established player with >= 1 game (3.5); the others
         keep rating and index. Opponents are seen at R_0, first ratings at R_1 and
         exceptional players at R_h (3.6.3). In table precision computed in C
-        (``_fastdwz.table_established``) where it can, else by :meth:`_rated`."""
+        (``_fastdwz.table_established``) where it can, else by :meth:`python_rows`."""
         results, ratings = self.results, self.ratings
         seen_as: dict[int, int] = {j: performances[j] for j in exceptional}
         seen_as.update(r1)
         order = sorted(self.groups.established)
         rated = [i for i in order if self.games[i]]
-        rows = self.compiled_rows(rated, seen_as, compiled_coefficients(self.params))
-        rest = [k for k, row in enumerate(rows) if row is None]
-        for k, found in zip(rest, self._rated([rated[k] for k in rest], seen_as), strict=True):
-            rows[k] = found
+        rows = self.established_rows(rated, seen_as, compiled_coefficients(self.params))
         k_decimal, expected_decimal = _k_decimal, self.arith.expected_decimal
         games_of, w2, indexes, players = self.games, self.w2, self.indexes, self.players
         computed = iter(rows)  # the rows of ``rated``: the players of ``order`` with games
@@ -342,9 +339,7 @@ class _Evaluation(DwzEvaluation):
             if not games:  # not evaluated: rating and index unchanged
                 res.rating_new, res.index_new = ratings[i], res.index_old
                 continue
-            row = next(computed)
-            assert row is not None
-            expected, k_num, k_den, rating_new, _, average, probabilities, _ = row
+            expected, k_num, k_den, rating_new, _, average, probabilities, _ = next(computed)
             res.k = k_decimal(k_num, k_den)
             res.expected = expected_decimal(expected)
             res.expected_games = self.expected_games(i, games, probabilities)
@@ -353,16 +348,13 @@ class _Evaluation(DwzEvaluation):
             res.index_new = indexes[i] + 1  # type: ignore[operator]
             res.stored = players[i].member
 
-    def _rated(self, players: list[int], seen_as: dict[int, int]) -> list[Row]:
+    def python_rows(self, players: list[int], seen_as: dict[int, int]) -> list[Row]:
         """W_e, K and R_n of the established ``players`` (>= 1 game each), as
         ``_fastdwz.table_established`` answers them: (W_e, K's numerator and
         denominator, R_n, None, the opponents' rounded mean, P(D) per game, the ratings
         seen)."""
         arith, params, ratings = self.arith, self.params, self.ratings
-        seen: list[list[int]] = [
-            [seen_as[j] if j in seen_as else ratings[j] for j, _, _ in self.games[i]]  # type: ignore[misc]
-            for i in players
-        ]
+        seen = self.seen_lists(players, seen_as)
         expectations = arith.expectations_many([ratings[i] for i in players], seen)  # type: ignore[misc]
         table = isinstance(arith, TableArithmetic)
         half, unit = (arith.half, arith.scale) if isinstance(arith, TableArithmetic) else (0, 1)

@@ -287,6 +287,7 @@ class _Evaluation(DwzEvaluation):
         else:
             self._first_ratings(seen, computed)
         seen_as = {**replaced, **computed.first}  # exceptional players, first ratings
+        seen_now = self.seen_at(seen_as) if before is not None else []
         again: list[int] = []  # the players whose values are computed in this pass
         for i in sorted(self.groups.established):
             games = self.games[i]
@@ -295,7 +296,7 @@ class _Evaluation(DwzEvaluation):
                 if games:
                     again.append(i)
                 continue
-            opponents = [seen_as[j] if j in seen_as else ratings[j] for j, _, _ in games]
+            opponents = [seen_now[j] for j, _, _ in games]
             if before.rated[i].opponents == opponents:
                 computed.rated[i] = before.rated[i]
             else:
@@ -399,16 +400,12 @@ class _Evaluation(DwzEvaluation):
         game (4.3.1: without one, no new DWZ), their opponents seen at ``seen_as`` or
         R_o; those with enough games are added to ``performers`` (R_h,
         :meth:`_performances`). In table precision computed in C
-        (``_fastdwz.table_established``) where it can, else by :meth:`_rows`."""
+        (``_fastdwz.table_established``) where it can, else by :meth:`python_rows`."""
         params, games = self.params, self.games
-        rows = self.compiled_rows(again, seen_as, compiled_coefficients(params), self.curve)
-        rest = [k for k, row in enumerate(rows) if row is None]
-        for k, found in zip(rest, self._rows([again[k] for k in rest], seen_as), strict=True):
-            rows[k] = found
+        rows = self.established_rows(again, seen_as, compiled_coefficients(params), self.curve)
         fewest_exceptional = params.min_games_exceptional
         fewest_performance = params.min_games_performance
         for i, row in zip(again, rows, strict=True):
-            assert row is not None
             rated = computed.rated[i]
             rated.expected, rated.e, _, rated.rating_new, success = row[:5]
             rated.average, rated.probabilities, rated.opponents = row[5:]
@@ -418,15 +415,12 @@ class _Evaluation(DwzEvaluation):
             if n >= fewest_performance:  # 4.8: as the first rating of an unrated player
                 performers.append(i)
 
-    def _rows(self, players: list[int], seen_as: dict[int, int]) -> list[Row]:
+    def python_rows(self, players: list[int], seen_as: dict[int, int]) -> list[Row]:
         """W_e, E, R_n and R_p of the established ``players`` (>= 1 game each), as
         ``_fastdwz.table_established`` answers them: (W_e, E, 1, R_n, R_p, the
         opponents' rounded mean, P(D) per game, the ratings seen)."""
         params, arith, ratings = self.params, self.arith, self.ratings
-        seen: list[list[int]] = [
-            [seen_as[j] if j in seen_as else ratings[j] for j, _, _ in self.games[i]]  # type: ignore[misc]
-            for i in players
-        ]
+        seen = self.seen_lists(players, seen_as)
         expectations = arith.expectations_many([ratings[i] for i in players], seen)  # type: ignore[misc]
         table, half, unit = False, 0, 1
         if isinstance(arith, TableArithmetic):  # W - W_e in units of the table
