@@ -180,11 +180,16 @@ def test_the_cli_says_how_many_and_shows_ten(federation):
     assert f"{n} ratings changed" in done and f"(showing 3 of {n}; `ratingdb runs" in done
 
 
-def test_the_first_run_of_a_history_reports_everyone_with_an_evaluation(pg_server):
+@pytest.mark.parametrize("many", [5_000, 0], ids=["listed-names", "everyones-names"])
+def test_the_first_run_of_a_history_reports_everyone_with_an_evaluation(
+    pg_server, monkeypatch, many
+):
     """The first replay of a freshly loaded history: nobody had an evaluation, so the report
-    is every player who has one now, with their current DWZ (read without hashing every
-    snapshot: ratingdb/db/change_report.py)."""
-    name = "change_report_first_run"
+    is every player who has one now, with their current DWZ (taken from what the replay
+    wrote, without hashing every snapshot or reading them back: ratingdb/db/change_report.py);
+    the same as read back from the written snapshots, names read by id or everyone's."""
+    monkeypatch.setattr(change_report, "MANY_NAMES", many)
+    name = f"change_report_first_run_{many}"
     url = _create_database(pg_server, name)
     try:
         migrate.upgrade(url)
@@ -200,8 +205,14 @@ def test_the_first_run_of_a_history_reports_everyone_with_an_evaluation(pg_serve
         assert ids == sorted(ids)
         with Session(engine) as session:
             names = change_report.names_of(session, ids)
+            read_back = change_report._first_run_changes(session)
+            guests = session.execute(
+                text("SELECT count(DISTINCT player_id) FROM rating_snapshots WHERE NOT stored")
+            ).scalar_one()
         assert [c.name for c in report.ratings_changed] == [names[i] for i in ids]
         assert all(c.name for c in report.ratings_changed)
+        assert report.ratings_changed == read_back
+        assert guests > 0  # players with an evaluation that was not stored are in it too
         engine.dispose()
     finally:
         _drop_database(pg_server, name)

@@ -59,8 +59,14 @@ def test_the_first_replay_builds_the_constraints_after_its_rows(fed, monkeypatch
     run_recalc(fed, full=True)
     assert built == [True]
     assert catalog(fed) == before
+    # the calculation-date trigger, off for the insert, is on again; every replayed
+    # tournament was stamped once all the same (WO 6.5.2.1 item 4)
+    assert stamp_trigger(fed) == "O"
+    stamped = calculated(fed)
     with Session(fed) as session:
         fast = tables(session)
+        rated = session.execute(text("SELECT count(*) FROM tournaments WHERE rated")).scalar()
+    assert len(stamped) == rated > 0
     # the same replay again from empty, row by row: the same rows
     with Session(fed) as session, session.begin():
         session.execute(text("DELETE FROM rating_snapshots"))
@@ -70,6 +76,29 @@ def test_the_first_replay_builds_the_constraints_after_its_rows(fed, monkeypatch
     with Session(fed) as session:
         assert tables(session) == fast
     assert len(fast["snapshots"]) > 300
+    assert stamp_trigger(fed) == "O"
+    again = calculated(fed)
+    assert again.keys() == stamped.keys()
+    assert all(again[t][0] == stamped[t][0] < again[t][1] for t in again)  # re-stamped
+
+
+def stamp_trigger(engine: Engine) -> str:
+    """``tgenabled`` of the trigger that stamps calculation dates (O: on)."""
+    with engine.connect() as conn:
+        return str(
+            conn.execute(
+                text("SELECT tgenabled FROM pg_trigger WHERE tgname = :n"),
+                {"n": stream.STAMP_TRIGGER},
+            ).scalar_one()
+        )
+
+
+def calculated(engine: Engine) -> dict[int, tuple[Any, Any]]:
+    with engine.connect() as conn:
+        rows = conn.execute(
+            text("SELECT tournament_id, evaluated_at, calculated_at FROM tournament_calculations")
+        )
+        return {r[0]: (r[1], r[2]) for r in rows}
 
 
 def test_a_row_that_breaks_a_foreign_key_is_refused_and_nothing_stays_dropped(fed):

@@ -439,7 +439,9 @@ def _write_staged(session: Session, report: RunReport, staged: Staged) -> RunRep
     else:  # many players, or the first replay (None: everyone)
         published = change_report.before_run(session, None, (), deferred=deferred)
     report.snapshots_written = write_staged(session, problems, deferred)
-    report.ratings_changed = change_report.after_run(session, published)
+    # the first replay: what it wrote is what it staged, unless tournaments were left out
+    latest = None if deferred else staged.latest
+    report.ratings_changed = change_report.after_run(session, published, latest)
     report.problems = [f"{p.code}: {p.message}" for p in problems]
     return report
 
