@@ -101,6 +101,13 @@ def drop_stage(conn: Connection) -> None:
     conn.commit()
 
 
+def nothing_stored(conn: Connection) -> bool:
+    """No snapshot is stored yet: the first replay of a loaded history (its stream records
+    the change report's values, :class:`Staged`; its write compares nothing,
+    :func:`stage_changes`)."""
+    return not conn.execute(text("SELECT EXISTS (SELECT 1 FROM rating_snapshots)")).scalar_one()
+
+
 def tournament_chunks(
     raw: psycopg.Connection[Any], size: int = CHUNK
 ) -> Iterator[list[EngineTournament]]:
@@ -183,7 +190,7 @@ def stream_to_stage(
         rated = session.execute(text("SELECT count(*) FROM tournaments WHERE rated")).scalar_one()
         workers = worker_count() if rated >= MIN_TOURNAMENTS else 0
     raw = driver(session)
-    first = not session.execute(text("SELECT EXISTS (SELECT 1 FROM rating_snapshots)")).scalar()
+    first = nothing_stored(session.connection())
     # the worker process starts first: its imports (about a second on the other core)
     # overlap the loading of the players' records
     with worker_pool(workers, output_text) as pool:
@@ -264,7 +271,7 @@ def stage_changes(session: Session, deferred: Collection[int]) -> set[int] | Non
     snapshot is new and nothing is to be removed, so nothing is compared (at 250,000
     players the statistics and the comparison took 1.1 s of the write phase)."""
     conn = session.connection()
-    if not conn.execute(text("SELECT EXISTS (SELECT 1 FROM rating_snapshots)")).scalar_one():
+    if nothing_stored(conn):
         conn.execute(
             text("CREATE TEMP TABLE run_gone (id bigint, player_id bigint) ON COMMIT DROP")
         )
