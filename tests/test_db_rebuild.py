@@ -27,6 +27,14 @@ CATALOG = (
     "UNION ALL SELECT indexname, 'i', indexdef, true FROM pg_indexes "
     "WHERE tablename = 'rating_snapshots' ORDER BY 1, 2"
 )
+#: the same of the two other tables the first replay fills with keys checked after the rows
+OTHERS = (
+    "SELECT conrelid::regclass::text, conname, contype, pg_get_constraintdef(oid), convalidated "
+    "FROM pg_constraint WHERE conrelid IN "
+    "('tournament_calculations'::regclass, 'residual_games'::regclass) "
+    "UNION ALL SELECT tablename, indexname, 'i', indexdef, true FROM pg_indexes "
+    "WHERE tablename IN ('tournament_calculations', 'residual_games') ORDER BY 1, 2, 3"
+)
 
 
 @pytest.fixture
@@ -39,26 +47,28 @@ def fed(scratch_db) -> Engine:
     engine.dispose()
 
 
-def catalog(engine: Engine) -> list[Any]:
+def catalog(engine: Engine, query: str = CATALOG) -> list[Any]:
     with engine.connect() as conn:
-        return list(conn.execute(text(CATALOG)).all())
+        return list(conn.execute(text(query)).all())
 
 
 def test_the_first_replay_builds_the_constraints_after_its_rows(fed, monkeypatch):
-    before = catalog(fed)
+    before, others = catalog(fed), catalog(fed, OTHERS)
     assert sum(row[1] == "f" for row in before) == 4 and sum(row[1] == "i" for row in before) == 3
-    built: list[bool] = []
+    assert sum(row[2] == "f" for row in others) == 4 and sum(row[2] == "i" for row in others) == 6
+    built: list[str] = []
     real = stream.built_after
 
     def counting(conn: Any, table: str) -> Any:
-        built.append(True)
+        built.append(table)
         return real(conn, table)
 
     monkeypatch.setattr(stream, "built_after", counting)
     monkeypatch.setattr(stream, "BUILT_AFTER_ROWS", 1)
     run_recalc(fed, full=True)
-    assert built == [True]
+    assert built == ["rating_snapshots", "tournament_calculations", "residual_games"]
     assert catalog(fed) == before
+    assert catalog(fed, OTHERS) == others
     # the calculation-date trigger, off for the insert, is on again; every replayed
     # tournament was stamped once all the same (WO 6.5.2.1 item 4)
     assert stamp_trigger(fed) == "O"
@@ -72,10 +82,10 @@ def test_the_first_replay_builds_the_constraints_after_its_rows(fed, monkeypatch
         session.execute(text("DELETE FROM rating_snapshots"))
     monkeypatch.setattr(stream, "BUILT_AFTER_ROWS", 10**9)
     run_recalc(fed, full=True)
-    assert len(built) == 1
+    assert len(built) == 3
     with Session(fed) as session:
         assert tables(session) == fast
-    assert len(fast["snapshots"]) > 300
+    assert len(fast["snapshots"]) > 300 and len(fast["residual"]) > 0
     assert stamp_trigger(fed) == "O"
     again = calculated(fed)
     assert again.keys() == stamped.keys()
@@ -210,3 +220,39 @@ def test_a_role_that_may_not_shorten_the_wait_still_locks(fed):
         conn.execute(text("RESET ROLE"))
         conn.execute(text("REVOKE ALL ON ALL TABLES IN SCHEMA public FROM rebuild_plain"))
         conn.execute(text("DROP ROLE rebuild_plain"))
+
+
+def pages(engine: Engine) -> dict[int, tuple[int, str]]:
+    """Each tournament's page in the table (the block of its row's current version) and
+    status."""
+    with engine.connect() as conn:
+        rows = conn.execute(
+            text("SELECT id, (ctid::text::point)[0]::int AS page, status FROM tournaments")
+        ).all()
+    return {r.id: (r.page, r.status) for r in rows}
+
+
+def test_the_first_replays_status_update_stays_on_each_page(scratch_db):
+    """Migration 0020 keeps half of each page of ``tournaments`` free: the run's
+    ``status = 'evaluated'`` of every tournament (the whole table at the first replay of a
+    loaded history) writes each row's new version on its own page, so no index gets an
+    entry for it (a heap-only tuple). Loaded full, every row after the first few moved."""
+    migrate.upgrade(scratch_db)
+    fed = create_engine(scratch_db, poolclass=NullPool)
+    with Session(fed) as session, session.begin():
+        load_federation(session, generate(players=1000, years=3, seed=5))  # 59 tournaments
+    before = pages(fed)
+    assert {status for _, status in before.values()} == {"submitted"}
+    assert len({page for page, _ in before.values()}) > 1  # more than one page to fill
+    run_recalc(fed, full=True)
+    after = pages(fed)
+    assert {status for _, status in after.values()} == {"evaluated"}
+    assert {tid: page for tid, (page, _) in after.items()} == {
+        tid: page for tid, (page, _) in before.items()
+    }
+    with fed.connect() as conn:
+        options = conn.execute(
+            text("SELECT reloptions FROM pg_class WHERE oid = 'tournaments'::regclass")
+        ).scalar_one()
+    assert options == ["fillfactor=50"]
+    fed.dispose()

@@ -270,7 +270,7 @@ def _write_phase(
         if dry_run:
             tx.rollback()
         else:
-            _finish_run(session, report)
+            _finish_run(session, report, staged=computed.staged is not None)
             tx.commit()
         return report
     finally:
@@ -530,10 +530,14 @@ def _record_failure(engine: Engine, run_id: int, message: str, tournament: str |
     _quietly(record)
 
 
-def _finish_run(session: Session, report: RunReport) -> None:
+def _finish_run(session: Session, report: RunReport, *, staged: bool = False) -> None:
     """Record the succeeded run, mark the change points it took, and set ``evaluated`` on
     the submitted tournaments that have snapshots and no pending change point (one edited
-    during the run stays ``submitted`` until the next run evaluates it)."""
+    during the run stays ``submitted`` until the next run evaluates it). ``staged``: a
+    streamed full replay wrote the run (ratingdb/db/stream.py): its staged tournaments are
+    the ones with snapshots now (a tournament left out, edited during the run, has a
+    pending change point), so their list is joined instead of probing the snapshots of
+    every tournament (0.35 s at 250,000 players)."""
     conn = session.connection()
     run_id = report.run_id
     assert run_id is not None
@@ -571,13 +575,17 @@ def _finish_run(session: Session, report: RunReport) -> None:
             text("UPDATE change_points SET run_id = :run WHERE id = ANY(:ids)"),
             {"run": run_id, "ids": report.change_ids},
         )
+    has_snapshots = (
+        f"AND EXISTS (SELECT 1 FROM {STAGE_TOURNAMENTS} r WHERE r.id = t.id)"
+        if staged
+        # a scalar subquery, not EXISTS: the planner turned EXISTS into a hash join
+        # over every snapshot (0.3 s at 250,000 players); this probes the index
+        else "AND (SELECT true FROM rating_snapshots s WHERE s.tournament_id = t.id LIMIT 1)"
+    )
     conn.execute(
         text(
             "UPDATE tournaments t SET status = 'evaluated' WHERE status = 'submitted' AND rated "
             "AND NOT EXISTS (SELECT 1 FROM change_points c WHERE c.run_id IS NULL "
-            "AND c.tournament_id = t.id) "
-            # a scalar subquery, not EXISTS: the planner turned EXISTS into a hash join
-            # over every snapshot (0.3 s at 250,000 players); this probes the index
-            "AND (SELECT true FROM rating_snapshots s WHERE s.tournament_id = t.id LIMIT 1)"
+            "AND c.tournament_id = t.id) " + has_snapshots
         )
     )

@@ -91,7 +91,7 @@ def create_stage(conn: Connection) -> None:
             "FROM residual_games WITH NO DATA"
         )
     )
-    conn.execute(text("CREATE TEMP TABLE run_tournaments (id bigint, code text)"))
+    conn.execute(text("CREATE TEMP TABLE run_tournaments (id bigint, code text, snapshots int)"))
     conn.commit()
 
 
@@ -146,7 +146,11 @@ def _stage(
     timeline: Timeline,
 ) -> None:
     """COPY one batch of evaluated tournaments into the temporary tables."""
-    copy_rows(raw, f"{STAGE_TOURNAMENTS} (id, code)", [(tid, code) for tid, code, _, _ in batch])
+    copy_rows(
+        raw,
+        f"{STAGE_TOURNAMENTS} (id, code, snapshots)",
+        [(tid, code, len(snaps)) for tid, code, _, snaps in batch],
+    )
     copy_snapshots(
         raw,
         STAGE_SNAPSHOTS,
@@ -340,11 +344,13 @@ def write_staged(
     conn.execute(text("DELETE FROM residual_games WHERE created_by_id IS NOT NULL"))
     conn.execute(text("UPDATE residual_games SET consumed_by_id = NULL"))
     write_problems(session, problems, None)
+    # the staged tournaments' counts, not a count of the staged snapshots (a scan of 1.2
+    # million rows at 250,000 players, 0.27 s)
     gone, stored, written = conn.execute(
         text(
             f"SELECT (SELECT count(*) FROM {STAGE_GONE}), (SELECT count(*) FROM rating_snapshots), "
-            f"(SELECT count(*) FROM {STAGE_SNAPSHOTS} "
-            "WHERE tournament_id <> ALL(CAST(:deferred AS bigint[])))"
+            f"(SELECT coalesce(sum(snapshots), 0) FROM {STAGE_TOURNAMENTS} "
+            "WHERE id <> ALL(CAST(:deferred AS bigint[])))"
         ),
         skip,
     ).one()
@@ -361,6 +367,7 @@ def write_staged(
         f"INSERT INTO rating_snapshots ({SNAPSHOT_COLUMNS}) SELECT {snapshot_columns('x')} "
         f"FROM {STAGE_SNAPSHOTS} x WHERE x.tournament_id <> ALL(CAST(:deferred AS bigint[]))" + keep
     )
+    rebuilt = False
     if stored == 0 and written >= BUILT_AFTER_ROWS:  # the first replay of a loaded history
         with built_after(conn, "rating_snapshots") as rebuilt:
             if rebuilt:  # the table is ours alone until the commit: no stamps twice
@@ -371,23 +378,29 @@ def write_staged(
     else:
         conn.execute(insert, skip)
     # every replayed tournament was calculated now, its snapshots rewritten or not (what
-    # the insert trigger of migration 0006 does for the rows it inserts)
-    conn.execute(
-        text(
-            "INSERT INTO tournament_calculations (tournament_id, evaluated_at, calculated_at) "
-            f"SELECT DISTINCT tournament_id, now(), now() FROM {STAGE_SNAPSHOTS} "
-            "WHERE tournament_id <> ALL(CAST(:deferred AS bigint[])) "
-            "ON CONFLICT (tournament_id) DO UPDATE SET calculated_at = excluded.calculated_at"
-        ),
-        skip,
+    # the insert trigger of migration 0006 does for the rows it inserts): the staged
+    # tournaments are those with staged snapshots (0.9 s as the distinct tournaments of the
+    # staged snapshots at 250,000 players)
+    stamp = text(
+        "INSERT INTO tournament_calculations (tournament_id, evaluated_at, calculated_at) "
+        f"SELECT id, now(), now() FROM {STAGE_TOURNAMENTS} "
+        "WHERE id <> ALL(CAST(:deferred AS bigint[])) "
+        "ON CONFLICT (tournament_id) DO UPDATE SET calculated_at = excluded.calculated_at"
     )
-    conn.execute(
-        text(
-            f"INSERT INTO residual_games ({RESIDUAL_COLUMNS}) SELECT {RESIDUAL_COLUMNS} "
-            f"FROM {STAGE_RESIDUAL} WHERE created_by_id <> ALL(CAST(:deferred AS bigint[]))"
-        ),
-        skip,
+    residual = text(
+        f"INSERT INTO residual_games ({RESIDUAL_COLUMNS}) SELECT {RESIDUAL_COLUMNS} "
+        f"FROM {STAGE_RESIDUAL} WHERE created_by_id <> ALL(CAST(:deferred AS bigint[]))"
     )
+    if rebuilt:
+        # the tables these rows refer to are locked already: their foreign keys (a lookup
+        # and a row lock in ``tournaments`` per row) checked once after the insert too
+        # (at 250,000 players 76,457 stamps 0.72 s, 38,776 residual games 0.56 s)
+        for table, statement in (("tournament_calculations", stamp), ("residual_games", residual)):
+            with built_after(conn, table):
+                conn.execute(statement, skip)
+    else:
+        conn.execute(stamp, skip)
+        conn.execute(residual, skip)
     relink_consumed(session, None)
     refresh_statistics(session)
     return int(written)
