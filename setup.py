@@ -10,8 +10,9 @@ source checkout compiles the ``.po`` in memory instead (``ratingdb.i18n``).
 And it compiles ``ratingdb/rules/_fastsolve.c`` (the float precision's solver: performances
 R_h and first-rating groups) and ``ratingdb/rules/_fastdwz.c`` (the passes over the
 players: rated games, W_e, K or E, R_n, the table iteration) in C (docs/engine.md, "The fast rules
-core"). Both extensions are optional: without a C compiler the install goes on and the
-rules compute the same numbers in Python."""
+core"), and ``ratingdb/db/_fasttext.c`` (a snapshot's output columns as the text COPY
+reads, ratingdb/db/snapshot_text.py). Every extension is optional: without a C compiler
+the install goes on and the same numbers and texts are computed in Python."""
 
 from __future__ import annotations
 
@@ -62,4 +63,12 @@ FASTDWZ = Extension(
     optional=True,
 )
 
-setup(cmdclass={"build_py": BuildWithMigrations}, ext_modules=[FASTSOLVE, FASTDWZ])
+#: a snapshot's output columns as COPY text (ratingdb/db/snapshot_text.py)
+FASTTEXT = Extension(
+    "ratingdb.db._fasttext",
+    ["ratingdb/db/_fasttext.c"],
+    extra_compile_args=["-O2"],
+    optional=True,
+)
+
+setup(cmdclass={"build_py": BuildWithMigrations}, ext_modules=[FASTSOLVE, FASTDWZ, FASTTEXT])

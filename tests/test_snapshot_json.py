@@ -35,10 +35,10 @@ def test_edge_floats_and_what_is_not_a_float():
 
 
 def test_the_float_cache_stays_bounded(monkeypatch):
-    monkeypatch.setattr(snapshot_json, "_FLOAT_CACHE_SIZE", 10)
+    monkeypatch.setattr(snapshot_json, "FLOAT_CACHE_SIZE", 10)
     values = [k / 7 for k in range(1, 40)]
     assert floats_json(values) == dumps(values)
-    assert len(snapshot_json._FLOAT_TEXT) <= 10
+    assert len(snapshot_json.FLOAT_TEXT) <= 10
 
 
 @given(st.lists(st.one_of(st.none(), st.floats(allow_nan=True, allow_infinity=True))))

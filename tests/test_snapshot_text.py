@@ -12,19 +12,22 @@ from typing import Any
 
 import psycopg
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from psycopg.rows import dict_row
 from sqlalchemy import create_engine
 from sqlalchemy.pool import NullPool
 
-from ratingdb.db import migrate
+from ratingdb.db import migrate, snapshot_text
 from ratingdb.db.models import RatingSnapshot
-from ratingdb.db.snapshot_json import compact, floats_json, residual_json
+from ratingdb.db.snapshot_json import FLOAT_TEXT, compact, floats_json, residual_json
 from ratingdb.db.snapshot_text import (
     INPUT_COLUMNS,
     OUTPUT_COLUMNS,
     SNAPSHOT_COLUMNS,
     copy_snapshots,
     output_text,
+    python_output_text,
     snapshot_line,
     text_value,
 )
@@ -222,3 +225,106 @@ def test_copy_text_stores_what_psycopg_adaptation_stores(raw):
         "count(*) FILTER (WHERE rating_source LIKE E'%\\t%') FROM by_text"
     ).fetchone()
     assert nulls is not None and all(n > 0 for n in nulls)  # NULL, "\N" and a tab all occur
+
+
+# -- the output columns in C (ratingdb/db/_fasttext.c) -----------------------------------------
+needs_c = pytest.mark.skipif(snapshot_text.compiled is None, reason="_fasttext not built")
+NUMBERS = st.one_of(
+    st.none(),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.decimals(allow_nan=False, places=3, max_value=10**6, min_value=-(10**6)),
+    st.fractions(max_denominator=100),
+    st.booleans(),
+)
+OUTPUTS = st.builds(
+    SnapshotOutput,
+    group=st.one_of(st.none(), st.sampled_from(TEXTS), st.text(max_size=5)),
+    age_class=st.one_of(st.none(), st.sampled_from(["youth", "junior", "adult"])),
+    rating_old=NUMBERS,
+    index_old=NUMBERS,
+    k=NUMBERS,
+    opponents_avg=NUMBERS,
+    score=NUMBERS,
+    games=NUMBERS,
+    expected=NUMBERS,
+    performance=NUMBERS,
+    exceptional=st.one_of(st.none(), st.booleans(), st.integers(0, 2)),
+    start_value=NUMBERS,
+    iteration_value=NUMBERS,
+    rating_new=NUMBERS,
+    index_new=NUMBERS,
+    stored=st.booleans(),
+    new_residual_games=st.one_of(
+        st.just([]),
+        st.lists(st.fixed_dictionaries({"score": st.sampled_from([0, 0.5, 1])}), max_size=2),
+    ),
+    expected_games=st.one_of(
+        st.lists(st.one_of(st.none(), st.floats(allow_nan=True, allow_infinity=True))),
+        st.lists(st.one_of(st.integers(0, 1), st.floats(0, 1)), max_size=3),
+        st.tuples(st.floats(0, 1)),
+    ),
+)
+
+
+@needs_c
+@given(OUTPUTS)
+def test_the_c_lines_are_pythons_or_left_to_python(o):
+    """Every line the extension writes is the Python version's, character for character;
+    what it leaves (None) Python writes."""
+    assert snapshot_text.compiled is not None
+    line = snapshot_text.compiled.output_text(o, FLOAT_TEXT)
+    assert line is None or line == python_output_text(o)
+    assert output_text(o) == python_output_text(o)
+
+
+@needs_c
+def test_the_c_lines_of_ordinary_outputs_and_what_it_leaves():
+    assert snapshot_text.compiled is not None
+    rng = random.Random(29)
+    for _ in range(2000):  # what the rules give: ints, finite floats, ASCII groups
+        o = SnapshotOutput(
+            rng.choice(["established", "first_stage", "second_stage", "remaining", None]),
+            rng.choice(["youth", "junior", "adult", None]),
+            *[_maybe(rng, rng.randint(-5, 3000)) for _ in range(4)],
+            rng.choice([0.0, 0.5, 3.5, 7.0]),
+            rng.randint(0, 15),
+            _maybe(rng, rng.choice([*FLOATS, rng.random() * 10])),
+            _maybe(rng, rng.randint(500, 3000)),
+            rng.random() < 0.1,
+            *[_maybe(rng, rng.randint(500, 3000)) for _ in range(3)],
+            _maybe(rng, rng.randint(0, 200)),
+            rng.random() < 0.7,
+            [],
+            [rng.choice([*FLOATS, None, rng.random()]) for _ in range(rng.randint(0, 12))],
+        )
+        line = snapshot_text.compiled.output_text(o, FLOAT_TEXT)
+        assert line is not None and line == python_output_text(o)
+    left = [
+        SnapshotOutput("a\tb"),  # a value COPY escapes
+        SnapshotOutput("ü"),  # not ASCII
+        SnapshotOutput(k=Decimal("12.5")),  # Python formats a Decimal
+        SnapshotOutput(rating_new=2**64),  # beyond 64 bits
+        SnapshotOutput(expected=float("nan")),
+        SnapshotOutput(expected_games=[0.5, 1]),  # an int among the floats
+        SnapshotOutput(expected_games=[float("inf")]),
+        SnapshotOutput(new_residual_games=[{"score": 1}]),  # residual games created
+    ]
+    for o in left:
+        assert snapshot_text.compiled.output_text(o, FLOAT_TEXT) is None
+        assert output_text(o) == python_output_text(o)
+    # zeros are written as themselves, never from the cache (0.0 and -0.0 are equal keys)
+    zeros = SnapshotOutput(score=-0.0, expected_games=[0.0, -0.0])
+    for cached in ("0.0", "-0.0"):
+        FLOAT_TEXT[0.0] = cached
+        line = snapshot_text.compiled.output_text(zeros, FLOAT_TEXT)
+        assert line == python_output_text(zeros) and "\t-0.0\t" in line
+        assert line.endswith("[0.0,-0.0]\n")
+
+
+def test_without_the_extension_the_same_lines(monkeypatch):
+    rng = random.Random(4)
+    snaps = [_snapshot(rng, n) for n in range(200)]
+    fast = [output_text(s.output) for s in snaps]
+    monkeypatch.setattr(snapshot_text, "compiled", None)
+    assert [output_text(s.output) for s in snaps] == fast

@@ -26,8 +26,8 @@ EMPTY = "[]"
 #: one encoder for everything else (``json.dumps`` with arguments makes one per call)
 _ENCODER = json.JSONEncoder(separators=(",", ":"))
 #: float -> its JSON text; bounded (cleared when full)
-_FLOAT_TEXT: dict[float, str] = {}
-_FLOAT_CACHE_SIZE = 1 << 16
+FLOAT_TEXT: dict[float, str] = {}
+FLOAT_CACHE_SIZE = 1 << 16
 
 
 def compact(value: Any) -> str:
@@ -57,7 +57,7 @@ def residual_json(entries: Sequence[ResidualEntry]) -> str:
 def floats_json(values: Sequence[float | None]) -> str:
     """A list of floats (or None) such as ``expected_games``; anything else in it is
     encoded by :func:`compact`."""
-    texts = _FLOAT_TEXT
+    texts = FLOAT_TEXT
     out: list[str] = []
     for x in values:
         if x is None:
@@ -70,7 +70,7 @@ def floats_json(values: Sequence[float | None]) -> str:
             if x != x or x in (float("inf"), float("-inf")):
                 return compact(list(values))  # NaN, Infinity: as json.dumps writes them
             text = float.__repr__(x)
-            if len(texts) >= _FLOAT_CACHE_SIZE:
+            if len(texts) >= FLOAT_CACHE_SIZE:
                 texts.clear()
             texts[x] = text
         out.append(text)

@@ -1,0 +1,277 @@
+/* The output columns of a snapshot row as COPY text, in C (issue 24).
+ *
+ * output_text(o, cache) gives what ratingdb.db.snapshot_text.output_text gives for the
+ * SnapshotOutput o, character for character, or None where it would have to guess: a
+ * text column with a character COPY escapes or that is not ASCII, residual games created
+ * (a JSON object), an expected_games value that is neither None nor a finite float, a
+ * value of a type it does not know. The caller makes those lines in Python
+ * (tests/test_snapshot_text.py compares the two on random outputs).
+ *
+ * Every value is formatted as the f-string of the Python version formats it: format(x, ""),
+ * which is str(x) for an int (its decimal digits, written here) and repr(x) for a float
+ * (Python's repr); a flag is "t" or "f" by its truth value; None is \N. Floats, those of
+ * expected_games as json.dumps writes them (their repr), are looked up first in `cache`
+ * (float -> text, the dict ratingdb/db/snapshot_json.py keeps for the same purpose;
+ * cleared when it holds CACHE_SIZE entries; zeros never go in: 0.0 and -0.0 are equal
+ * keys with other texts).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <math.h>
+#include <string.h>
+
+#define CACHE_SIZE (1 << 16)
+
+/* a growing ASCII buffer */
+typedef struct {
+    char *data;
+    Py_ssize_t len, cap;
+    char small[512];
+} Buffer;
+
+static int grow(Buffer *b, Py_ssize_t extra) {
+    Py_ssize_t need = b->len + extra;
+    if (need <= b->cap)
+        return 0;
+    Py_ssize_t cap = b->cap * 2 > need ? b->cap * 2 : need;
+    char *data;
+    if (b->data == b->small) {
+        data = PyMem_Malloc(cap);
+        if (data != NULL)
+            memcpy(data, b->small, b->len);
+    } else {
+        data = PyMem_Realloc(b->data, cap);
+    }
+    if (data == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    b->data = data;
+    b->cap = cap;
+    return 0;
+}
+
+static int put(Buffer *b, const char *s, Py_ssize_t n) {
+    if (grow(b, n) < 0)
+        return -1;
+    memcpy(b->data + b->len, s, n);
+    b->len += n;
+    return 0;
+}
+
+/* 1: appended; 0: not plain ASCII (the caller answers None); -1: error */
+static int put_ascii(Buffer *b, PyObject *text) {
+    if (!PyUnicode_IS_ASCII(text))
+        return 0;
+    return put(b, (const char *)PyUnicode_DATA(text), PyUnicode_GET_LENGTH(text)) < 0 ? -1 : 1;
+}
+
+/* an int's decimal digits (str(int)) */
+static int put_int(Buffer *b, long long v) {
+    char digits[24];
+    int n = 0;
+    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+    do {
+        digits[sizeof(digits) - 1 - n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u > 0);
+    if (v < 0)
+        digits[sizeof(digits) - 1 - n++] = '-';
+    return put(b, digits + sizeof(digits) - n, n) < 0 ? -1 : 1;
+}
+
+/* a finite float's repr, looked up in `cache` first (zeros are never cached) */
+static int put_float(Buffer *b, PyObject *x, PyObject *cache) {
+    double v = PyFloat_AS_DOUBLE(x);
+    PyObject *text = v == 0.0 ? NULL : PyDict_GetItemWithError(cache, x);
+    if (text != NULL) {
+        Py_INCREF(text);
+    } else {
+        if (PyErr_Occurred())
+            return -1;
+        text = PyObject_Repr(x);
+        if (text == NULL)
+            return -1;
+        if (v != 0.0) {
+            if (PyDict_GET_SIZE(cache) >= CACHE_SIZE)
+                PyDict_Clear(cache);
+            if (PyDict_SetItem(cache, x, text) < 0) {
+                Py_DECREF(text);
+                return -1;
+            }
+        }
+    }
+    int done = put_ascii(b, text);
+    Py_DECREF(text);
+    return done;
+}
+
+/* a number column: \N or format(value, ""), which is str() of an int and repr() of a
+ * float (an int beyond 64 bits, NaN, an infinity, a Decimal, a Fraction: Python's turn) */
+static int put_number(Buffer *b, PyObject *value, PyObject *cache) {
+    if (value == Py_None)
+        return put(b, "\\N", 2) < 0 ? -1 : 1;
+    if (PyLong_CheckExact(value)) {
+        int overflow;
+        long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
+        if (overflow)
+            return 0;
+        if (v == -1 && PyErr_Occurred())
+            return -1;
+        return put_int(b, v);
+    }
+    if (PyFloat_CheckExact(value) && isfinite(PyFloat_AS_DOUBLE(value)))
+        return put_float(b, value, cache);
+    return 0;
+}
+
+/* a text column: \N, or the text when COPY would escape nothing in it */
+static int put_text(Buffer *b, PyObject *value) {
+    if (value == Py_None)
+        return put(b, "\\N", 2) < 0 ? -1 : 1;
+    if (!PyUnicode_CheckExact(value) || !PyUnicode_IS_ASCII(value))
+        return 0;
+    const char *s = (const char *)PyUnicode_DATA(value);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(value);
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (s[i] == '\\' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')
+            return 0;
+    return put(b, s, n) < 0 ? -1 : 1;
+}
+
+/* a flag column: \N, t or f */
+static int put_flag(Buffer *b, PyObject *value) {
+    if (value == Py_None)
+        return put(b, "\\N", 2) < 0 ? -1 : 1;
+    int truth = PyObject_IsTrue(value);
+    if (truth < 0)
+        return -1;
+    return put(b, truth ? "t" : "f", 1) < 0 ? -1 : 1;
+}
+
+/* expected_games: [] or the JSON list of None and finite floats */
+static int put_floats(Buffer *b, PyObject *values, PyObject *cache) {
+    if (!PyList_CheckExact(values))
+        return 0;
+    Py_ssize_t n = PyList_GET_SIZE(values);
+    if (put(b, "[", 1) < 0)
+        return -1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *x = PyList_GET_ITEM(values, i);
+        if (i > 0 && put(b, ",", 1) < 0)
+            return -1;
+        if (x == Py_None) {
+            if (put(b, "null", 4) < 0)
+                return -1;
+            continue;
+        }
+        /* NaN, Infinity: as json.dumps writes them, in Python */
+        if (!PyFloat_CheckExact(x) || !isfinite(PyFloat_AS_DOUBLE(x)))
+            return 0;
+        int done = put_float(b, x, cache);
+        if (done <= 0)
+            return done;
+    }
+    return put(b, "]", 1) < 0 ? -1 : 1;
+}
+
+/* PLAIN: a number column the Python version writes without a NULL (W and n) */
+enum { TEXT, NUMBER, PLAIN, FLAG, RESIDUAL, FLOATS };
+
+static const struct {
+    const char *name;
+    int kind;
+} COLUMNS[] = {
+    {"group", TEXT},          {"age_class", TEXT},
+    {"rating_old", NUMBER},   {"index_old", NUMBER},
+    {"k", NUMBER},            {"opponents_avg", NUMBER},
+    {"score", PLAIN},         {"games", PLAIN},
+    {"expected", NUMBER},     {"performance", NUMBER},
+    {"exceptional", FLAG},    {"start_value", NUMBER},
+    {"iteration_value", NUMBER}, {"rating_new", NUMBER},
+    {"index_new", NUMBER},    {"stored", FLAG},
+    {"new_residual_games", RESIDUAL}, {"expected_games", FLOATS},
+};
+#define NCOLUMNS ((int)(sizeof(COLUMNS) / sizeof(COLUMNS[0])))
+
+static PyObject *NAMES[NCOLUMNS];
+
+PyDoc_STRVAR(output_text_doc,
+             "output_text(o, cache) -> str | None: the output columns of one snapshot as\n"
+             "ratingdb.db.snapshot_text.output_text writes them, or None (Python's turn).");
+
+static PyObject *output_text(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *o, *cache;
+    if (!PyArg_ParseTuple(args, "OO!:output_text", &o, &PyDict_Type, &cache))
+        return NULL;
+    Buffer b;
+    b.data = b.small;
+    b.len = 0;
+    b.cap = (Py_ssize_t)sizeof(b.small);
+    int done = 1;
+    for (int c = 0; c < NCOLUMNS && done > 0; c++) {
+        PyObject *value = PyObject_GetAttr(o, NAMES[c]);
+        if (value == NULL) {
+            done = -1;
+            break;
+        }
+        if (c > 0 && put(&b, "\t", 1) < 0) {
+            Py_DECREF(value);
+            done = -1;
+            break;
+        }
+        switch (COLUMNS[c].kind) {
+        case TEXT:
+            done = put_text(&b, value);
+            break;
+        case NUMBER:
+            done = put_number(&b, value, cache);
+            break;
+        case PLAIN:
+            done = value == Py_None ? 0 : put_number(&b, value, cache);
+            break;
+        case FLAG:
+            done = put_flag(&b, value);
+            break;
+        case RESIDUAL: /* only none created: written in C */
+            done = PyList_CheckExact(value) && PyList_GET_SIZE(value) == 0
+                       ? (put(&b, "[]", 2) < 0 ? -1 : 1)
+                       : 0;
+            break;
+        default:
+            done = put_floats(&b, value, cache);
+        }
+        Py_DECREF(value);
+    }
+    PyObject *line = NULL;
+    if (done > 0 && put(&b, "\n", 1) == 0)
+        line = PyUnicode_FromStringAndSize(b.data, b.len); /* ASCII: one byte a character */
+    if (b.data != b.small)
+        PyMem_Free(b.data);
+    if (line != NULL)
+        return line;
+    if (done < 0 || PyErr_Occurred())
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef methods[] = {
+    {"output_text", output_text, METH_VARARGS, output_text_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_fasttext",
+    "A snapshot's output columns as COPY text, in C (ratingdb/db/_fasttext.c).", -1,
+    methods, NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__fasttext(void) {
+    for (int c = 0; c < NCOLUMNS; c++) {
+        NAMES[c] = PyUnicode_InternFromString(COLUMNS[c].name);
+        if (NAMES[c] == NULL)
+            return NULL;
+    }
+    return PyModule_Create(&module);
+}

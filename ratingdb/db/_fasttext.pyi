@@ -1,0 +1,3 @@
+from ratingdb.rules.snapshots import SnapshotOutput
+
+def output_text(o: SnapshotOutput, cache: dict[float, str]) -> str | None: ...
