@@ -143,3 +143,35 @@ def test_dead_pids_are_dropped(private_home):
     handles.write_text(json.dumps([dead, os.getpid()]))
     assert embedded.drop_dead_pids(pgdata) == [dead]
     assert json.loads(handles.read_text()) == [os.getpid()]
+
+
+def wal_level(env: dict[str, str]) -> str:
+    """The embedded server's ``wal_level``, asked by ``ratingdb db url``'s URL."""
+    import psycopg
+
+    url = run(["db", "url"], env).stdout.strip().replace("postgresql+psycopg://", "postgresql://")
+    with psycopg.connect(url) as conn:
+        row = conn.execute("SHOW wal_level").fetchone()
+    assert row is not None
+    return str(row[0])
+
+
+def test_the_embedded_server_keeps_the_wal_crash_recovery_needs(private_home):
+    """A new embedded server starts with ``wal_level = minimal`` (ratingdb/db/embedded.py:
+    the first replay's snapshots written without WAL); a data folder made before has the
+    settings added at its next start, once."""
+    env = {"RATINGDB_HOME": str(private_home)}
+    assert run(["db", "start"], env).returncode == 0
+    assert wal_level(env) == "minimal"
+    conf = embedded.data_dir(private_home) / "postgresql.conf"
+    assert conf.read_text().count(embedded.SETTINGS_MARK) == 1
+    assert run(["db", "stop"], env).returncode == 0
+    # as a folder made by an earlier ratingdb: PostgreSQL's defaults
+    text = conf.read_text()
+    conf.write_text(text[: text.index(embedded.SETTINGS_MARK)])
+    assert run(["db", "start"], env).returncode == 0
+    assert wal_level(env) == "minimal"
+    assert run(["db", "stop"], env).returncode == 0
+    assert run(["db", "start"], env).returncode == 0
+    assert conf.read_text().count(embedded.SETTINGS_MARK) == 1
+    assert not embedded.configure(embedded.data_dir(private_home))

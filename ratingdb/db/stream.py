@@ -372,6 +372,10 @@ def write_staged(
         with built_after(conn, "rating_snapshots") as rebuilt:
             if rebuilt:  # the table is ours alone until the commit: no stamps twice
                 conn.execute(text(f"ALTER TABLE rating_snapshots DISABLE TRIGGER {STAMP_TRIGGER}"))
+                # empty already; emptied in this transaction, it is written without WAL
+                # where the server's wal_level is minimal (the embedded server's,
+                # ratingdb/db/embedded.py) and synced at the commit
+                conn.execute(text("TRUNCATE rating_snapshots"))
             conn.execute(insert, skip)
             if rebuilt:
                 conn.execute(text(f"ALTER TABLE rating_snapshots ENABLE TRIGGER {STAMP_TRIGGER}"))
