@@ -175,3 +175,22 @@ def test_the_embedded_server_keeps_the_wal_crash_recovery_needs(private_home):
     assert run(["db", "start"], env).returncode == 0
     assert conf.read_text().count(embedded.SETTINGS_MARK) == 1
     assert not embedded.configure(embedded.data_dir(private_home))
+
+
+def test_settings_made_by_hand_stay(tmp_path):
+    """A server someone set up to stream its WAL to a standby (``wal_level`` or
+    ``max_wal_senders`` in ``postgresql.conf`` or by ``ALTER SYSTEM``) keeps its settings;
+    PostgreSQL's commented defaults are no such setting."""
+    conf = tmp_path / "postgresql.conf"
+    defaults = "#wal_level = replica\t\t# minimal, replica, or logical\n#max_wal_senders = 10\n"
+    conf.write_text(defaults)
+    assert embedded.configure(tmp_path) and not embedded.configure(tmp_path)
+    assert conf.read_text().count("wal_level = 'minimal'") == 1
+    for by_hand in ("postgresql.conf", "postgresql.auto.conf"):
+        conf.write_text(defaults)
+        (tmp_path / by_hand).write_text(
+            (defaults if by_hand == "postgresql.conf" else "") + "  max_wal_senders = 5\n"
+        )
+        assert not embedded.configure(tmp_path)
+        assert embedded.SETTINGS_MARK not in conf.read_text()
+        (tmp_path / "postgresql.auto.conf").unlink(missing_ok=True)
