@@ -20,7 +20,13 @@ from sqlalchemy.pool import NullPool
 
 from ratingdb.db import migrate, snapshot_text
 from ratingdb.db.models import RatingSnapshot
-from ratingdb.db.snapshot_json import FLOAT_TEXT, compact, floats_json, residual_json
+from ratingdb.db.snapshot_json import (
+    FLOAT_CACHE_SIZE,
+    FLOAT_TEXT,
+    compact,
+    floats_json,
+    residual_json,
+)
 from ratingdb.db.snapshot_text import (
     INPUT_COLUMNS,
     OUTPUT_COLUMNS,
@@ -273,7 +279,7 @@ def test_the_c_lines_are_pythons_or_left_to_python(o):
     """Every line the extension writes is the Python version's, character for character;
     what it leaves (None) Python writes."""
     assert snapshot_text.compiled is not None
-    line = snapshot_text.compiled.output_text(o, FLOAT_TEXT)
+    line = snapshot_text.compiled.output_text(o, FLOAT_TEXT, FLOAT_CACHE_SIZE)
     assert line is None or line == python_output_text(o)
     assert output_text(o) == python_output_text(o)
 
@@ -298,7 +304,7 @@ def test_the_c_lines_of_ordinary_outputs_and_what_it_leaves():
             [],
             [rng.choice([*FLOATS, None, rng.random()]) for _ in range(rng.randint(0, 12))],
         )
-        line = snapshot_text.compiled.output_text(o, FLOAT_TEXT)
+        line = snapshot_text.compiled.output_text(o, FLOAT_TEXT, FLOAT_CACHE_SIZE)
         assert line is not None and line == python_output_text(o)
     left = [
         SnapshotOutput("a\tb"),  # a value COPY escapes
@@ -311,13 +317,13 @@ def test_the_c_lines_of_ordinary_outputs_and_what_it_leaves():
         SnapshotOutput(new_residual_games=[{"score": 1}]),  # residual games created
     ]
     for o in left:
-        assert snapshot_text.compiled.output_text(o, FLOAT_TEXT) is None
+        assert snapshot_text.compiled.output_text(o, FLOAT_TEXT, FLOAT_CACHE_SIZE) is None
         assert output_text(o) == python_output_text(o)
     # zeros are written as themselves, never from the cache (0.0 and -0.0 are equal keys)
     zeros = SnapshotOutput(score=-0.0, expected_games=[0.0, -0.0])
     for cached in ("0.0", "-0.0"):
         FLOAT_TEXT[0.0] = cached
-        line = snapshot_text.compiled.output_text(zeros, FLOAT_TEXT)
+        line = snapshot_text.compiled.output_text(zeros, FLOAT_TEXT, FLOAT_CACHE_SIZE)
         assert line == python_output_text(zeros) and "\t-0.0\t" in line
         assert line.endswith("[0.0,-0.0]\n")
 

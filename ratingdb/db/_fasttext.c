@@ -1,6 +1,6 @@
 /* The output columns of a snapshot row as COPY text, in C (issue 24).
  *
- * output_text(o, cache) gives what ratingdb.db.snapshot_text.output_text gives for the
+ * output_text(o, cache, size) gives what ratingdb.db.snapshot_text.output_text gives for the
  * SnapshotOutput o, character for character, or None where it would have to guess: a
  * text column with a character COPY escapes or that is not ASCII, residual games created
  * (a JSON object), an expected_games value that is neither None nor a finite float, a
@@ -12,16 +12,14 @@
  * (Python's repr); a flag is "t" or "f" by its truth value; None is \N. Floats, those of
  * expected_games as json.dumps writes them (their repr), are looked up first in `cache`
  * (float -> text, the dict ratingdb/db/snapshot_json.py keeps for the same purpose;
- * cleared when it holds CACHE_SIZE entries; zeros never go in: 0.0 and -0.0 are equal
- * keys with other texts).
+ * cleared when it holds `size` entries, its FLOAT_CACHE_SIZE; zeros never go in: 0.0 and
+ * -0.0 are equal keys with other texts).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
 #include <math.h>
 #include <string.h>
-
-#define CACHE_SIZE (1 << 16)
 
 /* a growing ASCII buffer */
 typedef struct {
@@ -82,7 +80,7 @@ static int put_int(Buffer *b, long long v) {
 }
 
 /* a finite float's repr, looked up in `cache` first (zeros are never cached) */
-static int put_float(Buffer *b, PyObject *x, PyObject *cache) {
+static int put_float(Buffer *b, PyObject *x, PyObject *cache, Py_ssize_t size) {
     double v = PyFloat_AS_DOUBLE(x);
     PyObject *text = v == 0.0 ? NULL : PyDict_GetItemWithError(cache, x);
     if (text != NULL) {
@@ -94,7 +92,7 @@ static int put_float(Buffer *b, PyObject *x, PyObject *cache) {
         if (text == NULL)
             return -1;
         if (v != 0.0) {
-            if (PyDict_GET_SIZE(cache) >= CACHE_SIZE)
+            if (PyDict_GET_SIZE(cache) >= size)
                 PyDict_Clear(cache);
             if (PyDict_SetItem(cache, x, text) < 0) {
                 Py_DECREF(text);
@@ -109,7 +107,7 @@ static int put_float(Buffer *b, PyObject *x, PyObject *cache) {
 
 /* a number column: \N or format(value, ""), which is str() of an int and repr() of a
  * float (an int beyond 64 bits, NaN, an infinity, a Decimal, a Fraction: Python's turn) */
-static int put_number(Buffer *b, PyObject *value, PyObject *cache) {
+static int put_number(Buffer *b, PyObject *value, PyObject *cache, Py_ssize_t size) {
     if (value == Py_None)
         return put(b, "\\N", 2) < 0 ? -1 : 1;
     if (PyLong_CheckExact(value)) {
@@ -122,7 +120,7 @@ static int put_number(Buffer *b, PyObject *value, PyObject *cache) {
         return put_int(b, v);
     }
     if (PyFloat_CheckExact(value) && isfinite(PyFloat_AS_DOUBLE(value)))
-        return put_float(b, value, cache);
+        return put_float(b, value, cache, size);
     return 0;
 }
 
@@ -151,7 +149,7 @@ static int put_flag(Buffer *b, PyObject *value) {
 }
 
 /* expected_games: [] or the JSON list of None and finite floats */
-static int put_floats(Buffer *b, PyObject *values, PyObject *cache) {
+static int put_floats(Buffer *b, PyObject *values, PyObject *cache, Py_ssize_t size) {
     if (!PyList_CheckExact(values))
         return 0;
     Py_ssize_t n = PyList_GET_SIZE(values);
@@ -169,7 +167,7 @@ static int put_floats(Buffer *b, PyObject *values, PyObject *cache) {
         /* NaN, Infinity: as json.dumps writes them, in Python */
         if (!PyFloat_CheckExact(x) || !isfinite(PyFloat_AS_DOUBLE(x)))
             return 0;
-        int done = put_float(b, x, cache);
+        int done = put_float(b, x, cache, size);
         if (done <= 0)
             return done;
     }
@@ -198,12 +196,13 @@ static const struct {
 static PyObject *NAMES[NCOLUMNS];
 
 PyDoc_STRVAR(output_text_doc,
-             "output_text(o, cache) -> str | None: the output columns of one snapshot as\n"
+             "output_text(o, cache, size) -> str | None: the output columns of one snapshot as\n"
              "ratingdb.db.snapshot_text.output_text writes them, or None (Python's turn).");
 
 static PyObject *output_text(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *o, *cache;
-    if (!PyArg_ParseTuple(args, "OO!:output_text", &o, &PyDict_Type, &cache))
+    Py_ssize_t size;
+    if (!PyArg_ParseTuple(args, "OO!n:output_text", &o, &PyDict_Type, &cache, &size))
         return NULL;
     Buffer b;
     b.data = b.small;
@@ -226,10 +225,10 @@ static PyObject *output_text(PyObject *Py_UNUSED(self), PyObject *args) {
             done = put_text(&b, value);
             break;
         case NUMBER:
-            done = put_number(&b, value, cache);
+            done = put_number(&b, value, cache, size);
             break;
         case PLAIN:
-            done = value == Py_None ? 0 : put_number(&b, value, cache);
+            done = value == Py_None ? 0 : put_number(&b, value, cache, size);
             break;
         case FLAG:
             done = put_flag(&b, value);
@@ -240,7 +239,7 @@ static PyObject *output_text(PyObject *Py_UNUSED(self), PyObject *args) {
                        : 0;
             break;
         default:
-            done = put_floats(&b, value, cache);
+            done = put_floats(&b, value, cache, size);
         }
         Py_DECREF(value);
     }

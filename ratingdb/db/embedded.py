@@ -68,29 +68,23 @@ def drop_dead_pids(pgdata: Path) -> list[int]:
     return [pid for pid in pids if pid not in alive]
 
 
-def _set_by_hand(pgdata: Path) -> bool:
+def _set_by_hand(configuration: list[str]) -> bool:
     """Whether someone set one of :data:`SETTINGS` in the server's configuration (a line
     of ``postgresql.conf`` or ``ALTER SYSTEM``'s ``postgresql.auto.conf`` that is not a
     comment): a server made to stream its WAL to a standby keeps what it was given."""
-    names = "|".join(SETTINGS)
-    setting = re.compile(rf"^\s*({names})\s*(=|\s)", re.MULTILINE)
-    for name in ("postgresql.conf", "postgresql.auto.conf"):
-        path = pgdata / name
-        if path.exists() and setting.search(path.read_text(encoding="utf-8", errors="replace")):
-            return True
-    return False
+    setting = re.compile(rf"^\s*({'|'.join(SETTINGS)})\s*(=|\s)", re.MULTILINE)
+    return any(setting.search(text) for text in configuration)
 
 
 def configure(pgdata: Path) -> bool:
     """Append :data:`SETTINGS` to the server's ``postgresql.conf`` unless they are there
     or were set by hand (PostgreSQL reads them when it starts: a server running now, at
     its next start). Returns whether the file changed."""
-    conf = pgdata / "postgresql.conf"
+    conf, auto = pgdata / "postgresql.conf", pgdata / "postgresql.auto.conf"
     if not conf.exists():
         return False
-    if SETTINGS_MARK in conf.read_text(encoding="utf-8", errors="replace"):
-        return False
-    if _set_by_hand(pgdata):
+    texts = [p.read_text(encoding="utf-8", errors="replace") for p in (conf, auto) if p.exists()]
+    if SETTINGS_MARK in texts[0] or _set_by_hand(texts):
         return False
     block = [SETTINGS_MARK, *(f"{name} = '{value}'" for name, value in SETTINGS.items())]
     with conf.open("a", encoding="utf-8") as f:

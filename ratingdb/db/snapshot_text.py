@@ -24,7 +24,13 @@ from __future__ import annotations
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from ratingdb.db.snapshot_json import FLOAT_TEXT, compact, floats_json, residual_json
+from ratingdb.db.snapshot_json import (
+    FLOAT_CACHE_SIZE,
+    FLOAT_TEXT,
+    compact,
+    floats_json,
+    residual_json,
+)
 from ratingdb.engine.model import Snapshot
 from ratingdb.rules.snapshots import SnapshotOutput
 
@@ -86,7 +92,7 @@ def output_text(o: SnapshotOutput) -> str:
     would have to guess at (a value to escape, residual games created, a Decimal, NaN) to
     :func:`python_output_text`."""
     if compiled is not None:
-        line: str | None = compiled.output_text(o, FLOAT_TEXT)
+        line: str | None = compiled.output_text(o, FLOAT_TEXT, FLOAT_CACHE_SIZE)
         if line is not None:
             return line
     return python_output_text(o)
