@@ -157,7 +157,7 @@ class ThreadLane:
     def receive(self, wait: bool) -> list[Answer]:
         out: list[Answer] = []
         while (wait and not out) or self.results.poll():
-            out.append(pickle.loads(self.results.recv_bytes()))
+            out.append(parallel.decode_answer(self.results.recv_bytes()))
         return out
 
     def __enter__(self) -> ThreadLane:
@@ -253,7 +253,7 @@ def served(*messages: list[tuple[int, str | None]]) -> list[Answer]:
     parallel.serve(tasks, results)
     answers = []
     while results.poll():
-        answers.append(pickle.loads(results.recv_bytes()))
+        answers.append(parallel.decode_answer(results.recv_bytes()))
     return answers
 
 
@@ -302,6 +302,21 @@ def test_the_rules_input_crosses_as_field_values_unchanged():
     assert type(back.players[1].residual_games[0]) is ResidualGame
     assert type(back.players[1].residual_games[0].score) is Decimal
     assert back.games[1].round is None and type(back.tournament) is TournamentInfo
+
+
+def test_answers_cross_as_field_values_and_come_back_equal():
+    """A worker's answer (outputs as tuples of field values) is rebuilt into equal
+    outputs of the same class; a failed evaluation's None stays None."""
+    out = SnapshotOutput(
+        "remaining", "youth", None, None, None, 1550, 0.5, 1, 0.43, None, False, None, None,
+        None, None, False, [{"opponent_rating": 1600, "score": 0.5, "date": "2026-01-03"}],
+        [0.43, None],
+    )  # fmt: skip
+    result = ([out, SnapshotOutput()], ("2",), "struck", ["a\n", "b\n"])
+    seq, back = parallel.decode_answer(parallel.encode_answer(12, result))
+    assert (seq, back) == (12, result)
+    assert back is not None and all(type(o) is SnapshotOutput for o in back[0])
+    assert parallel.decode_answer(parallel.encode_answer(3, None)) == (3, None)
 
 
 class Lazy:

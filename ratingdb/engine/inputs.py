@@ -151,19 +151,17 @@ def tournament_input(
     for part in tournament.participants:
         inp = inputs[part.id]
         players.append(
-            PlayerInput(
-                id=str(part.id),
-                name=part.name,
-                rating=inp.rating,
-                index=inp.index,
-                birth_year=inp.birth_year,
-                member=inp.member,
-                rating_source=inp.rating_source,
-                computer=part.computer,
-                club_vkz=part.club_vkz,
-                residual_games=tuple(
-                    [ResidualGame(r.opponent_rating, r.score, r.played_on) for r in inp.residual]
-                )
+            PlayerInput(  # by position: 3.7 µs a tournament against 8.8 µs by keyword
+                str(part.id),
+                part.name,
+                inp.rating,
+                inp.index,
+                inp.birth_year,
+                inp.member,
+                inp.rating_source,
+                part.computer,
+                part.club_vkz,
+                tuple([ResidualGame(r.opponent_rating, r.score, r.played_on) for r in inp.residual])
                 if inp.residual
                 else (),
             )

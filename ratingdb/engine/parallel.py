@@ -52,6 +52,7 @@ from ratingdb.rules.model import (
     TournamentInfo,
     TournamentInput,
 )
+from ratingdb.rules.snapshots import SnapshotOutput
 
 #: a tournament ready to evaluate: the participants' inputs (by participant id) and the task
 Prepared = tuple[dict[int, SnapshotInput], Task]
@@ -116,9 +117,17 @@ _INFO_VALUES = attrgetter(*[f.name for f in fields(TournamentInfo)])
 _PLAYER_VALUES = attrgetter(*[f.name for f in fields(PlayerInput)][:-1])
 _GAME_VALUES = attrgetter(*[f.name for f in fields(GameInput)])
 _RESIDUAL_VALUES = attrgetter(*[f.name for f in fields(ResidualGame)])
+#: ... and of the rules' outputs (a result crosses back as tuples of these)
+_OUTPUT_VALUES = attrgetter(*[f.name for f in fields(SnapshotOutput)])
 assert [f.name for f in fields(PlayerInput)][-1] == "residual_games"
 #: (attrgetter of one name gives the value, not a tuple: every class has more than one)
-assert min(len(fields(c)) for c in (TournamentInfo, PlayerInput, GameInput, ResidualGame)) > 2
+assert (
+    min(
+        len(fields(c))
+        for c in (TournamentInfo, PlayerInput, GameInput, ResidualGame, SnapshotOutput)
+    )
+    > 2
+)
 
 
 def _flat(tin: TournamentInput) -> tuple[Any, ...]:
@@ -142,6 +151,22 @@ def _unflat(flat: tuple[Any, ...]) -> TournamentInput:
         ),
         tuple([GameInput(*g) for g in games]),
     )
+
+
+def encode_answer(seq: int, result: Result | None) -> bytes:
+    """A worker's answer as bytes: the outputs as tuples of their field values (pickling a
+    typical result 26 → 20 µs)."""
+    flat = None if result is None else ([_OUTPUT_VALUES(o) for o in result[0]], *result[1:])
+    return pickle.dumps((seq, flat), pickle.HIGHEST_PROTOCOL)
+
+
+def decode_answer(message: bytes) -> Answer:
+    """:func:`encode_answer`'s bytes as the answer, the outputs rebuilt."""
+    seq, flat = pickle.loads(message)
+    if flat is None:
+        return seq, None
+    outputs, struck, text, encoded = flat
+    return seq, ([SnapshotOutput(*values) for values in outputs], struck, text, encoded)
 
 
 class Wire:
@@ -231,9 +256,9 @@ def serve(
                 dropped.discard(seq)
                 continue
             try:
-                answer = pickle.dumps((seq, run_task(task, encode)), pickle.HIGHEST_PROTOCOL)
+                answer = encode_answer(seq, run_task(task, encode))
             except Exception:  # re-raised by the replay's own evaluation
-                answer = pickle.dumps((seq, None), pickle.HIGHEST_PROTOCOL)
+                answer = encode_answer(seq, None)
             results.put(answer)
             if collector is not None:
                 collector.chunk_done()
@@ -326,7 +351,7 @@ class ProcessLane:
         out: list[Answer] = []
         try:
             while (wait and not out) or self._answers.poll():
-                out.append(pickle.loads(self._answers.recv_bytes()))
+                out.append(decode_answer(self._answers.recv_bytes()))
         except (EOFError, OSError, ValueError) as e:
             raise LaneBroken(str(e)) from e
         return out
