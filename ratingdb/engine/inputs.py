@@ -84,16 +84,16 @@ def participant_input(
         if state.residual
         else ()
     )
-    return SnapshotInput(
-        rating=rating,
-        index=index,
-        rating_source=source,
-        member=member,
-        birth_year=None if player is None else player.birth_year,
+    return SnapshotInput(  # by position, as the fields come
+        rating,
+        index,
+        source,
+        member,
+        None if player is None else player.birth_year,
         # residual games count only without a rating; a periodic family keeps its pending
         # period games (and formula-1 history) whatever the rating
-        residual=residual if rating is None or modul.rules.periodic is not None else (),
-        rechenmodul=modul.key,
+        residual if rating is None or not residual or modul.rules.periodic is not None else (),
+        modul.key,
     )
 
 

@@ -62,6 +62,16 @@ def textual_between(
     The covered days are the memberships widened by the late-joining window before and the
     retention period after; any uncovered day in the interval means the data were dropped.
     """
+    if len(memberships) == 1:  # the common case, without the spans (issue 24)
+        m = memberships[0]
+        day = since + _ONE_DAY
+        if day > until:
+            return False
+        if add_years(m.valid_from, -late_years) > day:
+            return True
+        # covered from ``day`` to the retention's end: textual after it, if that is before
+        # ``until`` (an end before ``day`` is before ``until`` too)
+        return m.valid_to is not None and add_years(m.valid_to, retention_years) < until
     spans = [
         (
             add_years(m.valid_from, -late_years),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass
 from datetime import date
+from functools import cached_property
 from typing import Any
 
 from ratingdb.rules import Parameters, RuleFamily, get_family
@@ -20,8 +21,9 @@ class RechenmodulVersion:
     valid_from: date
     parameters: Parameters
 
-    @property
+    @cached_property
     def key(self) -> str:
+        """``family/version`` (made once: a replay asks for it for every participant)."""
         return f"{self.family}/{self.version}"
 
     @property
