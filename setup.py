@@ -11,7 +11,8 @@ And it compiles ``ratingdb/rules/_fastsolve.c`` (the float precision's solver: p
 R_h and first-rating groups) and ``ratingdb/rules/_fastdwz.c`` (the passes over the
 players: rated games, W_e, K or E, R_n, the table iteration) in C (docs/engine.md, "The fast rules
 core"), and ``ratingdb/db/_fasttext.c`` (a snapshot's output columns as the text COPY
-reads, ratingdb/db/snapshot_text.py). Every extension is optional: without a C compiler
+reads, ratingdb/db/snapshot_text.py), and ``ratingdb/_records.c`` (many objects of a plain
+slots dataclass at once, ratingdb/records.py). Every extension is optional: without a C compiler
 the install goes on and the same numbers and texts are computed in Python."""
 
 from __future__ import annotations
@@ -71,4 +72,15 @@ FASTTEXT = Extension(
     optional=True,
 )
 
-setup(cmdclass={"build_py": BuildWithMigrations}, ext_modules=[FASTSOLVE, FASTDWZ, FASTTEXT])
+#: objects of plain slots dataclasses from rows of their field values (ratingdb/records.py)
+RECORDS = Extension(
+    "ratingdb._records",
+    ["ratingdb/_records.c"],
+    extra_compile_args=["-O2"],
+    optional=True,
+)
+
+setup(
+    cmdclass={"build_py": BuildWithMigrations},
+    ext_modules=[FASTSOLVE, FASTDWZ, FASTTEXT, RECORDS],
+)

@@ -43,6 +43,7 @@ from ratingdb.engine.order import KEY_AT_LEAST, KEY_BELOW, ORDER_COLUMNS, ORDER_
 from ratingdb.engine.problems import EvaluationProblem
 from ratingdb.engine.replay import ReplayOutcome
 from ratingdb.engine.timeline import RechenmodulVersion, Timeline
+from ratingdb.records import Maker
 from ratingdb.rules.model import GameInput, Kind
 from ratingdb.rules.snapshots import SnapshotOutput
 
@@ -278,18 +279,23 @@ def games_by_tournament(
 
 
 def _games_sql(where: str) -> str:
-    # the rules name participants by their ids as text: the server makes the text
+    # the rules name participants by their ids as text: the server makes the text; after
+    # the tournament, a game's fields in GameInput's order (made from the row: _GAMES)
     return (
-        f"SELECT tournament_id, round, white_id::text, black_id::text, result FROM games{where} "
+        f"SELECT tournament_id, white_id::text, black_id::text, result, round FROM games{where} "
         "ORDER BY tournament_id, round NULLS FIRST, board NULLS FIRST, id"
     )
 
 
-def _games_from(rows: Iterable[Any]) -> dict[int, list[GameInput]]:
+#: a game from a row of :func:`_games_sql` (its values after the tournament's id)
+_GAMES = Maker(GameInput, start=1)
+
+
+def _games_from(rows: Sequence[Any]) -> dict[int, list[GameInput]]:
     """Rows of :func:`_games_sql` (white and black as text) as games by tournament."""
     games: dict[int, list[GameInput]] = defaultdict(list)
-    for tid, rnd, white, black, result in rows:
-        games[tid].append(GameInput(white, black, result, rnd))
+    for row, game in zip(rows, _GAMES.many(rows), strict=True):
+        games[row[0]].append(game)
     return games
 
 

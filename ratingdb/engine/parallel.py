@@ -45,6 +45,7 @@ from typing import Any, Protocol
 from ratingdb.engine.collector import ChunkCollector
 from ratingdb.engine.model import EngineTournament, SnapshotInput
 from ratingdb.engine.replay import Encode, Result, Task, run_task
+from ratingdb.records import Maker
 from ratingdb.rules.model import (
     GameInput,
     PlayerInput,
@@ -120,6 +121,9 @@ _RESIDUAL_VALUES = attrgetter(*[f.name for f in fields(ResidualGame)])
 _OUTPUT_VALUES = attrgetter(*[f.name for f in fields(SnapshotOutput)])
 assert [f.name for f in fields(PlayerInput)][-1] == "residual_games"
 assert [f.name for f in fields(GameInput)] == ["white", "black", "result", "round"]
+#: ... and the objects made again from them, many at a time (ratingdb/records.py)
+_GAMES = Maker(GameInput)
+_OUTPUTS = Maker(SnapshotOutput)
 #: (attrgetter of one name gives the value, not a tuple: every class has more than one)
 assert (
     min(
@@ -157,7 +161,7 @@ def _unflat(flat: tuple[Any, ...]) -> TournamentInput:
                 for values, residual in players
             ]
         ),
-        tuple([GameInput(*g) for g in games]),
+        tuple(_GAMES.many(games)),
     )
 
 
@@ -174,7 +178,7 @@ def decode_answer(message: bytes) -> Answer:
     if flat is None:
         return seq, None
     outputs, struck, text, encoded = flat
-    return seq, ([SnapshotOutput(*values) for values in outputs], struck, text, encoded)
+    return seq, (_OUTPUTS.many(outputs), struck, text, encoded)
 
 
 class Wire:

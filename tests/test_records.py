@@ -1,0 +1,123 @@
+"""ratingdb/records.py: objects of a plain slots dataclass made from rows of their field
+values (in C where ``ratingdb/_records.c`` is built) are the objects ``cls(*values)``
+makes."""
+
+from __future__ import annotations
+
+import gc
+import sys
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ratingdb import records
+from ratingdb.records import Maker
+from ratingdb.rules.model import GameInput, TournamentInfo
+from ratingdb.rules.snapshots import SnapshotOutput
+
+needs_c = pytest.mark.skipif(records.compiled is None, reason="ratingdb/_records.c not built")
+
+_values = st.one_of(
+    st.none(), st.integers(), st.floats(allow_nan=False), st.text(max_size=8), st.booleans()
+)
+
+
+@given(st.lists(st.tuples(_values, _values, _values, _values), max_size=20))
+def test_games_are_the_games_init_makes(rows):
+    made = Maker(GameInput).many(rows)
+    assert made == [GameInput(*row) for row in rows]
+    assert all(type(g) is GameInput for g in made)
+
+
+@given(st.lists(st.tuples(st.integers(), _values, _values, _values, _values), max_size=20))
+def test_values_from_a_start_leave_the_rest_of_the_row(rows):
+    """The database's rows carry the tournament's id first (ratingdb/db/store.py)."""
+    assert Maker(GameInput, start=1).many(rows) == [GameInput(*row[1:]) for row in rows]
+
+
+def test_outputs_with_their_lists_and_a_frozen_class():
+    values = (
+        "remaining", "youth", None, None, None, 1550, 0.5, 1, 0.43, None, False, None, None,
+        None, None, False, [{"opponent_rating": 1600, "score": 0.5}], [0.43, None],
+    )  # fmt: skip
+    [out] = Maker(SnapshotOutput).many([values])
+    assert out == SnapshotOutput(*values)
+    assert out.expected_games is values[17]  # the values themselves, as __init__ stores them
+    info = (("T1", date(2026, 1, 2), date(2026, 1, 3), "Open", "C0327", "team"),)
+    [made] = Maker(TournamentInfo).many(info)
+    assert made == TournamentInfo(*info[0]) and hash(made) == hash(TournamentInfo(*info[0]))
+    with pytest.raises(AttributeError):  # still frozen
+        made.name = "other"  # type: ignore[misc]
+
+
+def test_the_objects_hold_their_values():
+    """Each object keeps a reference to each value: they outlive the rows and are freed
+    with the objects."""
+    score = Decimal("0.5") + Decimal("0.25")
+    before = sys.getrefcount(score)
+    made = Maker(GameInput).many([("1", "2", score, 3)] * 5)
+    assert sys.getrefcount(score) == before + 5
+    del made
+    gc.collect()
+    assert sys.getrefcount(score) == before
+
+
+@pytest.mark.parametrize("row", [("1", "2", "1-0"), ("1", "2", "1-0", 3, 4)])
+@pytest.mark.parametrize("extension", [True, False])
+def test_a_row_of_another_length_is_refused(row, extension, monkeypatch):
+    if not extension:
+        monkeypatch.setattr(records, "compiled", None)
+    with pytest.raises(TypeError, match="not a tuple of 4 values"):
+        Maker(GameInput).many([("1", "2", "1-0", 1), row])
+
+
+def test_without_the_extension_the_same_objects(monkeypatch):
+    rows = [("1", "2", "1-0", 1), ("2", "1", "+-", None)]
+    fast = Maker(GameInput, start=0).many(rows)
+    monkeypatch.setattr(records, "compiled", None)
+    slow = Maker(GameInput).many(rows)
+    assert fast == slow == [GameInput(*row) for row in rows]
+
+
+@dataclass
+class _NoSlots:
+    a: int
+
+
+@dataclass(slots=True)
+class _PostInit:
+    a: int
+
+    def __post_init__(self) -> None:
+        self.a += 1
+
+
+@dataclass(slots=True)
+class _NotInInit:
+    a: int
+    b: list[int] = field(default_factory=list, init=False)
+
+
+@pytest.mark.parametrize("cls", [_NoSlots, _PostInit, _NotInInit, tuple])
+def test_a_class_whose_init_does_more_is_refused(cls):
+    with pytest.raises(TypeError):
+        Maker(cls)
+
+
+@needs_c
+def test_only_writable_object_slots_have_a_layout():
+    assert records.compiled is not None
+    with pytest.raises(AttributeError):
+        records.compiled.layout(GameInput, ("nothing",))
+    with pytest.raises(TypeError, match="is not a slot"):
+        records.compiled.layout(GameInput, ("__init__",))
+    with pytest.raises(TypeError, match="is not a slot"):  # a slot of another class
+        records.compiled.layout(GameInput, ("__class__",))
+    offsets = records.compiled.layout(GameInput, ("white", "black", "result", "round"))
+    with pytest.raises(ValueError):
+        records.compiled.build(GameInput, (10**6,), [("1",)], 0)
+    assert len(set(offsets)) == 4
