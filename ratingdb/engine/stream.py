@@ -95,7 +95,8 @@ def stream_full_replay(
             if pid is None:
                 continue
             after = state_after(snap.input, snap.output, t)
-            if after == EMPTY_STATE:
+            # (a state with a date is never the empty one: its comparison only without)
+            if after.as_of is None and after == EMPTY_STATE:
                 states.pop(pid, None)  # the same as never met: nothing to keep
             else:
                 states[pid] = after
