@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import fields
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from operator import attrgetter
+from types import SimpleNamespace
 from typing import Any
 
 import psycopg
@@ -326,6 +328,32 @@ def test_the_c_lines_of_ordinary_outputs_and_what_it_leaves():
         line = snapshot_text.compiled.output_text(zeros, FLOAT_TEXT, FLOAT_CACHE_SIZE)
         assert line == python_output_text(zeros) and "\t-0.0\t" in line
         assert line.endswith("[0.0,-0.0]\n")
+
+
+@needs_c
+def test_the_c_lines_read_slots_and_attributes_alike():
+    """The C writer reads a SnapshotOutput's values from their slots; an object of
+    another class with the same attributes (looked up by name) gives the same line, and
+    an unset slot raises what reading it raises in Python."""
+    assert snapshot_text.compiled is not None
+    o = SnapshotOutput("established", "adult", 1797, 17, 25.0, 1687, 3.5, 4, 2.604)
+    o.expected_games = [0.651, None]
+    first = snapshot_text.compiled.output_text(o, FLOAT_TEXT, FLOAT_CACHE_SIZE)
+    other = SimpleNamespace(**{f.name: getattr(o, f.name) for f in fields(SnapshotOutput)})
+    assert snapshot_text.compiled.output_text(other, FLOAT_TEXT, FLOAT_CACHE_SIZE) == first
+    assert first == python_output_text(o)
+
+    class Later(SnapshotOutput):
+        __slots__ = ()
+
+    assert snapshot_text.compiled.output_text(Later(*astuple_shallow(o)), FLOAT_TEXT, 9) == first
+    unset = SnapshotOutput.__new__(SnapshotOutput)
+    with pytest.raises(AttributeError):
+        snapshot_text.compiled.output_text(unset, FLOAT_TEXT, FLOAT_CACHE_SIZE)
+
+
+def astuple_shallow(o: SnapshotOutput) -> tuple[object, ...]:
+    return tuple(getattr(o, f.name) for f in fields(SnapshotOutput))
 
 
 def test_without_the_extension_the_same_lines(monkeypatch):

@@ -254,20 +254,23 @@ def _participants_sql(where: str, *, names: bool) -> str:
         else ("pa.textual_name")
     )
     join = " LEFT JOIN players pl ON pl.id = pa.player_id" if names else ""
+    # the tournament, then a participant's fields in EngineParticipant's order (_PARTICIPANTS)
     return (
-        f"SELECT pa.id, pa.tournament_id, pa.player_id, {name}, pa.club_vkz, "
+        f"SELECT pa.tournament_id, pa.id, pa.player_id, {name}, pa.club_vkz, "
         "pa.rating_source, pa.external_rating, pa.external_index, pa.computer "
         f"FROM participants pa{join}{where} "
         "ORDER BY pa.tournament_id, pa.start_rank NULLS LAST, pa.id"
     )
 
 
-def _participants_from(rows: Iterable[Any]) -> dict[int, list[EngineParticipant]]:
+#: a participant from a row of :func:`_participants_sql` (its values after the tournament's)
+_PARTICIPANTS = Maker(EngineParticipant, start=1)
+
+
+def _participants_from(rows: Sequence[Any]) -> dict[int, list[EngineParticipant]]:
     parts: dict[int, list[EngineParticipant]] = defaultdict(list)
-    for pid, tid, player, pname, club, rsource, rating, index, computer in rows:
-        parts[tid].append(
-            EngineParticipant(pid, player, pname, club, rsource, rating, index, computer)
-        )
+    for row, participant in zip(rows, _PARTICIPANTS.many(rows), strict=True):
+        parts[row[0]].append(participant)
     return parts
 
 
