@@ -55,15 +55,22 @@ static PyObject *layout(PyObject *Py_UNUSED(self), PyObject *args) {
 }
 
 PyDoc_STRVAR(build_doc,
-             "build(cls, offsets, rows, start) -> list: for each tuple of `rows`, an object of\n"
-             "`cls` whose slots at `offsets` hold the row's values from `start` on.");
+             "build(cls, offsets, rows, start, same) -> list: for each tuple of `rows`, an\n"
+             "object of `cls` whose slots at `offsets` hold the row's values from `start` on;\n"
+             "each string the one equal string `same` (a dict, or None) holds.");
 
 static PyObject *build(PyObject *Py_UNUSED(self), PyObject *args) {
-    PyObject *cls, *offsets, *rows;
+    PyObject *cls, *offsets, *rows, *same;
     Py_ssize_t start;
-    if (!PyArg_ParseTuple(args, "O!O!On:build", &PyType_Type, &cls, &PyTuple_Type, &offsets,
-                          &rows, &start))
+    if (!PyArg_ParseTuple(args, "O!O!OnO:build", &PyType_Type, &cls, &PyTuple_Type, &offsets,
+                          &rows, &start, &same))
         return NULL;
+    if (same == Py_None)
+        same = NULL;
+    else if (!PyDict_CheckExact(same)) {
+        PyErr_SetString(PyExc_TypeError, "build: same must be a dict or None");
+        return NULL;
+    }
     PyTypeObject *type = (PyTypeObject *)cls;
     Py_ssize_t n = PyTuple_GET_SIZE(offsets);
     Py_ssize_t at[64];
@@ -107,6 +114,15 @@ static PyObject *build(PyObject *Py_UNUSED(self), PyObject *args) {
         }
         for (Py_ssize_t i = 0; i < n; i++) {
             PyObject *value = PyTuple_GET_ITEM(row, start + i);
+            if (same != NULL && PyUnicode_CheckExact(value)) {
+                value = PyDict_SetDefault(same, value, value); /* borrowed */
+                if (value == NULL) {
+                    Py_DECREF(obj);
+                    Py_DECREF(out);
+                    Py_DECREF(seq);
+                    return NULL;
+                }
+            }
             Py_INCREF(value);
             *(PyObject **)((char *)obj + at[i]) = value;
         }

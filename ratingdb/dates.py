@@ -8,10 +8,14 @@ with Feb 29 moved to Mar 1 in a year without it.
 from __future__ import annotations
 
 from datetime import date
+from functools import lru_cache
 
 
+@lru_cache(maxsize=65536)
 def add_years(day: date, years: int) -> date:
     """``day`` moved by whole years; Feb 29 becomes Mar 1 in a non-leap target year.
+    Remembered (a full replay asks for the same few thousand tournament dates millions of
+    times: 0.1 µs against 0.5 µs).
 
     >>> add_years(date(2024, 2, 29), 2), add_years(date(2025, 6, 30), -1)
     (datetime.date(2026, 3, 1), datetime.date(2024, 6, 30))

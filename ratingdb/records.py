@@ -49,12 +49,21 @@ class Maker(Generic[T]):
             None if compiled is None else compiled.layout(cls, names)
         )
 
-    def many(self, rows: Sequence[tuple[Any, ...]]) -> list[T]:
-        """One object a row."""
+    def many(
+        self, rows: Sequence[tuple[Any, ...]], same: dict[str, str] | None = None
+    ) -> list[T]:
+        """One object a row. With ``same``, every string value is the one equal string
+        ``same`` holds (added where it holds none): the objects of one read share their
+        strings (a game's players and result: pickle writes a shared string once)."""
         if self._offsets is not None and compiled is not None:
-            return compiled.build(self.cls, self._offsets, rows, self.start)  # type: ignore[no-any-return]
+            return compiled.build(self.cls, self._offsets, rows, self.start, same)  # type: ignore[no-any-return]
         cls, start, end = self.cls, self.start, self.start + self._width
         for row in rows:
             if len(row) != end:
                 raise TypeError(f"build: a row is not a tuple of {end} values")
-        return [cls(*row[start:end]) for row in rows]
+        if same is None:
+            return [cls(*row[start:end]) for row in rows]
+        shared = same.setdefault
+        return [
+            cls(*[shared(v, v) if type(v) is str else v for v in row[start:end]]) for row in rows
+        ]

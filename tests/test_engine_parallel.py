@@ -13,7 +13,6 @@ import random
 import signal
 import threading
 from collections.abc import Iterator
-from dataclasses import replace
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
@@ -303,22 +302,6 @@ def test_the_rules_input_crosses_as_field_values_unchanged():
     assert type(back.players[1].residual_games[0]) is ResidualGame
     assert type(back.players[1].residual_games[0].score) is Decimal
     assert back.games[1].round is None and type(back.tournament) is TournamentInfo
-
-
-def test_a_games_ids_cross_as_its_players_ids():
-    """A game's players come back as the very strings of the players' ids, and a result
-    as one string for every game (pickled once a message); the values are unchanged."""
-    sender, receiver = parallel.Wire(), parallel.Wire()
-    tin = named("T8")
-    [(_, task)] = receiver.decode(sender.encode([(8, ("dwz", None, tin))]))
-    assert task is not None and task[2] == tin
-    players, games = task[2].players, task[2].games
-    assert games[0].white is players[0].id and games[1].black is players[0].id
-    assert games[0].black is players[1].id and games[1].white is players[1].id
-    stranger = replace(tin, games=(GameInput("1", "9", "1-0", 1), GameInput("9", "1", "1-0", 2)))
-    [(_, task)] = receiver.decode(sender.encode([(9, ("dwz", None, stranger))]))
-    assert task is not None and task[2] == stranger  # someone not in the list: as given
-    assert task[2].games[0].result is task[2].games[1].result
 
 
 def test_answers_cross_as_field_values_and_come_back_equal():

@@ -119,5 +119,43 @@ def test_only_writable_object_slots_have_a_layout():
         records.compiled.layout(GameInput, ("__class__",))
     offsets = records.compiled.layout(GameInput, ("white", "black", "result", "round"))
     with pytest.raises(ValueError):
-        records.compiled.build(GameInput, (10**6,), [("1",)], 0)
+        records.compiled.build(GameInput, (10**6,), [("1",)], 0, None)
     assert len(set(offsets)) == 4
+
+
+@pytest.mark.parametrize("extension", [True, False])
+def test_strings_of_one_read_are_shared(extension, monkeypatch):
+    """With ``same``, equal strings become one object (the first seen, or the one
+    ``same`` holds already); other values stay as they are."""
+    if not extension:
+        monkeypatch.setattr(records, "compiled", None)
+    one = "".join(["10", "01"])  # equal strings, three objects
+    rows = [
+        (7, one, "".join(["10", "02"]), "1-0", 1),
+        (7, "".join(["10", "02"]), "".join(["10", "01"]), "".join(["1-", "0"]), 2),
+    ]
+    assert rows[0][1] is not rows[1][2]
+    same: dict[str, str] = {}
+    first, second = Maker(GameInput, start=1).many(rows, same=same)
+    assert (first.white, first.black) == ("1001", "1002") and second == GameInput(
+        "1002", "1001", "1-0", 2
+    )
+    assert second.black is first.white is one and second.white is first.black
+    assert second.result is first.result
+    assert same == {"1001": "1001", "1002": "1002", "1-0": "1-0"}
+
+
+def test_the_games_of_one_read_share_their_strings():
+    """ratingdb/db/store.py: the games read together share each player's id and each
+    result (a full replay's worker then gets each string once a message)."""
+    from ratingdb.db.store import _games_from
+
+    rows = [
+        (5, "".join(["3", "1"]), "".join(["3", "2"]), "".join(["1-", "0"]), 1),
+        (5, "".join(["3", "2"]), "".join(["3", "1"]), "".join(["1-", "0"]), 2),
+        (6, "".join(["3", "1"]), "".join(["3", "3"]), "".join(["0-", "1"]), 1),
+    ]
+    games = _games_from(rows)
+    assert games[5] == [GameInput("31", "32", "1-0", 1), GameInput("32", "31", "1-0", 2)]
+    assert games[5][0].white is games[5][1].black is games[6][0].white
+    assert games[5][0].result is games[5][1].result

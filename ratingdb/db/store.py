@@ -297,7 +297,9 @@ _GAMES = Maker(GameInput, start=1)
 def _games_from(rows: Sequence[Any]) -> dict[int, list[GameInput]]:
     """Rows of :func:`_games_sql` (white and black as text) as games by tournament."""
     games: dict[int, list[GameInput]] = defaultdict(list)
-    for row, game in zip(rows, _GAMES.many(rows), strict=True):
+    # the games of one read share their strings: a player's id and a result are one object
+    # in all the games (a full replay's worker gets each once a message)
+    for row, game in zip(rows, _GAMES.many(rows, same={}), strict=True):
         games[row[0]].append(game)
     return games
 
