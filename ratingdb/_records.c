@@ -4,8 +4,8 @@
  * nothing but store its arguments (ratingdb/rules/model.py: GameInput; ratingdb/rules/
  * snapshots.py: SnapshotOutput): the games read from the database, the games of every task
  * its worker process rebuilds, the outputs the worker sends back. Calling the generated
- * __init__ costs 0.3 to 1.5 microseconds an object; storing the values into the slots
- * directly costs a tenth of that. ratingdb/records.py checks that a class is such a class
+ * __init__ costs 144 ns a game and 245 ns an output; storing the values into the slots
+ * directly 34 and 58 ns. ratingdb/records.py checks that a class is such a class
  * (a dataclass with slots, every field in __init__, no __post_init__, no __new__ of its
  * own) and that each field is a slot; here only the slots' offsets are taken
  * (layout) and the objects made (build). tests/test_records.py compares them with the
