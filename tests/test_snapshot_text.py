@@ -350,6 +350,11 @@ def test_the_c_lines_read_slots_and_attributes_alike():
     unset = SnapshotOutput.__new__(SnapshotOutput)
     with pytest.raises(AttributeError):
         snapshot_text.compiled.output_text(unset, FLOAT_TEXT, FLOAT_CACHE_SIZE)
+    # offsets outside the object, or not one a column, are refused (the layout stays)
+    for wrong in ((0,) * 18, (10**6,) * 18, (24,)):
+        with pytest.raises(ValueError):
+            snapshot_text.compiled.set_layout(SnapshotOutput, wrong)
+    assert snapshot_text.compiled.output_text(o, FLOAT_TEXT, FLOAT_CACHE_SIZE) == first
 
 
 def astuple_shallow(o: SnapshotOutput) -> tuple[object, ...]:

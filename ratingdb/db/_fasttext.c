@@ -17,7 +17,6 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
-#include <structmember.h>
 
 #include <math.h>
 #include <string.h>
@@ -196,34 +195,42 @@ static const struct {
 
 static PyObject *NAMES[NCOLUMNS];
 
-/* The offsets of the columns' slots in objects of LAYOUT_TYPE, the class of the first
- * object written (a SnapshotOutput: a slots dataclass): a value is read from its slot,
- * not looked up by name (the lookups took a third of a typical line's time). NULL where
- * that class has no such slots: then, and for objects of any other class, every value is
- * looked up by name. */
+/* The offsets of the columns' slots in objects of LAYOUT_TYPE (SnapshotOutput, a slots
+ * dataclass), given once by set_layout from ratingdb/records.py's layout (which checks
+ * each is an object slot of the class): a value is read from its slot, not looked up by
+ * name (the lookups took a third of a typical line's time). Objects of any other class,
+ * and every object before set_layout or without it, are read by name. */
 static PyTypeObject *LAYOUT_TYPE = NULL;
-static int LAYOUT_TRIED = 0; /* the first object's class only */
 static Py_ssize_t OFFSETS[NCOLUMNS];
 
-/* 1: OFFSETS hold the slots of `type`'s columns; 0: it has no such slots; -1: error */
-static int find_layout(PyTypeObject *type) {
-    for (int c = 0; c < NCOLUMNS; c++) {
-        PyObject *descr = PyObject_GetAttr((PyObject *)type, NAMES[c]);
-        if (descr == NULL)
-            return -1;
-        int usable = Py_IS_TYPE(descr, &PyMemberDescr_Type) &&
-                     PyType_IsSubtype(type, PyDescr_TYPE(descr)) &&
-                     ((PyMemberDescrObject *)descr)->d_member->type == T_OBJECT_EX;
-        if (usable)
-            OFFSETS[c] = ((PyMemberDescrObject *)descr)->d_member->offset;
-        Py_DECREF(descr);
-        if (!usable)
-            return 0;
+PyDoc_STRVAR(set_layout_doc,
+             "set_layout(cls, offsets): read the columns of objects of `cls` at `offsets`, the\n"
+             "offsets of its slots named by COLUMNS, in that order.");
+
+static PyObject *set_layout(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *cls, *offsets;
+    if (!PyArg_ParseTuple(args, "O!O!:set_layout", &PyType_Type, &cls, &PyTuple_Type, &offsets))
+        return NULL;
+    PyTypeObject *type = (PyTypeObject *)cls;
+    if (PyTuple_GET_SIZE(offsets) != NCOLUMNS) {
+        PyErr_SetString(PyExc_ValueError, "set_layout: one offset a column");
+        return NULL;
     }
-    Py_XDECREF(LAYOUT_TYPE);
+    Py_ssize_t found[NCOLUMNS];
+    for (int c = 0; c < NCOLUMNS; c++) {
+        found[c] = PyLong_AsSsize_t(PyTuple_GET_ITEM(offsets, c));
+        if (found[c] == -1 && PyErr_Occurred())
+            return NULL;
+        if (found[c] < (Py_ssize_t)sizeof(PyObject) ||
+            found[c] > type->tp_basicsize - (Py_ssize_t)sizeof(PyObject *)) {
+            PyErr_SetString(PyExc_ValueError, "set_layout: an offset outside the object");
+            return NULL;
+        }
+    }
+    memcpy(OFFSETS, found, sizeof(OFFSETS));
     Py_INCREF(type);
-    LAYOUT_TYPE = type;
-    return 1;
+    Py_XSETREF(LAYOUT_TYPE, type);
+    Py_RETURN_NONE;
 }
 
 /* a new reference to column c's value of o (NULL with an error: unset, or not there) */
@@ -247,11 +254,6 @@ static PyObject *output_text(PyObject *Py_UNUSED(self), PyObject *args) {
     Py_ssize_t size;
     if (!PyArg_ParseTuple(args, "OO!n:output_text", &o, &PyDict_Type, &cache, &size))
         return NULL;
-    if (!LAYOUT_TRIED) {
-        if (find_layout(Py_TYPE(o)) < 0)
-            return NULL;
-        LAYOUT_TRIED = 1;
-    }
     Buffer b;
     b.data = b.small;
     b.len = 0;
@@ -305,6 +307,7 @@ static PyObject *output_text(PyObject *Py_UNUSED(self), PyObject *args) {
 
 static PyMethodDef methods[] = {
     {"output_text", output_text, METH_VARARGS, output_text_doc},
+    {"set_layout", set_layout, METH_VARARGS, set_layout_doc},
     {NULL, NULL, 0, NULL},
 };
 
@@ -315,10 +318,23 @@ static struct PyModuleDef module = {
 };
 
 PyMODINIT_FUNC PyInit__fasttext(void) {
+    PyObject *names = PyTuple_New(NCOLUMNS);
+    if (names == NULL)
+        return NULL;
     for (int c = 0; c < NCOLUMNS; c++) {
         NAMES[c] = PyUnicode_InternFromString(COLUMNS[c].name);
-        if (NAMES[c] == NULL)
+        if (NAMES[c] == NULL) {
+            Py_DECREF(names);
             return NULL;
+        }
+        Py_INCREF(NAMES[c]);
+        PyTuple_SET_ITEM(names, c, NAMES[c]);
     }
-    return PyModule_Create(&module);
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL || PyModule_AddObject(m, "COLUMNS", names) < 0) {
+        Py_XDECREF(m);
+        Py_DECREF(names);
+        return NULL;
+    }
+    return m;
 }
