@@ -209,9 +209,14 @@ def test_the_first_run_of_a_history_reports_everyone_with_an_evaluation(
             guests = session.execute(
                 text("SELECT count(DISTINCT player_id) FROM rating_snapshots WHERE NOT stored")
             ).scalar_one()
+            recorded = session.execute(
+                text("SELECT changes FROM recalc_runs WHERE id = :r"), {"r": report.run_id}
+            ).scalar_one()
         assert [c.name for c in report.ratings_changed] == [names[i] for i in ids]
         assert all(c.name for c in report.ratings_changed)
         assert report.ratings_changed == read_back
+        # the run record, made beside the write: every change's entry, in the same order
+        assert recorded == [c.record() for c in read_back]
         assert guests > 0  # players with an evaluation that was not stored are in it too
         engine.dispose()
     finally:

@@ -59,9 +59,9 @@ def test_the_first_replay_builds_the_constraints_after_its_rows(fed, monkeypatch
     built: list[str] = []
     real = stream.built_after
 
-    def counting(conn: Any, table: str) -> Any:
+    def counting(conn: Any, table: str, **keys: bool) -> Any:
         built.append(table)
-        return real(conn, table)
+        return real(conn, table, **keys)
 
     monkeypatch.setattr(stream, "built_after", counting)
     monkeypatch.setattr(stream, "BUILT_AFTER_ROWS", 1)
@@ -121,9 +121,9 @@ def test_a_row_that_breaks_a_foreign_key_is_refused_and_nothing_stays_dropped(fe
         conn.execute(text("CREATE TEMP TABLE one AS SELECT * FROM rating_snapshots LIMIT 1"))
         conn.execute(text("UPDATE one SET player_id = 999999999"))
         conn.execute(text("DELETE FROM rating_snapshots"))
-        with built_after(conn, "rating_snapshots") as dropped:
+        with built_after(conn, "rating_snapshots", primary_key=True) as dropped:
             assert dropped
-            assert len(catalog_of(conn)) == len(before) - 7  # 4 + 1 constraints, 2 indexes
+            assert len(catalog_of(conn)) == len(before) - 9  # 4 + 1 + 1 constraints, 3 indexes
             conn.execute(text("INSERT INTO rating_snapshots SELECT * FROM one"))
     assert catalog(fed) == before
     with fed.connect() as conn:

@@ -22,6 +22,7 @@ what-if compares the next run with and without a change, ratingdb/db/whatif.py).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -215,8 +216,8 @@ def after_run(
     snapshot as the replay wrote them (:func:`latest_of`), so that they are not read
     back."""
     pids = None if published.every_player else set(published.states)
-    if published.every_player and not published.states:
-        _drop_removed(session, published)
+    if is_first_run(published):
+        drop_removed(session, published)
         return _first_run_changes(session, latest)
     digests = _digests(session, pids)
     current = _current(session, pids)
@@ -227,7 +228,7 @@ def after_run(
         old = published.states.get(pid, PlayerState())
         if new != old:
             changed[pid] = (old, new)
-    _drop_removed(session, published)
+    drop_removed(session, published)
     names = names_of(session, changed)
     return [RatingChange(pid, names.get(pid, ""), *changed[pid]) for pid in sorted(changed)]
 
@@ -267,11 +268,39 @@ def names_of(session: Session, player_ids: Iterable[int]) -> dict[int, str]:
 MANY_NAMES = 5_000
 
 
+def is_first_run(published: Published) -> bool:
+    """Whether :func:`after_run` reports ``published`` as the first replay of a history
+    (nobody had an evaluation, none was removed): everyone evaluated now changed."""
+    return published.every_player and not published.states
+
+
+def first_run_changes(latest: Mapping[int, Latest], names: Mapping[int, str]) -> list[RatingChange]:
+    """:func:`after_run` of the first replay of a history from what the replay wrote
+    (``latest``, :func:`latest_of`) and the players' ``names`` (:func:`names_of`): no
+    database needed, so it can be made while the rows are written."""
+    none = PlayerState()
+    states: dict[Latest, PlayerState] = {}  # shared: many players end on the same DWZ
+    out = []
+    for pid in sorted(latest):
+        last = latest[pid]
+        state = states.get(last)
+        if state is None:
+            state = states[last] = PlayerState(*last, (1, 0))
+        out.append(RatingChange(pid, names.get(pid, ""), none, state))
+    return out
+
+
+def records_json(changes: Iterable[RatingChange]) -> str:
+    """The run record's ``changes`` (:meth:`RatingChange.record` of each) as JSON."""
+    return json.dumps([c.record() for c in changes])
+
+
 def _add(digest: tuple[int, int], fingerprint: int) -> tuple[int, int]:
     return digest[0] + 1, (digest[1] + fingerprint) % 2**64
 
 
-def _drop_removed(session: Session, published: Published) -> None:
+def drop_removed(session: Session, published: Published) -> None:
+    """Drop the removed snapshots ``published`` holds: the run has accounted for them."""
     if published.removed_ids:
         session.execute(
             text("DELETE FROM removed_snapshots WHERE id = ANY(:ids)"),
@@ -309,18 +338,8 @@ def _first_run_changes(
     250,000-player replay) or building the order keys the comparison needs otherwise.
     With ``latest`` (what the replay wrote, :func:`latest_of`) only the names are read
     (the query's sort of every snapshot: 2.3 s at 250,000 players)."""
-    none = PlayerState()
     if latest is not None:
-        names = names_of(session, latest)
-        states: dict[Latest, PlayerState] = {}  # shared: many players end on the same DWZ
-        out = []
-        for pid in sorted(latest):
-            last = latest[pid]
-            state = states.get(last)
-            if state is None:
-                state = states[last] = PlayerState(*last, (1, 0))
-            out.append(RatingChange(pid, names.get(pid, ""), none, state))
-        return out
+        return first_run_changes(latest, names_of(session, latest))
     rows = session.execute(
         text(
             "SELECT e.player_id, p.surname, p.given_name, c.rating_new, c.index_new "
@@ -337,7 +356,7 @@ def _first_run_changes(
         RatingChange(
             pid,
             full_name(surname, given),
-            none,
+            PlayerState(),
             PlayerState(rating, index, (1, 0)),
         )
         for pid, surname, given, rating, index in rows

@@ -369,7 +369,7 @@ def write_staged(
     )
     rebuilt = False
     if stored == 0 and written >= BUILT_AFTER_ROWS:  # the first replay of a loaded history
-        with built_after(conn, "rating_snapshots") as rebuilt:
+        with built_after(conn, "rating_snapshots", primary_key=True) as rebuilt:
             if rebuilt:  # the table is ours alone until the commit: no stamps twice
                 conn.execute(text(f"ALTER TABLE rating_snapshots DISABLE TRIGGER {STAMP_TRIGGER}"))
                 # empty already; emptied in this transaction, it is written without WAL
