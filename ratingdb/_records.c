@@ -8,8 +8,9 @@
  * directly 34 and 58 ns. ratingdb/records.py checks that a class is such a class
  * (a dataclass with slots, every field in __init__, no __post_init__, no __new__ of its
  * own) and that each field is a slot; here only the slots' offsets are taken
- * (layout) and the objects made (build). tests/test_records.py compares them with the
- * objects __init__ makes.
+ * (layout), the objects made (build) and their values read back as tuples (values: what
+ * crosses to the worker process and back). tests/test_records.py compares them with the
+ * objects __init__ makes and the tuples attrgetter gives.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -132,9 +133,76 @@ static PyObject *build(PyObject *Py_UNUSED(self), PyObject *args) {
     return out;
 }
 
+
+PyDoc_STRVAR(values_doc,
+             "values(cls, offsets, objects) -> list[tuple]: for each object of `cls` (or a\n"
+             "subclass) of `objects`, the tuple of the values of its slots at `offsets`\n"
+             "(AttributeError for an unset slot, TypeError for an object of another class).");
+
+static PyObject *values(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *cls, *offsets, *objects;
+    if (!PyArg_ParseTuple(args, "O!O!O:values", &PyType_Type, &cls, &PyTuple_Type, &offsets,
+                          &objects))
+        return NULL;
+    PyTypeObject *type = (PyTypeObject *)cls;
+    Py_ssize_t n = PyTuple_GET_SIZE(offsets);
+    Py_ssize_t at[64];
+    if (n > 64) {
+        PyErr_SetString(PyExc_ValueError, "values: at most 64 fields");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        at[i] = PyLong_AsSsize_t(PyTuple_GET_ITEM(offsets, i));
+        if (at[i] == -1 && PyErr_Occurred())
+            return NULL;
+        if (at[i] < (Py_ssize_t)sizeof(PyObject) || at[i] > type->tp_basicsize - (Py_ssize_t)sizeof(PyObject *)) {
+            PyErr_SetString(PyExc_ValueError, "values: an offset outside the object");
+            return NULL;
+        }
+    }
+    PyObject *seq = PySequence_Fast(objects, "values: objects must be a sequence");
+    if (seq == NULL)
+        return NULL;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(seq);
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    PyObject *out = PyList_New(count);
+    if (out == NULL) {
+        Py_DECREF(seq);
+        return NULL;
+    }
+    for (Py_ssize_t r = 0; r < count; r++) {
+        PyObject *obj = items[r];
+        if (!PyObject_TypeCheck(obj, type)) {
+            PyErr_Format(PyExc_TypeError, "values: object %zd is not a %s", r, type->tp_name);
+            goto fail;
+        }
+        PyObject *row = PyTuple_New(n);
+        if (row == NULL)
+            goto fail;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyObject *value = *(PyObject **)((char *)obj + at[i]);
+            if (value == NULL) { /* what reading the unset slot raises */
+                Py_DECREF(row);
+                PyErr_Format(PyExc_AttributeError, "values: object %zd has a slot not set", r);
+                goto fail;
+            }
+            Py_INCREF(value);
+            PyTuple_SET_ITEM(row, i, value);
+        }
+        PyList_SET_ITEM(out, r, row);
+    }
+    Py_DECREF(seq);
+    return out;
+fail:
+    Py_DECREF(out);
+    Py_DECREF(seq);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"layout", layout, METH_VARARGS, layout_doc},
     {"build", build, METH_VARARGS, build_doc},
+    {"values", values, METH_VARARGS, values_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -9,3 +9,6 @@ def build(
     start: int,
     same: dict[str, str] | None,
 ) -> list[Any]: ...
+def values(
+    cls: type, offsets: tuple[int, ...], objects: Sequence[Any]
+) -> list[tuple[Any, ...]]: ...

@@ -33,6 +33,7 @@ from ratingdb.services import tournaments
 from ratingdb.services.database import write
 from ratingdb.synth import generate
 from tests.cli import run as cli
+from tests.test_db_stream import consumers_as_stored
 
 #: how long a test waits for the other thread before it fails instead of hanging
 WAIT = 120
@@ -215,9 +216,44 @@ def test_edits_and_what_ifs_while_a_full_run_computes(fed):
     assert scalar(fed, "SELECT status FROM recalc_runs WHERE id = :i", i=report.run_id) == (
         "succeeded"
     )
+    # the residual games are linked to the first ratings that list them, the edited
+    # tournaments' left out (their snapshots are gone until the next run)
+    assert consumers_as_stored(fed) == []
     incremental_equals_full(fed)
+    assert consumers_as_stored(fed) == []
     assert status(fed, "LATE-1")[0] == "evaluated" and status(fed, "LATE-1")[1] == 8
     assert scalar(fed, kept) == 0
+
+
+def test_a_first_rating_corrected_while_a_full_run_computes_consumes_nothing(fed):
+    """A tournament whose first ratings consumed residual games is corrected while a full
+    replay computes: the run leaves it out, and with it its links to those games (the
+    streamed write links only what it wrote, ratingdb/db/stream.py); the next run links
+    them again."""
+    run_recalc(fed)
+    consumer = scalar(
+        fed,
+        "SELECT t.code FROM residual_games r JOIN tournaments t ON t.id = r.consumed_by_id "
+        "ORDER BY t.end_date, t.id LIMIT 1",
+    )
+    assert consumer is not None
+    linked = "SELECT count(*) FROM residual_games r JOIN tournaments t ON t.id = r.consumed_by_id "
+    linked += "WHERE t.code = :c"
+    before = scalar(fed, linked, c=consumer)
+    doc = document(fed, consumer)
+    doc["name"] = f"{doc.get('name') or consumer} (corrected)"
+
+    def edits() -> None:
+        write(fed, partial(tournaments.correct_json, ident=consumer, doc=doc))
+
+    paused = Paused(lambda done, total: done == total)
+    report = paused.meanwhile(lambda: run_recalc(fed, full=True, progress=paused), edits)
+    assert report.deferred == [consumer]
+    assert before > 0 and scalar(fed, linked, c=consumer) == 0
+    assert consumers_as_stored(fed) == []
+    incremental_equals_full(fed)
+    assert scalar(fed, linked, c=consumer) == before
+    assert consumers_as_stored(fed) == []
 
 
 def test_edits_while_an_incremental_run_loads_lazily(fed):

@@ -56,6 +56,27 @@ def tables(session: Session) -> dict[str, list[Any]]:
     }
 
 
+#: each replay-made residual game's consumer as the stored snapshots say: the stored first
+#: rating (first or second stage) that lists it in its ``residual_in`` (None: none does)
+AS_STORED = (
+    "SELECT r.owner_id, r.created_by_id, r.seq, r.consumed_by_id, "
+    "(SELECT s.tournament_id FROM rating_snapshots s "
+    "CROSS JOIN LATERAL jsonb_array_elements(s.residual_in) e "
+    "WHERE s.player_id = r.owner_id AND s.stored "
+    "AND s.player_group IN ('first_stage', 'second_stage') "
+    "AND (e ->> 'created_by')::bigint = r.created_by_id AND (e ->> 'seq')::int = r.seq) "
+    "FROM residual_games r WHERE r.created_by_id IS NOT NULL"
+)
+
+
+def consumers_as_stored(engine: Engine) -> list[Any]:
+    """The residual games whose ``consumed_by_id`` is not what the stored snapshots say,
+    and how many are consumed (a replay's write must leave none of the first)."""
+    with engine.connect() as conn:
+        rows = conn.execute(text(AS_STORED)).all()
+    return [r for r in rows if r[3] != r[4]]
+
+
 def in_memory_full_replay(engine: Engine) -> dict[str, list[Any]]:
     """What the full replay wrote before issue 24: the whole history loaded, replayed in
     memory and written at once (rolled back afterwards)."""
@@ -88,6 +109,8 @@ def test_a_streamed_full_replay_writes_what_the_in_memory_replay_writes(fed, mon
     assert any(r.player_group in ("first_stage", "second_stage") and r.stored for r in rows)
     assert any(r.consumed_by_id is not None for r in streamed["residual"])
     assert any(r.created_by_id is not None for r in streamed["residual"])
+    # linked from what the replay staged: what the stored first ratings list
+    assert consumers_as_stored(fed) == []
 
 
 def test_a_full_replay_with_a_worker_process_writes_the_same(fed, monkeypatch):

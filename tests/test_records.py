@@ -159,3 +159,45 @@ def test_the_games_of_one_read_share_their_strings():
     assert games[5] == [GameInput("31", "32", "1-0", 1), GameInput("32", "31", "1-0", 2)]
     assert games[5][0].white is games[5][1].black is games[6][0].white
     assert games[5][0].result is games[5][1].result
+
+
+@pytest.mark.parametrize("extension", [True, False])
+@given(rows=st.lists(st.tuples(_values, _values, _values, _values), max_size=20))
+def test_values_read_back_what_was_made(rows, extension):
+    """:meth:`Maker.values` is the inverse of :meth:`Maker.many`: each object's fields as
+    a tuple, the very values (by identity), in the fields' order, as attrgetter reads
+    them; the same without the extension."""
+    maker = Maker(GameInput)
+    games = maker.many(rows)
+    if not extension:
+        maker._offsets = None
+    back = maker.values(games)
+    assert back == [tuple(row) for row in rows]
+    assert all(
+        a is b for got, row in zip(back, rows, strict=True) for a, b in zip(got, row, strict=True)
+    )
+    assert all(type(t) is tuple for t in back)
+
+
+@needs_c
+def test_values_refuse_an_object_of_another_class_and_an_unset_slot():
+    maker = Maker(SnapshotOutput)
+    o = SnapshotOutput("established", "adult", 1797, 17, 25.0, 1687, 3.5, 4, 2.604)
+
+    class Later(SnapshotOutput):
+        __slots__ = ()
+
+    later = Later(*maker.values([o])[0])
+    assert maker.values([o, later]) == [maker.values([o])[0]] * 2  # a subclass: its slots
+    with pytest.raises(TypeError, match="not a"):
+        maker.values([o, GameInput("1", "2", "1-0")])
+    unset = SnapshotOutput.__new__(SnapshotOutput)
+    with pytest.raises(AttributeError):
+        maker.values([unset])
+    games = o.expected_games
+    before = sys.getrefcount(games)
+    read = maker.values([o])
+    during = sys.getrefcount(games)
+    del read
+    after = sys.getrefcount(games)
+    assert (during, after) == (before + 1, before)  # the tuple's reference, none left behind

@@ -37,6 +37,7 @@ from ratingdb.db.snapshot_text import (
     output_text,
     python_output_text,
     snapshot_line,
+    snapshot_lines,
     text_value,
 )
 from ratingdb.engine.model import ResidualEntry, Snapshot, SnapshotInput
@@ -203,7 +204,7 @@ def test_copy_text_stores_what_psycopg_adaptation_stores(raw):
     # half with the output encoded beforehand, as the worker process does
     for s in snaps[::2]:
         s.encoded = output_text(s.output)
-    copy_snapshots(raw, "by_text", [snapshot_line(s, modul_ids) for s in snaps])
+    copy_snapshots(raw, "by_text", snaps, modul_ids)
     with raw.cursor() as cur, cur.copy(f"COPY by_rows ({SNAPSHOT_COLUMNS}) FROM STDIN") as copy:
         for s in snaps:
             copy.write_row(_row(s, modul_ids))
@@ -367,3 +368,71 @@ def test_without_the_extension_the_same_lines(monkeypatch):
     fast = [output_text(s.output) for s in snaps]
     monkeypatch.setattr(snapshot_text, "compiled", None)
     assert [output_text(s.output) for s in snaps] == fast
+
+
+# -- whole rows in C (``_fasttext.snapshot_lines``) ---------------------------------------------
+def _ordinary(rng: random.Random, n: int) -> Snapshot:
+    """A snapshot as most of a full replay's are: no residual games held, a plain rating
+    source, the output encoded by the worker."""
+    s = _snapshot(rng, n)
+    s.input.residual = ()
+    s.input.rating_source = rng.choice(["dwz", "fide", "national", None])
+    s.output.group, s.output.age_class = "established", "adult"
+    s.output.new_residual_games = []
+    s.encoded = output_text(s.output)
+    return s
+
+
+@needs_c
+def test_the_c_rows_are_pythons_and_leave_the_rest_to_python():
+    """Every row ``snapshot_lines`` writes is :func:`snapshot_line`'s, character for
+    character: the ordinary ones in C, and mixed among them the ones it leaves to Python
+    (residual games held, an output not encoded, a text to escape, a value not an int)."""
+    rng = random.Random(11)
+    modul_ids = {"dwz-2016": 4, "dwz-2026": 15}
+    ordinary = [_ordinary(rng, n) for n in range(300)]
+    odd = [_snapshot(rng, n) for n in range(300, 600)]  # residual, escapes, ü, not encoded
+    for s in odd[::2]:
+        s.encoded = output_text(s.output)
+    odd[0].input.member = None  # NULL
+    odd[1].input.birth_year = True  # a bool prints as True in Python
+    odd[2].player_id = 2**70
+    odd[3].input.residual = ()
+    odd[3].encoded = "ü\t\n"  # not ASCII: Python's
+    snaps = [s for pair in zip(ordinary, odd, strict=True) for s in pair]
+    python = "".join(snapshot_line(s, modul_ids) for s in snaps)
+    left: list[Snapshot] = []
+    assert snapshot_text.compiled is not None
+
+    def line(s: Snapshot) -> str:
+        left.append(s)
+        return snapshot_line(s, modul_ids)
+
+    assert snapshot_text.compiled.snapshot_lines(snaps, modul_ids, line) == python
+    assert snapshot_lines(snaps, modul_ids) == python
+    # the ordinary rows in C, none of them given to Python; every odd one that needs it is
+    assert not any(s in left for s in ordinary)
+    assert {id(s) for s in left} >= {id(s) for s in odd if s.input.residual or not s.encoded}
+    assert odd[3] in left and odd[1] in left and odd[2] in left
+    assert snapshot_text.compiled.snapshot_lines([], modul_ids, line) == ""
+
+
+@needs_c
+def test_the_c_rows_raise_what_python_raises():
+    rng = random.Random(12)
+    s = _ordinary(rng, 1)
+    with pytest.raises(KeyError):  # a Rechenmodul without an id: snapshot_line's KeyError
+        snapshot_lines([s], {})
+    with pytest.raises(AttributeError):
+        snapshot_lines([SimpleNamespace(tournament_id=1)], {"dwz-2016": 1})  # type: ignore[list-item]
+
+
+def test_without_the_extension_the_same_rows(monkeypatch):
+    rng = random.Random(13)
+    snaps = [_ordinary(rng, n) for n in range(100)] + [_snapshot(rng, n) for n in range(100, 200)]
+    modul_ids = {"dwz-2016": 1, "dwz-2026": 2}
+    fast = snapshot_lines(snaps, modul_ids)
+    monkeypatch.setattr(snapshot_text, "compiled", None)
+    assert snapshot_lines(snaps, modul_ids) == fast == "".join(
+        snapshot_line(s, modul_ids) for s in snaps
+    )

@@ -305,9 +305,124 @@ static PyObject *output_text(PyObject *Py_UNUSED(self), PyObject *args) {
     Py_RETURN_NONE;
 }
 
+
+/* The identity and input columns of a snapshot (ratingdb.db.snapshot_text.INPUT_COLUMNS)
+ * and its encoded output, as snapshot_line writes them: 1 appended, 0 Python's turn (a
+ * value it would have to guess at: held residual games, an output not encoded yet, a
+ * Rechenmodul not in modul_ids, a text to escape, a number that is not a plain int or
+ * None), -1 an error. */
+enum { S_TOURNAMENT, S_PARTICIPANT, S_PLAYER, S_INPUT, S_ENCODED, I_RATING, I_INDEX,
+       I_SOURCE, I_MEMBER, I_BIRTH, I_RESIDUAL, I_MODUL, NATTRS };
+static const char *ATTR_NAMES[NATTRS] = {
+    "tournament_id", "participant_id", "player_id", "input", "encoded", "rating", "index",
+    "rating_source", "member", "birth_year", "residual", "rechenmodul",
+};
+static PyObject *ATTRS[NATTRS];
+
+/* an int column or \N; a bool or anything else is Python's turn */
+static int put_plain_int(Buffer *b, PyObject *value) {
+    if (value == Py_None)
+        return put(b, "\\N", 2) < 0 ? -1 : 1;
+    if (!PyLong_CheckExact(value))
+        return 0;
+    int overflow;
+    long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
+    if (overflow)
+        return 0;
+    if (v == -1 && PyErr_Occurred())
+        return -1;
+    return put_int(b, v);
+}
+
+static int put_snapshot(Buffer *b, PyObject *s, PyObject *modul_ids) {
+    PyObject *v[NATTRS] = {NULL};
+    int done = 1;
+    for (int a = 0; a < I_RATING && done > 0; a++)
+        if ((v[a] = PyObject_GetAttr(s, ATTRS[a])) == NULL)
+            done = -1;
+    for (int a = I_RATING; a < NATTRS && done > 0; a++)
+        if ((v[a] = PyObject_GetAttr(v[S_INPUT], ATTRS[a])) == NULL)
+            done = -1;
+    Py_ssize_t start = b->len;
+    PyObject *modul = NULL;
+    if (done > 0) {
+        modul = PyDict_GetItemWithError(modul_ids, v[I_MODUL]); /* borrowed */
+        if (modul == NULL)
+            done = PyErr_Occurred() ? -1 : 0; /* not there: Python raises the KeyError */
+    }
+    if (done > 0 && !(PyUnicode_CheckExact(v[S_ENCODED]) && PyUnicode_GET_LENGTH(v[S_ENCODED]) > 0))
+        done = 0; /* the output not encoded: Python encodes it */
+    if (done > 0 && !(PyTuple_CheckExact(v[I_RESIDUAL]) && PyTuple_GET_SIZE(v[I_RESIDUAL]) == 0))
+        done = 0; /* residual games held: Python writes their JSON */
+    PyObject *ints[] = {v[S_TOURNAMENT], v[S_PARTICIPANT], v[S_PLAYER], modul, v[I_RATING],
+                        v[I_INDEX]};
+    for (int k = 0; k < 6 && done > 0; k++) {
+        if (k > 0 && put(b, "\t", 1) < 0)
+            done = -1;
+        else
+            done = put_plain_int(b, ints[k]);
+    }
+    if (done > 0)
+        done = put(b, "\t", 1) < 0 ? -1 : put_text(b, v[I_SOURCE]);
+    if (done > 0)
+        done = put(b, "\t", 1) < 0 ? -1 : put_flag(b, v[I_MEMBER]);
+    if (done > 0)
+        done = put(b, "\t", 1) < 0 ? -1 : put_plain_int(b, v[I_BIRTH]);
+    if (done > 0)
+        done = put(b, "\t[]\t", 4) < 0 ? -1 : put_ascii(b, v[S_ENCODED]);
+    for (int a = 0; a < NATTRS; a++)
+        Py_XDECREF(v[a]);
+    if (done <= 0)
+        b->len = start; /* nothing of a row left half-written */
+    return done;
+}
+
+PyDoc_STRVAR(snapshot_lines_doc,
+             "snapshot_lines(snapshots, modul_ids, line) -> str: the lines of\n"
+             "ratingdb.db.snapshot_text.snapshot_line for a list of snapshots, one after the\n"
+             "other; line(s) makes each line this leaves to Python.");
+
+static PyObject *snapshot_lines(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *snapshots, *modul_ids, *line;
+    if (!PyArg_ParseTuple(args, "O!O!O:snapshot_lines", &PyList_Type, &snapshots, &PyDict_Type,
+                          &modul_ids, &line))
+        return NULL;
+    Buffer b;
+    b.data = b.small;
+    b.len = 0;
+    b.cap = (Py_ssize_t)sizeof(b.small);
+    int failed = 0;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(snapshots) && !failed; i++) {
+        PyObject *s = PyList_GET_ITEM(snapshots, i);
+        Py_INCREF(s);
+        int done = put_snapshot(&b, s, modul_ids);
+        if (done == 0) { /* Python's line */
+            PyObject *text = PyObject_CallOneArg(line, s);
+            if (text == NULL || !PyUnicode_Check(text)) {
+                if (text != NULL)
+                    PyErr_SetString(PyExc_TypeError, "snapshot_lines: a line is not a str");
+                failed = 1;
+            } else {
+                Py_ssize_t n;
+                const char *utf8 = PyUnicode_AsUTF8AndSize(text, &n);
+                failed = utf8 == NULL || put(&b, utf8, n) < 0;
+            }
+            Py_XDECREF(text);
+        } else if (done < 0) {
+            failed = 1;
+        }
+        Py_DECREF(s);
+    }
+    PyObject *out = failed ? NULL : PyUnicode_DecodeUTF8(b.data, b.len, NULL);
+    if (b.data != b.small)
+        PyMem_Free(b.data);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"output_text", output_text, METH_VARARGS, output_text_doc},
     {"set_layout", set_layout, METH_VARARGS, set_layout_doc},
+    {"snapshot_lines", snapshot_lines, METH_VARARGS, snapshot_lines_doc},
     {NULL, NULL, 0, NULL},
 };
 
@@ -330,6 +445,11 @@ PyMODINIT_FUNC PyInit__fasttext(void) {
         Py_INCREF(NAMES[c]);
         PyTuple_SET_ITEM(names, c, NAMES[c]);
     }
+    for (int a = 0; a < NATTRS; a++)
+        if ((ATTRS[a] = PyUnicode_InternFromString(ATTR_NAMES[a])) == NULL) {
+            Py_DECREF(names);
+            return NULL;
+        }
     PyObject *m = PyModule_Create(&module);
     if (m == NULL || PyModule_AddObject(m, "COLUMNS", names) < 0) {
         Py_XDECREF(m);

@@ -144,9 +144,26 @@ def snapshot_line(s: Snapshot, modul_ids: dict[str, int]) -> str:
     )
 
 
-def copy_snapshots(raw: psycopg.Connection[Any], table: str, lines: list[str]) -> None:
-    """``COPY table (SNAPSHOT_COLUMNS) FROM STDIN`` with lines of :func:`snapshot_line`,
-    :data:`WRITE_LINES` at a time."""
+def snapshot_lines(snapshots: list[Snapshot], modul_ids: dict[str, int]) -> str:
+    """:func:`snapshot_line` of each of ``snapshots``, one after the other.
+
+    In C where the extension is built (``_fasttext.snapshot_lines``: a typical row whose
+    output the worker encoded 2.0 → 0.2 µs, 1.2 million rows at 250,000 players, in the
+    replaying process's writer thread); the rows it would have to guess at (held residual
+    games, an output not encoded, a text to escape) it leaves to :func:`snapshot_line`."""
+    if compiled is not None:
+        text: str = compiled.snapshot_lines(
+            snapshots, modul_ids, lambda s: snapshot_line(s, modul_ids)
+        )
+        return text
+    return "".join([snapshot_line(s, modul_ids) for s in snapshots])
+
+
+def copy_snapshots(
+    raw: psycopg.Connection[Any], table: str, snapshots: list[Snapshot], modul_ids: dict[str, int]
+) -> None:
+    """``COPY table (SNAPSHOT_COLUMNS) FROM STDIN`` with the lines of ``snapshots``
+    (:func:`snapshot_lines`), :data:`WRITE_LINES` at a time."""
     with raw.cursor() as cur, cur.copy(f"COPY {table} ({SNAPSHOT_COLUMNS}) FROM STDIN") as copy:
-        for start in range(0, len(lines), WRITE_LINES):
-            copy.write("".join(lines[start : start + WRITE_LINES]))
+        for start in range(0, len(snapshots), WRITE_LINES):
+            copy.write(snapshot_lines(snapshots[start : start + WRITE_LINES], modul_ids))

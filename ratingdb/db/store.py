@@ -23,7 +23,7 @@ from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from ratingdb.dates import add_years
-from ratingdb.db.snapshot_text import SNAPSHOT_COLUMNS, copy_snapshots, snapshot_line
+from ratingdb.db.snapshot_text import SNAPSHOT_COLUMNS, copy_snapshots
 from ratingdb.db.timing import charged
 from ratingdb.engine.history import History
 from ratingdb.engine.inputs import state_after
@@ -708,11 +708,11 @@ def write_outcome(
     """Replace the snapshots of re-evaluated tournaments; returns the rows written."""
     written = list(outcome.written)
     clear_snapshots(session, None if clear_all else written)
-    lines = [snapshot_line(s, modul_ids) for tid in written for s in outcome.written[tid]]
+    snapshots = [s for tid in written for s in outcome.written[tid]]
     problems = [p for tid, p in outcome.problems.items() if clear_all or tid in outcome.written]
     write_problems(session, problems, None if clear_all else written)
     raw = driver(session)
-    copy_snapshots(raw, "rating_snapshots", lines)
+    copy_snapshots(raw, "rating_snapshots", snapshots, modul_ids)
     ends = {t.id: t.end for t in history.tournaments}
     created = [
         row
@@ -722,9 +722,9 @@ def write_outcome(
     copy_rows(raw, f"residual_games ({RESIDUAL_COLUMNS})", created)
     if written:
         relink_consumed(session, written)
-    if clear_all or len(lines) > 100_000:  # the table changed a lot: refresh statistics
+    if clear_all or len(snapshots) > 100_000:  # the table changed a lot: refresh statistics
         refresh_statistics(session)
-    return len(lines)
+    return len(snapshots)
 
 
 def copy_rows(raw: psycopg.Connection[Any], target: str, rows: Iterable[tuple[Any, ...]]) -> None:
@@ -815,28 +815,43 @@ def residual_rows(
     return created
 
 
-def relink_consumed(session: Session, written: list[int] | None) -> None:
+def consumed_rows(tournament_id: int, snaps: Iterable[Snapshot]) -> list[tuple[int, int, int, int]]:
+    """The residual games a tournament's snapshots consume, as (owner, created by, seq,
+    the tournament): those listed by its stored first ratings (first and second stage,
+    WO 3.4.3), what :func:`relink_consumed` finds in their ``residual_in``."""
+    return [
+        (s.player_id, r.created_by, r.seq, tournament_id)
+        for s in snaps
+        if s.input.residual
+        and s.player_id is not None
+        and s.output.stored
+        and s.output.group in FIRST_RATINGS
+        for r in s.input.residual
+    ]
+
+
+#: the groups whose stored snapshot is a first rating (it consumes the residual games held)
+FIRST_RATINGS = ("first_stage", "second_stage")
+
+
+def relink_consumed(session: Session, written: list[int]) -> None:
     """Link residual games to the first rating that consumed them (stored first/second-stage
     snapshots list the residual games they used): those created or consumed by a
-    re-evaluated tournament of ``written`` (None: all), also when the consuming tournament
-    itself was not re-evaluated.
+    re-evaluated tournament of ``written``, also when the consuming tournament itself was
+    not re-evaluated (a streamed full replay links from what it staged:
+    :func:`consumed_rows`, ratingdb/db/stream.py).
 
-    For an incremental run the snapshots that can consume such a game are found through two
-    indexes (the re-evaluated tournaments' snapshots, and the snapshots of the owners of
-    the games they created) instead of a scan of every first rating: 1 s → 2 ms after a late
-    insert at 250,000 players."""
+    The snapshots that can consume such a game are found through two indexes (the
+    re-evaluated tournaments' snapshots, and the snapshots of the owners of the games they
+    created) instead of a scan of every first rating: 1 s → 2 ms after a late insert at
+    250,000 players."""
     link = (
         "UPDATE residual_games r SET consumed_by_id = s.tournament_id "
         "FROM {snapshots} s CROSS JOIN LATERAL jsonb_array_elements(s.residual_in) e "
         "WHERE s.player_id = r.owner_id "
         "AND (e ->> 'created_by')::bigint = r.created_by_id AND (e ->> 'seq')::int = r.seq"
     )
-    first = "s.stored AND s.player_group IN ('first_stage', 'second_stage')"
-    if written is None:
-        session.connection().execute(
-            text(link.format(snapshots="rating_snapshots") + f" AND {first}")
-        )
-        return
+    first = "s.stored AND s.player_group IN ('first_stage', 'second_stage')"  # FIRST_RATINGS
     candidates = (
         "(SELECT s.id, s.tournament_id, s.player_id, s.residual_in FROM rating_snapshots s "
         f"WHERE {first} AND s.tournament_id = ANY(:ids) "

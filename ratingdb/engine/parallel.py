@@ -116,22 +116,15 @@ class Outbox(Protocol):
 #: input crosses as tuples of these: pickled in C, not by a Python call per object)
 _INFO_VALUES = attrgetter(*[f.name for f in fields(TournamentInfo)])
 _PLAYER_VALUES = attrgetter(*[f.name for f in fields(PlayerInput)][:-1])
-_GAME_VALUES = attrgetter(*[f.name for f in fields(GameInput)])
 _RESIDUAL_VALUES = attrgetter(*[f.name for f in fields(ResidualGame)])
-#: ... and of the rules' outputs (a result crosses back as tuples of these)
-_OUTPUT_VALUES = attrgetter(*[f.name for f in fields(SnapshotOutput)])
 assert [f.name for f in fields(PlayerInput)][-1] == "residual_games"
-#: games and outputs made again from their values, many at a time (ratingdb/records.py)
+#: (attrgetter of one name gives the value, not a tuple: every class has more than one)
+assert min(len(fields(c)) for c in (TournamentInfo, PlayerInput, ResidualGame)) > 2
+#: games and outputs, the many objects of a task and of a result: their values read as
+#: tuples and made into objects again many at a time (ratingdb/records.py; read as tuples
+#: in C 112 → 40 ns a game, 289 → 54 ns an output)
 _GAMES = Maker(GameInput)
 _OUTPUTS = Maker(SnapshotOutput)
-#: (attrgetter of one name gives the value, not a tuple: every class has more than one)
-assert (
-    min(
-        len(fields(c))
-        for c in (TournamentInfo, PlayerInput, GameInput, ResidualGame, SnapshotOutput)
-    )
-    > 2
-)
 
 
 def _flat(tin: TournamentInput) -> tuple[Any, ...]:
@@ -141,7 +134,7 @@ def _flat(tin: TournamentInput) -> tuple[Any, ...]:
     return (
         _INFO_VALUES(tin.tournament),
         [(_PLAYER_VALUES(p), [_RESIDUAL_VALUES(g) for g in p.residual_games]) for p in tin.players],
-        [_GAME_VALUES(g) for g in tin.games],
+        _GAMES.values(tin.games),
     )
 
 
@@ -163,7 +156,7 @@ def _unflat(flat: tuple[Any, ...]) -> TournamentInput:
 def encode_answer(seq: int, result: Result | None) -> bytes:
     """A worker's answer as bytes: the outputs as tuples of their field values (pickling a
     typical result 26 → 20 µs)."""
-    flat = None if result is None else ([_OUTPUT_VALUES(o) for o in result[0]], *result[1:])
+    flat = None if result is None else (_OUTPUTS.values(result[0]), *result[1:])
     return pickle.dumps((seq, flat), pickle.HIGHEST_PROTOCOL)
 
 
