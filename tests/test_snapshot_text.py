@@ -4,6 +4,7 @@ adaptation of the same values stores, column for column (issue 24)."""
 from __future__ import annotations
 
 import json
+import math
 import random
 from dataclasses import fields
 from datetime import date
@@ -287,6 +288,42 @@ def test_the_c_lines_are_pythons_or_left_to_python(o):
     assert output_text(o) == python_output_text(o)
 
 
+#: floats near decimals of at most 3 places: the exact ones the C writer writes without
+#: repr (``put_thousandths``), and their neighbours one or a few steps away, which it
+#: must not take for them
+THOUSANDTHS = st.builds(
+    lambda n, steps, sign: math.copysign(_stepped(n / 1000, steps), sign),
+    st.one_of(st.integers(0, 2_000_000), st.integers(0, 10**12), st.integers(10**12, 10**13)),
+    st.sampled_from([0, 0, 0, 1, -1, 3, -3]),
+    st.sampled_from([1.0, -1.0]),
+)
+
+
+def _stepped(value: float, steps: int) -> float:
+    for _ in range(abs(steps)):
+        value = math.nextafter(value, math.inf if steps > 0 else -math.inf)
+    return value
+
+
+@needs_c
+@given(st.lists(THOUSANDTHS, min_size=1, max_size=6))
+def test_the_c_writes_decimal_floats_as_repr_does(values):
+    """A float that is a decimal of at most 3 places is written from its thousandths in C
+    (no repr, no cache): the text repr and json.dumps give, for it and its neighbours."""
+    assert snapshot_text.compiled is not None
+    FLOAT_TEXT.clear()
+    o = SnapshotOutput("established", "adult", 1797, 17, values[0], 1687, values[-1], 4)
+    o.expected = values[len(values) // 2]
+    o.expected_games = [*values, None]
+    line = snapshot_text.compiled.output_text(o, FLOAT_TEXT, FLOAT_CACHE_SIZE)
+    # the decimals were written without repr: only the others went into the cache
+    decimal = {v for v in values if 0.001 <= abs(v) < 1e9 and round(abs(v) * 1000) / 1000 == abs(v)}
+    assert not decimal & FLOAT_TEXT.keys()
+    assert {v for v in values if v not in decimal and v != 0} <= FLOAT_TEXT.keys()
+    assert line == python_output_text(o)
+    assert line is not None and f"\t{json.dumps([*values, None], separators=(',', ':'))}\n" in line
+
+
 @needs_c
 def test_the_c_lines_of_ordinary_outputs_and_what_it_leaves():
     assert snapshot_text.compiled is not None
@@ -433,6 +470,8 @@ def test_without_the_extension_the_same_rows(monkeypatch):
     modul_ids = {"dwz-2016": 1, "dwz-2026": 2}
     fast = snapshot_lines(snaps, modul_ids)
     monkeypatch.setattr(snapshot_text, "compiled", None)
-    assert snapshot_lines(snaps, modul_ids) == fast == "".join(
-        snapshot_line(s, modul_ids) for s in snaps
+    assert (
+        snapshot_lines(snaps, modul_ids)
+        == fast
+        == "".join(snapshot_line(s, modul_ids) for s in snaps)
     )

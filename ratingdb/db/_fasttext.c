@@ -10,8 +10,9 @@
  * Every value is formatted as the f-string of the Python version formats it: format(x, ""),
  * which is str(x) for an int (its decimal digits, written here) and repr(x) for a float
  * (Python's repr); a flag is "t" or "f" by its truth value; None is \N. Floats, those of
- * expected_games as json.dumps writes them (their repr), are looked up first in `cache`
- * (float -> text, the dict ratingdb/db/snapshot_json.py keeps for the same purpose;
+ * expected_games as json.dumps writes them (their repr): a decimal of at most 3 places (all
+ * the rules give) from its thousandths (put_thousandths), any other looked up first in
+ * `cache` (float -> text, the dict ratingdb/db/snapshot_json.py keeps for the same purpose;
  * cleared when it holds `size` entries, its FLOAT_CACHE_SIZE; zeros never go in: 0.0 and
  * -0.0 are equal keys with other texts).
  */
@@ -79,9 +80,50 @@ static int put_int(Buffer *b, long long v) {
     return put(b, digits + sizeof(digits) - n, n) < 0 ? -1 : 1;
 }
 
-/* a finite float's repr, looked up in `cache` first (zeros are never cached) */
+/* repr of a float that is a decimal of at most 3 places (n thousandths, 0 < |v| < 1e9):
+ * its digits, the trailing zeros of the fraction dropped but one ("13.0", "0.473",
+ * "-2.5"). 1: written; 0: not such a float. Such a float is the double nearest to n/1000;
+ * repr gives the shortest digits that read back as the same double, and no other decimal
+ * of at most 3 places is that near (doubles below 1e9 lie less than 1e-6 apart), so those
+ * are n's digits. The rules' values (k, scores, W_e, the P(D) of each game) are all such
+ * floats: no dictionary, no repr. */
+static int put_thousandths(Buffer *b, double v) {
+    double a = fabs(v);
+    if (!(a >= 0.001 && a < 1e9))
+        return 0;
+    long long n = llround(a * 1000.0);
+    if ((double)n / 1000.0 != a)
+        return 0;
+    char text[32];
+    int len = 0;
+    if (v < 0)
+        text[len++] = '-';
+    long long whole = n / 1000, part = n % 1000;
+    char digits[24];
+    int k = 0;
+    do {
+        digits[k++] = (char)('0' + whole % 10);
+        whole /= 10;
+    } while (whole > 0);
+    while (k > 0)
+        text[len++] = digits[--k];
+    text[len++] = '.';
+    text[len++] = (char)('0' + part / 100);
+    if (part % 100 != 0) {
+        text[len++] = (char)('0' + part / 10 % 10);
+        if (part % 10 != 0)
+            text[len++] = (char)('0' + part % 10);
+    }
+    return put(b, text, len) < 0 ? -1 : 1;
+}
+
+/* a finite float's repr: a decimal of at most 3 places directly (put_thousandths), any
+ * other looked up in `cache` first (zeros are never cached) */
 static int put_float(Buffer *b, PyObject *x, PyObject *cache, Py_ssize_t size) {
     double v = PyFloat_AS_DOUBLE(x);
+    int direct = put_thousandths(b, v);
+    if (direct != 0)
+        return direct;
     PyObject *text = v == 0.0 ? NULL : PyDict_GetItemWithError(cache, x);
     if (text != NULL) {
         Py_INCREF(text);

@@ -152,13 +152,22 @@ def _driver_sql(sql: str) -> str:
 
 
 def _fetch(
-    source: Source, sql: str, params: dict[str, Any] | None = None, *, named: bool = False
+    source: Source,
+    sql: str,
+    params: dict[str, Any] | None = None,
+    *,
+    named: bool = False,
+    binary: bool = False,
 ) -> list[Any]:
     """Rows straight from the driver (tuples, or named tuples): bulk reads skip
     SQLAlchemy's row objects. ``sql`` uses ``:name`` placeholders like the rest of the
-    module; ``source`` is a session or its psycopg connection (:func:`driver`)."""
+    module; ``source`` is a session or its psycopg connection (:func:`driver`).
+    ``binary``: the values in PostgreSQL's binary format (the same Python values; integers
+    read without parsing text: a full replay's games 9.0 → 6.1 ms of the replaying process
+    and 28 → 24 ms of the server a chunk of 30,000)."""
     raw = driver(source) if isinstance(source, Session) else source
-    with charged(), raw.cursor(row_factory=namedtuple_row if named else tuple_row) as cur:
+    factory = namedtuple_row if named else tuple_row
+    with charged(), raw.cursor(row_factory=factory, binary=binary) as cur:
         return cast(list[Any], cur.execute(_driver_sql(sql), params or {}).fetchall())
 
 
@@ -244,7 +253,9 @@ def participants_by_tournament(
 ) -> dict[int, list[EngineParticipant]]:
     """Participants by tournament, in start-rank order (``names``: players' names too,
     for displays; the replay never needs them)."""
-    return _participants_from(_fetch(source, _participants_sql(where, names=names), params))
+    return _participants_from(
+        _fetch(source, _participants_sql(where, names=names), params, binary=True)
+    )
 
 
 def _participants_sql(where: str, *, names: bool) -> str:
@@ -278,7 +289,7 @@ def games_by_tournament(
     source: Source, where: str, params: dict[str, Any]
 ) -> dict[int, list[GameInput]]:
     """Games by tournament, in round and board order."""
-    return _games_from(_fetch(source, _games_sql(where), params))
+    return _games_from(_fetch(source, _games_sql(where), params, binary=True))
 
 
 def _games_sql(where: str) -> str:
