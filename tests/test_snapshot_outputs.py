@@ -6,11 +6,14 @@ under every DWZ version in both precisions."""
 from __future__ import annotations
 
 import random
+from decimal import Decimal
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ratingdb.rules.errors import RulesError
-from ratingdb.rules.snapshots import SnapshotOutput, of_result
+from ratingdb.rules.snapshots import SnapshotOutput, as_float, of_result
 from tests.dwz_random import PARAMETER_SETS, evaluate_fast, random_tournament
 
 
@@ -32,3 +35,24 @@ def test_of_result_is_the_dictionary_route(name: str) -> None:
             assert got == expected and repr(got) == repr(expected)
             compared += 1
     assert compared > 100
+
+
+@given(
+    st.lists(
+        st.one_of(
+            st.decimals(allow_nan=True, allow_infinity=True),
+            st.decimals(places=3, min_value=-10, max_value=10),
+            st.sampled_from([Decimal("-0"), Decimal("0"), Decimal("0.000"), Decimal("2.5")]),
+            st.floats(allow_nan=False),
+            st.integers(-(10**6), 10**6),
+        ),
+        max_size=30,
+    )
+)
+def test_decimals_become_the_floats_float_gives(values):
+    """The converted Decimals are remembered (ratingdb/rules/snapshots.py): asked twice,
+    each value gives what ``float()`` gives, sign of a zero and NaN included."""
+    for value in [*values, *values]:
+        if isinstance(value, Decimal) and value.is_snan():
+            continue
+        assert repr(as_float(value)) == repr(float(value))
