@@ -55,6 +55,39 @@ static PyObject *layout(PyObject *Py_UNUSED(self), PyObject *args) {
     return offsets;
 }
 
+/* the Py_ssize_t offsets of the tuple `offsets` into `at` (at most 64), each inside an
+ * object of `type`; -1 with ValueError (named by `what`) otherwise */
+static Py_ssize_t read_offsets(PyTypeObject *type, PyObject *offsets, Py_ssize_t at[64],
+                               const char *what) {
+    Py_ssize_t n = PyTuple_GET_SIZE(offsets);
+    if (n > 64) {
+        PyErr_Format(PyExc_ValueError, "%s: at most 64 fields", what);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        at[i] = PyLong_AsSsize_t(PyTuple_GET_ITEM(offsets, i));
+        if (at[i] == -1 && PyErr_Occurred())
+            return -1;
+        if (at[i] < (Py_ssize_t)sizeof(PyObject) || at[i] > type->tp_basicsize - (Py_ssize_t)sizeof(PyObject *)) {
+            PyErr_Format(PyExc_ValueError, "%s: an offset outside the object", what);
+            return -1;
+        }
+    }
+    return n;
+}
+
+/* a new list as long as `sequence` (its items in *seq, a new reference, until the caller
+ * drops it); NULL with an error (*seq NULL) */
+static PyObject *list_for(PyObject *sequence, const char *message, PyObject **seq) {
+    *seq = PySequence_Fast(sequence, message);
+    if (*seq == NULL)
+        return NULL;
+    PyObject *out = PyList_New(PySequence_Fast_GET_SIZE(*seq));
+    if (out == NULL)
+        Py_CLEAR(*seq);
+    return out;
+}
+
 PyDoc_STRVAR(build_doc,
              "build(cls, offsets, rows, start, same) -> list: for each tuple of `rows`, an\n"
              "object of `cls` whose slots at `offsets` hold the row's values from `start` on;\n"
@@ -73,31 +106,20 @@ static PyObject *build(PyObject *Py_UNUSED(self), PyObject *args) {
         return NULL;
     }
     PyTypeObject *type = (PyTypeObject *)cls;
-    Py_ssize_t n = PyTuple_GET_SIZE(offsets);
     Py_ssize_t at[64];
-    if (n > 64 || start < 0) {
-        PyErr_SetString(PyExc_ValueError, "build: at most 64 fields, from a start >= 0");
+    if (start < 0) {
+        PyErr_SetString(PyExc_ValueError, "build: a start >= 0");
         return NULL;
     }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        at[i] = PyLong_AsSsize_t(PyTuple_GET_ITEM(offsets, i));
-        if (at[i] == -1 && PyErr_Occurred())
-            return NULL;
-        if (at[i] < (Py_ssize_t)sizeof(PyObject) || at[i] > type->tp_basicsize - (Py_ssize_t)sizeof(PyObject *)) {
-            PyErr_SetString(PyExc_ValueError, "build: an offset outside the object");
-            return NULL;
-        }
-    }
-    PyObject *seq = PySequence_Fast(rows, "build: rows must be a sequence");
-    if (seq == NULL)
+    Py_ssize_t n = read_offsets(type, offsets, at, "build");
+    if (n < 0)
         return NULL;
-    Py_ssize_t count = PySequence_Fast_GET_SIZE(seq);
+    PyObject *seq;
+    PyObject *out = list_for(rows, "build: rows must be a sequence", &seq);
+    if (out == NULL)
+        return NULL;
+    Py_ssize_t count = PyList_GET_SIZE(out);
     PyObject **items = PySequence_Fast_ITEMS(seq);
-    PyObject *out = PyList_New(count);
-    if (out == NULL) {
-        Py_DECREF(seq);
-        return NULL;
-    }
     for (Py_ssize_t r = 0; r < count; r++) {
         PyObject *row = items[r];
         if (!PyTuple_Check(row) || PyTuple_GET_SIZE(row) != start + n) {
@@ -145,31 +167,16 @@ static PyObject *values(PyObject *Py_UNUSED(self), PyObject *args) {
                           &objects))
         return NULL;
     PyTypeObject *type = (PyTypeObject *)cls;
-    Py_ssize_t n = PyTuple_GET_SIZE(offsets);
     Py_ssize_t at[64];
-    if (n > 64) {
-        PyErr_SetString(PyExc_ValueError, "values: at most 64 fields");
+    Py_ssize_t n = read_offsets(type, offsets, at, "values");
+    if (n < 0)
         return NULL;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        at[i] = PyLong_AsSsize_t(PyTuple_GET_ITEM(offsets, i));
-        if (at[i] == -1 && PyErr_Occurred())
-            return NULL;
-        if (at[i] < (Py_ssize_t)sizeof(PyObject) || at[i] > type->tp_basicsize - (Py_ssize_t)sizeof(PyObject *)) {
-            PyErr_SetString(PyExc_ValueError, "values: an offset outside the object");
-            return NULL;
-        }
-    }
-    PyObject *seq = PySequence_Fast(objects, "values: objects must be a sequence");
-    if (seq == NULL)
+    PyObject *seq;
+    PyObject *out = list_for(objects, "values: objects must be a sequence", &seq);
+    if (out == NULL)
         return NULL;
-    Py_ssize_t count = PySequence_Fast_GET_SIZE(seq);
+    Py_ssize_t count = PyList_GET_SIZE(out);
     PyObject **items = PySequence_Fast_ITEMS(seq);
-    PyObject *out = PyList_New(count);
-    if (out == NULL) {
-        Py_DECREF(seq);
-        return NULL;
-    }
     for (Py_ssize_t r = 0; r < count; r++) {
         PyObject *obj = items[r];
         if (!PyObject_TypeCheck(obj, type)) {

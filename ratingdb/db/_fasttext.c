@@ -147,20 +147,26 @@ static int put_float(Buffer *b, PyObject *x, PyObject *cache, Py_ssize_t size) {
     return done;
 }
 
+/* an int column or \N; a bool or anything else is Python's turn */
+static int put_plain_int(Buffer *b, PyObject *value) {
+    if (value == Py_None)
+        return put(b, "\\N", 2) < 0 ? -1 : 1;
+    if (!PyLong_CheckExact(value))
+        return 0;
+    int overflow;
+    long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
+    if (overflow)
+        return 0;
+    if (v == -1 && PyErr_Occurred())
+        return -1;
+    return put_int(b, v);
+}
+
 /* a number column: \N or format(value, ""), which is str() of an int and repr() of a
  * float (an int beyond 64 bits, NaN, an infinity, a Decimal, a Fraction: Python's turn) */
 static int put_number(Buffer *b, PyObject *value, PyObject *cache, Py_ssize_t size) {
-    if (value == Py_None)
-        return put(b, "\\N", 2) < 0 ? -1 : 1;
-    if (PyLong_CheckExact(value)) {
-        int overflow;
-        long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
-        if (overflow)
-            return 0;
-        if (v == -1 && PyErr_Occurred())
-            return -1;
-        return put_int(b, v);
-    }
+    if (value == Py_None || PyLong_CheckExact(value))
+        return put_plain_int(b, value);
     if (PyFloat_CheckExact(value) && isfinite(PyFloat_AS_DOUBLE(value)))
         return put_float(b, value, cache, size);
     return 0;
@@ -360,21 +366,6 @@ static const char *ATTR_NAMES[NATTRS] = {
     "rating_source", "member", "birth_year", "residual", "rechenmodul",
 };
 static PyObject *ATTRS[NATTRS];
-
-/* an int column or \N; a bool or anything else is Python's turn */
-static int put_plain_int(Buffer *b, PyObject *value) {
-    if (value == Py_None)
-        return put(b, "\\N", 2) < 0 ? -1 : 1;
-    if (!PyLong_CheckExact(value))
-        return 0;
-    int overflow;
-    long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
-    if (overflow)
-        return 0;
-    if (v == -1 && PyErr_Occurred())
-        return -1;
-    return put_int(b, v);
-}
 
 static int put_snapshot(Buffer *b, PyObject *s, PyObject *modul_ids) {
     PyObject *v[NATTRS] = {NULL};
