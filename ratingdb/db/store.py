@@ -829,7 +829,7 @@ def residual_rows(
 def consumed_rows(tournament_id: int, snaps: Iterable[Snapshot]) -> list[tuple[int, int, int, int]]:
     """The residual games a tournament's snapshots consume, as (owner, created by, seq,
     the tournament): those listed by its stored first ratings (first and second stage,
-    WO 3.4.3), what :func:`relink_consumed` finds in their ``residual_in``."""
+    WO 3.4.1 with 3.4.2), what :func:`relink_consumed` finds in their ``residual_in``."""
     return [
         (s.player_id, r.created_by, r.seq, tournament_id)
         for s in snaps

@@ -9,16 +9,17 @@ READ`` read-only transaction on the run's connection) it
 2. replays them with :func:`ratingdb.engine.stream.stream_full_replay`, which keeps only
    the players' states (and the players' records, the Rechenmodul timeline, the
    adjustments);
-3. sends each chunk's snapshots, the residual games they create and the tournaments'
-   codes with ``COPY`` into temporary tables of the run's connection (:func:`create_stage`;
-   a read-only transaction may write temporary tables), in a *writer thread* while the
-   replay goes on.
+3. sends each chunk's snapshots, the residual games they create and consume and the
+   tournaments' codes with ``COPY`` into temporary tables of the run's connection
+   (:func:`create_stage`; a read-only transaction may write temporary tables), in a
+   *writer thread* while the replay goes on.
 
 psycopg releases the GIL while it waits for the server, so the server reads and writes on
 the second core while the rules compute (ratingdb/db/overlap.py). The write phase — one
 short transaction holding the write lock exclusively, as for every run — moves the staged
-rows into ``rating_snapshots`` and ``residual_games`` with ``INSERT … SELECT``
-(:func:`write_staged`), leaving out the tournaments edited while the run computed.
+rows into ``rating_snapshots`` and ``residual_games`` with ``INSERT … SELECT`` and links
+the consumed residual games (:func:`write_staged`), leaving out the tournaments edited
+while the run computed.
 """
 
 from __future__ import annotations
