@@ -68,6 +68,7 @@ FASTDWZ = Extension(
 FASTTEXT = Extension(
     "ratingdb.db._fasttext",
     ["ratingdb/db/_fasttext.c"],
+    depends=["ratingdb/_slots.h"],  # shared with _records (in the sdist, a rebuild on change)
     extra_compile_args=["-O2"],
     optional=True,
 )
@@ -76,6 +77,7 @@ FASTTEXT = Extension(
 RECORDS = Extension(
     "ratingdb._records",
     ["ratingdb/_records.c"],
+    depends=["ratingdb/_slots.h"],
     extra_compile_args=["-O2"],
     optional=True,
 )

@@ -16,6 +16,8 @@
 #include <Python.h>
 #include <structmember.h>
 
+#include "_slots.h"
+
 PyDoc_STRVAR(layout_doc,
              "layout(cls, names) -> tuple[int, ...]: the offsets of the slots `names` of the\n"
              "class `cls` (TypeError where one is not a writable object slot of it).");
@@ -55,27 +57,6 @@ static PyObject *layout(PyObject *Py_UNUSED(self), PyObject *args) {
     return offsets;
 }
 
-/* the Py_ssize_t offsets of the tuple `offsets` into `at` (at most 64), each inside an
- * object of `type`; -1 with ValueError (named by `what`) otherwise */
-static Py_ssize_t read_offsets(PyTypeObject *type, PyObject *offsets, Py_ssize_t at[64],
-                               const char *what) {
-    Py_ssize_t n = PyTuple_GET_SIZE(offsets);
-    if (n > 64) {
-        PyErr_Format(PyExc_ValueError, "%s: at most 64 fields", what);
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        at[i] = PyLong_AsSsize_t(PyTuple_GET_ITEM(offsets, i));
-        if (at[i] == -1 && PyErr_Occurred())
-            return -1;
-        if (at[i] < (Py_ssize_t)sizeof(PyObject) || at[i] > type->tp_basicsize - (Py_ssize_t)sizeof(PyObject *)) {
-            PyErr_Format(PyExc_ValueError, "%s: an offset outside the object", what);
-            return -1;
-        }
-    }
-    return n;
-}
-
 /* a new list as long as `sequence` (its items in *seq, a new reference, until the caller
  * drops it); NULL with an error (*seq NULL) */
 static PyObject *list_for(PyObject *sequence, const char *message, PyObject **seq) {
@@ -111,7 +92,7 @@ static PyObject *build(PyObject *Py_UNUSED(self), PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "build: a start >= 0");
         return NULL;
     }
-    Py_ssize_t n = read_offsets(type, offsets, at, "build");
+    Py_ssize_t n = read_offsets(type, offsets, at, 64, "build");
     if (n < 0)
         return NULL;
     PyObject *seq;
@@ -125,34 +106,29 @@ static PyObject *build(PyObject *Py_UNUSED(self), PyObject *args) {
         if (!PyTuple_Check(row) || PyTuple_GET_SIZE(row) != start + n) {
             PyErr_Format(PyExc_TypeError, "build: row %zd is not a tuple of %zd values", r,
                          start + n);
-            Py_DECREF(out);
-            Py_DECREF(seq);
-            return NULL;
+            goto fail;
         }
         PyObject *obj = type->tp_alloc(type, 0);
-        if (obj == NULL) {
-            Py_DECREF(out);
-            Py_DECREF(seq);
-            return NULL;
-        }
+        if (obj == NULL)
+            goto fail;
+        PyList_SET_ITEM(out, r, obj); /* from here on freed with the list */
         for (Py_ssize_t i = 0; i < n; i++) {
             PyObject *value = PyTuple_GET_ITEM(row, start + i);
             if (same != NULL && PyUnicode_CheckExact(value)) {
                 value = PyDict_SetDefault(same, value, value); /* borrowed */
-                if (value == NULL) {
-                    Py_DECREF(obj);
-                    Py_DECREF(out);
-                    Py_DECREF(seq);
-                    return NULL;
-                }
+                if (value == NULL)
+                    goto fail;
             }
             Py_INCREF(value);
             *(PyObject **)((char *)obj + at[i]) = value;
         }
-        PyList_SET_ITEM(out, r, obj);
     }
     Py_DECREF(seq);
     return out;
+fail:
+    Py_DECREF(out);
+    Py_DECREF(seq);
+    return NULL;
 }
 
 
@@ -168,7 +144,7 @@ static PyObject *values(PyObject *Py_UNUSED(self), PyObject *args) {
         return NULL;
     PyTypeObject *type = (PyTypeObject *)cls;
     Py_ssize_t at[64];
-    Py_ssize_t n = read_offsets(type, offsets, at, "values");
+    Py_ssize_t n = read_offsets(type, offsets, at, 64, "values");
     if (n < 0)
         return NULL;
     PyObject *seq;

@@ -45,7 +45,6 @@ class Maker(Generic[T]):
             raise TypeError(f"{cls.__name__}.__init__ does more than store its fields")
         self.cls = cls
         self.start = start
-        self._width = len(names)
         self._names = names
         self._offsets: tuple[int, ...] | None = (
             None if compiled is None else compiled.layout(cls, names)
@@ -57,7 +56,7 @@ class Maker(Generic[T]):
         strings (a game's players and result: pickle writes a shared string once)."""
         if self._offsets is not None and compiled is not None:
             return compiled.build(self.cls, self._offsets, rows, self.start, same)  # type: ignore[no-any-return]
-        cls, start, end = self.cls, self.start, self.start + self._width
+        cls, start, end = self.cls, self.start, self.start + len(self._names)
         for row in rows:
             if len(row) != end:
                 raise TypeError(f"build: a row is not a tuple of {end} values")

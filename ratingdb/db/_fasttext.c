@@ -22,12 +22,27 @@
 #include <math.h>
 #include <string.h>
 
+#include "../_slots.h"
+
 /* a growing ASCII buffer */
 typedef struct {
     char *data;
     Py_ssize_t len, cap;
     char small[512];
 } Buffer;
+
+/* an empty buffer in its own small array */
+static void buffer_start(Buffer *b) {
+    b->data = b->small;
+    b->len = 0;
+    b->cap = (Py_ssize_t)sizeof(b->small);
+}
+
+/* its memory, if it grew out of the small array */
+static void buffer_release(Buffer *b) {
+    if (b->data != b->small)
+        PyMem_Free(b->data);
+}
 
 static int grow(Buffer *b, Py_ssize_t extra) {
     Py_ssize_t need = b->len + extra;
@@ -265,16 +280,8 @@ static PyObject *set_layout(PyObject *Py_UNUSED(self), PyObject *args) {
         return NULL;
     }
     Py_ssize_t found[NCOLUMNS];
-    for (int c = 0; c < NCOLUMNS; c++) {
-        found[c] = PyLong_AsSsize_t(PyTuple_GET_ITEM(offsets, c));
-        if (found[c] == -1 && PyErr_Occurred())
-            return NULL;
-        if (found[c] < (Py_ssize_t)sizeof(PyObject) ||
-            found[c] > type->tp_basicsize - (Py_ssize_t)sizeof(PyObject *)) {
-            PyErr_SetString(PyExc_ValueError, "set_layout: an offset outside the object");
-            return NULL;
-        }
-    }
+    if (read_offsets(type, offsets, found, NCOLUMNS, "set_layout") < 0)
+        return NULL;
     memcpy(OFFSETS, found, sizeof(OFFSETS));
     Py_INCREF(type);
     Py_XSETREF(LAYOUT_TYPE, type);
@@ -303,9 +310,7 @@ static PyObject *output_text(PyObject *Py_UNUSED(self), PyObject *args) {
     if (!PyArg_ParseTuple(args, "OO!n:output_text", &o, &PyDict_Type, &cache, &size))
         return NULL;
     Buffer b;
-    b.data = b.small;
-    b.len = 0;
-    b.cap = (Py_ssize_t)sizeof(b.small);
+    buffer_start(&b);
     int done = 1;
     for (int c = 0; c < NCOLUMNS && done > 0; c++) {
         PyObject *value = column(o, c);
@@ -344,8 +349,7 @@ static PyObject *output_text(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *line = NULL;
     if (done > 0 && put(&b, "\n", 1) == 0)
         line = PyUnicode_FromStringAndSize(b.data, b.len); /* ASCII: one byte a character */
-    if (b.data != b.small)
-        PyMem_Free(b.data);
+    buffer_release(&b);
     if (line != NULL)
         return line;
     if (done < 0 || PyErr_Occurred())
@@ -421,9 +425,7 @@ static PyObject *snapshot_lines(PyObject *Py_UNUSED(self), PyObject *args) {
                           &modul_ids, &line))
         return NULL;
     Buffer b;
-    b.data = b.small;
-    b.len = 0;
-    b.cap = (Py_ssize_t)sizeof(b.small);
+    buffer_start(&b);
     int failed = 0;
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(snapshots) && !failed; i++) {
         PyObject *s = PyList_GET_ITEM(snapshots, i);
@@ -447,8 +449,7 @@ static PyObject *snapshot_lines(PyObject *Py_UNUSED(self), PyObject *args) {
         Py_DECREF(s);
     }
     PyObject *out = failed ? NULL : PyUnicode_DecodeUTF8(b.data, b.len, NULL);
-    if (b.data != b.small)
-        PyMem_Free(b.data);
+    buffer_release(&b);
     return out;
 }
 
