@@ -652,3 +652,62 @@ def test_the_switch_interval_is_shortened_only_while_a_worker_runs():
         assert sys.getswitchinterval() == 0.004
     finally:
         sys.setswitchinterval(outer)
+
+
+@pytest.mark.skipif(not hasattr(parallel.select, "poll"), reason="pipes polled: POSIX")
+def test_answers_never_block_the_worker_and_arrive_whole_in_order():
+    """The worker's answers go into a non-blocking pipe: far more than the pipe holds is
+    sent without waiting (what does not fit waits in a buffer), :meth:`idle` writes while
+    the replay reads and returns when a task comes, :meth:`close` writes the rest; the
+    replay's ``recv_bytes`` reads every answer whole and in order."""
+    import multiprocessing
+
+    answers_in, answers_out = multiprocessing.Pipe(duplex=False)
+    tasks_in, tasks_out = multiprocessing.Pipe(duplex=False)
+    pipe = parallel._PipeAnswers(tasks_in.fileno(), answers_out.fileno())
+    sent = [bytes([k % 251]) * (1000 + 37 * k) for k in range(600)]  # ~7 MB, pipe 1 MiB
+    done = threading.Event()
+
+    def send_all() -> None:
+        for answer in sent[:500]:
+            pipe.send(answer)
+        done.set()
+
+    sender = threading.Thread(target=send_all, daemon=True)
+    sender.start()
+    assert done.wait(10), "sending blocked on the full pipe"
+    received = [answers_in.recv_bytes() for _ in range(100)]  # the replay reads some
+
+    def read_then_send_a_task() -> None:
+        received.extend(answers_in.recv_bytes() for _ in range(400))
+        tasks_out.send_bytes(b"task")
+
+    reader = threading.Thread(target=read_then_send_a_task, daemon=True)
+    reader.start()
+    pipe.idle()  # writes while the reader reads; returns once the task is there
+    reader.join(10)
+    assert len(received) == 500 and tasks_in.poll()
+    for answer in sent[500:]:
+        pipe.send(answer)
+    rest = threading.Thread(
+        target=lambda: received.extend(answers_in.recv_bytes() for _ in range(100))
+    )
+    rest.start()
+    pipe.close()
+    rest.join(10)
+    assert received == sent
+
+
+@pytest.mark.skipif(not hasattr(parallel.select, "poll"), reason="pipes polled: POSIX")
+def test_answers_to_a_replay_gone_are_dropped():
+    """The replay closed its end: sending and closing neither block nor fail."""
+    import multiprocessing
+
+    answers_in, answers_out = multiprocessing.Pipe(duplex=False)
+    tasks_in, _ = multiprocessing.Pipe(duplex=False)
+    pipe = parallel._PipeAnswers(tasks_in.fileno(), answers_out.fileno())
+    answers_in.close()
+    for _ in range(100):
+        pipe.send(b"x" * 50_000)
+    pipe.idle()
+    pipe.close()
