@@ -360,3 +360,20 @@ def test_what_a_second_pair_of_eyes_found_stays_mended() -> None:
     results = dict(RESULTS)
     with pytest.raises(KeyError):
         fast.rated_games([Emptying()], {"P0": 0, "P1": 1}, results, set(), 2)
+
+
+def test_parameters_outside_the_compiled_pass_leave_the_rows_to_python(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A brake factor b = (R_0 + u) / (threshold + u) with u and the threshold both 0 is
+    accepted (no rating is below 0, so b is never applied) but refused by the compiled
+    pass: no coefficients, every row Python's, the same evaluation (a parameter set the
+    schema test drew once made the C pass raise instead)."""
+    params = replace(Dwz2026Parameters(), u=0, low_rating_threshold=0)
+    assert coefficients_2026(params) is None
+    assert coefficients_2026(params) is None  # the refusal is remembered, not an error
+    assert coefficients_2026(Dwz2026Parameters()) is not None
+    for k in range(10):
+        t = random_tournament(random.Random(7000 + k), f"zero-brake-{k}")
+        with_c, without = _both_ways(t, params, monkeypatch)
+        assert with_c == without, f"tournament {k}"

@@ -195,7 +195,7 @@ class DwzEvaluation:
         self,
         players: list[int],
         seen_as: dict[int, int],
-        coefficients: tuple[int, ...],
+        coefficients: tuple[int, ...] | None,
         curve: Curve | None = None,
     ) -> list[Row | None]:
         """The :data:`Row` of each established player of ``players`` (>= 1 counted game
@@ -203,9 +203,10 @@ class DwzEvaluation:
         ``coefficients``: in table precision ``_fastdwz.table_established``; in float
         precision with the normal ``curve`` (the classic versions' P, only they pass it)
         ``_fastdwz.float_established``. None for a row the family computes itself, and
-        for every row without the extension or in float precision without ``curve``."""
+        for every row without the extension, without ``coefficients`` (the family's
+        parameters are outside what C takes) or in float precision without ``curve``."""
         arith, fast = self.arith, compiled.table
-        if fast is None or not players:
+        if fast is None or coefficients is None or not players:
             return [None] * len(players)
         ratings, indexes, ages, games = self.ratings, self.indexes, self.ages, self.games
         rows = [(ratings[i], indexes[i], AGE_CODES[ages[i]], games[i]) for i in players]
@@ -247,7 +248,7 @@ class DwzEvaluation:
         self,
         players: list[int],
         seen_as: dict[int, int],
-        coefficients: tuple[int, ...],
+        coefficients: tuple[int, ...] | None,
         curve: Curve | None = None,
     ) -> list[Row]:
         """The :data:`Row` of each established player of ``players``: from C where
