@@ -63,3 +63,17 @@ def test_a_collector_not_paused_changes_nothing():
         collector.chunk_done()
         assert gc.get_freeze_count() == 0
     assert gc.isenabled()
+
+
+def test_what_lives_as_long_as_the_replay_is_frozen_at_once():
+    """:meth:`ChunkCollector.keep` freezes what is alive (never scanned again); outside a
+    paused collector it changes nothing."""
+    with ChunkCollector() as collector:
+        before = gc.get_freeze_count()
+        records = [Node() for _ in range(1000)]
+        collector.keep()
+        assert gc.get_freeze_count() >= before + len(records)
+    assert gc.get_freeze_count() == 0
+    with ChunkCollector(paused=False) as idle:
+        idle.keep()
+        assert gc.get_freeze_count() == 0

@@ -113,6 +113,24 @@ def test_a_streamed_full_replay_writes_what_the_in_memory_replay_writes(fed, mon
     assert consumers_as_stored(fed) == []
 
 
+def test_the_players_records_load_with_the_collector_paused(fed, monkeypatch):
+    """Loading the players' records (many long-lived objects) started full collections of
+    everything; the replay loads them with the cyclic collector paused."""
+    import gc
+
+    enabled: list[bool] = []
+    load = stream.load_players
+
+    def watched(session):
+        enabled.append(gc.isenabled())
+        return load(session)
+
+    monkeypatch.setattr(stream, "load_players", watched)
+    assert gc.isenabled()
+    run_recalc(fed)
+    assert enabled == [False] and gc.isenabled()
+
+
 def test_a_full_replay_with_a_worker_process_writes_the_same(fed, monkeypatch):
     """The worker process of ratingdb/engine/parallel.py (forced on for this small
     history): every row as the in-memory replay writes it."""

@@ -61,6 +61,12 @@ class ChunkCollector:
             gc.freeze()
         return self
 
+    def keep(self) -> None:
+        """What is alive now lives as long as the replay (the players' records, loaded
+        before the first chunk): frozen, never scanned by a collection."""
+        if self._paused:
+            gc.freeze()
+
     def chunk_done(self) -> None:
         """Called after each chunk: every ``every`` chunks, collect what was made since the
         last collection and freeze what of it is alive."""
