@@ -121,8 +121,12 @@ def tournament_chunks(
     raw: psycopg.Connection[Any], size: int = CHUNK
 ) -> Iterator[list[EngineTournament]]:
     """The rated tournaments in evaluation order, ``size`` at a time, each with its
-    participants (start-rank order, with names as the rules see them) and games (round and
-    board order): what :func:`ratingdb.db.store.load_tournaments` gives, in pieces."""
+    participants (start-rank order) and games (round and board order): what
+    :func:`ratingdb.db.store.load_tournaments` gives, in pieces, but without the players'
+    names (no rule and no snapshot uses a name: the struck players of an evaluation
+    problem are named by their ids). With them, each chunk's participants were joined to
+    every player (a parallel hash join over the whole ``players`` table: 25 ms a chunk
+    against 3 ms at 250,000 players, 153 chunks)."""
     after: OrderKey | None = None
     while True:
         where, params = ("", {}) if after is None else (f" AND {KEY_ABOVE}", after.sql_params())
@@ -131,7 +135,7 @@ def tournament_chunks(
             return
         ids = {"ids": [row[0] for row in rows]}
         parts = participants_by_tournament(
-            raw, " WHERE pa.tournament_id = ANY(:ids)", ids, names=True
+            raw, " WHERE pa.tournament_id = ANY(:ids)", ids, names=False
         )
         games = games_by_tournament(raw, " WHERE tournament_id = ANY(:ids)", ids)
         chunk = [
