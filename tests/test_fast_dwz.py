@@ -267,6 +267,7 @@ def test_float_ratings_round_the_exact_binary_difference() -> None:
             rng.choice((rng.random(), rng.randint(0, 8) / 8, 1e-30 * rng.random())) for _ in points
         ]
         cases.append((rng.randint(800, 2700), rng.randint(1, 40), rng.randint(0, 2), points, ps))
+    sbr_rows = 0
     for rating, index, age, points, ps in cases:
         games = [(j + 1, p, j) for j, p in enumerate(points)]
         values = np.array(ps)
@@ -284,9 +285,13 @@ def test_float_ratings_round_the_exact_binary_difference() -> None:
         age_name = ("youth", "junior", "adult")[age]
         e = development_coefficient(rating, index, age_name, params, num >= 0)
         n = len(points)
-        if d < 0 and rating < params.braking_threshold:  # WO 2014's SBr: Python's
-            assert row is None
-            continue
+        if d < 0 and rating < params.braking_threshold:  # WO 2014's SBr: E is Python's
+            sbr_rows += 1
+            without = fast.float_established(
+                lambda z, v=values: v.copy(), np.frombuffer, 100.0, coef[:-1], seen,
+                [(rating, index, age, games)],
+            )[0]  # fmt: skip
+            assert without is None  # no function for E: the whole row is Python's
         assert row is not None
         rn = new_rating_exact(rating, e, n, num, den, params)
         rp = success_value_exact(rating, n, num, den, params)
@@ -296,6 +301,41 @@ def test_float_ratings_round_the_exact_binary_difference() -> None:
         [(2000, 20, 2, [(1, 2, 0), (2, 2, 1)])],
     )[0]  # fmt: skip
     assert quarter is not None and quarter[3] == 2038
+    assert sbr_rows > 20
+
+
+def test_the_braking_supplements_e_comes_from_python() -> None:
+    """Where WO 2014's SBr applies, the compiled pass takes E from the function ending the
+    coefficients (``development_coefficient``, 40 digits of e^x): a function that fails
+    or answers no positive integer leaves the row to Python; the age codes it is called
+    with are the pass's."""
+    import numpy as np
+
+    from ratingdb.rules.dwz.evaluation import AGE_CODES
+    from ratingdb.rules.dwz_classic import coefficient
+
+    assert tuple(sorted(AGE_CODES, key=AGE_CODES.__getitem__)) == coefficient._AGES
+    coef = coefficients_classic(VERSIONS["dwz-2016"])
+    assert callable(coef[-1]) and not callable(coefficients_classic(VERSIONS["dwz-wo2002"])[-1])
+    calls: list[tuple[Any, ...]] = []
+
+    def answer(value: Any) -> Any:
+        def e(*args: Any) -> Any:
+            calls.append(args)
+            if isinstance(value, Exception):
+                raise value
+            return value
+
+        return e
+
+    row = (1000, 7, 1, [(1, 0, 0), (2, 1, 1)])  # lost against 1500s: below W_e, R_o < 1300
+    for value, expected in ((40, 40), (ZeroDivisionError(), None), (0, None), ("x", None)):
+        found = fast.float_established(
+            lambda z: np.full_like(z, 0.9), np.frombuffer, 100.0, (*coef[:-1], answer(value)),
+            [1500] * 3, [row],
+        )[0]  # fmt: skip
+        assert (found if found is None else found[1]) == expected, value
+    assert calls[0] == (1000, 7, 1, False)
 
 
 def test_what_a_second_pair_of_eyes_found_stays_mended() -> None:

@@ -25,7 +25,8 @@
  * bits, or anything unusual in its input, is answered None and the caller computes that
  * row in Python, so a value is either the Python version's or not given at all
  * (tests/test_fast_dwz.py compares them). WO 2014's braking supplement (an exponential to
- * 40 digits) stays Python's: a row where it applies is answered None.
+ * 40 digits) stays Python's: where it applies, E comes from the Python function the
+ * classic coefficient tuple ends with (without one, the row is answered None).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -571,10 +572,13 @@ typedef struct {
     long long floor;
     /* classic: E = (R_o / escale)^exponent + J, within e_min .. min(e_max, factor index);
      * WO 2014 (formula_2014): fB = R_o / acceleration within [amin_n / amin_d, 1] for a
-     * youth with W >= W_e; SBr below ``braking`` with W < W_e (those rows are Python's) */
+     * youth with W >= W_e; SBr below ``braking`` with W < W_e: E from ``braking_e``
+     * (Python's development_coefficient, its exponential to 40 digits; borrowed from the
+     * coefficient tuple), or the row is Python's without it */
     ClassicE e;
     int formula_2014;
     long long braking, acceleration, amin_n, amin_d;
+    PyObject *braking_e;
 } Coef;
 
 static int coef_from(PyObject *tuple, Coef *c)
@@ -585,6 +589,9 @@ static int coef_from(PyObject *tuple, Coef *c)
     long long v[48];
     if (size > 48)
         goto wrong;
+    c->braking_e = NULL;
+    if (size > 1 && PyCallable_Check(PyTuple_GET_ITEM(tuple, size - 1)))
+        c->braking_e = PyTuple_GET_ITEM(tuple, --size); /* the classic E under SBr */
     for (Py_ssize_t k = 0; k < size; k++) {
         int found = fitting(PyTuple_GET_ITEM(tuple, k), &v[k]);
         if (found < 0)
@@ -593,7 +600,7 @@ static int coef_from(PyObject *tuple, Coef *c)
             goto wrong;
     }
     c->kind = (int)v[0];
-    if (c->kind == 0 && size == 1 + 33 + 14) {
+    if (c->kind == 0 && size == 1 + 33 + 14 && c->braking_e == NULL) {
         for (int r = 0; r < 3; r++)
             for (int col = 0; col < 11; col++)
                 c->k0[r][col] = v[1 + 11 * r + col];
@@ -688,14 +695,34 @@ static int changed(long long rating, long long change, long long num, long long 
     return half_up(total, den, out);
 }
 
-/* E of classic 4.9.2 and WO 2014 (coefficient.development_coefficient): 0 where WO 2014's
- * braking supplement SBr applies (an exponential to 40 digits: Python's) */
+/* E where WO 2014's braking supplement SBr applies: Python's (an exponential to 40
+ * digits), from ``braking_e(rating, index, age, reached)``; 0 without it, or where it
+ * fails or answers no positive integer (the row is then Python's, which fails there) */
+static int braking_coefficient(const Coef *c, long long rating, long long index, int age,
+                               int reached, long long *e)
+{
+    if (c->braking_e == NULL)
+        return 0;
+    PyObject *found = PyObject_CallFunction(c->braking_e, "LLiO", rating, index, age,
+                                            reached ? Py_True : Py_False);
+    long long value = found != NULL && PyLong_Check(found) ? PyLong_AsLongLong(found) : -1;
+    Py_XDECREF(found);
+    if (PyErr_Occurred())
+        PyErr_Clear();
+    if (value <= 0)
+        return 0;
+    *e = value;
+    return 1;
+}
+
+/* E of classic 4.9.2 and WO 2014 (coefficient.development_coefficient); where WO 2014's
+ * braking supplement SBr applies, :func:`braking_coefficient`'s */
 static int coefficient_e(const Coef *c, long long rating, long long index, int age,
                          int reached, long long *e)
 {
     long long fn = 1, fd = 1;
     if (c->formula_2014 && !reached && rating < c->braking)
-        return 0;
+        return braking_coefficient(c, rating, index, age, reached, e);
     if (c->formula_2014 && age == 0 && reached && c->amin_n < c->amin_d) {
         /* fB = min(max(R_o / pivot, acceleration_min), 1), acceleration_factor (a least
          * value of 1 or more makes it 1) */
@@ -733,7 +760,9 @@ static const char table_established_doc[] =
     "k0_adult_threshold, youth_bonus_pivot, t, low_rating_threshold, a1 and a2 and k_max as\n"
     "ratios, u, round_change_first, rating_floor) for WO 2026; (1, e_exponent,\n"
     "e_rating_scale, J youth, junior, adult, e_min, e_max, e_index_factor, change_factor,\n"
-    "rating_floor, 0) for the classic E. Each answer: (W_e in units, K or E as numerator and\n"
+    "rating_floor, formula 2014 (0/1), braking threshold, acceleration pivot, acceleration\n"
+    "minimum as a ratio[, E where the braking supplement applies: a callable (R_0, index,\n"
+    "age, reached) -> E]) for the classic E. Each answer: (W_e in units, K or E as numerator and\n"
     "denominator, R_n, classic R_p or None, the opponents' rounded mean, the P(D) of each\n"
     "game as points, the opponents' ratings), or None for a row the Python version must\n"
     "compute.";
@@ -959,9 +988,10 @@ static const char float_established_doc[] =
     "normal distribution (classic 4.9, WO 2014): each row (R_0, index, age, games) as in\n"
     "table_established, P(D) = cdf((R_0 - opponent) / sigma) (scipy.special.ndtr, or the\n"
     "capsule of its C function), W_e their sum in the games' order, E of 4.9.2 or WO 2014\n"
-    "(a row where the braking supplement SBr applies is None), R_n and R_p from the exact\n"
-    "binary value of\n"
-    "W - W_e. ``coef`` as table_established's classic one. Each answer: (W_e, E, 1, R_n,\n"
+    "(where the braking supplement SBr applies: the E of ``coef``'s last item, a callable\n"
+    "(R_0, index, age, reached) -> E, or None without it), R_n and R_p from the exact\n"
+    "binary value of W - W_e. ``coef`` as table_established's classic one. Each answer:\n"
+    "(W_e, E, 1, R_n,\n"
     "R_p, the opponents' rounded mean, the P(D) of each game, the opponents' ratings), or\n"
     "None for a row the Python version must compute.";
 
