@@ -57,9 +57,16 @@ static PyObject *layout(PyObject *Py_UNUSED(self), PyObject *args) {
     return offsets;
 }
 
-/* a new list as long as `sequence` (its items in *seq, a new reference, until the caller
- * drops it); NULL with an error (*seq NULL) */
-static PyObject *list_for(PyObject *sequence, const char *message, PyObject **seq) {
+/* The start of a pass over `sequence` with `type`'s slots at `offsets`: the offsets in
+ * at[64] (their number in *n) and a new list as long as `sequence` (its items in *seq, a
+ * new reference, until the caller drops it); NULL with an error (*seq NULL) */
+static PyObject *begin_pass(PyTypeObject *type, PyObject *offsets, PyObject *sequence,
+                            const char *what, const char *message, Py_ssize_t *at,
+                            Py_ssize_t *n, PyObject **seq) {
+    *seq = NULL;
+    *n = read_offsets(type, offsets, at, 64, what);
+    if (*n < 0)
+        return NULL;
     *seq = PySequence_Fast(sequence, message);
     if (*seq == NULL)
         return NULL;
@@ -92,11 +99,10 @@ static PyObject *build(PyObject *Py_UNUSED(self), PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "build: a start >= 0");
         return NULL;
     }
-    Py_ssize_t n = read_offsets(type, offsets, at, 64, "build");
-    if (n < 0)
-        return NULL;
+    Py_ssize_t n;
     PyObject *seq;
-    PyObject *out = list_for(rows, "build: rows must be a sequence", &seq);
+    PyObject *out = begin_pass(type, offsets, rows, "build", "build: rows must be a sequence",
+                               at, &n, &seq);
     if (out == NULL)
         return NULL;
     Py_ssize_t count = PyList_GET_SIZE(out);
@@ -144,11 +150,10 @@ static PyObject *values(PyObject *Py_UNUSED(self), PyObject *args) {
         return NULL;
     PyTypeObject *type = (PyTypeObject *)cls;
     Py_ssize_t at[64];
-    Py_ssize_t n = read_offsets(type, offsets, at, 64, "values");
-    if (n < 0)
-        return NULL;
+    Py_ssize_t n;
     PyObject *seq;
-    PyObject *out = list_for(objects, "values: objects must be a sequence", &seq);
+    PyObject *out = begin_pass(type, offsets, objects, "values",
+                               "values: objects must be a sequence", at, &n, &seq);
     if (out == NULL)
         return NULL;
     Py_ssize_t count = PyList_GET_SIZE(out);

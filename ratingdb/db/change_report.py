@@ -23,9 +23,10 @@ what-if compares the next run with and without a change, ratingdb/db/whatif.py).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
+from functools import partial
 from typing import Any
 
 from sqlalchemy import text
@@ -272,6 +273,22 @@ def is_first_run(published: Published) -> bool:
     """Whether :func:`after_run` reports ``published`` as the first replay of a history
     (nobody had an evaluation, none was removed): everyone evaluated now changed."""
     return published.every_player and not published.states
+
+
+def first_run_beside(
+    session: Session, published: Published, latest: Mapping[int, Latest] | None
+) -> Callable[[], list[RatingChange]] | None:
+    """:func:`after_run` of the first replay of a history, for a caller that writes the
+    rows meanwhile: reads the names and drops the removed snapshots now (the ids
+    :func:`before_run` found; a first replay removes none), and returns what makes the
+    report without the database (in another thread, while the rows are written). None
+    where :func:`after_run` must run after the write (not a first replay, or no
+    ``latest``)."""
+    if latest is None or not is_first_run(published):
+        return None
+    names = names_of(session, latest)
+    drop_removed(session, published)
+    return partial(first_run_changes, latest, names)
 
 
 def first_run_changes(latest: Mapping[int, Latest], names: Mapping[int, str]) -> list[RatingChange]:

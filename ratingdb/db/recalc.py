@@ -443,16 +443,15 @@ def _write_staged(session: Session, report: RunReport, staged: Staged) -> RunRep
         published = change_report.before_run(session, None, (), deferred=deferred)
     # the first replay: what it wrote is what it staged, unless tournaments were left out
     latest = None if deferred else staged.latest
-    if latest is not None and change_report.is_first_run(published):
+    make = change_report.first_run_beside(session, published, latest)
+    if make is not None:
         # its report needs nothing the write changes but the names: a thread makes it
         # (and its JSON) while the server inserts and indexes the rows (at 250,000 players
         # 209,173 changes, about 1.5 s of the interpreter's time)
-        names = change_report.names_of(session, latest)
         with ThreadPoolExecutor(1) as beside:
-            made = beside.submit(_first_report, latest, names)
+            made = beside.submit(_first_report, make)
             report.snapshots_written = write_staged(session, problems, deferred)
         report.ratings_changed, report.changes_json = made.result()
-        change_report.drop_removed(session, published)  # what after_run does besides
     else:
         report.snapshots_written = write_staged(session, problems, deferred)
         report.ratings_changed = change_report.after_run(session, published, latest)
@@ -460,10 +459,8 @@ def _write_staged(session: Session, report: RunReport, staged: Staged) -> RunRep
     return report
 
 
-def _first_report(
-    latest: dict[int, change_report.Latest], names: dict[int, str]
-) -> tuple[list[RatingChange], str]:
-    changes = change_report.first_run_changes(latest, names)
+def _first_report(make: Callable[[], list[RatingChange]]) -> tuple[list[RatingChange], str]:
+    changes = make()
     return changes, change_report.records_json(changes)
 
 
