@@ -862,7 +862,7 @@ def relink_consumed(session: Session, written: list[int]) -> None:
         "WHERE s.player_id = r.owner_id "
         "AND (e ->> 'created_by')::bigint = r.created_by_id AND (e ->> 'seq')::int = r.seq"
     )
-    first = "s.stored AND s.player_group IN ('first_stage', 'second_stage')"  # FIRST_RATINGS
+    first = "s.stored AND s.player_group IN ({})".format(", ".join(f"'{g}'" for g in FIRST_RATINGS))
     candidates = (
         "(SELECT s.id, s.tournament_id, s.player_id, s.residual_in FROM rating_snapshots s "
         f"WHERE {first} AND s.tournament_id = ANY(:ids) "
