@@ -1,6 +1,6 @@
 """Many objects of a plain slots dataclass at once, from tuples of their field values.
 
-A full replay (issue 24) makes millions of :class:`~ratingdb.rules.model.GameInput` and
+A full replay makes millions of :class:`~ratingdb.rules.model.GameInput` and
 :class:`~ratingdb.rules.snapshots.SnapshotOutput` objects from rows: the games read from
 the database, the games of every task its worker process rebuilds, the outputs the worker
 sends back. Their ``__init__`` only stores its arguments, so :class:`Maker` stores the

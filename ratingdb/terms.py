@@ -166,7 +166,7 @@ def card_terms() -> tuple[Term, ...]:
 
 def spreadsheet_companions() -> dict[str, tuple[str, ...]]:
     """The CSV columns that follow a display column whose cell packs more than one value
-    (issue 23 item 8: a spreadsheet gets one number per cell): R_o and R_n are followed by
+    (a spreadsheet gets one number per cell): R_o and R_n are followed by
     their index (the display's ``1306-50``), R_h by the Sonderwertung mark (``1807*``,
     WO 3.6.3), R_n also by the residual-games mark (the display's "Erstdaten", WO 3.4.2)."""
     return {

@@ -1,4 +1,4 @@
-"""Random DWZ tournaments for the differential test of the fast rules core (issue 24).
+"""Random DWZ tournaments for the differential test of the fast rules core.
 
 :func:`random_tournament` draws a tournament that reaches every group of WO 3.4 and the
 classic 4.3/4.7: established players (DWZ, FIDE/national ratings without an index), first

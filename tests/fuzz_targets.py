@@ -6,8 +6,9 @@ A target takes bytes and returns nothing; the only exceptions it may raise are t
 own for bad input (:class:`ratingdb.errors.InputError`, and :class:`ratingdb.rules.errors.
 RulesError` where a document is evaluated too). Anything else is a finding.
 
-Seeds are real files, read in place: tests/data, tests/fixtures and /work/shared/corpus (the
-latter only when present); a TournamentReport XML seed is written from a TRF seed.
+Seeds are real files, read in place: tests/data, tests/fixtures and the shared corpus
+(tests/shared_files.py; the latter only when present); a TournamentReport XML seed is
+written from a TRF seed.
 """
 
 from __future__ import annotations
@@ -22,9 +23,10 @@ from pathlib import Path
 
 from ratingdb.errors import InputError
 from ratingdb.rules.errors import RulesError
+from tests import shared_files
 
 HERE = Path(__file__).parent
-CORPUS = Path("/work/shared/corpus")
+CORPUS = shared_files.CORPUS
 #: the project's errors for bad input: nothing else may escape a target
 EXPECTED: tuple[type[BaseException], ...] = (InputError, RulesError)
 

@@ -1,4 +1,4 @@
-"""The world of the officer's submission tests (issue 29, items 2-5): a small synthetic
+"""The world of the officer's submission tests: a small synthetic
 federation, recalculated, with officers who sign in by password, and a real-format TRF of a
 new tournament whose one player the import cannot decide (two database players share his
 folded name and birth year).
@@ -15,7 +15,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
 from sqlalchemy import text
@@ -27,10 +26,11 @@ from ratingdb.db.sign_in import set_password
 from ratingdb.db.trf_import import FEDERATION, export_trf
 from ratingdb.db.users import add_user
 from ratingdb.io import trf
+from tests import shared_files
 from tests.web_support import TODAY, database, engine_for, ok
 
 PASSWORD = "correct horse battery"
-SWT_CORPUS = Path("/work/shared/corpus/swt")
+SWT_CORPUS = shared_files.CORPUS / "swt"
 CODE = "WEB-1"
 
 

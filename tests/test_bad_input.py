@@ -1,4 +1,4 @@
-"""Every bad input of issue 22 (items 3 and 4): one error line and exit code 2 on the command
+"""Bad input of every kind: one error line and exit code 2 on the command
 line, a 4xx on the web, and the database unchanged; then the plausibility bounds (dates,
 known organisations, the share of memberships one member list may end) and the officer's
 scope for new members (WO 6.3)."""
@@ -392,7 +392,7 @@ def test_the_web_answers_4xx(world):
     assert state(url) == before
 
 
-# -- held-out inputs (issue 22, a reviewer's second round) -----------------------------------
+# -- a submission's fields, names, ids, hierarchies, addresses, sizes ------------------------
 #: a new member of a known club, as a submission describes one
 NEW_MEMBER = {"name": "Neu, Nina", "club": "A0001", "member_since": "2026-01-01"}
 
@@ -456,7 +456,7 @@ def _set(*keys, value):
          "control character '\\x07' at position 5"),
     ],
 )  # fmt: skip
-def test_held_out_submissions(world, tmp_path, change, where, needle):
+def test_a_bad_submission_field_is_refused_with_its_place(world, tmp_path, change, where, needle):
     url, client, tokens = world
     doc = document(url, RECENT_A, id="X-HELD", start="2026-10-01", end="2026-10-01")
     change(doc)
@@ -480,7 +480,7 @@ def test_held_out_submissions(world, tmp_path, change, where, needle):
     ],
     ids=["escape-sequence", "bidi-override"],
 )
-def test_held_out_trf_name_with_a_control_character(world, tmp_path, name, needle):
+def test_a_trf_name_with_a_control_character_is_refused(world, tmp_path, name, needle):
     url, _, _ = world
     lines = (DATA / "trf" / "swiss-manager.trf").read_bytes().split(b"\r\n")
     k = next(k for k, line in enumerate(lines) if line.startswith(b"001    1"))
@@ -502,7 +502,7 @@ def test_held_out_trf_name_with_a_control_character(world, tmp_path, name, needl
     ("code", "needle"),
     [("Y/../Z", "cannot hold '/'"), ("..", "is not a tournament id"), ("x" * 31, "at most 30")],
 )
-def test_held_out_import_ids(world, code, needle):
+def test_an_import_id_the_web_or_database_cannot_hold_is_refused(world, code, needle):
     """An id the web cannot address (``/api/tournaments/Y/../Z``) or the database cannot
     hold: refused with its place, not stored or 'value too long'."""
     url, _, _ = world
@@ -533,14 +533,14 @@ def test_held_out_import_ids(world, code, needle):
          "error: club: 'A00' is a district, not a club"),
     ],
 )  # fmt: skip
-def test_held_out_player_commands(world, args, needle):
+def test_player_commands_refuse_unknown_ids_and_non_clubs(world, args, needle):
     url, _, _ = world
     before = state(url)
     assert one_error_line(run(args, url)).startswith(needle)
     assert state(url) == before
 
 
-def test_held_out_new_member_of_the_federation(world, tmp_path):
+def test_a_new_member_of_the_federation_is_refused(world, tmp_path):
     url, _, _ = world
     doc = document(url, RECENT_A, id="X-FED", start="2026-10-01", end="2026-10-01")
     doc["players"].append({"id": "NEW", **NEW_MEMBER, "club": "000"})
@@ -565,7 +565,7 @@ def test_held_out_new_member_of_the_federation(world, tmp_path):
         (["A,1,A00,Region A"], 2, "A would lie below itself (A → A00 → A"),
     ],
 )  # fmt: skip
-def test_held_out_club_hierarchy_with_a_cycle(world, tmp_path, rows, line, needle):
+def test_a_club_hierarchy_with_a_cycle_is_refused(world, tmp_path, rows, line, needle):
     url, _, _ = world
     header = (DATA / "dsb" / "verbaende-current.csv").read_bytes().splitlines()[0]
     levels = tmp_path / "verbaende.csv"
@@ -591,7 +591,7 @@ def test_held_out_club_hierarchy_with_a_cycle(world, tmp_path, rows, line, needl
         ("delete", "/api/tournaments/%00", "path"),
     ],
 )
-def test_held_out_nul_in_an_address(world, method, address, where):
+def test_a_nul_in_an_address_is_a_4xx(world, method, address, where):
     """``%00`` reached the database, whose refusal was answered as "refused by the database,
     nothing written" at location ``database`` (on a search); now a 422 naming the place."""
     url, client, tokens = world
@@ -606,7 +606,7 @@ def test_held_out_nul_in_an_address(world, method, address, where):
     assert state(url) == before
 
 
-def test_held_out_correction_with_another_tournaments_file(world, tmp_path):
+def test_a_correction_with_another_tournaments_file_is_refused(world, tmp_path):
     """``tournament correct A other.json`` replaced A's players and games with those of the
     file naming B (the API refused it): now the same one line as the API's."""
     url, _, _ = world
@@ -626,7 +626,7 @@ def test_held_out_correction_with_another_tournaments_file(world, tmp_path):
     assert state(url) == before
 
 
-def test_held_out_endless_and_oversized_files(world, tmp_path, monkeypatch):
+def test_endless_and_oversized_files_are_refused(world, tmp_path, monkeypatch):
     """``/dev/zero`` as a member list or tournament file was read until memory ran out; a
     body beyond the API's 20 MB was read whole before it was refused."""
     from ratingdb.commands import common
@@ -653,7 +653,7 @@ def test_held_out_endless_and_oversized_files(world, tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("wildcard", ["%", "_", "A%", "A_"])
-def test_held_out_like_wildcards_in_a_vkz(world, wildcard):
+def test_like_wildcards_in_a_vkz_match_nothing(world, wildcard):
     """``--federation %`` listed the members of every federation and ``club=%`` searched all
     clubs: a VKZ prefix is matched literally, as ``clubs list`` and the tournament search do."""
     url, client, _ = world
@@ -669,9 +669,9 @@ def test_held_out_like_wildcards_in_a_vkz(world, wildcard):
     assert client.get("/api/players", params={"club": "A", "q": "S"}).json() != []
 
 
-# -- held-out inputs, third round (issue 22) --------------------------------------------------
+# -- empty tournaments, a new member's identifiers, memberships, the DSB formats ------------
 @pytest.mark.parametrize("kept", [0, 1])
-def test_held_out_tournament_without_players(world, tmp_path, kept):
+def test_a_tournament_without_two_players_is_refused(world, tmp_path, kept):
     """``"players": []`` was stored as a tournament nobody played (a correction emptied one):
     a tournament to store has two players at least, one alone cannot be rated."""
     url, client, tokens = world
@@ -733,11 +733,11 @@ DSB_ID = "a DSB id is a string of 1 to 20 letters, digits or hyphens (e.g. 'NU40
          "a tournament id cannot hold the bidirectional control character '\\u200e'"),
     ],
 )  # fmt: skip
-def test_held_out_submissions_third_round(world, tmp_path, change, where, needle):
-    test_held_out_submissions(world, tmp_path, change, where, needle)
+def test_bad_identifiers_and_bidi_controls_are_refused(world, tmp_path, change, where, needle):
+    test_a_bad_submission_field_is_refused_with_its_place(world, tmp_path, change, where, needle)
 
 
-def test_held_out_new_member_identifiers_are_stored_once(world, tmp_path):
+def test_a_new_members_identifiers_are_stored_once(world, tmp_path):
     """A new member's valid ``fide_id`` and ``dsb_id`` are stored with the player; one that
     another player holds, or another entry of the document, is refused with its path (the
     database's unique index answered "refused by the database" before)."""
@@ -783,7 +783,7 @@ def test_held_out_new_member_identifiers_are_stored_once(world, tmp_path):
     assert run(["recalc", "--quiet"], url).returncode == 0
 
 
-def test_held_out_overlapping_membership(world):
+def test_an_overlapping_membership_is_refused(world):
     """``player join`` into a club the player is a member of gave "refused by the database
     … no_overlap": now the membership it would overlap, with its period."""
     url, _, _ = world
@@ -802,7 +802,7 @@ def test_held_out_overlapping_membership(world):
     assert state(url) == before
 
 
-def test_held_out_ff_bytes_named_swt(world, tmp_path):
+def test_ff_bytes_named_swt_are_no_known_format(world, tmp_path):
     """A file of 0xFF bytes named ``x.swt`` was "not valid utf-8" (read as a TRF)."""
     url, client, tokens = world
     path = tmp_path / "x.swt"
@@ -822,7 +822,7 @@ def test_held_out_ff_bytes_named_swt(world, tmp_path):
     assert state(url) == before
 
 
-def test_held_out_dsb_xml_birth_year(world, tmp_path):
+def test_a_dsb_xml_birth_year_out_of_range_is_refused(world, tmp_path):
     """``dobYear`` 99999 was dropped without a word (a matched player kept the database's
     year, a textual one had none)."""
     from tests.test_dsb_xml import small_report
@@ -849,7 +849,7 @@ def small_report_with_year(report, number: int, year: int) -> bytes:
     return dsb_xml.write(report)
 
 
-def test_held_out_control_characters_in_the_dsb_lists(world, tmp_path):
+def test_the_dsb_lists_refuse_control_characters_in_names(world, tmp_path):
     """The member and club lists refuse the names a submission refuses (ratingdb/names.py:
     control and bidirectional control characters), at their line and column, nothing
     written."""

@@ -1,4 +1,4 @@
-"""The DWZ calculator (issue 23 item 2): hand-computed cases, the WO Anhang 3.1 example's
+"""The DWZ calculator: hand-computed cases, the WO Anhang 3.1 example's
 players typed in by hand, a first rating, too few games, the Rechenmodul chosen by date,
 database players, and bad input on the command line (exit 2, one line) and the API (422)."""
 

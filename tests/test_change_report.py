@@ -1,4 +1,4 @@
-"""Exact change reports (issue 23, item 1): the players a run reports as changed are exactly
+"""Exact change reports: the players a run reports as changed are exactly
 those whose exported evaluations (``ratingdb export evaluations``) or current DWZ differ
 between the published database (before the edit) and the database after the run; the dry
 run, the what-if, the run record and the CLI say the same."""
@@ -112,7 +112,7 @@ def codes(engine: Engine) -> list[str]:
 
 
 def test_deleting_a_tournament_reports_every_moved_player(federation):
-    """The regression of issue 23: after a deletion the run reported only the players whose
+    """A deletion reports every moved player: a run once reported only the players whose
     snapshots it wrote ("1 ratings changed"), not the deleted tournament's players nor
     those whose later state moved."""
     url, engine = federation

@@ -11,15 +11,12 @@ from sqlalchemy.pool import NullPool
 
 from ratingdb.db import migrate
 from ratingdb.io import dsb_xml
+from tests import shared_files
 from tests.builders import ok, organisations
 from tests.cli import run
 
-SHARED = next(
-    (p / "shared" for p in Path(__file__).resolve().parents if (p / "shared" / "spec").is_dir()),
-    Path("/work/shared"),
-)
-CORPUS = SHARED / "corpus" / "swi"
-XSD = SHARED / "spec" / "DSB_DWZ_Tournament_2_5_1.xsd"
+CORPUS = shared_files.CORPUS / "swi"
+XSD = shared_files.DSB_XSD
 FIXTURES = Path(__file__).parent / "fixtures"
 
 

@@ -1,4 +1,4 @@
-"""A command line that tells the truth (issue 23 item 7): every command's typical invocation
+"""A command line that tells the truth: every command's typical invocation
 prints no Python ``None`` and no traceback, and the progress bar of a run counts the
 tournaments it re-evaluates (none at all when there is nothing to do)."""
 

@@ -1,4 +1,4 @@
-"""Runs and edits at the same time, on a real PostgreSQL (issue 22, item 1; docs/database.md,
+"""Runs and edits at the same time, on a real PostgreSQL (docs/database.md,
 "Runs and edits at the same time"): edits and what-ifs made while a run computes never
 break it and are never lost, a failed run is recorded, and concurrent writes on one
 tournament give clear answers, never a 500."""

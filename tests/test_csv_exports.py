@@ -1,4 +1,4 @@
-"""Spreadsheet-ready CSV (issue 23 item 8) on the worked example of WO Anhang 3.1 imported
+"""Spreadsheet-ready CSV on the worked example of WO Anhang 3.1 imported
 from files: every CSV the project writes for people (the evaluation display on the web and
 the CLI, the rating list on the web and the CLI, the Karteikarte) has one number per cell
 (DWZ and index apart, the Sonderwertung mark in its own column), an empty cell for a

@@ -1,5 +1,5 @@
 """The first full replay of a loaded history builds ``rating_snapshots``' indexes and
-foreign keys after its insert (``ratingdb/db/rebuild.py``, issue 24): the same rows as the
+foreign keys after its insert (``ratingdb/db/rebuild.py``): the same rows as the
 row-by-row insert, the same constraints and indexes afterwards (names, definitions,
 validated), a row that breaks one refused with everything rolled back, and nothing dropped
 where another table refers to the table."""

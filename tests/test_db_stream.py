@@ -1,4 +1,4 @@
-"""The streamed full replay on PostgreSQL (issue 24, items 2 and 3): it writes exactly what
+"""The streamed full replay on PostgreSQL: it writes exactly what
 the in-memory full replay writes, reads and writes in chunks in threads, and a failure in
 a thread fails the run cleanly."""
 
@@ -78,7 +78,7 @@ def consumers_as_stored(engine: Engine) -> list[Any]:
 
 
 def in_memory_full_replay(engine: Engine) -> dict[str, list[Any]]:
-    """What the full replay wrote before issue 24: the whole history loaded, replayed in
+    """The full replay without the stream: the whole history loaded, replayed in
     memory and written at once (rolled back afterwards)."""
     with Session(engine) as session, session.begin():
         history, modul_ids = load_history(session)

@@ -1,4 +1,4 @@
-"""The demo is browsable (issue 29, item 7): ``ratingdb demo`` ends with the command that
+"""The demo is browsable: ``ratingdb demo`` ends with the command that
 serves what it built, and that command, run as printed (in the same environment, only on a
 free port), serves the Karteikarte the demo printed: over HTTP and in headless Chromium."""
 

@@ -1,4 +1,4 @@
-"""The DSB's member, club and federation lists as published (issue 21, item 5): every
+"""The DSB's member, club and federation lists as published: every
 layout by header (made-up fixtures in tests/data/dsb/), errors that name the file's own
 headers, all errors at once, and the database side (takeover dated by ``Letzte
 Auswertung``, club names and hierarchy, ``ratingdb clubs list``)."""

@@ -1,6 +1,6 @@
 """The DSB's TournamentReport 2.5 XML: round trips validated against the DSB's XSD
-(../shared/spec), invalid files refused with their element path, import and export through
-the database."""
+(the shared spec folder, tests/shared_files.py), invalid files refused with their element
+path, import and export through the database."""
 
 from __future__ import annotations
 
@@ -14,13 +14,10 @@ from hypothesis import strategies as st
 
 from ratingdb.io import dsb_xml as X
 from ratingdb.io import swi
+from tests import shared_files
 
-XSD = Path("/work/shared/spec/DSB_DWZ_Tournament_2_5_1.xsd")
-for _parent in Path(__file__).resolve().parents:
-    if (_parent / "shared" / "spec" / XSD.name).is_file():
-        XSD = _parent / "shared" / "spec" / XSD.name
-        break
-CORPUS = XSD.parent.parent / "corpus" / "swi"
+XSD = shared_files.DSB_XSD
+CORPUS = shared_files.CORPUS / "swi"
 LE_2011 = CORPUS / "marceljuenemann__stadtmeisterschaft-le-2011.swi"
 UUID = "3f2b8c1e-4d5a-4e6f-8a7b-9c0d1e2f3a4b"
 

@@ -1,4 +1,4 @@
-"""The replay engine running the other rule families as Rechenmodule (issue 5): online Elo
+"""The replay engine running the other rule families as Rechenmodule: online Elo
 game by game, Ingo through its snapshot mapping, and a timeline that switches families,
 where an incremental replay still equals a full one."""
 

@@ -326,7 +326,7 @@ _days = st.dates(min_value=date(2000, 1, 1), max_value=date(2030, 12, 31))
 def test_one_membership_takes_the_short_way_with_the_same_answers(
     start, length, at, since, retention, late
 ):
-    """The one-membership fast paths (issue 24) answer what the general path answers: the
+    """The one-membership fast paths answer what the general path answers: the
     same membership twice takes the general path and covers the same days."""
     end = None if length is None else start + timedelta(days=length)
     one = (Membership(start, end),)

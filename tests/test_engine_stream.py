@@ -1,4 +1,4 @@
-"""The streamed full replay (issue 24, item 2) equals the in-memory full replay, and what
+"""The streamed full replay equals the in-memory full replay, and what
 it holds does not grow with the number of tournaments."""
 
 from __future__ import annotations

@@ -110,7 +110,7 @@ def test_takeover_row_on_the_card_and_list_order(example_db):
     card = ok(["player", "card", "1", "--format", "csv"], url)  # a player of the first list
     rows = list(csv.reader(io.StringIO(card)))
     # German by default (docs/i18n.md): the words of the page, the symbols in its legend;
-    # DWZ and index, the marks in columns of their own (issue 23 item 8)
+    # DWZ and index, the marks in columns of their own
     assert rows[0] == ["Ende", "Turnier", "Punkte", "Partien", "We", "K/E", "Niveau", "Leistung",
                        "Sonderwertung", "DWZ alt", "Index alt", "DWZ neu", "Index neu",
                        "Restpartien", "+/-", "Rechenmodul"]  # fmt: skip

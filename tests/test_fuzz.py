@@ -1,4 +1,4 @@
-"""Fuzzing every parser a user's file or request reaches (issue 22 item 6): real files
+"""Fuzzing every parser a user's file or request reaches: real files
 mutated (tests/fuzz_targets.py), and JSON documents with any JSON value in any place. Only
 the project's own input error (or a RulesError where the document is evaluated) may escape:
 a traceback of anything else is a bug. About 4,500 cases, derandomized so CI is stable;

@@ -1,4 +1,4 @@
-"""Rechenmodul parameters validated by one schema (ratingdb/rules/parameters.py, issue 22):
+"""Rechenmodul parameters validated by one schema (ratingdb/rules/parameters.py):
 no Rechenmodul that can break a run is stored. Each bad value of the issue through
 ``ratingdb rechenmodul add`` is one error line naming the parameter, exit code 2, and the
 rechenmodule table (and the change points) unchanged; a stored row that fails the schema

@@ -1,4 +1,4 @@
-"""Finding people (issue 23 item 6): names fold accents and umlaut spellings (Müller =
+"""Finding people: names fold accents and umlaut spellings (Müller =
 Mueller = Muller, ß = ss) through an index, a DSB id, FIDE id or ZPS number finds its player,
 hits come a page at a time, and ``player card`` takes a DSB id or a name."""
 

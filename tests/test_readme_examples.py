@@ -1,4 +1,4 @@
-"""The README's example session (issue 23 item 9): every command of its ``readme-example``
+"""The README's example session: every command of its ``readme-example``
 block runs on a fresh database with the files of ``examples/``, as a new user types it."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Differential test of the fast DWZ core (issue 24): every random tournament gives, under
+"""Differential test of the fast DWZ core: every random tournament gives, under
 every DWZ version in both precisions, exactly what the frozen reference implementation
 (``tests/reference_dwz``, the core before the speed-up) gives - every output, every trace
 value, every error. ``scripts/diff_rules.py`` runs the same comparison on 10,000

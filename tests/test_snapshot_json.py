@@ -1,5 +1,5 @@
 """The fast JSON of the snapshot columns (ratingdb/db/snapshot_json.py) is the text
-``json.dumps(value, separators=(",", ":"))`` gives, character for character (issue 24)."""
+``json.dumps(value, separators=(",", ":"))`` gives, character for character."""
 
 from __future__ import annotations
 

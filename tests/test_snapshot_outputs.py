@@ -1,5 +1,5 @@
 """A DWZ result becomes a snapshot output without a dictionary between
-(``snapshots.of_result``, issue 24): exactly what ``SnapshotOutput.from_dict`` of the
+(``snapshots.of_result``): exactly what ``SnapshotOutput.from_dict`` of the
 result's ``to_dict`` gives (with its P(D) per game), for random tournaments of every group
 under every DWZ version in both precisions."""
 

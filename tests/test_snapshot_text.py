@@ -1,5 +1,5 @@
 """The snapshot rows as COPY text (ratingdb/db/snapshot_text.py) store what psycopg's own
-adaptation of the same values stores, column for column (issue 24)."""
+adaptation of the same values stores, column for column."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""solve_many's two ways of iterating many single unknowns (issue 24): few games in all as
+"""solve_many's two ways of iterating many single unknowns: few games in all as
 Python floats (``_solve_small``), many as rows of numpy arrays (``_solve_rows``). Both are
 solve_one's iteration step for step; every value, step count, trace and W_e must agree to
 the last bit, whatever the rows' lengths (the performances R_h, WO 2026 3.6, classic 4.8)."""

@@ -1,4 +1,4 @@
-"""The SWI/ELOBASE text reader on the real files of ../shared/corpus/swi (read from there,
+"""The SWI/ELOBASE text reader on the real files of the shared corpus (``swi``, read from there,
 never copied) and on small fixtures of our own, one per writer variant and encoding."""
 
 from __future__ import annotations
@@ -12,10 +12,9 @@ import pytest
 
 from ratingdb.io import swi
 from ratingdb.io.errors import InputError
+from tests import shared_files
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "swi"
-if not CORPUS.is_dir():
-    CORPUS = Path("/work/shared/corpus/swi")
+CORPUS = shared_files.CORPUS / "swi"
 FIXTURES = Path(__file__).parent / "fixtures" / "swi"
 
 # 6. Stadtmeisterschaft LE 2011 (SwissChess): read off the rows by hand, participant number ->

@@ -1,4 +1,4 @@
-"""The SwissChess SWT reader: every real file of ../shared/corpus/swt (read from there, never
+"""The SwissChess SWT reader: every real file of the shared corpus (``swt``, read from there, never
 copied), the sample files of fnogatz/swtparser.js against our expectations taken from that
 repository's JSON (tests/data/swt, written by scripts/swt_expectations.py), synthetic files
 (tests/swt_builder.py) for the variants, every error path by its message, and the import
@@ -17,12 +17,11 @@ import pytest
 from ratingdb.io import swt
 from ratingdb.io.errors import InputError
 from ratingdb.io.tournament_file import detect, read_tournament
+from tests import shared_files
 from tests.builders import organisations
 from tests.swt_builder import P, Swt, T, round_robin_of_three
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "swt"
-if not CORPUS.is_dir():
-    CORPUS = Path("/work/shared/corpus/swt")
+CORPUS = shared_files.CORPUS / "swt"
 SAMPLES = json.loads(
     (Path(__file__).parent / "data" / "swt" / "swtparser-samples.json").read_text()
 )
@@ -41,7 +40,7 @@ CORPUS_FACTS = {
 
 
 def corpus_files() -> list[Path]:
-    return sorted(CORPUS.glob("*.swt")) if CORPUS.is_dir() else []
+    return sorted(CORPUS.glob("*.swt"))
 
 
 def _points(t) -> dict[int, Decimal]:  # type: ignore[no-untyped-def]
@@ -81,9 +80,7 @@ def test_every_corpus_file_every_player(path):
 
 
 def test_corpus_team_file_has_teams_and_the_forfeit():
-    path = CORPUS / "fnogatz__swiss-team.swt"
-    if not path.exists():
-        pytest.skip("corpus not present")
+    path = shared_files.require(CORPUS / "fnogatz__swiss-team.swt")
     parsed = swt.parse(path.read_bytes(), path.name)
     assert parsed.team and parsed.version == 883 and len(parsed.teams) == 10
     assert [t.name for t in parsed.teams][:2] == ["Los Angeles", "Knoxville"]

@@ -1,4 +1,4 @@
-"""TRF as real programs write it (issue 21, item 1): one made-up fixture per variant in
+"""TRF as real programs write it: one made-up fixture per variant in
 tests/data/trf/ (Swiss-Manager, JaVaFo/TRF(x), FIDE's TRF-2026 layout, a US program,
 a round without results), every error of a file in one report, and the import through the
 command line (warnings printed, errors exit 2, nothing written)."""
@@ -298,7 +298,7 @@ def test_placeholder_players_become_byes():
      ("irish-icu.trf", "utf-8")],
 )  # fmt: skip
 def test_import_export_import_keeps_what_the_file_carries(empty_db, tmp_path, name, encoding):
-    """Items 2 and 3 of issue 21: byes, titles, federations, FIDE ratings, full birth dates,
+    """Byes, titles, federations, FIDE ratings, full birth dates,
     team records, round dates, arbiters, type, forfeits without colours survive the
     database; no placeholder becomes a participant."""
     url = empty_db
@@ -337,8 +337,8 @@ def test_import_export_import_keeps_what_the_file_carries(empty_db, tmp_path, na
 @given(t=tournaments())
 def test_generated_files_survive_the_database(migrated_engine, t):
     """Import → export keeps byes, forfeits without colours, titles, federations, FIDE
-    ratings, full birth dates and national numbers of every generated tournament (item 3 of
-    issue 21); the textual participants' own data is not kept (WO 4.1.1)."""
+    ratings, full birth dates and national numbers of every generated tournament; the
+    textual participants' own data is not kept (WO 4.1.1)."""
     from sqlalchemy.orm import Session
 
     from ratingdb.db.organisations import require_organisation
@@ -478,7 +478,7 @@ def test_javafo_manual_two_digit_birth_dates_and_empty_dates():
 
 
 def test_a_points_column_that_disagrees_survives_the_database(empty_db, tmp_path):
-    """Issue 21 item 2: the file's own points column comes back on export even where it
+    """The file's own points column comes back on export even where it
     disagrees with the results (the import warned); once a correction changes what the
     player scores, the export writes the scored points instead."""
     from sqlalchemy import create_engine, text

@@ -1,4 +1,4 @@
-"""The officer's overview, the runs and the admin pages (issue 29, item 6): users (create,
+"""The officer's overview, the runs and the admin pages: users (create,
 scope, password, tokens) and the audit log, by the same functions as the command line;
 officers are refused the admin pages, anonymous visitors are sent to sign in."""
 

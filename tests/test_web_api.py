@@ -510,7 +510,7 @@ def test_what_if_of_a_deletion(world):
 
 
 def test_every_problem_of_a_file_and_complete_rounds(world):
-    """All problems of a file come back as items (issue 21); a round without results is a
+    """All problems of a file come back as items; a round without results is a
     422 unless complete_rounds leaves it out."""
     url, client, tokens = world
     data = Path(__file__).parent / "data" / "trf"

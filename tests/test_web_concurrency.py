@@ -1,4 +1,4 @@
-"""Concurrent officer writes on one tournament through the API (issue 22, item 1): they
+"""Concurrent officer writes on one tournament through the API: they
 follow one another (the tournament lock, docs/database.md "Runs and edits at the same
 time") and answer 200/201, 404 or 422 with a clear message: never a 500, a deadlock or a
 raw "duplicate key"."""

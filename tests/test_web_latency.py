@@ -1,4 +1,4 @@
-"""The web service under concurrent load (issue 22, the mixed load; docs/web.md, "Threads,
+"""The web service under concurrent load (docs/web.md, "Threads,
 connections and processes"): a request holds a pool connection only while it holds a
 worker thread, so a pool as large as the thread limit never runs dry; officer writes and
 what-ifs run in a worker process, so reads are answered while a what-if computes or waits."""

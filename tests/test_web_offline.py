@@ -1,4 +1,4 @@
-"""Pages that need nothing but this server (issue 23 item 5): the API documentation renders
+"""Pages that need nothing but this server: the API documentation renders
 its operations in headless Chromium with every other host unreachable, no template or page
 names an asset on another host, and the favicon is served."""
 

@@ -1,4 +1,4 @@
-"""Security of the officer's and the admin's area (issue 29, "How it is checked"): every
+"""Security of the officer's and the admin's area: every
 route of the area, found in ``app.routes`` (a path under ``/officer`` or ``/admin``, or any
 page that reads the session: the pages of every later piece are covered as soon as they
 exist), answers a visitor without a session with a redirect to sign in (or 401/403), never

@@ -1,4 +1,4 @@
-"""Sign-in for people and the officer's overview (issue 29, items 1 and 6): passwords as
+"""Sign-in for people and the officer's overview: passwords as
 argon2id hashes, session cookies, CSRF tokens, throttled failures, the officer's scope."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The officer's submission pages over HTTP (issue 29, items 2-5): upload, who is who, what
+"""The officer's submission pages over HTTP: upload, who is who, what
 changes, submit, correct, delete; sessions, CSRF, scope and the one-year window as the API."""
 
 from __future__ import annotations

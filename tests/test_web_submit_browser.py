@@ -1,5 +1,5 @@
 """The officer's submission path in a real headless Chromium (Debian's ``chromium`` driven by
-Playwright, as tests/test_web_browser.py), as an officer walks it (issue 29): sign in, upload
+Playwright, as tests/test_web_browser.py), as an officer walks it: sign in, upload
 a TRF with one ambiguous player, decide who he is, read the what-if, submit, run the nightly
 job, see the tournament evaluated; the same with a real SwissChess SWT file (read from the
 corpus, never copied); a correction and a deletion; every page fits a 390 px phone.
@@ -137,7 +137,6 @@ def test_trf_with_an_ambiguous_player_from_upload_to_evaluation(site, browser):
         page.context.close()
 
 
-@pytest.mark.skipif(not SWT.exists(), reason="the SWT corpus is not on this machine")
 def test_swt_file_from_upload_to_evaluation(site, browser):
     base, world = site
     page = _page(browser)

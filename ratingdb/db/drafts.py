@@ -1,4 +1,4 @@
-"""Drafts of the officer's submission pages (issue 29, migration 0015): an uploaded
+"""Drafts of the officer's submission pages (migration 0015): an uploaded
 tournament file kept between the steps upload → who is who → what changes → submit.
 
 The file's bytes are kept as uploaded and read again at every step by the same readers as

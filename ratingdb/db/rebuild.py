@@ -1,5 +1,5 @@
 """Filling an empty table in one statement with its indexes and foreign keys built after
-the rows, not row by row (issue 24).
+the rows, not row by row.
 
 The first full replay of a freshly loaded history (WO 3.7: every tournament evaluated
 from the beginning) inserts every snapshot into an empty ``rating_snapshots``. Row by

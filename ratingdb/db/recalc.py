@@ -70,7 +70,7 @@ from ratingdb.errors import Busy, Failed, RatingdbError
 
 #: advisory lock key of the recalculation (:data:`ratingdb.db.locks.RUN_KEY`)
 LOCK_KEY = RUN_KEY
-#: the one line of a run whose database server went away (issue 22)
+#: the one line of a run whose database server went away
 SERVER_GONE = "the database server went away during the run; nothing was changed"
 #: what a run that died leaves in ``recalc_runs``, as the next run records it
 INTERRUPTED = (

@@ -1,4 +1,4 @@
-"""Sign-in of people on the web pages: passwords, sessions, throttling (issue 29, item 1).
+"""Sign-in of people on the web pages: passwords, sessions, throttling.
 
 * Passwords are stored only as argon2id hashes (``argon2-cffi``, its default parameters:
   RFC 9106's low-memory profile); a hash made with older parameters is renewed at the next

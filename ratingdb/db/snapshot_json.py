@@ -1,4 +1,4 @@
-"""The JSON columns of ``rating_snapshots``, encoded fast (issue 24).
+"""The JSON columns of ``rating_snapshots``, encoded fast.
 
 A full replay writes three JSON values per snapshot (``residual_in``,
 ``new_residual_games``, ``expected_games``): about a million per 60,000-player federation.

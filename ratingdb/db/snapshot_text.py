@@ -1,4 +1,4 @@
-"""The rows of ``rating_snapshots`` as the text ``COPY … FROM STDIN`` reads (issue 24).
+"""The rows of ``rating_snapshots`` as the text ``COPY … FROM STDIN`` reads.
 
 A full replay writes one row per snapshot, 1.2 million at 250,000 players. Handing psycopg
 a tuple per row cost the replaying process a tuple, a dumper call per column and the

@@ -58,7 +58,7 @@ SNAPSHOT_COLUMNS_S = snapshot_columns("s")
 
 #: Rechenmodul versions as parsed and validated, by what is stored: family, version,
 #: valid-from date and the MD5 of the parameters' text, so that a page parses the
-#: timeline's parameters once per process, not at every request (issue 22)
+#: timeline's parameters once per process, not at every request
 _PARSED: dict[tuple[str, str, date, str], RechenmodulVersion] = {}
 _PARSED_MAX = 1024
 _TIMELINE_ROWS = (
@@ -177,7 +177,7 @@ def fetch_together(
     """The rows (named tuples) of several reads sent at once and answered in one round trip
     (psycopg's pipeline mode; one after the other where the client library lacks it). A
     page that needs five independent reads waits for the server once instead of five times,
-    which on a busy machine is most of its time (issue 22)."""
+    which on a busy machine is most of its time."""
     raw = driver(source) if isinstance(source, Session) else source
     if not psycopg.Pipeline.is_supported():
         return [_fetch(raw, sql, params, named=True) for sql, params in queries]

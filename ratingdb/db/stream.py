@@ -1,4 +1,4 @@
-"""The full replay streamed through PostgreSQL in bounded memory (issue 24, items 2 and 3).
+"""The full replay streamed through PostgreSQL in bounded memory.
 
 A full replay (``ratingdb recalc --full``, or the ``full`` change point a bulk load leaves)
 does not load the history. In its compute phase (ratingdb/db/recalc.py: one ``REPEATABLE

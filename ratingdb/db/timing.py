@@ -1,5 +1,5 @@
 """The time a request spends in the database, and in how many round trips (the ``db``
-figure of the web's ``Server-Timing`` header, :mod:`ratingdb.web.timing`; issue 22).
+figure of the web's ``Server-Timing`` header, :mod:`ratingdb.web.timing`).
 
 A request sets :data:`current` to its :class:`Timing`; every read of :mod:`ratingdb.db.store`
 through the driver (:func:`charged`) and every statement sent through SQLAlchemy (the

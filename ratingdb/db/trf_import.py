@@ -53,7 +53,7 @@ CHOSEN, NEW_MEMBER, NON_MEMBER = "chosen", "new member", "non-member"
 
 @dataclass(frozen=True, slots=True)
 class Choice:
-    """The officer's decision for one participant (who is who, issue 29): a database player
+    """The officer's decision for one participant (who is who): a database player
     (``player``, with ``player_id``), a new member of club ``club`` from the tournament's
     start (``new``; WO 6.3: the club must lie in the officer's scope), or a textual
     participant (``nonmember``, WO 4.1.1: nothing is kept of him)."""
@@ -360,8 +360,8 @@ def _keep_exchange(session: Session, stored: Tournament, t: TrfTournament) -> No
 def _differing_points(t: TrfTournament) -> dict[str, list[str]]:
     """The file's points column where it differs from what its games and byes score (the
     import warned): start rank -> [the file's points, the scored points]. The export
-    writes the file's value back while the scored points are still the same (issue 21:
-    the points column survives the round trip), the scored ones after a correction."""
+    writes the file's value back while the scored points are still the same (the
+    points column survives the round trip), the scored ones after a correction."""
     scored = scored_points(t)
     return {
         str(p.start_rank): [str(p.points), str(scored[p.start_rank])]

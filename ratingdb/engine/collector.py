@@ -1,4 +1,4 @@
-"""CPython's cyclic garbage collector during a streamed full replay (issue 24).
+"""CPython's cyclic garbage collector during a streamed full replay.
 
 The automatic collector runs after every 700 new container objects: it scans the young
 objects, every tenth time the middle generation too, and now and then every object the

@@ -29,7 +29,7 @@ _ONE_DAY = timedelta(days=1)
 def membership_status(
     memberships: Sequence[Membership], at: date, retention_years: int, late_years: int
 ) -> Status:
-    if len(memberships) == 1:  # the common case, without generators (issue 24)
+    if len(memberships) == 1:  # the common case, without generators
         start, end = memberships[0].valid_from, memberships[0].valid_to
         if start <= at and (end is None or at <= end):
             return "current"
@@ -62,7 +62,7 @@ def textual_between(
     The covered days are the memberships widened by the late-joining window before and the
     retention period after; any uncovered day in the interval means the data were dropped.
     """
-    if len(memberships) == 1:  # the common case, without the spans (issue 24)
+    if len(memberships) == 1:  # the common case, without the spans
         m = memberships[0]
         day = since + _ONE_DAY
         if day > until:

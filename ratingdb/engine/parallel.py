@@ -1,4 +1,4 @@
-"""The second core in a full replay (issue 24): tournaments without a common player are
+"""The second core in a full replay: tournaments without a common player are
 evaluated side by side, in a worker process, while the replay goes on in order.
 
 A tournament's evaluation depends only on its participants' states before it (WO 3.7:

@@ -1,4 +1,4 @@
-"""Periodic rule families in the replay (issue 5; KBSB Elo): rating lists between
+"""Periodic rule families in the replay (KBSB Elo): rating lists between
 tournaments.
 
 Under a periodic Rechenmodul (its family's ``RuleFamily.periodic``) a tournament changes

@@ -1,4 +1,4 @@
-"""The full replay as a stream (issue 24): tournaments in, snapshots out, in bounded memory.
+"""The full replay as a stream: tournaments in, snapshots out, in bounded memory.
 
 A full replay (WO 3.7: every tournament evaluated again from the beginning, nothing stored
 consulted) needs, while it walks the history in evaluation order (WO 2.2.3), only each

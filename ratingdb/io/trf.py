@@ -1194,7 +1194,7 @@ def write(t: TrfTournament) -> str:
     return "\n".join(lines) + "\n"
 
 
-#: the fields a round trip must keep (issue 21, item 3): tournament, then per player
+#: the fields a round trip must keep: tournament, then per player
 TOURNAMENT_FIELDS = (
     "name", "city", "federation", "start", "end", "type", "arbiter", "time_control",
     "round_dates", "other", "team", "records",

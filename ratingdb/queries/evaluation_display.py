@@ -10,7 +10,7 @@ others ``-``. Column heads, age classes and notes are in the language in force
 
 The same rows for spreadsheets (:attr:`DisplayRow.values`, the CSV): one number per cell
 (DWZ and index apart), the marks in columns of their own, no parentheses, an empty cell for
-a missing value (issue 23 item 8, docs/data-exchange.md).
+a missing value (docs/data-exchange.md).
 """
 
 from __future__ import annotations

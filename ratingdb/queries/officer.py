@@ -1,4 +1,4 @@
-"""The officer's overview (issue 29, item 6): his tournaments with their state, and the
+"""The officer's overview: his tournaments with their state, and the
 recent recalculation runs (WO 3.7).
 
 A tournament's state: ``pending`` (submitted, waiting for the next run), ``failed`` (the

@@ -166,7 +166,7 @@ def current_ratings(
                 params,
             ),
         ],
-    )  # one round trip (issue 22)
+    )  # one round trip
     states = {r.player_id: PlayerState(r.rating_new, r.index_new, (), r.end_date) for r in last}
     takeovers = {r.player_id: Takeover(r.taken_on, r.rating, r.rating_index) for r in taken}
     adjustments = [Adjustment(r.effective_on, r.formula, r.raises_index) for r in adjusted]

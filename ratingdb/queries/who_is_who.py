@@ -1,4 +1,4 @@
-"""Who is who (issue 29, item 3): each participant of an uploaded file and the database
+"""Who is who: each participant of an uploaded file and the database
 player the import would take, with how it was found, before anything is stored.
 
 The match is the import's own (:func:`ratingdb.db.trf_import.match_players`: DSB id, ZPS

@@ -750,7 +750,7 @@ class _System:
         self.ek, self.ej = np.array(ek, dtype=int), np.array(ej, dtype=int)
         #: scale of each row in the merit function: points per game / rating points
         self.scale = np.where(self.is_extreme, 400.0, self.n)
-        #: what every step uses and no step changes, made once (issue 24)
+        #: what every step uses and no step changes, made once
         self.limit = np.where(self.is_extreme, 1e-7, TOLERANCE)
         finite = np.isfinite(self.fo)
         self.fk_finite, self.fo_finite = self.fk[finite], self.fo[finite]

@@ -1,4 +1,4 @@
-"""The officer's submission pages (issue 29, items 2-5) on top of the one implementation of
+"""The officer's submission pages on top of the one implementation of
 submitting, correcting and deleting (:mod:`ratingdb.services.tournaments`).
 
 A draft (:mod:`ratingdb.db.drafts`) holds an uploaded file, the upload form's options and the

@@ -243,7 +243,7 @@ def _check_choices(
 def _keep_choices(
     session: Session, code: str, matches: list[Match], user: Principal | None
 ) -> None:
-    """Who is who as submitted (issue 29): every participant's database player and how he
+    """Who is who as submitted: every participant's database player and how he
     was found or chosen, in the audit log next to the submission's entry."""
     session.add(
         AuditEntry(

@@ -1,4 +1,4 @@
-"""The administrators' pages (issue 29, item 6; WO 6.2 "gesondert Berechtigte"):
+"""The administrators' pages (WO 6.2 "gesondert Berechtigte"):
 
 * ``/admin/users``: every user with role, VKZ prefixes (WO 6.3), password and tokens; a
   form to add one (an officer with his prefixes, or an admin), optionally with a generated

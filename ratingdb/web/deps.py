@@ -53,7 +53,7 @@ class ReleasingRoute(APIRoute):
     threads, and ends a dependency's ``yield`` only after that. A request would hold its
     pool connection while it waits for a thread; with every thread taken by requests that
     wait for a connection, the server stood still until the pool's timeout (30 s) and
-    answered 500 (issue 22, the mixed load). Closed by the endpoint, a connection is held only
+    answered 500 under a mixed load. Closed by the endpoint, a connection is held only
     by a request that holds a thread, so a pool as large as the thread limit always
     suffices (docs/web.md, "Threads, connections and processes")."""
 

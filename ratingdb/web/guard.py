@@ -1,4 +1,4 @@
-"""Guards of the signed-in pages (issue 29): who may see a page, whether a form came from
+"""Guards of the signed-in pages: who may see a page, whether a form came from
 this site. Every page of the officer's and the admin's area starts with them:
 
 * without a session a page answers :func:`to_sign_in` (303 to ``/anmelden?next=...``);

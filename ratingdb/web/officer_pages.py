@@ -1,4 +1,4 @@
-"""The officer's pages (issue 29): sign in and out (``/anmelden``, ``/abmelden``) and the
+"""The officer's pages: sign in and out (``/anmelden``, ``/abmelden``) and the
 overview (``/officer``). The rules of who may see and change what are those of the API
 (:mod:`ratingdb.services.permissions`): a session gives the same
 :class:`~ratingdb.db.users.Principal` as an API token.

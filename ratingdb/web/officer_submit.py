@@ -1,4 +1,4 @@
-"""The officer's submission pages (issue 29, items 2-5): upload a tournament file, check
+"""The officer's submission pages: upload a tournament file, check
 who is who, see what the next run would change, submit; correct and delete.
 
 Steps and what each keeps (nothing is a tournament before "submit"):

@@ -1,6 +1,6 @@
 """The page cache: public pages and read-only JSON answers kept in memory, keyed by the data
 version, so that a page asked for again is answered without the database work and the
-rendering (issue 22, the read latency under load; docs/web.md, "The page cache").
+rendering (docs/web.md, "The page cache").
 
 **Exact.** Every transaction that changes the data of the public pages raises the counter
 ``data_version.n`` at its commit (migration 0017: an officer's write, a member list, a
@@ -124,7 +124,7 @@ class DataVersion:
     of them), read by a query sent after the caller asked: callers that ask while every
     connection has a query under way share the next one; otherwise a query is sent at once
     on an idle connection, so a caller waits for one round trip, not for the end of another
-    caller's query and then its own (issue 22: under load that wait was a good part of a
+    caller's query and then its own (under load that wait was a good part of a
     read's time). ``None`` when it cannot be read. With ``since``: the changes after that
     version too (the first :data:`MAX_CHANGES` of them; callers sharing a query get those
     after the least ``since`` among them)."""

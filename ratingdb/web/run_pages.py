@@ -1,4 +1,4 @@
-"""The recorded recalculation runs for signed-in officers and admins (issue 29, item 6):
+"""The recorded recalculation runs for signed-in officers and admins:
 ``/officer/runs`` (every run, newest first) and ``/officer/runs/{id}`` (what the run
 changed: every player, old → new DWZ, from the run's change report,
 :mod:`ratingdb.db.change_report`; the same reading as ``ratingdb runs --changes RUN``).

@@ -1,5 +1,5 @@
 """Where a request's time goes, on the server: every answer carries a ``Server-Timing``
-header (issue 22, the read latency under load; docs/web.md, "Load").
+header (docs/web.md, "Load").
 
 * ``app``: from the moment the app got the request to the first byte of its answer (a
   page served from the cache included);

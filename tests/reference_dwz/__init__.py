@@ -1,4 +1,4 @@
-"""The DWZ rules core as it was before the fast core (issue 24): the reference of the
+"""The DWZ rules core as it was before the fast core: the reference of the
 differential test (tests/test_rules_differential.py, scripts/diff_rules.py).
 
 A frozen copy of ``ratingdb/rules/dwz``, the evaluation modules of ``dwz2026`` and

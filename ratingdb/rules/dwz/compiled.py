@@ -1,4 +1,4 @@
-"""The DWZ core's passes over the players in C (``ratingdb/rules/_fastdwz.c``, issue 24).
+"""The DWZ core's passes over the players in C (``ratingdb/rules/_fastdwz.c``).
 
 ``table`` is the extension module that setup.py builds: the rated games of a tournament,
 the established players' pass (both precisions), the table precision's performances and
