@@ -6,12 +6,12 @@ club under a federation prefix (``federation``: the VKZ starts with it) on ``day
 their current DWZ and index: the last stored evaluation or list takeover, carried through
 the rating adjustments up to ``day`` (the same rule as the replay's). ``age_class`` filters
 by the WO age classes (``youth`` up to 20, ``junior`` 21-25, ``adult``; age = year of ``day``
-minus birth year, WO 3.5.2.2) or by ``U<n>`` (younger than n in that year).
+minus birth year, WO 3.5.2.2) or by DeWIS's ranges ``U<n>`` (age up to n) and ``Ü<n>`` (n or
+more): :mod:`ratingdb.queries.age_ranges`.
 """
 
 from __future__ import annotations
 
-import re
 from datetime import date, timedelta
 from typing import Any
 
@@ -25,6 +25,7 @@ from ratingdb.engine.model import Adjustment, PlayerRecord, PlayerState, Takeove
 from ratingdb.i18n import _, pgettext
 from ratingdb.names import full_name
 from ratingdb.plausibility import check_date
+from ratingdb.queries.age_ranges import age_condition
 from ratingdb.queries.card import current_memberships, rating_card
 from ratingdb.queries.chart import chart_points
 from ratingdb.queries.documents import Document, Section, cells
@@ -111,32 +112,6 @@ def evaluation_document(session: Session, ident: str) -> Document:
     )
 
 
-#: the display's German marks and words for the age classes, accepted as selections too
-AGE_CLASS_WORDS = {
-    "jgd": "youth", "jugend": "youth", "jugendliche": "youth",
-    "jun": "junior", "junioren": "junior",
-    "erw": "adult", "erwachsene": "adult",
-}  # fmt: skip
-
-
-def _age_filter(age_class: str | None, year: int) -> str:
-    if age_class is None:
-        return ""
-    age_class = AGE_CLASS_WORDS.get(age_class.lower(), age_class)
-    if age_class == "youth":
-        return f" AND p.birth_year >= {year - 20}"
-    if age_class == "junior":
-        return f" AND p.birth_year BETWEEN {year - 25} AND {year - 21}"
-    if age_class == "adult":
-        return f" AND (p.birth_year IS NULL OR p.birth_year < {year - 25})"
-    m = re.fullmatch(r"[Uu](\d{1,2})", age_class)
-    if m is None:
-        raise ValueError(
-            f"unknown age class {age_class!r} (youth/Jgd, junior/Jun, adult/Erw or U<n>)"
-        )
-    return f" AND p.birth_year > {year - int(m.group(1))}"
-
-
 def current_ratings(
     session: Session, player_ids: list[int], day: date
 ) -> dict[int, tuple[int, int | None]]:
@@ -220,7 +195,7 @@ def rating_list_rows(
             "JOIN players p ON p.id = m.player_id JOIN organisations o ON o.id = m.organisation_id "
             "LEFT JOIN organisations u ON u.id = o.parent_id "
             f"WHERE {where} AND m.valid_from <= :d AND (m.valid_to IS NULL OR m.valid_to >= :d)"
-            f"{published}{_age_filter(age_class, day.year)} ORDER BY p.id, o.vkz"
+            f"{published}{age_condition(age_class, day.year)} ORDER BY p.id, o.vkz"
         ),
         {"v": value, "d": day, "today": published_on},
     ).all()

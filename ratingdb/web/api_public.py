@@ -16,7 +16,7 @@ from ratingdb.queries.tournament_search import MAX_LIMIT
 from ratingdb.web import schemas
 from ratingdb.web.deps import OptionalUser, ReleasingRoute, SessionDep, TodayDep
 from ratingdb.web.lists import selected_list
-from ratingdb.web.pages import card_for, table_for, tournament_list
+from ratingdb.web.pages import TopListDep, card_for, table_for, tournament_list
 
 router = APIRouter(prefix="/api", tags=["public"], route_class=ReleasingRoute)
 
@@ -198,4 +198,29 @@ def api_list(
         "age_class": age_class,
         "date": day or today,
         "rows": rows,
+    }
+
+
+@router.get(
+    "/lists/top",
+    response_model=schemas.TopList,
+    responses=schemas.error_responses(422),
+    summary="Top list (Bestenliste) of a federation level or club",
+)
+def api_top_list(session: SessionDep, today: TodayDep, selection: TopListDep) -> dict[str, Any]:
+    """The best ``limit`` members by DWZ on ``date``, with the filters of DeWIS's
+    bestOfFederation: age class or birth years, sex, status. CSV and PDF:
+    ``/lists/top.csv``, ``/lists/top.pdf`` with the same query."""
+    query, scope, rows, _doc = selection.run(session, today)
+    return {
+        "organisation": scope.vkz,
+        "name": scope.name,
+        "date": query.on,
+        "limit": query.limit,
+        "birth_year_from": query.birth_year_from,
+        "birth_year_to": query.birth_year_to,
+        "age": query.age,
+        "sex": query.sex,
+        "status": query.status,
+        "rows": [r.to_dict() for r in rows],
     }

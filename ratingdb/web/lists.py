@@ -1,5 +1,6 @@
-"""The rating-list selection shared by the page, the CSV download and the API
-(WO 6.5.2.1 item 3, 6.5.2.2): a club VKZ or a federation prefix, an age class, a day."""
+"""The rating-list and top-list selections shared by the pages, the CSV and PDF downloads
+and the API (WO 6.5.2.1 item 3, 6.5.2.2): a club VKZ or a federation prefix, an age class,
+a day; a top list's organisation and filters (:mod:`ratingdb.queries.top_lists`)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,18 @@ from urllib.parse import urlencode
 from sqlalchemy.orm import Session
 
 from ratingdb.db import scopes
+from ratingdb.i18n import _
 from ratingdb.io.errors import InputError
+from ratingdb.queries.clubs import OrganisationScope, organisation_scope, scope_clubs
 from ratingdb.queries.documents import Document
 from ratingdb.queries.reports import list_scope, rating_list_document, rating_list_rows
+from ratingdb.queries.top_lists import (
+    TopListQuery,
+    TopListRow,
+    top_list_document,
+    top_list_query,
+    top_list_rows,
+)
 from ratingdb.web.page_cache import depends_on
 
 
@@ -59,3 +69,46 @@ def list_query(
 ) -> str:
     values = {"club": club, "federation": federation, "age_class": age_class, "date": day}
     return urlencode({k: v for k, v in values.items() if v})
+
+
+def selected_top_list(
+    session: Session,
+    today: date,
+    *,
+    organisation: str | None,
+    day: date | None = None,
+    limit: int = 100,
+    birth_year_from: int | None = None,
+    birth_year_to: int | None = None,
+    age: str | None = None,
+    sex: str | None = None,
+    status: str | None = None,
+) -> tuple[TopListQuery, OrganisationScope, list[TopListRow], Document]:
+    """A top list of the published players (WO 4.1.1) for the page, its CSV/PDF and the API."""
+    if not (organisation or "").strip():
+        raise InputError("organisation", _("give the VKZ of a federation level or club"))
+    query = top_list_query(
+        organisation=organisation or "", on=day or today, limit=limit,
+        birth_year_from=birth_year_from, birth_year_to=birth_year_to, age=age, sex=sex,
+        status=status, today=today,
+    )  # fmt: skip
+    scope = organisation_scope(session, query.organisation)
+    rows = top_list_rows(session, query, scope, published_on=today)
+    anyone = () if query.on == today else (scopes.ANY_PERSON,)
+    depends_on(
+        scopes.clubs_under("" if scope.everything else scope.prefix),
+        *map(scopes.club, scope_clubs(session, scope)),
+        *(scopes.player(r.player_id) for r in rows),
+        *anyone,
+    )
+    return query, scope, rows, top_list_document(rows, query, scope)
+
+
+def top_query(query: TopListQuery) -> str:
+    """The URL query of a top list's selection (the links to its CSV, PDF and JSON)."""
+    values = {
+        "organisation": query.organisation, "date": query.on, "limit": query.limit,
+        "birth_year_from": query.birth_year_from, "birth_year_to": query.birth_year_to,
+        "age": query.age, "sex": query.sex, "status": query.status,
+    }  # fmt: skip
+    return urlencode({k: v for k, v in values.items() if v is not None})

@@ -7,18 +7,21 @@ Personal data only of published players (WO 4.1.1, :mod:`ratingdb.queries.public
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date
 from typing import Annotated, Any, cast
 from urllib.parse import urlencode
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import HTMLResponse, Response
 from sqlalchemy.orm import Session
 
 from ratingdb.db import scopes
 from ratingdb.db.users import Principal
+from ratingdb.errors import InputError
 from ratingdb.i18n import _
 from ratingdb.names import full_name
+from ratingdb.queries.age_ranges import PRESETS
 from ratingdb.queries.card import current_memberships, rating_card
 from ratingdb.queries.documents import Document, to_csv, to_pdf
 from ratingdb.queries.evaluation_table import (
@@ -31,11 +34,12 @@ from ratingdb.queries.games import tournament_games
 from ratingdb.queries.reports import card_document, list_labels
 from ratingdb.queries.scoresheet import scoresheet
 from ratingdb.queries.search import count_players, search_players
+from ratingdb.queries.top_lists import top_labels
 from ratingdb.queries.tournament_search import find_tournaments
 from ratingdb.terms import card_terms, term
 from ratingdb.web.chart import chart_points, rating_chart
 from ratingdb.web.deps import OptionalUser, ReleasingRoute, SessionDep, TodayDep
-from ratingdb.web.lists import list_query, selected_list
+from ratingdb.web.lists import list_query, selected_list, selected_top_list, top_query
 from ratingdb.web.page_cache import depends_on
 
 router = APIRouter(include_in_schema=False, route_class=ReleasingRoute)
@@ -302,3 +306,106 @@ def list_csv(
         media_type="text/csv; charset=utf-8",
         headers={"Content-Disposition": f'attachment; filename="dwz-{name}.csv"'},
     )
+
+
+def whole_number(value: str | None, where: str) -> int | None:
+    """A form's number field: empty is None, anything else a whole number (an InputError
+    naming the field: a form sends empty fields as empty text, which no int parameter takes)."""
+    value = (value or "").strip()
+    if not value:
+        return None
+    if not value.isdigit() or len(value) > 9:
+        raise InputError(where, _("%(value)r is no whole number") % {"value": value})
+    return int(value)
+
+
+@dataclass(frozen=True, slots=True)
+class TopListSelection:
+    """The query parameters of a top list (page, CSV, PDF, API), numbers parsed."""
+
+    organisation: str | None
+    day: date | None
+    limit: int
+    birth_year_from: int | None
+    birth_year_to: int | None
+    age: str | None
+    sex: str | None
+    status: str | None
+
+    def run(self, session: Session, today: date) -> Any:
+        return selected_top_list(
+            session, today, organisation=self.organisation, day=self.day, limit=self.limit,
+            birth_year_from=self.birth_year_from, birth_year_to=self.birth_year_to,
+            age=self.age, sex=self.sex, status=self.status,
+        )  # fmt: skip
+
+
+async def top_list_selection(
+    organisation: Annotated[
+        str | None, Query(max_length=10, description="VKZ of the level or club; 000: all")
+    ] = None,
+    day: Annotated[date | None, Query(alias="date", description="default: today")] = None,
+    limit: Annotated[str | None, Query(max_length=9, description="places, 1 to 1000")] = None,
+    birth_year_from: Annotated[str | None, Query(max_length=9)] = None,
+    birth_year_to: Annotated[str | None, Query(max_length=9)] = None,
+    age: Annotated[
+        str | None, Query(max_length=8, description="U<n>, Ü<n>, youth, junior, adult")
+    ] = None,
+    sex: Annotated[str | None, Query(max_length=1, description="f, m or d")] = None,
+    status: Annotated[str | None, Query(max_length=8, description="active or passive")] = None,
+) -> TopListSelection:
+    """The selection from the query (async: no trip through the threads, docs/web.md)."""
+    places = whole_number(limit, "limit")
+    return TopListSelection(
+        organisation, day, 100 if places is None else places,
+        whole_number(birth_year_from, "birth_year_from"),
+        whole_number(birth_year_to, "birth_year_to"), age, sex, status,
+    )  # fmt: skip
+
+
+TopListDep = Annotated[TopListSelection, Depends(top_list_selection)]
+
+
+@router.get("/lists/top", response_class=HTMLResponse)
+def top_list_page(
+    request: Request, session: SessionDep, today: TodayDep, selection: TopListDep
+) -> HTMLResponse:
+    """A top list (Bestenliste): the form, and with an organisation its places."""
+    found = None
+    if (selection.organisation or "").strip():
+        query, scope, rows, doc = selection.run(session, today)
+        found = {"query": query, "scope": scope, "rows": rows, "header": doc.header,
+                 "title": doc.title, "link": top_query(query)}  # fmt: skip
+    return _render(
+        request,
+        "top_list.html",
+        {"selection": selection, "found": found, "labels": top_labels(), "presets": PRESETS},
+    )
+
+
+@router.get("/lists/top.csv")
+def top_list_csv(session: SessionDep, today: TodayDep, selection: TopListDep) -> Response:
+    query, _scope, _rows, doc = selection.run(session, today)
+    return Response(
+        to_csv(doc),
+        media_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{top_file_name(query)}.csv"'},
+    )
+
+
+@router.get("/lists/top.pdf")
+def top_list_pdf(session: SessionDep, today: TodayDep, selection: TopListDep) -> Response:
+    query, _scope, _rows, doc = selection.run(session, today)
+    return Response(
+        to_pdf(doc),
+        media_type="application/pdf",
+        headers={"Content-Disposition": f'inline; filename="{top_file_name(query)}.pdf"'},
+    )
+
+
+def top_file_name(query: Any) -> str:
+    """``bestenliste-C03-U18-f-2026-11-21``: the selection in a file name (ASCII only)."""
+    parts = [query.organisation, query.age, query.sex, query.status, query.on.isoformat()]
+    name = "-".join(str(p) for p in parts if p)
+    return "bestenliste-" + "".join(c if (c.isascii() and c.isalnum()) or c == "-" else "_"
+                                    for c in name)  # fmt: skip

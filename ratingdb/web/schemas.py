@@ -265,6 +265,36 @@ class RatingList(BaseModel):
     rows: list[ListRow]
 
 
+class TopListPlace(BaseModel):
+    rank: int = Field(description="the place; equal DWZ share it")
+    player_id: int
+    name: str
+    surname: str
+    given_name: str
+    rating: int
+    index: int | None
+    birth_year: int | None
+    sex: str | None = Field(description="f, m or d, from the member list")
+    vkz: str
+    club: str
+    status: str = Field(description="active or passive in the organisation on the day")
+    fide_id: int | None
+    dsb_id: str | None
+
+
+class TopList(BaseModel):
+    organisation: str = Field(description="the VKZ the list is of (000: the federation)")
+    name: str | None = Field(description="the organisation's name, None for a plain prefix")
+    date: date
+    limit: int
+    birth_year_from: int | None
+    birth_year_to: int | None
+    age: str | None
+    sex: str | None
+    status: str | None
+    rows: list[TopListPlace]
+
+
 class Me(BaseModel):
     name: str
     full_name: str
