@@ -1,4 +1,4 @@
-/* Objects of a slots dataclass made from tuples of their field values, in C (issue 24).
+/* Objects of a slots dataclass made from tuples of their field values, in C.
  *
  * A full replay makes millions of small objects of plain dataclasses whose __init__ does
  * nothing but store its arguments (ratingdb/rules/model.py: GameInput; ratingdb/rules/

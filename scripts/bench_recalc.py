@@ -7,7 +7,7 @@ whole suffix after the change point (every later tournament re-evaluated).
 
     python scripts/bench_recalc.py --players 250000 --years 17
 
-Several sizes (the scaling curve of issue 24): for each, a fresh database, the federation
+Several sizes: for each, a fresh database, the federation
 loaded, and the full replay's time, CPU seconds and peak memory, as a table:
 
     python scripts/bench_recalc.py --players 60000 125000 250000 500000 --years 17

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Differential test of the fast DWZ core against the frozen reference (issue 24).
+"""Differential test of the fast DWZ core against the frozen reference.
 
 Draws random tournaments (tests/dwz_random.py: every group, residual games, Sonderwertung,
 matches, forfeits, computers, groups without a finite solution) and evaluates each with the

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The long fuzz run of every parser a user's file or request reaches (issue 22 item 6).
+"""The long fuzz run of every parser a user's file or request reaches.
 
 Mutates the real seed files of ``tests/fuzz_targets.py`` (tests/data, tests/fixtures,
 /work/shared/corpus, read in place) and feeds them to each target: TRF, SWT, SWI, DSB

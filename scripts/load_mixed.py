@@ -1,6 +1,5 @@
 #!/usr/bin/env python3
-"""Mixed load on the web service: public reads and officer writes at the same time
-(issue 22 item 6).
+"""Mixed load on the web service: public reads and officer writes at the same time.
 
 Starts ``ratingdb serve`` on a loopback port against the database (``--database-url``, else
 ``DATABASE_URL``, else the embedded server of ``RATINGDB_HOME``), creates an officer whose

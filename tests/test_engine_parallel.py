@@ -1,4 +1,4 @@
-"""The second core in a full replay (issue 24, item 3; ratingdb/engine/parallel.py):
+"""The second core in a full replay (ratingdb/engine/parallel.py):
 tournaments without a common player evaluated side by side give the snapshots of the
 replay in order, to the last digit; a failure is raised at the failing tournament, in
 order; a worker that dies leaves the rest to the replay's own process."""

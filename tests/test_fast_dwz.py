@@ -1,5 +1,5 @@
-"""The table precision's established players and performances in C (``_fastdwz``,
-issue 24) give exactly what the Python evaluation gives, row by row, and answer None
+"""The table precision's established players and performances in C (``_fastdwz``)
+give exactly what the Python evaluation gives, row by row, and answer None
 (Python computes the row) wherever their 64-bit integers could be wrong."""
 
 from __future__ import annotations
@@ -338,7 +338,7 @@ def test_the_braking_supplements_e_comes_from_python() -> None:
     assert calls[0] == (1000, 7, 1, False)
 
 
-def test_what_a_second_pair_of_eyes_found_stays_mended() -> None:
+def test_odd_p_functions_step_caps_and_tables_leave_the_rows_to_python() -> None:
     """The review's findings: another kind of capsule for P leaves every row to Python; a
     P function that changes the rows, games or ratings it was given changes nothing in the
     answer (and crashes nothing); a step cap beyond 2^24 or a printed table with values

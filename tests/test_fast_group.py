@@ -1,4 +1,4 @@
-"""The first-rating groups' Newton method in C (``_fastsolve.newton_group``, issue 24)
+"""The first-rating groups' Newton method in C (``_fastsolve.newton_group``)
 against the Python method it replaces (``solver._newton``, then ``solver._polished``),
 and ``solver.solve_alone`` against ``solver.solve_one``.
 

@@ -1,4 +1,4 @@
-"""The array forms of the table iteration (issue 24) against the frozen reference loop
+"""The array forms of the table iteration against the frozen reference loop
 (``tests/reference_dwz/dwz/iteration.py``), on random players and groups that reach
 every way an iteration ends: no value moves, a cycle within the rules' span (the
 2026 highest value, the classic mean), a wide cycle, the step cap, 0 % / 100 % results

@@ -1,4 +1,4 @@
-"""The performances R_h in C (``ratingdb/rules/_fastsolve.c``, issue 24) against the Python
+"""The performances R_h in C (``ratingdb/rules/_fastsolve.c``) against the Python
 iteration they replace (``solver._solve_small_py``): every root, step count, trace state and
 W_e must be the same float to the last bit (compared by ``repr``: -0.0 and nan included),
 for both curves, rows of every length (numpy's pairwise sums change at 8 and 128 games),

@@ -1,5 +1,5 @@
 """Where a read's time goes, and how little it costs (the 50 ms read target;
-docs/web.md, "Load"): every answer carries ``Server-Timing`` (app, queue, work, db, cpu);
+docs/web.md, "Load test"): every answer carries ``Server-Timing`` (app, queue, work, db, cpu);
 a Karteikarte and an evaluation display read their data in one round trip each; the
 Rechenmodul timeline is parsed once per process, and again as soon as a row changes."""
 

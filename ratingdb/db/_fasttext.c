@@ -1,4 +1,4 @@
-/* The output columns of a snapshot row as COPY text, in C (issue 24).
+/* The output columns of a snapshot row as COPY text, in C.
  *
  * output_text(o, cache, size) gives what ratingdb.db.snapshot_text.output_text gives for the
  * SnapshotOutput o, character for character, or None where it would have to guess: a

@@ -1,4 +1,4 @@
-/* The DWZ core's passes over the players in C (issue 24).
+/* The DWZ core's passes over the players in C.
  *
  * WO 2026 Anhang 2.1 and the classic Anhang 2.1 allow the hand calculation with the
  * printed tables: P(D) in thousandths (hundredths) read for an integer D, D(p) read for p

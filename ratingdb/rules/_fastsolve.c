@@ -1,4 +1,4 @@
-/* The performances R_h of a tournament, compiled (issue 24): ratingdb.rules.solver's
+/* The performances R_h of a tournament, compiled: ratingdb.rules.solver's
  * _solve_small_py step for step, in C (the table precision's integers are in
  * _fastdwz.c).
  *

@@ -1,5 +1,5 @@
 """Where a request's time goes, on the server: every answer carries a ``Server-Timing``
-header (docs/web.md, "Load").
+header (docs/web.md, "Load test").
 
 * ``app``: from the moment the app got the request to the first byte of its answer (a
   page served from the cache included);
