@@ -2,9 +2,10 @@
 
 For every tournament: name, end date, VKZ of the playing level, tournament id, evaluator
 names, evaluation date and last calculation date (the stamps of
-``tournament_calculations``), plus start date, kind, number of players and status.
-Filters: end date from/to (the period), VKZ prefix (the organisation level, WO 6.3), a
-part of the name (case-insensitive). Newest first in the evaluation order (WO 2.2.3).
+``tournament_calculations``), plus start date, kind, number of players, status and its
+number (``id``). Filters: end date from/to (the period), VKZ prefix (the organisation level,
+WO 6.3), a part of the name (case-insensitive). Newest first in the evaluation order (WO
+2.2.3).
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ def find_tournaments(
     ).scalar_one()
     rows = session.execute(
         text(
-            "SELECT t.code, t.name, t.start_date, t.end_date, t.vkz, t.kind, t.status, "
+            "SELECT t.id, t.code, t.name, t.start_date, t.end_date, t.vkz, t.kind, t.status, "
             "t.evaluators, t.processed_at, c.evaluated_at, c.calculated_at, "
             "(SELECT count(*) FROM participants p WHERE p.tournament_id = t.id) AS players "
             "FROM tournaments t LEFT JOIN tournament_calculations c ON c.tournament_id = t.id "

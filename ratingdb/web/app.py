@@ -25,6 +25,7 @@ from ratingdb.web import (
     run_pages,
 )
 from ratingdb.web.assets import add_assets
+from ratingdb.web.dewis import service as dewis_service
 from ratingdb.web.errors import HANDLERS, RefuseUnsafeText
 from ratingdb.web.language import LanguageMiddleware, template_context
 from ratingdb.web.timing import ServerTiming, count_statements
@@ -118,6 +119,7 @@ def create_app(
         calculator.api_router,
         api_officer.router,
         api_admin.router,
+        dewis_service.router,  # the DeWIS SOAP interface (docs/dewis.md)
     ):
         app.include_router(router)
     add_assets(app)
