@@ -234,6 +234,64 @@ def test_union_rating_list_refuses_unknown_and_malformed_clubs(federation):
     assert fault(base, "unionRatingList") == "that is not a valid union id"
 
 
+def test_best_of_federation_is_the_public_top_list(federation):
+    base, ids, users = federation["base"], federation["players"], federation["users"]
+    # the Contao helper sends empty ages and sex when the form leaves them out
+    answer = one(base, "bestOfFederation", "00000", 30, "", "", "")
+    assert answer["organization"] == {"vkz": "000", "name": "Deutscher Musterbund"}
+    public = client_for(federation["url"]).get(
+        "/api/lists/top", params={"organisation": "000", "limit": 30}
+    )
+    assert public.status_code == 200
+    assert [(m["pid"], m["rating"], m["ratingIndex"]) for m in answer["members"]] == [
+        (r["player_id"], r["rating"], r["index"]) for r in public.json()["rows"]
+    ]
+    # members with a DWZ only: neither the former member nor the unrated Schön
+    assert {m["surname"] for m in answer["members"]} == {"Weiß", "Müller", "Meier", "Wolf"}
+    weiss = answer["members"][0]
+    assert (weiss["pid"], weiss["vkz"], weiss["club"], weiss["gender"]) == (
+        ids["Weiß"], "20101", "SK Weißenfels", "f",
+    )  # fmt: skip
+    assert (weiss["yearOfBirth"], weiss["tcode"], weiss["idfide"]) == (2001, "DW-2026-2", 4699002)
+    # a district by its DeWIS form (trailing zeros), its officer
+    district = one(base, "bestOfFederation", "10600", 10)
+    assert district["organization"]["vkz"] == "106"
+    assert district["ratingOfficer"] == str(users["anna"])
+    assert {m["surname"] for m in district["members"]} == {"Müller", "Meier", "Wolf"}
+    meier = next(m for m in district["members"] if m["surname"] == "Meier")
+    assert meier["state"] == "P"
+
+
+def test_best_of_federation_selects_by_age_sex_and_limit(federation):
+    base = federation["base"]
+
+    def names(*args: Any) -> list[str]:
+        return [m["surname"] for m in one(base, "bestOfFederation", *args)["members"]]
+
+    everyone = names("00000", 100)
+    assert names("00000", 1) == everyone[:1]
+    # Rangliste.php's lists: all (0-120), women, U20, 60+ (ages in 2026)
+    assert names("00000", 1000, 0, 120, "") == everyone
+    assert names("00000", 500, 0, 120, "f") == ["Weiß", "Wolf"]
+    assert names("00000", 1000, 0, 20, "") == ["Wolf"]  # born 2008: 18
+    assert names("00000", 1000, 60, 120, "") == ["Meier"]  # born 1955: 71
+    assert names("00000", 1000, 25, 25, "") == ["Weiß"]  # born 2001: 25
+    # the Contao bundle asks for 500 more places than it shows: served, at most 1000
+    assert names("00000", 1450, 0, 140, "") == everyone
+
+
+def test_best_of_federation_refuses_bad_arguments(federation):
+    base = federation["base"]
+    assert fault(base, "bestOfFederation", "X9", 10) == "that federation does not exists"
+    assert fault(base, "bestOfFederation", "1 0", 10) == "that is not a valid federation id"
+    assert fault(base, "bestOfFederation", "000", 10**6) == "that is not a valid limit"
+    assert fault(base, "bestOfFederation", "000", -5) == "that is not a valid limit"
+    assert fault(base, "bestOfFederation", "000", 10, 30, 20) == "that is not a valid age"
+    assert fault(base, "bestOfFederation", "000", 10, 0, 200) == "that is not a valid age"
+    assert fault(base, "bestOfFederation", "000", 10, 0, 20, "x") == "that is not a valid sex"
+    assert fault(base, "bestOfFederation", "000", [1, 2]) == "that is not a valid limit"
+
+
 def test_tournament_lists_the_published_participants_evaluation(federation):
     base, ids, users = federation["base"], federation["players"], federation["users"]
     answer = one(base, "tournament", "DW-2026-1")

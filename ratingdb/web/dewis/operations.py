@@ -36,6 +36,7 @@ from ratingdb.web.dewis import arguments as arg
 from ratingdb.web.dewis import faults as f
 from ratingdb.web.dewis.envelope import Value
 from ratingdb.web.dewis.faults import DewisFault
+from ratingdb.web.lists import selected_top_list
 from ratingdb.web.page_cache import depends_on
 from ratingdb.web.pages import card_for, tournament_list
 
@@ -44,6 +45,14 @@ MAX_SEARCH = 1000
 #: ``searchByName`` without a limit
 DEFAULT_SEARCH = 100
 MAX_OFFSET = 100_000
+#: the most places one ``bestOfFederation`` answers (the top lists' bound, DeWIS's)
+MAX_PLACES = 1000
+#: a larger limit is answered with :data:`MAX_PLACES` places up to this one (the Contao
+#: bundle asks for 500 more than it shows, to filter foreigners out), a fault above
+MAX_PLACES_ASKED = 10_000
+#: ``bestOfFederation``'s age bounds; 0 to at least :data:`ALL_AGES` selects no age
+MAX_AGE = 140
+ALL_AGES = 120
 #: the most tournaments one ``tournamentsByPeriod`` answers
 MAX_TOURNAMENTS = 5000
 #: the shortest surname ``searchByName`` looks for (letters, without spaces)
@@ -569,12 +578,58 @@ def tournaments_by_period(session: Session, today: date, args: Sequence[Value]) 
     return {"tournaments": out}
 
 
+def best_of_federation(session: Session, today: date, args: Sequence[Value]) -> Any:
+    """``bestOfFederation(zps, limit = 100, ageFrom = 0, ageTo = 140, sex = "")``: the best
+    published members of an organisation by DWZ today (the public top list,
+    :func:`ratingdb.web.lists.selected_top_list`); age from/to inclusive (age = this year
+    minus the birth year; 0 to 120 or more: every age, players without a birth year too),
+    sex ``m``, ``f`` (or ``w``), ``d`` or "" (any)."""
+    zps = _vkz(args, 0, f.NOT_A_VALID_FEDERATION_ID)
+    limit = arg.integer(args, 1, f.NOT_A_VALID_LIMIT, default=0, high=MAX_PLACES_ASKED)
+    age_from = arg.integer(args, 2, f.NOT_A_VALID_AGE, default=0, high=MAX_AGE)
+    age_to = arg.integer(args, 3, f.NOT_A_VALID_AGE, default=MAX_AGE, high=MAX_AGE)
+    if age_from > age_to:
+        raise DewisFault(f.NOT_A_VALID_AGE)
+    sex = arg.text(args, 4, f.NOT_A_VALID_SEX, max_length=1).lower()
+    if sex not in ("", "m", "f", "w", "d"):
+        raise DewisFault(f.NOT_A_VALID_SEX)
+    every_age = age_from == 0 and age_to >= ALL_AGES
+    _, scope, rows, _ = selected_top_list(
+        session, today, organisation=zps, limit=min(limit or DEFAULT_SEARCH, MAX_PLACES),
+        birth_year_from=None if every_age else today.year - age_to,
+        birth_year_to=None if every_age else today.year - age_from, sex=sex or None,
+    )  # fmt: skip
+    if scope.name is None and not scope.everything:
+        raise DewisFault(f.FEDERATION_DOES_NOT_EXIST)
+    ids = [r.player_id for r in rows]
+    last = data.last_tournaments(session, ids, today)
+    fide = data.fide_data(session, ids, today)
+    officer = data.responsible(data.officers(session), scope.vkz)
+    return {
+        "organization": {"vkz": scope.vkz, "name": scope.name or ""},
+        "ratingOfficer": _officer_id(officer),
+        "members": [
+            _member(
+                r.player_id,
+                r,
+                # the public top list shows no member number
+                {"vkz": r.vkz, "club": r.club, "member_number": None, "status": r.status},
+                (r.rating, r.index),
+                last.get(r.player_id),
+                fide.get(r.player_id),
+            )
+            for r in rows
+        ],
+    }
+
+
 #: the operations by their DeWIS names
 OPERATIONS: dict[str, Operation] = {
     "searchByName": search_by_name,
     "tournamentCardForId": tournament_card_for_id,
     "tournamentCardForZps": tournament_card_for_zps,
     "unionRatingList": union_rating_list,
+    "bestOfFederation": best_of_federation,
     "tournamentsByPeriod": tournaments_by_period,
     "tournament": tournament,
     "tournamentPairings": tournament_pairings,
