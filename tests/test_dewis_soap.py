@@ -518,3 +518,46 @@ def test_a_raw_rpc_call_without_types_is_answered(federation):
 def test_get_is_no_server_error(federation):
     answer = httpx.get(federation["base"] + "/services/soap/index.php", timeout=30)
     assert answer.status_code == 405
+
+
+def test_the_page_cache_keeps_calls_by_their_body_until_a_change_touches_them(federation):
+    """Answers come from the page cache while nothing changes, per call (its body); a
+    committed change of a listed player is shown at once."""
+    from fastapi.testclient import TestClient
+
+    url, ids = federation["url"], federation["players"]
+    call = ENVELOPE.format(body="<ns1:unionRatingList><zps>10614</zps></ns1:unionRatingList>")
+    other = ENVELOPE.format(body="<ns1:unionRatingList><zps>10615</zps></ns1:unionRatingList>")
+    engine = engine_for(url)
+    with TestClient(create_app(engine, today=lambda: TODAY, cache=True)) as client:
+
+        def post(body: str) -> Any:
+            return client.post("/services/soap/index.php", content=body.encode())
+
+        first, again = post(call), post(call)
+        assert (first.status_code, again.status_code) == (200, 200)
+        assert (first.headers["x-cache"], again.headers["x-cache"]) == ("miss", "hit")
+        assert again.content == first.content and "Jörg<" in first.text
+        assert post(other).headers["x-cache"] == "miss"
+        assert post(other).headers["x-cache"] == "hit"
+        try:
+            with engine.begin() as conn:  # a player of another club: the list stays
+                conn.execute(
+                    text("UPDATE players SET given_name = 'Wibke' WHERE id = :p"),
+                    {"p": ids["Weiß"]},
+                )
+            assert post(call).headers["x-cache"] == "hit"
+            with engine.begin() as conn:
+                conn.execute(
+                    text("UPDATE players SET given_name = 'Jörgen' WHERE id = :p"),
+                    {"p": ids["Müller"]},
+                )
+            changed = post(call)
+            assert changed.headers["x-cache"] == "miss" and "Jörgen<" in changed.text
+        finally:
+            with engine.begin() as conn:
+                for surname, given in (("Müller", "Jörg"), ("Weiß", "Wiebke")):
+                    conn.execute(
+                        text("UPDATE players SET given_name = :g WHERE id = :p"),
+                        {"g": given, "p": ids[surname]},
+                    )

@@ -124,7 +124,9 @@ def create_app(
         app.include_router(router)
     add_assets(app)
     if version is not None:  # outer: an entry holds every header of the answer
-        app.add_middleware(PageCache, version=version, today=app.state.today)
+        app.add_middleware(
+            PageCache, version=version, today=app.state.today, post_paths=dewis_service.PATHS
+        )
     app.add_middleware(ServerTiming)  # outermost: a page from the cache is timed too
     if engine is not None:  # None: only the routes are wanted (tests)
         count_statements(engine)

@@ -20,8 +20,11 @@ nothing is cached or served from the cache.
 **What.** Only ``GET`` requests of the public pages and the read-only API
 (:data:`PUBLIC`) without an ``Authorization`` header or a sign-in cookie (an officer sees
 unpublished players), keyed by path, query, the request's language and today's date (the
-publication of a player depends on it, WO 4.1.1); only ``200`` answers without a cookie to
-set, up to :data:`MAX_BODY` bytes each, at most :data:`MAX_ENTRIES` of them and
+publication of a player depends on it, WO 4.1.1); and ``POST`` requests of the read-only
+paths given as ``post_paths`` (the DeWIS SOAP calls: a call is its body), keyed by the
+SHA-256 of a body of at most :data:`MAX_POST_BODY` bytes instead of the query; only ``200``
+answers without a cookie to set, up to :data:`MAX_BODY` bytes each, at most
+:data:`MAX_ENTRIES` of them and
 :data:`MAX_BYTES` together (least recently used first out). Requests that miss on the same
 key and version at the same time wait for the first one's answer instead of computing it
 again. Every answer says
@@ -36,6 +39,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import time
 from collections import OrderedDict
@@ -56,6 +60,8 @@ log = logging.getLogger("ratingdb.web")
 PUBLIC = ("/players", "/tournaments", "/lists", "/api/players", "/api/tournaments", "/api/lists")
 MAX_ENTRIES = 4000
 MAX_BODY = 2 * 1024 * 1024
+#: the largest request body of a ``POST`` kept apart by the cache (a SOAP call is ~1 KiB)
+MAX_POST_BODY = 64 * 1024
 #: the bodies kept per server process, in bytes at most
 MAX_BYTES = 64 * 1024 * 1024
 SIGN_IN_COOKIE = b"rdb_session="
@@ -207,8 +213,16 @@ class DataVersion:
 class PageCache:
     """Pure ASGI middleware (outermost, so that an entry holds every header of the answer)."""
 
-    def __init__(self, app: ASGIApp, version: DataVersion, today: Callable[[], date]) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        version: DataVersion,
+        today: Callable[[], date],
+        post_paths: Iterable[str] = (),
+    ) -> None:
         self.app, self.version, self.today = app, version, today
+        #: read-only ``POST`` endpoints whose answer depends only on the body
+        self.post_paths = frozenset(post_paths)
         self.generation: int | None = None
         self.entries: OrderedDict[Key, Answer] = OrderedDict()
         self.size = 0  # the bytes of the entries' bodies
@@ -219,12 +233,18 @@ class PageCache:
         self.hits = self.misses = 0
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if (
-            scope["type"] != "http"
-            or scope["method"] != "GET"
-            or not is_public(scope["path"])
-            or not _anonymous(scope)
-        ):
+        if scope["type"] != "http" or not _anonymous(scope):
+            await self.app(scope, receive, send)
+            return
+        if scope["method"] == "POST" and scope["path"] in self.post_paths:
+            body, receive = await _buffered(receive, MAX_POST_BODY)
+            if body is None:  # too large to keep apart, or the client went away
+                await self.app(scope, receive, send)
+                return
+            asked_for = b"post:" + hashlib.sha256(body).digest()
+        elif scope["method"] == "GET" and is_public(scope["path"]):
+            asked_for = scope.get("query_string", b"")
+        else:
             await self.app(scope, receive, send)
             return
         asked = time.perf_counter()
@@ -238,10 +258,7 @@ class PageCache:
             await self.app(scope, receive, send)
             return
         version = read.n
-        key: Key = (
-            scope["path"], scope.get("query_string", b""), request_language(scope)[0],
-            self.today(),
-        )  # fmt: skip
+        key: Key = (scope["path"], asked_for, request_language(scope)[0], self.today())
         found = self.entries.get(key)
         if found is None and (version, key) in self.pending:
             found = await asyncio.shield(self.pending[(version, key)])
@@ -375,6 +392,31 @@ async def _replay(answer: Answer, send: Send, how: bytes) -> None:
         }
     )
     await send({"type": "http.response.body", "body": answer.body})
+
+
+async def _buffered(receive: Receive, limit: int) -> tuple[bytes | None, Receive]:
+    """The request's body (None if longer than ``limit`` bytes or cut off) and a
+    ``receive`` that gives the app the request's messages again, then the rest."""
+    messages: list[Message] = []
+    size = 0
+    body: bytes | None = None
+    while True:
+        message = await receive()
+        messages.append(message)
+        if message["type"] != "http.request":
+            break
+        size += len(message.get("body", b""))
+        if size > limit:
+            break
+        if not message.get("more_body", False):
+            body = b"".join(m.get("body", b"") for m in messages)
+            break
+    pending = list(messages)
+
+    async def again() -> Message:
+        return pending.pop(0) if pending else await receive()
+
+    return body, again
 
 
 def conninfo_of(engine: Any) -> str:

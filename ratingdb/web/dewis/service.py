@@ -6,9 +6,11 @@ hundred), at most :data:`CONCURRENT` calls at a time per server process (one mor
 to :data:`WAIT` seconds, then gets the fault "too many requests"), every statement of a call
 limited to :data:`STATEMENT_TIMEOUT`, and the operations' own limits (docs/dewis.md). Every
 refusal is a SOAP fault in the body of an HTTP 200 answer (a client's fault) or 503 (the
-database unavailable), never a 500 or a traceback: PHP's ``SoapClient``, zeep and node-soap
-read the fault from the body whatever the status. Public data only: an ``Authorization``
-header is not looked at (an officer's token shows nothing more here).
+server's: busy, the database unavailable, an error of its own, logged), never a 500 or a
+traceback: PHP's ``SoapClient``, zeep and node-soap read the fault from the body whatever
+the status. Public data only: an ``Authorization`` header is not looked at (an officer's
+token shows nothing more here). The page cache keeps the answers (200 only) by the call's
+body (:mod:`ratingdb.web.page_cache`, ``post_paths``).
 """
 
 from __future__ import annotations
@@ -102,8 +104,8 @@ async def soap(request: Request) -> Response:
         finally:
             slots.release()
         return _xml(encoding.answer(call.operation, call.namespace, value))
-    except DewisFault as err:
-        return _xml(encoding.fault(err.faultstring, client=err.client))
+    except DewisFault as err:  # the server's own (busy) with 503: the page cache keeps no 503
+        return _xml(encoding.fault(err.faultstring, client=err.client), 200 if err.client else 503)
     except (Unavailable, OperationalError) as err:
         log.warning("DeWIS call refused: %s", err)
         return _xml(encoding.fault(faults.UNAVAILABLE, client=False), 503)
@@ -114,4 +116,4 @@ async def soap(request: Request) -> Response:
         return _xml(encoding.fault(faults.UNAVAILABLE, client=False), 503)
     except Exception:  # a fault of this server: logged with its traceback, a fault sent
         log.exception("DeWIS call failed")
-        return _xml(encoding.fault(faults.INTERNAL, client=False))
+        return _xml(encoding.fault(faults.INTERNAL, client=False), 503)
