@@ -561,3 +561,29 @@ def test_the_page_cache_keeps_calls_by_their_body_until_a_change_touches_them(fe
                         text("UPDATE players SET given_name = :g WHERE id = :p"),
                         {"g": given, "p": ids[surname]},
                     )
+
+
+def test_a_call_over_its_statement_time_is_a_server_fault_not_a_500(federation, monkeypatch):
+    from ratingdb.web.dewis import service
+
+    monkeypatch.setattr(service, "STATEMENT_TIMEOUT", "1ms")
+    body = ENVELOPE.format(body="<ns1:organizations><zps>00000</zps></ns1:organizations>")
+    answer = _post(federation["base"], body)
+    assert answer.status_code == 503
+    assert _faultstring(answer) == "the rating database is not available, try again later"
+    assert "<faultcode>SOAP-ENV:Server</faultcode>" in answer.text
+
+
+def test_calls_beyond_the_concurrent_ones_wait_then_get_busy(federation, monkeypatch):
+    from ratingdb.web.dewis import service
+
+    monkeypatch.setattr(service, "CONCURRENT", 0)  # every slot taken
+    monkeypatch.setattr(service, "WAIT", 0.05)
+    service._slots.clear()
+    try:
+        (answer,) = php_calls(federation["base"], [("unionRatingList", ["10614"])])
+        assert answer == {"fault": "too many requests, try again later", "code": "SOAP-ENV:Server"}
+    finally:
+        monkeypatch.undo()
+        service._slots.clear()
+    assert one(federation["base"], "unionRatingList", "10614")["union"]["vkz"] == "10614"
