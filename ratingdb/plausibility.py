@@ -17,6 +17,7 @@ line ends with one line and exit code 2 and the web answers 422.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date, timedelta
 
 from ratingdb.errors import InputError
@@ -76,3 +77,33 @@ def check_tournament_dates(
             f"{where}.end" if where.startswith("$") else where,
             f"end {end} is after today ({today}): a tournament is submitted once it has ended",
         )
+
+
+# -- the plausible values of the numbers a file or document carries ---------------------------
+@dataclass(frozen=True, slots=True)
+class Range:
+    """The plausible values of one kind of whole number, the same in every input format
+    (TRF, SWT, SWI, both XML formats, JSON, the member lists): read through
+    :func:`ratingdb.io.numbers.whole_number`."""
+
+    what: str
+    low: int
+    high: int
+
+
+#: a DWZ, a FIDE or national rating: no rating system goes anywhere near 4000
+RATING = Range("rating", 1, 4000)
+#: the DWZ index counts evaluations (WO 2.2.4); the DSB's lists show at most three digits
+INDEX = Range("index", 0, 999)
+#: a round number, or the number of rounds (TRF's round columns stop far earlier)
+ROUND = Range("round", 1, 9999)
+#: a participant's number in a file (TRF start rank: four columns; XML, SWI, SWT numbers)
+START_RANK = Range("start rank", 1, 9999)
+#: a FIDE id: at most ten digits (FIDE's ids have nine today)
+FIDE_ID = Range("FIDE id", 1, 9_999_999_999)
+#: a member's number in his club (the member lists allow ten digits)
+MEMBER_NUMBER = Range("member number", 1, 9_999_999_999)
+#: a birth year (``players.birth_year``'s check constraint)
+BIRTH_YEAR = Range("birth year", 1850, 2200)
+#: a number of players in a header record (TRF ``062``/``072``)
+PLAYER_COUNT = Range("number of players", 0, 9999)

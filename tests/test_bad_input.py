@@ -193,7 +193,7 @@ def test_trf_points_column_beyond_any_score(world, tmp_path):
         lines[k] = lines[k][:80] + value + lines[k][84:]
     data = "\n".join(lines).encode()
     t = read_tournament(data, "p.trf")
-    flagged = [w for w in t.warnings if "points are not a number of half points" in w]
+    flagged = [w for w in t.warnings if "column 81: points are not a number" in w]
     assert len(flagged) == 4 and all(p.points is None for p in t.players[:4])
     assert MAX_POINTS == 9999
     path = tmp_path / "p.trf"
@@ -873,4 +873,27 @@ def test_the_dsb_lists_refuse_control_characters_in_names(world, tmp_path):
         run(["clubs", "import", str(clubs_file), "--encoding", "utf-8"], url),
         "vereine.csv:2", "column Vereinsname: the name holds the control character '\\x1b'",
     )
+    assert state(url) == before
+
+
+def test_numbers_no_format_reads_are_a_4xx_on_the_web(world, tmp_path):
+    """The mutated files of tests/test_number_fields.py (other scripts' digits, a sign), one
+    per format, uploaded: 422 with the one problem, nothing written."""
+    from tests.test_number_fields import _files
+
+    url, client, tokens = world
+    admin = bearer(tokens["admin"])
+    before = state(url)
+    expected = {
+        "t.trf": "FIDE rating is not a number: '１８００'",
+        "t.SWT": "national rating is not a number: '18²0'",
+        "t.xml": "rating is not a number: '１８５０'",
+        "d.xml": "rating is not a number: '-1802' (no sign)",
+    }
+    for name, path in _files(tmp_path).items():
+        r = client.post("/api/tournaments/trf?id=N1&vkz=A00", content=path.read_bytes(),
+                        headers=admin)  # fmt: skip
+        assert r.status_code == 422, (name, r.status_code, r.text)
+        errors = r.json()["errors"]
+        assert len(errors) == 1 and expected[name] in errors[0]["message"], (name, errors)
     assert state(url) == before

@@ -58,7 +58,7 @@ def test_errors_name_the_files_headers_and_come_all_at_once():
         rows("spieler-three-errors.csv")
     assert str(info.value).splitlines() == [
         "spieler-three-errors.csv:2: column Status: expected A or P, got 'X'",
-        "spieler-three-errors.csv:3: column DWZ: expected 1..4000, got '16x0'",
+        "spieler-three-errors.csv:3: column DWZ: DWZ is not a number: '16x0'",
         "spieler-three-errors.csv:4: column Letzte Auswertung: week 60 of 2024 does not exist",
     ]
     header = b'ID,Verein,Nummer,Status,Spielername\r\n1,10614,1,A,"A,B"\r\n'

@@ -143,7 +143,7 @@ NAME = (
 @st.composite
 def reports(draw) -> X.DsbReport:
     n = draw(st.integers(2, 8))
-    numbers = draw(st.lists(st.integers(1, 999999), min_size=n, max_size=n, unique=True))
+    numbers = draw(st.lists(st.integers(1, 9999), min_size=n, max_size=n, unique=True))
     start = draw(st.dates(date(2026, 6, 8), date(2030, 1, 1)))
     end = start + timedelta(days=draw(st.integers(0, 200)))
     players = []
@@ -163,8 +163,8 @@ def reports(draw) -> X.DsbReport:
                 vkz=draw(st.none() | st.from_regex(r"\A[A-Z0-9]{5}\Z")),
                 member_number=draw(st.none() | st.integers(1, 99999)),
                 club=draw(st.none() | NAME),
-                fide_id=draw(st.none() | st.integers(1, 99999999999999)),
-                fide_rating=draw(st.none() | st.integers(1, 5000)),
+                fide_id=draw(st.none() | st.integers(1, 9999999999)),
+                fide_rating=draw(st.none() | st.integers(1, 4000)),
                 sex=draw(st.sampled_from([None, "m", "w"])),
             )
         )
@@ -263,7 +263,8 @@ INVALID = [
     (drop("tournamentUUID"), f"{P}/tournament/tournamentUUID", "required element missing"),
     (sub(UUID, "not-a-uuid"), f"{P}/tournament/tournamentUUID", "not a UUID"),
     (sub(">SW-H<", ">XX<"), f"{P}/tournament/tournamentType", "unknown tournament type"),
-    (sub("<rounds>3<", "<rounds>0<"), f"{P}/tournament/rounds", "outside 1..999"),
+    (sub("<rounds>3<", "<rounds>0<"), f"{P}/tournament/rounds",
+     "round 0 is not plausible (1..9999)"),
     (
         sub("<endDate>2026-08-12", "<endDate>2026-08-01"),
         f"{P}/tournament/endDate",
@@ -280,7 +281,7 @@ INVALID = [
         f"{P}/players/player[2]/tournamentPlayerNumber",
         "also",
     ),
-    (sub("<fideId>999<", "<fideId>0<"), f"{P}/players/player[3]/fideId", "outside"),
+    (sub("<fideId>999<", "<fideId>0<"), f"{P}/players/player[3]/fideId", "not plausible"),
     (sub("<vkz>C0101<", "<vkz>C01<"), f"{P}/players/player[1]/vkz", "exactly 5"),
     (sub("<sex>w<", "<sex>f<"), f"{P}/players/player[2]/sex", "m or w"),
     (sub("<dobYear>1975<", "<dobYear>abc<"), f"{P}/players/player[3]/dobYear", "not a year"),
@@ -295,7 +296,8 @@ INVALID = [
         f"{P}/players/player[1]/dobDate",
         "not in dobYear",
     ),
-    (sub("<fideRating>1850<", "<fideRating>6000<"), f"{P}/players/player[1]/fideRating", "outside"),
+    (sub("<fideRating>1850<", "<fideRating>6000<"), f"{P}/players/player[1]/fideRating",
+     "not plausible"),
     (drop("surname"), f"{P}/players/player[1]/surname", "required element missing"),
     (
         sub("<tournamentPlayerNumberBlack>2<", "<tournamentPlayerNumberBlack>99<"),

@@ -291,7 +291,8 @@ def test_member_list_memberships_takeovers_and_order(empty_db, tmp_path):
     [
         ('11,C0101,x,A,"A,B",M,D,1999,,,,,,,', "b.csv:3: column Mgl-Nr"),
         ('11,C0101,2,Q,"A,B",M,D,1999,,,,,,,', "b.csv:3: column Status: expected A or P"),
-        ('11,C0101,2,A,"A,B",M,D,1999,,5000,3,,,,', "b.csv:3: column DWZ: expected 1..4000"),
+        ('11,C0101,2,A,"A,B",M,D,1999,,5000,3,,,,',
+         "b.csv:3: column DWZ: DWZ 5000 is not plausible (1..4000)"),
         ('11,C0101,2,A,"A,B",M,D,1999,,,3,,,,', "b.csv:3: column Index: index 3 without a DWZ"),
         ('11,C0101,2,A,"A,B",X,D,1999,,,,,,,', "b.csv:3: column Geschlecht"),
         ('11,C0101,2,A,"A,B",M,D', "b.csv:3: 7 fields, the header has 15"),

@@ -307,7 +307,7 @@ def test_bad_fields_and_missing_dates():
     card = 13384 + 4 * 3 * 19
     assert err.problems[0] == (
         f"bad.SWT: byte {card + 0x4B} (0x{card + 0x4B:X}) national rating (field 2004) of card 1",
-        "'18x0' is not a number",
+        "national rating is not a number: '18x0'",
     )
     assert err.problems[1][1] == "the player has no name"
     s.players[0].dwz, s.players[1].name = "", "Bauer, Bernd"

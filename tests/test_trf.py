@@ -221,7 +221,7 @@ def tournaments(draw) -> TrfTournament:
             name=draw(names),
             rating=draw(st.one_of(st.none(), st.integers(1000, 2900))),
             federation=draw(st.sampled_from(["", "GER", "AUT"])),
-            fide_id=unique(draw(st.one_of(st.none(), st.integers(1, 10**8))), rank),
+            fide_id=unique(draw(st.one_of(st.none(), st.integers(1, 10**7))), rank),
             birth=draw(
                 st.one_of(
                     st.none(),

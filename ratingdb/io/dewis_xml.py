@@ -35,7 +35,9 @@ import xml.etree.ElementTree as ET
 from datetime import date
 
 from ratingdb.io.dsb_xml import RESULTS, DsbXmlError, safe_root
+from ratingdb.io.numbers import NotANumber, optional_number, whole_number
 from ratingdb.io.trf import NationalRecord, TrfGame, TrfPlayer, TrfTournament
+from ratingdb.plausibility import BIRTH_YEAR, FIDE_ID, RATING, ROUND, START_RANK, Range
 
 ROOT = "dewis"
 FEDERATION = "GER"
@@ -100,53 +102,67 @@ def parse(data: bytes, source: str = "<dewis>") -> TrfTournament:
             return None
 
     end = day(_text(tour, "endDate"), f"{tpath}/endDate") if tour is not None else None
+    def number(value: str, path: str, limits: Range) -> int | None:
+        try:
+            return whole_number(value, limits)
+        except NotANumber as err:
+            problems.append((path, str(err)))
+            return None
+
+    def optional(value: str, path: str, limits: Range) -> int | None:
+        try:
+            return optional_number(value, limits)
+        except NotANumber as err:
+            problems.append((path, str(err)))
+            return None
+
     rounds_text = _text(tour, "rounds")
-    rounds = int(rounds_text) if rounds_text.isdigit() else None
-    if rounds_text and rounds is None:
-        problems.append((f"{tpath}/rounds", f"not a number: {rounds_text!r}"))
+    rounds = number(rounds_text, f"{tpath}/rounds", ROUND) if rounds_text else None
     round_dates: dict[int, date] = {}
     apps = _children(_child(section, "appointments"), "appointment")
     for k, app in enumerate(apps, start=1):
         apath = f"{top}/tournamentSection/appointments/appointment[{k}]"
         app_round, when = _text(app, "round"), _text(app, "matchday")
-        if app_round.isdigit() and when:
+        if app_round and when:
+            which = number(app_round, f"{apath}/round", ROUND)
             parsed = day(when[:10], f"{apath}/matchday")
-            if parsed is not None:
-                round_dates[int(app_round)] = parsed
+            if parsed is not None and which is not None:
+                round_dates[which] = parsed
     players_section = _child(root, "playerSection")
     ppath = f"{top}/playerSection/players/player"
     players: list[TrfPlayer] = []
     seen: dict[int, int] = {}
+    unnumbered = False
     for k, elem in enumerate(_children(_child(players_section, "players"), "player"), start=1):
         path = f"{ppath}[{k}]"
-        number_text = _text(elem, "noPlayer")
-        if not number_text.isdigit() or int(number_text) < 1:
-            problems.append((f"{path}/noPlayer", f"not a player number: {number_text!r}"))
+        start_rank = number(_text(elem, "noPlayer"), f"{path}/noPlayer", START_RANK)
+        if start_rank is None:
+            unnumbered = True  # reported: the games that name it are not reported again
             continue
-        number = int(number_text)
-        if number in seen:
-            problems.append((f"{path}/noPlayer", f"number {number} is also player[{seen[number]}]"))
+        if start_rank in seen:
+            problems.append(
+                (f"{path}/noPlayer", f"number {start_rank} is also player[{seen[start_rank]}]")
+            )
             continue
-        seen[number] = k
+        seen[start_rank] = k
         surname, forename = _text(elem, "surname"), _text(elem, "forename")
         if not surname and not forename:
             problems.append((f"{path}/surname", "the player has no name"))
         dob = _text(elem, "dob")
         birth: date | int | None = None
-        if re.fullmatch(r"\d{4}", dob):
-            birth = int(dob) or None
+        if re.fullmatch(r"[0-9]{4}", dob):
+            birth = number(dob, f"{path}/dob", BIRTH_YEAR) if dob != "0000" else None
         elif dob and dob not in ("0000-00-00",):
             birth = day(dob, f"{path}/dob")
-        fide_text = _text(elem, "idFide")
-        fide_id = int(fide_text) if fide_text.isdigit() and int(fide_text) > 0 else None
-        if fide_text and not fide_text.isdigit():
-            problems.append((f"{path}/idFide", f"not a FIDE id: {fide_text!r}"))
-        rating_text = _text(elem, "rating")
-        dwz = int(rating_text) if rating_text.isdigit() and int(rating_text) > 0 else None
+            if isinstance(birth, date) and not BIRTH_YEAR.low <= birth.year <= BIRTH_YEAR.high:
+                number(str(birth.year), f"{path}/dob", BIRTH_YEAR)
+                birth = None
+        fide_id = optional(_text(elem, "idFide"), f"{path}/idFide", FIDE_ID)
+        dwz = optional(_text(elem, "rating"), f"{path}/rating", RATING)
         pkz, vkz, member = _text(elem, "id"), _text(elem, "vkz"), _text(elem, "noMember")
         name = f"{surname}, {forename}" if forename else surname
         player = TrfPlayer(
-            start_rank=number,
+            start_rank=start_rank,
             sex="",
             title="",
             name=name,
@@ -162,7 +178,7 @@ def parse(data: bytes, source: str = "<dewis>") -> TrfTournament:
         key = pkz if pkz and pkz != "0" else (f"{vkz}-{member}" if vkz and member else "")
         if key or dwz:
             player.national[FEDERATION] = NationalRecord(
-                FEDERATION, number, dwz, "", key, name, birth, 0
+                FEDERATION, start_rank, dwz, "", key, name, birth, 0
             )
         players.append(player)
     if len(players) < 2 and not problems:
@@ -177,15 +193,14 @@ def parse(data: bytes, source: str = "<dewis>") -> TrfTournament:
             continue  # not played, a bye, or no opponent named
         sides = []
         for what, value in (("noWhite", white_text), ("noBlack", black_text)):
-            if not value.isdigit() or int(value) not in seen:
-                problems.append((f"{path}/{what}", f"no player with noPlayer {value!r}"))
-            else:
-                sides.append(int(value))
-        rnd_text = _text(elem, "round")
-        if not rnd_text.isdigit() or int(rnd_text) < 1:
-            problems.append((f"{path}/round", f"not a round number: {rnd_text!r}"))
+            side = number(value, f"{path}/{what}", START_RANK)
+            if side is not None and side not in seen and not unnumbered:
+                problems.append((f"{path}/{what}", f"no player with noPlayer {side}"))
+            elif side is not None:
+                sides.append(side)
+        rnd = number(_text(elem, "round"), f"{path}/round", ROUND)
+        if rnd is None:
             continue
-        rnd = int(rnd_text)
         if rounds is not None and rnd > rounds:
             problems.append((f"{path}/round", f"round {rnd} is higher than rounds ({rounds})"))
         white_point, _, black_point = result.partition(":")

@@ -36,8 +36,10 @@ from dataclasses import dataclass
 from datetime import date
 
 from ratingdb.io.errors import InputError
+from ratingdb.io.numbers import NotANumber, optional_number
 from ratingdb.io.trf import decode
 from ratingdb.names import control_character, describe_control
+from ratingdb.plausibility import BIRTH_YEAR, FIDE_ID, INDEX, RATING, Range
 
 MAX_PROBLEMS = 50
 #: normalised header -> field
@@ -236,7 +238,7 @@ def week_date(value: str) -> date | None:
     text = value.strip()
     if text in ("", "0"):
         return None
-    m = re.fullmatch(r"(\d{4})[-/ ]?(\d{2})", text)
+    m = re.fullmatch(r"([0-9]{4})[-/ ]?([0-9]{2})", text)
     if m is None:
         raise ValueError(f"expected year and week (YYYYWW), got {value!r}")
     try:
@@ -253,13 +255,11 @@ def _row(raw: list[str], columns: dict[str, int], labels: dict[str, str], line: 
     def bad(key: str, message: str) -> _Bad:
         return _Bad(f"column {labels.get(key, key)}: {message}")
 
-    def number(key: str, low: int, high: int) -> int | None:
-        value = get(key)
-        if value in ("", "0"):
-            return None
-        if not (value.isascii() and value.isdigit()) or not low <= int(value) <= high:
-            raise bad(key, f"expected {low}..{high}, got {value!r}")
-        return int(value)
+    def number(key: str, limits: Range) -> int | None:
+        try:
+            return optional_number(get(key), limits, labels.get(key, key))
+        except NotANumber as err:
+            raise bad(key, str(err)) from None
 
     vkz = get("vkz")
     if not _VKZ.match(vkz):
@@ -287,8 +287,8 @@ def _row(raw: list[str], columns: dict[str, int], labels: dict[str, str], line: 
     dsb_id = get("dsb_id") or None
     if dsb_id is not None and not re.fullmatch(r"[0-9A-Za-z-]{1,20}", dsb_id):
         raise bad("dsb_id", f"not a DSB id: {dsb_id!r}")
-    dwz = number("dwz", 1, 4000)
-    index = number("index", 1, 9999)
+    dwz = number("dwz", RATING)
+    index = number("index", INDEX)
     if index is not None and dwz is None:
         raise bad("index", f"index {index} without a DWZ")
     federation = get("fide_federation")
@@ -307,12 +307,12 @@ def _row(raw: list[str], columns: dict[str, int], labels: dict[str, str], line: 
         surname=surname[:100],
         given_name=given[:100],
         sex={"M": "m", "W": "f", "F": "f", "D": "d"}.get(sex),
-        birth_year=number("birth_year", 1850, 2200),
+        birth_year=number("birth_year", BIRTH_YEAR),
         dwz=dwz,
         index=index,
-        fide_rating=number("fide_rating", 1, 4000),
+        fide_rating=number("fide_rating", RATING),
         fide_title=(get("fide_title") or get("fide_women_title"))[:3],
-        fide_id=number("fide_id", 1, 10**11),
+        fide_id=number("fide_id", FIDE_ID),
         fide_federation=federation.upper(),
         last_evaluation=last,
         eligibility=get("eligibility")[:5],

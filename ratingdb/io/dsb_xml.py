@@ -18,7 +18,8 @@ Every element of the schema is read into :class:`DsbReport` and written back:
   ``noneWhitePlayer``, ``tournamentPlayerNumberBlack`` or ``noneBlackPlayer``,
   ``pointWhite``, ``pointBlack`` from ``0 0.5 1 + -``.
 
-Input is parsed with ``defusedxml`` (no DTDs, no entities) and checked element by element;
+Input is parsed with ``defusedxml`` (a DOCTYPE of any kind is refused) and checked element by
+element;
 every problem names its element path (``/DSB_DWZ_TournamentReport/games/game[3]/pointWhite``),
 all problems of a file at once. Checked besides what the XSD says: the points of a game add up
 to at most 1, a game's round is at most ``rounds``, white and black differ, the end date is
@@ -52,7 +53,17 @@ import defusedxml.ElementTree as SafeET
 from defusedxml import DefusedXmlException
 
 from ratingdb.io.errors import InputError
+from ratingdb.io.numbers import NotANumber, whole_number
 from ratingdb.io.trf import NationalRecord, TrfGame, TrfPlayer, TrfTournament
+from ratingdb.plausibility import (
+    BIRTH_YEAR,
+    FIDE_ID,
+    MEMBER_NUMBER,
+    RATING,
+    ROUND,
+    START_RANK,
+    Range,
+)
 
 NS = "http://www.schachbund.de/XMLSchema"
 ROOT = "DSB_DWZ_TournamentReport"
@@ -62,7 +73,7 @@ COMPUTER = "###COMPUTER###"
 #: as "unknown" when no dobDate is given
 UNKNOWN_BIRTH_YEAR = 1900
 #: the birth years a player may have (``players.birth_year``; the TRF and SWI readers' bounds)
-MIN_BIRTH_YEAR, MAX_BIRTH_YEAR = 1850, 2200
+MIN_BIRTH_YEAR, MAX_BIRTH_YEAR = BIRTH_YEAR.low, BIRTH_YEAR.high
 FEDERATION = "GER"
 TYPES = ("SR", "SW", "SC", "TR", "TW", "TC")
 ALL_TYPES = TYPES + tuple(f"{t}-H" for t in TYPES)
@@ -92,10 +103,11 @@ POINTS = {
     "D-D": ("-", "-"),
 }
 _UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
-_DATE = re.compile(r"^(-?\d{4,})-(\d{2})-(\d{2})(Z|[+-]\d{2}:\d{2})?$")
-_DATETIME = re.compile(r"^-?\d{4,}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?$")
-_GYEAR = re.compile(r"^(-?\d{4,})(Z|[+-]\d{2}:\d{2})?$")
-_INT = re.compile(r"^[+-]?\d+$")
+_DATE = re.compile(r"^(-?[0-9]{4,})-([0-9]{2})-([0-9]{2})(Z|[+-][0-9]{2}:[0-9]{2})?$")
+_DATETIME = re.compile(
+    r"^-?[0-9]{4,}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})?$"
+)
+_GYEAR = re.compile(r"^(-?[0-9]{4,})(Z|[+-][0-9]{2}:[0-9]{2})?$")
 
 
 #: a sequence of child elements: (names – several for a choice –, min, max)
@@ -192,7 +204,7 @@ class DsbReport:
 def root_element(data: bytes) -> tuple[str, str] | None:
     """``(namespace, local name)`` of the document element, or None when it is not XML."""
     try:
-        for _event, elem in SafeET.iterparse(_BytesIO(data), events=("start",)):
+        for _event, elem in SafeET.iterparse(_BytesIO(data), events=("start",), forbid_dtd=True):
             tag = elem.tag
             if tag.startswith("{"):
                 ns, _, local = tag[1:].partition("}")
@@ -329,19 +341,16 @@ class _Reader:
         value = elem.text or ""
         return " ".join(value.split()) if collapse else value
 
-    def integer(self, elem: ET.Element, path: str, low: int, high: int) -> int | None:
-        value = self.text(elem, path)
-        if not _INT.match(value):
-            self.fail(path, f"not an integer: {value!r}")
+    def integer(
+        self, elem: ET.Element, path: str, limits: Range, text: str | None = None
+    ) -> int | None:
+        """The element's number (:func:`ratingdb.io.numbers.whole_number`), or None after
+        reporting it at ``path``; ``text`` replaces the element's (a part of it)."""
+        try:
+            return whole_number(self.text(elem, path) if text is None else text, limits)
+        except NotANumber as err:
+            self.fail(path, str(err))
             return None
-        if len(value.lstrip("+-0")) > len(str(max(abs(low), abs(high)))):
-            self.fail(path, f"{value[:20]}… is outside {low}..{high}")
-            return None
-        number = int(value)
-        if not low <= number <= high:
-            self.fail(path, f"{number} is outside {low}..{high}")
-            return None
-        return number
 
     def date(self, elem: ET.Element, path: str) -> date | None:
         value = self.text(elem, path)
@@ -391,22 +400,29 @@ _TOP: Spec = [
 ]  # fmt: skip
 
 
+#: the one answer to an XML file with a DOCTYPE, in both XML formats
+DOCTYPE_REFUSED = (
+    "refused: the file has a DOCTYPE (a DTD, entities or an external identifier); a "
+    "tournament file needs none and ratingdb reads none"
+)
+
+
 def safe_root(data: bytes, source: str) -> ET.Element:
     """The root element of an XML file read without DTDs or entities (defusedxml); a file
-    that is not well-formed, carries them or declares an unknown encoding is a
-    :class:`DsbXmlError` with its position."""
+    that is not well-formed, declares an unknown encoding or has a DOCTYPE of any kind (an
+    internal subset, entities, an external identifier: :data:`DOCTYPE_REFUSED`, one rule for
+    both XML formats, nothing is read or fetched) is a :class:`DsbXmlError` with its
+    position."""
     try:
-        root: ET.Element = SafeET.fromstring(data)
+        root: ET.Element = SafeET.fromstring(data, forbid_dtd=True)
         return root
     except ET.ParseError as err:
         line, column = getattr(err, "position", (0, 0))
         raise DsbXmlError(
             source, [(f"line {line}, column {column + 1}", f"not well-formed XML: {err}")]
         ) from None
-    except DefusedXmlException as err:
-        raise DsbXmlError(
-            source, [("/", f"refused: {type(err).__name__} (DTDs and entities are not accepted)")]
-        ) from None
+    except DefusedXmlException:
+        raise DsbXmlError(source, [("/", DOCTYPE_REFUSED)]) from None
     except (LookupError, ValueError) as err:  # the declaration names an unknown encoding
         raise DsbXmlError(source, [("line 1", f"not readable XML: {err}")]) from None
 
@@ -453,6 +469,7 @@ def parse(data: bytes, source: str = "<xml>", *, xsd: bool = True) -> DsbReport:
         info = _tournament(r, t_elem[0], t_elem[1])
     players: list[DsbPlayer] = []
     known: set[int] = set()
+    unnumbered = False  # a player whose number is reported unreadable: games may name it
     if "players" in parts:
         elem, path = parts["players"][0]
         items = r.children(elem, path, [(("player",), 2, 10**9)]).get("player", [])
@@ -463,6 +480,7 @@ def parse(data: bytes, source: str = "<xml>", *, xsd: bool = True) -> DsbReport:
                 known.add(p)
                 continue
             if p is None:
+                unnumbered = True
                 continue
             known.add(p.number)
             if p.number in seen:
@@ -475,7 +493,7 @@ def parse(data: bytes, source: str = "<xml>", *, xsd: bool = True) -> DsbReport:
     if "games" in parts:
         elem, path = parts["games"][0]
         items = r.children(elem, path, [(("game",), 1, 10**9)]).get("game", [])
-        numbers = known
+        numbers = None if unnumbered else known
         computers = {p.number for p in players if p.computer}
         for gelem, gpath in items:
             g = _game(r, gelem, gpath, numbers, info.get("rounds"))
@@ -525,7 +543,7 @@ def _tournament(r: _Reader, elem: ET.Element, path: str) -> dict[str, Any]:
             r.fail(x[1], f"unknown tournament type {value!r} (one of {', '.join(ALL_TYPES)})")
         out["type"] = value
     if (x := one("rounds")) is not None:
-        out["rounds"] = r.integer(*x, 1, 999)
+        out["rounds"] = r.integer(*x, ROUND)
     for name, key in (("startDate", "start"), ("endDate", "end")):
         if (x := one(name)) is not None:
             out[key] = r.date(*x)
@@ -542,23 +560,17 @@ def _player(r: _Reader, elem: ET.Element, path: str) -> DsbPlayer | int | None:
     def get(name: str) -> tuple[ET.Element, str] | None:
         return c[name][0] if name in c else None
 
-    number = r.integer(*x, 1, 999999) if (x := get("tournamentPlayerNumber")) else None
+    number = r.integer(*x, START_RANK) if (x := get("tournamentPlayerNumber")) else None
     surname = r.text(*x) if (x := get("surname")) else ""
     forename = r.text(*x) if (x := get("forename")) else ""
     dob_year = None
     if (x := get("dobYear")) is not None:
         value = r.text(*x)
         m = _GYEAR.match(value)
-        if m is None or int(m.group(1)) == 0:
-            r.fail(x[1], f"not a year (xs:gYear): {value!r}")
-        elif not MIN_BIRTH_YEAR <= int(m.group(1)) <= MAX_BIRTH_YEAR:
-            shown = m.group(1) if len(m.group(1)) <= 12 else m.group(1)[:12] + "…"
-            r.fail(
-                x[1],
-                f"birth year {shown} is not plausible ({MIN_BIRTH_YEAR}..{MAX_BIRTH_YEAR})",
-            )
+        if m is None or m.group(1).startswith("-") or not m.group(1).strip("0"):
+            r.fail(x[1], f"not a year (xs:gYear): {value[:20]!r}")
         else:
-            dob_year = int(m.group(1))
+            dob_year = r.integer(x[0], x[1], BIRTH_YEAR, m.group(1))
     dob_date = r.date(*x) if (x := get("dobDate")) is not None else None
     if dob_date and dob_year and dob_date.year != dob_year:
         r.fail(f"{path}/dobDate", f"{dob_date} is not in dobYear {dob_year}")
@@ -567,9 +579,9 @@ def _player(r: _Reader, elem: ET.Element, path: str) -> DsbPlayer | int | None:
         vkz = r.text(*x)
         if not re.fullmatch(r"[A-Za-z0-9]{5}", vkz):
             r.fail(x[1], f"a VKZ has exactly 5 letters or digits: {vkz!r}")
-    member = r.integer(*x, 1, 99999) if (x := get("numberClubMember")) is not None else None
-    fide_id = r.integer(*x, 1, 99999999999999) if (x := get("fideId")) is not None else None
-    rating = r.integer(*x, 1, 5000) if (x := get("fideRating")) is not None else None
+    member = r.integer(*x, MEMBER_NUMBER) if (x := get("numberClubMember")) is not None else None
+    fide_id = r.integer(*x, FIDE_ID) if (x := get("fideId")) is not None else None
+    rating = r.integer(*x, RATING) if (x := get("fideRating")) is not None else None
     sex = None
     if (x := get("sex")) is not None:
         sex = r.text(*x)
@@ -596,23 +608,25 @@ def _player(r: _Reader, elem: ET.Element, path: str) -> DsbPlayer | int | None:
 
 
 def _game(
-    r: _Reader, elem: ET.Element, path: str, numbers: set[int], rounds: int | None
+    r: _Reader, elem: ET.Element, path: str, numbers: set[int] | None, rounds: int | None
 ) -> DsbGame | None:
+    """One game; ``numbers`` are the players' (None: not checked, a player's number was
+    unreadable and is reported already)."""
     c = r.children(elem, path, _GAME)
     before = len(r.problems)
 
     def get(name: str) -> tuple[ET.Element, str] | None:
         return c[name][0] if name in c else None
 
-    rnd = r.integer(*x, 1, 999) if (x := get("round")) is not None else None
+    rnd = r.integer(*x, ROUND) if (x := get("round")) is not None else None
     if rnd is not None and rounds is not None and rnd > rounds:
         r.fail(f"{path}/round", f"round {rnd} is higher than the tournament's rounds ({rounds})")
     day = r.date(*x) if (x := get("date")) is not None else None
     sides: dict[str, int | None] = {}
     for colour in ("White", "Black"):
         if (x := get(f"tournamentPlayerNumber{colour}")) is not None:
-            number = r.integer(*x, 1, 999999)
-            if number is not None and number not in numbers:
+            number = r.integer(*x, START_RANK)
+            if number is not None and numbers is not None and number not in numbers:
                 r.fail(x[1], f"no player with tournamentPlayerNumber {number}")
             sides[colour] = number
         elif (x := get(f"none{colour}Player")) is not None:
@@ -852,7 +866,8 @@ def from_tournament(
                             f"dobYear {UNKNOWN_BIRTH_YEAR} written")  # fmt: skip
         vkz = more.get("vkz")
         member = more.get("member_number")
-        member_int = int(member) if member and str(member).isdigit() else None
+        text = str(member or "")
+        member_int = int(text) if text.isascii() and text.isdigit() else None
         players.append(
             DsbPlayer(
                 number=p.start_rank,
@@ -862,10 +877,12 @@ def from_tournament(
                 dsb_id=more.get("dsb_id") or None,
                 dob_date=more.get("birth_date") or (p.birth if isinstance(p.birth, date) else None),
                 vkz=vkz if vkz and re.fullmatch(r"[A-Za-z0-9]{5}", vkz) else None,
-                member_number=member_int if member_int and member_int <= 99999 else None,
+                member_number=(
+                    member_int if member_int and member_int <= MEMBER_NUMBER.high else None
+                ),
                 club=more.get("club") or None,
-                fide_id=p.fide_id if p.fide_id and p.fide_id <= 99999999999999 else None,
-                fide_rating=p.rating if p.rating and 0 < p.rating <= 5000 else None,
+                fide_id=p.fide_id if p.fide_id and p.fide_id <= FIDE_ID.high else None,
+                fide_rating=p.rating if p.rating and 0 < p.rating <= RATING.high else None,
                 sex={"m": "m", "f": "w"}.get(p.sex),
             )
         )

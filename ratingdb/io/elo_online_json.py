@@ -31,7 +31,7 @@ from ratingdb.io.evaluate_json import (
 from ratingdb.rules.elo_online.model import OnlineGameInput, OnlineInput, OnlinePlayerInput
 
 _ISO_DATETIME = re.compile(
-    r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})?$"
+    r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}(:[0-9]{2}(\.[0-9]{1,6})?)?(Z|[+-][0-9]{2}:[0-9]{2})?$"
 )
 
 

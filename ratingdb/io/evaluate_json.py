@@ -21,7 +21,7 @@ from decimal import Decimal
 from typing import Any, TypeVar
 
 from ratingdb.io.errors import InputError
-from ratingdb.plausibility import bounds
+from ratingdb.plausibility import INDEX, RATING, ROUND, bounds
 from ratingdb.rules.model import (
     KINDS,
     RATING_SOURCES,
@@ -37,16 +37,16 @@ T = TypeVar("T")
 P = TypeVar("P")
 _SCORES = {0: Decimal("0.0"), 0.5: Decimal("0.5"), 1: Decimal("1.0")}
 #: no chess rating system goes anywhere near this; larger numbers are typing errors
-MAX_RATING = 4000
+MAX_RATING = RATING.high
 #: the DWZ index counts evaluations (WO 2.2.4); the DSB's lists show at most three digits
-MAX_INDEX = 999
+MAX_INDEX = INDEX.high
 #: no tournament has more rounds (TRF's round columns stop far earlier)
-MAX_ROUND = 9999
+MAX_ROUND = ROUND.high
 #: the last date a document may carry: any plan fits before it, and the date arithmetic
 #: after it (residual games valid 2 years, retention 5 years) stays far from ``date.max``;
 #: the first is the configured earliest plausible date (:mod:`ratingdb.plausibility`)
 LAST_DATE = date(2999, 12, 31)
-_ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_ISO_DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
 
 
 def parse_items(data: Any, parse_one: Callable[[Any, str], T], what: str) -> tuple[list[T], bool]:
@@ -228,10 +228,8 @@ def _required(obj: dict[str, Any], key: str, path: str) -> Any:
 def _int(value: Any, path: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise InputError(path, f"expected an integer, got {json_kind(value)}")
-    if isinstance(value, float):
-        if not value.is_integer():
-            raise InputError(path, f"expected an integer, got {value}")
-        return int(value)
+    if isinstance(value, float):  # 1800.0, 1.8e3: a count or a rating is written as digits
+        raise InputError(path, f"expected an integer (digits only), got {value}")
     return value
 
 

@@ -46,8 +46,10 @@ from datetime import date
 from decimal import Decimal
 
 from ratingdb.io.errors import InputError
+from ratingdb.io.numbers import NotANumber, optional_number, whole_number
 from ratingdb.io.trf import NationalRecord, TrfGame, TrfPlayer, TrfTournament
 from ratingdb.names import full_name
+from ratingdb.plausibility import BIRTH_YEAR, FIDE_ID, RATING, START_RANK, Range
 
 FEDERATION = "GER"
 #: result code -> points for the player's own row
@@ -86,13 +88,15 @@ RESULT = {
 #: kind codes seen in files: E… individual, M… team (Mannschaft)
 KINDS = {"ES": "Swiss", "ER": "round robin", "MR": "team round robin", "MS": "team Swiss"}
 _RULER = re.compile(r"^\s*t+\.\s+r+\s+n+")
-_KIND = re.compile(r"^\s*([A-Z]{2})\s+(\d+)\s+(\d+)(?:\s+(\d+))?\s*(?:#\s*(\d*)\s*#)?\s*$")
+_KIND = re.compile(
+    r"^\s*([A-Z]{2})\s+([0-9]{1,9})\s+([0-9]{1,9})(?:\s+([0-9]{1,9}))?\s*(?:#\s*([0-9]*)\s*#)?\s*$"
+)
 _FOOTER_KEY = re.compile(
-    r"(Name|Ort|FIDE-Land|Datum\(S\)|Datum\(E\)|Z\S{1,3}ge(?:\(\d\))?|Hauptschiedsrichter"
+    r"(Name|Ort|FIDE-Land|Datum\(S\)|Datum\(E\)|Z\S{1,3}ge(?:\([0-9]\))?|Hauptschiedsrichter"
     r"|Weitere Schiedsrichter|Schiedsrichter|Turnierleitung|Turnierorganisator|Anwender"
     r"|Ser\.Nummer)\s*:"
 )
-_DATE = re.compile(r"^(\d{1,2})\.(\d{1,2})\.(\d{2}|\d{4})$")
+_DATE = re.compile(r"^([0-9]{1,2})\.([0-9]{1,2})\.([0-9]{2}|[0-9]{4})$")
 _CP850 = frozenset(b"\x81\x84\x94\x8e\x99\x9a\xe1")
 _LATIN1 = frozenset(b"\xe4\xf6\xfc\xc4\xd6\xdc\xdf")
 
@@ -328,19 +332,22 @@ def _player(raw: str, number: int, cols: dict[str, tuple[int, int]], problem) ->
         first, end = cols[key]
         return line[first:end].strip()
 
-    def integer(key: str, what: str, *, allow_zero: bool = False) -> int | None:
+    def integer(key: str, limits: Range, what: str, *, allow_zero: bool = False) -> int | None:
         value = get(key)
-        if not value:
+        if not value or (allow_zero and not value.strip("0")):
+            return 0 if value else None
+        try:
+            return optional_number(value, limits, what)
+        except NotANumber as err:
+            problem(number, cols[key][0] + 1, str(err))
             return None
-        if not (value.isascii() and value.isdigit()):
-            problem(number, cols[key][0] + 1, f"{what} is not a number: {value!r}")
-            return None
-        return int(value) if (int(value) or allow_zero) else None
 
     t_first, t_end = cols["t"]
     ttt = line[t_first:t_end].strip().rstrip(".").strip()
-    if not (ttt.isascii() and ttt.isdigit() and int(ttt) > 0):
-        problem(number, t_first + 1, f"participant number is not a number 1..999: {ttt!r}")
+    try:
+        participant = whole_number(ttt, START_RANK, "participant number")
+    except NotANumber as err:
+        problem(number, t_first + 1, str(err))
         return None
     name = get("n")
     if not name:
@@ -363,16 +370,16 @@ def _player(raw: str, number: int, cols: dict[str, tuple[int, int]], problem) ->
         start += 6
         k += 1
     return SwiPlayer(
-        number=int(ttt),
-        second=integer("r", "second number", allow_zero=True),
+        number=participant,
+        second=integer("r", START_RANK, "second number", allow_zero=True),
         name=name,
         club=get("v"),
         federation=get("l"),
-        fide_id=integer("f", "FIDE id"),
+        fide_id=integer("f", FIDE_ID, "FIDE id"),
         player_id=get("p"),
         birth=birth,
-        fide_rating=integer("e", "FIDE rating"),
-        dwz=integer("d", "DWZ"),
+        fide_rating=integer("e", RATING, "FIDE rating"),
+        dwz=integer("d", RATING, "DWZ"),
         vkz=get("z"),
         member_number=get("m"),
         blocks=blocks,
@@ -422,17 +429,17 @@ def _birth(value: str, fail) -> date | int | None:  # type: ignore[no-untyped-de
         return None
     digits = value.replace(".", "")
     try:
-        if re.fullmatch(r"\d{4}", value):
-            year = int(value)
-            if not 1850 <= year <= 2200:
-                fail(f"birth year {year} is not plausible (1850..2200)")
+        if re.fullmatch(r"[0-9]{4}", value):
+            try:
+                return whole_number(value, BIRTH_YEAR)
+            except NotANumber as err:
+                fail(str(err))
                 return None
-            return year
-        if re.fullmatch(r"\d{6}", digits):
+        if re.fullmatch(r"[0-9]{6}", digits):
             day, month, yy = int(digits[:2]), int(digits[2:4]), int(digits[4:])
             born = date(1900 + yy, month, day)
             return born
-        if re.fullmatch(r"\d{8}", digits):
+        if re.fullmatch(r"[0-9]{8}", digits):
             return date(int(digits[4:]), int(digits[2:4]), int(digits[:2]))
     except ValueError as err:
         fail(f"birth date is not a date: {value!r} ({err})")

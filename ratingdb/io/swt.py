@@ -62,7 +62,9 @@ from decimal import Decimal
 from pathlib import Path
 
 from ratingdb.io.errors import InputError
+from ratingdb.io.numbers import NotANumber, optional_number
 from ratingdb.io.trf import NationalRecord, RoundEntry, TrfGame, TrfPlayer, TrfTournament
+from ratingdb.plausibility import BIRTH_YEAR, FIDE_ID, RATING, Range
 
 FEDERATION = "GER"
 VERSION_AT = 0x261
@@ -370,9 +372,9 @@ def parse(data: bytes, source: str = "<swt>", encoding: str | None = None) -> Sw
 
 
 _BIRTH_FORMS = (
-    (re.compile(r"^(\d{4})(\d{2})(\d{2})$"), (1, 2, 3)),
-    (re.compile(r"^(\d{1,2})\.(\d{1,2})\.(\d{4})$"), (3, 2, 1)),
-    (re.compile(r"^(\d{4})-(\d{2})-(\d{2})$"), (1, 2, 3)),
+    (re.compile(r"^([0-9]{4})([0-9]{2})([0-9]{2})$"), (1, 2, 3)),
+    (re.compile(r"^([0-9]{1,2})\.([0-9]{1,2})\.([0-9]{4})$"), (3, 2, 1)),
+    (re.compile(r"^([0-9]{4})-([0-9]{2})-([0-9]{2})$"), (1, 2, 3)),
 )
 
 
@@ -381,14 +383,12 @@ def _player(data, k, at, layout, text, fail, warnings) -> SwtPlayer:  # type: ig
     card = data[at : at + layout.card]
     label = f"card {k + 1}"
 
-    def number(lo: int, hi: int, what: str) -> int | None:
-        value = text(card[lo : hi + 1])
-        if not value or value.strip("0") == "":
+    def number(lo: int, hi: int, limits: Range, what: str) -> int | None:
+        try:
+            return optional_number(text(card[lo : hi + 1]), limits, what.partition(" (")[0])
+        except NotANumber as err:
+            fail(at + lo, f"{what} of {label}", str(err))
             return None
-        if not value.isdigit():
-            fail(at + lo, f"{what} of {label}", f"{value!r} is not a number")
-            return None
-        return int(value)
 
     name = text(card[0x00:0x20])
     placeholder = card[0xBD] == ord("f") or name.lower() == "spielfrei"
@@ -398,7 +398,7 @@ def _player(data, k, at, layout, text, fail, warnings) -> SwtPlayer:  # type: ig
     title = text(card[0x42:0x45]).upper()
     birth_text = text(card[0x80:0x8A])
     birth: date | int | None = None
-    if re.fullmatch(r"\d{4}", birth_text):
+    if re.fullmatch(r"[0-9]{4}", birth_text):
         birth = int(birth_text) or None
     elif birth_text:
         for pattern, (y, m, d) in _BIRTH_FORMS:
@@ -414,6 +414,13 @@ def _player(data, k, at, layout, text, fail, warnings) -> SwtPlayer:  # type: ig
                 f"byte {at + 0x80} (0x{at + 0x80:X}) birth date of {label} ({name}): "
                 f"{birth_text!r} is not a date; ignored"
             )
+    year = birth.year if isinstance(birth, date) else birth
+    if year is not None and not BIRTH_YEAR.low <= year <= BIRTH_YEAR.high:
+        warnings.append(
+            f"byte {at + 0x80} (0x{at + 0x80:X}) birth date of {label} ({name}): birth year "
+            f"{year} is not plausible ({BIRTH_YEAR.low}..{BIRTH_YEAR.high}); left empty"
+        )
+        birth = None
     pkz = text(card[layout.pkz[0] : layout.pkz[1] + 1]) if layout.pkz else ""
     return SwtPlayer(
         index=k,
@@ -422,8 +429,8 @@ def _player(data, k, at, layout, text, fail, warnings) -> SwtPlayer:  # type: ig
         name=name,
         club=text(card[0x21:0x41]),
         title=title if title in FIDE_TITLES else "",
-        fide_rating=number(0x46, 0x49, "FIDE rating (field 2003)"),
-        dwz=number(0x4B, 0x4E, "national rating (field 2004)"),
+        fide_rating=number(0x46, 0x49, RATING, "FIDE rating (field 2003)"),
+        dwz=number(0x4B, 0x4E, RATING, "national rating (field 2004)"),
         federation=text(card[0x69:0x6C]).upper(),
         birth=birth,
         zps=text(card[0x99:0x9E]),
@@ -432,7 +439,7 @@ def _player(data, k, at, layout, text, fail, warnings) -> SwtPlayer:  # type: ig
         inactive=mark == "*",
         team_number=card[0xC9],
         board=card[0xCB],
-        fide_id=number(layout.fide_id[0], layout.fide_id[1], "FIDE id (field 2033)"),
+        fide_id=number(layout.fide_id[0], layout.fide_id[1], FIDE_ID, "FIDE id (field 2033)"),
         pkz=pkz if pkz.strip("0") else "",
         stored_points=Decimal(card[layout.points]) / 2,
         placeholder=placeholder,
@@ -440,8 +447,8 @@ def _player(data, k, at, layout, text, fail, warnings) -> SwtPlayer:  # type: ig
 
 
 # -- dates -----------------------------------------------------------------------------------
-_DATE = re.compile(r"^(\d{1,2})\.\s*(\d{1,2})\.\s*(\d{2}|\d{4})$")
-_ISO = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})$")
+_DATE = re.compile(r"^([0-9]{1,2})\.\s*([0-9]{1,2})\.\s*([0-9]{2}|[0-9]{4})$")
+_ISO = re.compile(r"^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})$")
 
 
 def parse_date(value: str) -> date:

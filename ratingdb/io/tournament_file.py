@@ -36,8 +36,8 @@ def detect(data: bytes) -> str:
             return "dsb-xml"
         if root is not None and root[1] == dewis_xml.ROOT:
             return "dewis-xml"
-        if root is None and data.lstrip().lstrip(b"\xef\xbb\xbf").startswith(b"<?xml"):
-            dsb_xml.safe_root(data, "")  # declared XML that cannot be read: its own error
+        if root is None:
+            dsb_xml.safe_root(data, "")  # XML that cannot be read (or has a DOCTYPE): its error
         if root is not None:
             ns, local = root
             raise InputError(

@@ -52,7 +52,9 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 
 from ratingdb.io.errors import InputError
+from ratingdb.io.numbers import NotANumber, optional_number, whole_number
 from ratingdb.io.text import unsafe_place
+from ratingdb.plausibility import BIRTH_YEAR, FIDE_ID, PLAYER_COUNT, RATING, START_RANK, Range
 
 #: TRF round result code -> meaning; ``None`` marks a bye / absence (no game)
 PLAYED = {"1", "0", "="}
@@ -97,8 +99,8 @@ _POINTS = {
     "U": Decimal(1),
 }
 _NRS_TAG = re.compile(r"^[A-Z]{3}$")
-_DATE = re.compile(r"^(\d{4})[/-](\d{2})[/-](\d{2})$")
-_SHORT_DATE = re.compile(r"^(\d{2})/(\d{2})/(\d{2})$")
+_DATE = re.compile(r"^([0-9]{4})[/-]([0-9]{2})[/-]([0-9]{2})$")
+_SHORT_DATE = re.compile(r"^([0-9]{2})/([0-9]{2})/([0-9]{2})$")
 
 
 #: at most this many problems are reported for one file
@@ -128,11 +130,14 @@ _MONTHS = {
     )
     for m in names
 }
-_YMD = re.compile(r"^(\d{4})\s*[/.-]\s*(\d{1,2})\s*[/.-]\s*(\d{1,2})\.?$")
-_DMY = re.compile(r"^(\d{1,2})\s*([/.-])\s*(\d{1,2})\s*[/.-]\s*(\d{4}|\d{2})$")
-_DMY_NAMED = re.compile(r"^(\d{1,2})\.?\s*([A-Za-zäÄ]+)\.?,?\s*(\d{4})$")
-_MDY_NAMED = re.compile(r"^([A-Za-zäÄ]+)\.?\s*(\d{1,2})(?:st|nd|rd|th)?,?\s*(\d{4})$")
-_COUNT = re.compile(r"^(\d+)\s*(?:\(\s*(\d+)\s*\))?$")
+_YMD = re.compile(r"^([0-9]{4})\s*[/.-]\s*([0-9]{1,2})\s*[/.-]\s*([0-9]{1,2})\.?$")
+_DMY = re.compile(r"^([0-9]{1,2})\s*([/.-])\s*([0-9]{1,2})\s*[/.-]\s*([0-9]{4}|[0-9]{2})$")
+_DMY_NAMED = re.compile(r"^([0-9]{1,2})\.?\s*([A-Za-zäÄ]+)\.?,?\s*([0-9]{4})$")
+_MDY_NAMED = re.compile(r"^([A-Za-zäÄ]+)\.?\s*([0-9]{1,2})(?:st|nd|rd|th)?,?\s*([0-9]{4})$")
+_HEADER_TAG = re.compile(r"[0-9]{2}2")
+#: the points column: ASCII digits with at most one decimal point
+_POINTS_TEXT = re.compile(r"[0-9]*\.?[0-9]+|[0-9]+\.", re.ASCII)
+_COUNT = re.compile(r"^([0-9]+)\s*(?:\(\s*([0-9]+)\s*\))?$")
 
 
 class TrfError(InputError):
@@ -299,6 +304,9 @@ class _Report:
         self.dropped = 0
         #: (start rank, round) of cells already reported: their pairings are not checked
         self.broken: set[tuple[int, int]] = set()
+        #: player lines whose start rank could not be read (reported): a start rank that
+        #: no line has may be theirs, so it is not reported again
+        self.unnumbered = 0
 
     def error(self, line: int | None, column: int | None, message: str) -> None:
         if len(self.problems) >= MAX_PROBLEMS:
@@ -453,6 +461,8 @@ def parse(
         rep.error(None, None, "no player records (001)")
     for rec in national:
         owner = by_rank.get(rec.start_rank)
+        if owner is None and rep.unnumbered:
+            continue  # perhaps the line whose start rank is reported unreadable
         if owner is None:
             rep.error(rec.line, 5,
                       f"{rec.federation} record for start rank {rec.start_rank}, which has no "
@@ -509,7 +519,7 @@ def line_kind(line: str) -> str:
         return "comment" if rank and not rank.isdigit() and rank.isalpha() else "001"
     if tag in ("013", "310") and sep:
         return "team"
-    if re.fullmatch(r"[0-3]\d2", tag) and sep:
+    if re.fullmatch(r"[0-3][0-9]2", tag) and sep:
         return "header"
     if tag.startswith("XX") and tag.isalpha():
         return "record"
@@ -539,16 +549,22 @@ def _counts(header: dict[str, tuple[str, int]], players: int, rep: _Report) -> i
             continue
         value, line = header[tag]
         m = _COUNT.match(value)
-        if m is None:
-            rep.warn(line, f"{what} is not a number: {value!r} (ignored)")
+        try:
+            if m is None:
+                whole_number(value, PLAYER_COUNT, what)  # raises: says why it is none
+            assert m is not None
+            count = whole_number(m.group(1), PLAYER_COUNT, what)
+            second = whole_number(m.group(2), PLAYER_COUNT, what) if m.group(2) else None
+        except NotANumber as err:
+            rep.warn(line, f"{err} (ignored)")
             continue
         if tag == "062":
-            if int(m.group(1)) != players:
-                rep.warn(line, f"062 says {m.group(1)} players, the file has {players}")
-            if m.group(2):
-                rated = int(m.group(2))
+            if count != players:
+                rep.warn(line, f"062 says {count} players, the file has {players}")
+            if second is not None:
+                rated = second
         elif rated is None:
-            rated = int(m.group(1))
+            rated = count
     return rated
 
 
@@ -584,13 +600,13 @@ def _field(line: str, first: int, last: int) -> str:
     return line[first - 1 : last].strip()
 
 
-def _int_field(line: str, first: int, last: int, what: str) -> int | None:
-    value = _field(line, first, last)
-    if not value:
-        return None
-    if not (value.isascii() and value.isdigit()):
-        raise _Bad(f"{what} is not a number: {value!r}")
-    return int(value)
+def _int_field(line: str, first: int, last: int, limits: Range, what: str) -> int | None:
+    """The number at ``first``-``last`` (:func:`~ratingdb.io.numbers.optional_number`: empty
+    or zeros are None)."""
+    try:
+        return optional_number(_field(line, first, last), limits, what)
+    except NotANumber as err:
+        raise _Bad(str(err)) from None
 
 
 def _birth(value: str) -> date | int | None:
@@ -611,25 +627,28 @@ def _birth(value: str) -> date | int | None:
             return date(1900 + year, month, day)
         except ValueError as e:
             raise _Bad(f"not a date (DDMMYY): {value!r} ({e})") from None
-    m = re.fullmatch(r"(\d{4})(?:[/.-]00[/.-]00)?", value)
+    m = re.fullmatch(r"([0-9]{4})(?:[/.-]00[/.-]00)?", value)
     if m:
-        year = int(m.group(1))
-        if year == 0:
+        if m.group(1) == "0000":
             return None
-        if not 1850 <= year <= 2200:
-            raise _Bad(f"birth year {year} is not plausible (1850..2200)")
-        return year
+        return _birth_year(m.group(1))
     born = parse_date(value)
-    if not 1850 <= born.year <= 2200:
-        raise _Bad(f"birth year {born.year} is not plausible (1850..2200)")
+    _birth_year(str(born.year))
     return born
 
 
-_DDMMYY = re.compile(r"(\d{2})(\d{2})(\d{2})")
+def _birth_year(text: str) -> int:
+    try:
+        return whole_number(text, BIRTH_YEAR)
+    except NotANumber as err:
+        raise _Bad(str(err)) from None
+
+
+_DDMMYY = re.compile(r"([0-9]{2})([0-9]{2})([0-9]{2})")
 #: a birth date with its month and day (and perhaps its year) left blank
-_BLANK_BIRTH = re.compile(r"(\d{4})?\s*[/.-]\s*[/.-]?\s*")
+_BLANK_BIRTH = re.compile(r"([0-9]{4})?\s*[/.-]\s*[/.-]?\s*")
 #: ``YY.MM.DD`` (an Irish league file: ``042 10.09.13`` is 13 September 2010)
-_YYMMDD = re.compile(r"(\d{2})\.(\d{2})\.(\d{2})")
+_YYMMDD = re.compile(r"([0-9]{2})\.([0-9]{2})\.([0-9]{2})")
 
 
 def _year_first(
@@ -679,10 +698,11 @@ def _read(rep: _Report, number: int, column: int, read, default=None):  # type: 
 
 def _player(line: str, number: int, rep: _Report) -> TrfPlayer | None:
     before = len(rep.problems)
-    start_rank = _read(rep, number, 5, lambda: _int_field(line, 5, 8, "start rank"))
+    start_rank = _read(rep, number, 5, lambda: _int_field(line, 5, 8, START_RANK, "start rank"))
     if not start_rank:
         if len(rep.problems) == before:
             rep.error(number, 5, "a player line needs a start rank 1..9999")
+        rep.unnumbered += 1
         return None
     sex = _field(line, 10, 10).lower()
     if sex not in ("", "m", "w", "f"):
@@ -694,6 +714,8 @@ def _player(line: str, number: int, rep: _Report) -> TrfPlayer | None:
     points_text = _field(line, 81, 84).replace(",", ".")
     points: Decimal | None = None
     try:
+        if points_text and not _POINTS_TEXT.fullmatch(points_text):
+            raise InvalidOperation  # Decimal() would read other scripts' digits, exponents
         points = Decimal(points_text) if points_text else None
     except InvalidOperation:
         rep.warn(number, f"column 81: points are not a number: {points_text!r} (ignored)")
@@ -706,11 +728,11 @@ def _player(line: str, number: int, rep: _Report) -> TrfPlayer | None:
         points = None
     rank = None
     try:
-        rank = _int_field(line, 86, 89, "rank")
+        rank = _int_field(line, 86, 89, START_RANK, "rank")
     except _Bad as err:
         rep.warn(number, f"column 86: {err} (ignored)")
-    rating = _read(rep, number, 49, lambda: _int_field(line, 49, 52, "FIDE rating"))
-    fide_id = _read(rep, number, 58, lambda: _int_field(line, 58, 68, "FIDE id"))
+    rating = _read(rep, number, 49, lambda: _int_field(line, 49, 52, RATING, "FIDE rating"))
+    fide_id = _read(rep, number, 58, lambda: _int_field(line, 58, 68, FIDE_ID, "FIDE id"))
     birth = _read(rep, number, 70, lambda: _birth(_field(line, 70, 79)))
     rounds = _rounds(line, number, rep, start_rank)
     return TrfPlayer(
@@ -804,8 +826,8 @@ def _rounds(line: str, number: int, rep: _Report, start_rank: int) -> list[Round
 
 def _national(line: str, number: int, rep: _Report) -> NationalRecord | None:
     before = len(rep.problems)
-    start_rank = _read(rep, number, 5, lambda: _int_field(line, 5, 8, "start rank"))
-    rating = _read(rep, number, 49, lambda: _int_field(line, 49, 52, "national rating"))
+    start_rank = _read(rep, number, 5, lambda: _int_field(line, 5, 8, START_RANK, "start rank"))
+    rating = _read(rep, number, 49, lambda: _int_field(line, 49, 52, RATING, "national rating"))
     birth = _read(rep, number, 70, lambda: _birth(_field(line, 70, 79)))
     if len(rep.problems) != before or not start_rank:
         if not start_rank and len(rep.problems) == before:
@@ -840,7 +862,7 @@ def _round_dates(line: str, number: int, rep: _Report) -> list[tuple[int, date]]
     for m in re.finditer(r"\S+", line[87:]):
         column, value = m.start() + 88, m.group()
         slot = (column - 92 + 4) // 10
-        short = re.fullmatch(r"(\d{2})/(\d{2})/(\d{2})", value)
+        short = re.fullmatch(r"([0-9]{2})/([0-9]{2})/([0-9]{2})", value)
         try:
             if short:
                 day = date(2000 + int(short.group(1)), int(short.group(2)), int(short.group(3)))
@@ -914,7 +936,9 @@ def _games(t: TrfTournament, by_rank: dict[int, TrfPlayer], rep: _Report) -> lis
     for p in t.players:
         for entry in p.rounds:
             q = by_rank.get(entry.opponent)
-            if entry.opponent and (q is None or q is p):
+            if entry.opponent and q is None and rep.unnumbered:
+                rep.broken.add((p.start_rank, entry.round))  # perhaps the unreadable line
+            elif entry.opponent and (q is None or q is p):
                 what = "himself" if q is p else "no player with that start rank"
                 rep.error(p.line, entry.column, f"round {entry.round}: opponent "
                           f"{entry.opponent} is out of range ({what})")  # fmt: skip
@@ -1143,7 +1167,7 @@ def write(t: TrfTournament) -> str:
     ]
     lines += [f"{tag} {value}".rstrip() for tag, value in head if value]
     lines += [
-        f"{tag} {value}".rstrip() if re.fullmatch(r"\d\d2", tag) else f"### other {tag}: {value}"
+        f"{tag} {value}".rstrip() if _HEADER_TAG.fullmatch(tag) else f"### other {tag}: {value}"
         for tag, values in sorted(t.other.items())
         for value in values.split("\n")
     ]
