@@ -241,7 +241,7 @@ def test_a_first_rating_corrected_while_a_full_run_computes_consumes_nothing(fed
     linked += "WHERE t.code = :c"
     before = scalar(fed, linked, c=consumer)
     doc = document(fed, consumer)
-    doc["name"] = f"{doc.get('name') or consumer} (corrected)"
+    doc["tournament"]["name"] = f"{doc['tournament'].get('name') or consumer} (corrected)"
 
     def edits() -> None:
         write(fed, partial(tournaments.correct_json, ident=consumer, doc=doc))

@@ -302,7 +302,7 @@ def _flip_first_game(lines: list[str]) -> list[str]:
 
 
 def test_correct_by_editing_the_stored_results(world):
-    """A correction without a file: the stored tournament's own TRF, who is who as stored;
+    """A correction without a file: the stored submission itself, who is who as stored;
     unchanged it changes nothing, one result turned round moves ratings."""
     client = _signed_in(world)
     with engine_for(world.url).connect() as conn:
@@ -319,7 +319,7 @@ def test_correct_by_editing_the_stored_results(world):
     page = client.get(draft)
     assert page.status_code == 200, page.text
     assert 'class="open"' not in page.text  # who is who as stored
-    assert 'id="no-change"' in page.text, _rows(page.text, "what-if")  # the same: no change
+    assert 'id="unchanged"' in page.text  # the stored submission itself: no change
     games = re.findall(r'<select name="g(\d+)"[^>]*>(.*?)</select>', page.text, re.S)
     assert games
     first = re.search(r"<option selected>([^<]+)</option>", games[0][1])

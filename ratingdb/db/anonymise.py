@@ -65,7 +65,8 @@ def anonymise_player(
     session.execute(
         text(
             "UPDATE players SET surname = :name, given_name = '', sex = NULL, birth_date = NULL, "
-            "dsb_id = NULL, fide_id = NULL, anonymised = true WHERE id = :p"
+            "dsb_id = NULL, fide_id = NULL, federation = NULL, title = NULL, anonymised = true "
+            "WHERE id = :p"
         ),
         {"p": player_id, "name": PLACEHOLDER},
     )

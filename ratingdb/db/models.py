@@ -109,6 +109,9 @@ class Player(Base):
     sex: Mapped[str | None] = mapped_column(String(1))
     birth_date: Mapped[date | None] = mapped_column(Date)
     birth_year: Mapped[int | None] = mapped_column(Integer)
+    #: FIDE federation and title as a tournament file gave them (migration 0021)
+    federation: Mapped[str | None] = mapped_column(String(3))
+    title: Mapped[str | None] = mapped_column(String(3))
     anonymised: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
 

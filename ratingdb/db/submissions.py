@@ -200,6 +200,7 @@ def _check_players(
             raise InputError(f"{path}.sex", f"expected m, f or d, got {raw['sex']!r}")
         if isinstance(raw.get("birth_year"), int) and raw["birth_year"] < 1850:
             raise InputError(f"{path}.birth_year", "a birth year before 1850 is not plausible")
+        _check_person(raw, path)
         if isinstance(raw.get("player_id"), int) and not isinstance(raw["player_id"], bool):
             if raw["player_id"] in seen:
                 raise InputError(
@@ -251,6 +252,33 @@ def _check_players(
                 )
         elif not isinstance(raw.get("name"), str) or not raw["name"].strip():
             raise InputError(f"{path}.name", "a textual participant needs a name")
+
+
+def _check_person(raw: dict[str, Any], path: str) -> None:
+    """A new member's ``birth_date`` (YYYY-MM-DD, in his ``birth_year`` when both are
+    given), ``federation`` (a FIDE federation, three letters) and ``title`` (up to three
+    letters, as a TRF writes it) are well-formed (for a database player they are his
+    stored ones, for a participant row the file's, kept as given)."""
+    if "player_id" in raw or not raw.get("member", True):
+        return
+    born = raw.get("birth_date")
+    if born is not None:
+        try:
+            day = date.fromisoformat(born) if isinstance(born, str) else None
+        except ValueError:
+            day = None
+        if day is None:
+            raise InputError(f"{path}.birth_date", "expected a date YYYY-MM-DD")
+        check_date(day, f"{path}.birth_date")
+        if isinstance(raw.get("birth_year"), int) and raw["birth_year"] != day.year:
+            raise InputError(
+                f"{path}.birth_date", f"{born} is not in the birth year {raw['birth_year']}"
+            )
+    for key, pattern, what in (("federation", r"[A-Z]{3}", "three capital letters, e.g. GER"),
+                               ("title", r"[A-Za-z]{1,3}", "1 to 3 letters, e.g. FM")):  # fmt: skip
+        value = raw.get(key)
+        if value is not None and not (isinstance(value, str) and re.fullmatch(pattern, value)):
+            raise InputError(f"{path}.{key}", f"expected {what}, got {_shown(value)}")
 
 
 def _check_ids(
@@ -306,13 +334,17 @@ def _shown(value: object) -> str:
 
 def _new_player(session: Session, raw: dict[str, Any]) -> int:
     surname, _, given = raw["name"].partition(",")
+    born = raw.get("birth_date")
     player = Player(
         surname=surname.strip(),
         given_name=given.strip(),
         sex=raw.get("sex"),
         birth_year=raw.get("birth_year"),
+        birth_date=date.fromisoformat(born) if born else None,
         fide_id=raw.get("fide_id"),
         dsb_id=raw.get("dsb_id"),
+        federation=raw.get("federation"),
+        title=raw.get("title"),
     )
     session.add(player)
     session.flush()
@@ -374,6 +406,9 @@ def _write_field(session: Session, t: Tournament, doc: dict[str, Any]) -> set[in
             external_rating=p.rating,
             external_index=p.index if p.rating is not None else None,
             computer=p.computer,
+            byes=_byes(raw, f"$.players[{rank - 1}]"),
+            title=_text(raw, "title", f"$.players[{rank - 1}]", 3),
+            federation=_text(raw, "federation", f"$.players[{rank - 1}]", 3),
         )
         parts[p.id] = part
         if player_id is not None:
@@ -388,10 +423,29 @@ def _write_field(session: Session, t: Tournament, doc: dict[str, Any]) -> set[in
             white_id=by_key[g.white],
             black_id=by_key[g.black],
             result=g.result,
+            board=_board(raw, f"$.games[{k}]"),
         )
-        for g in parsed.games
+        for k, (g, raw) in enumerate(zip(parsed.games, doc.get("games", []), strict=True))
     )
     return players
+
+
+def _byes(raw: dict[str, Any], path: str) -> dict[str, str]:
+    """A player entry's ``byes`` (round -> the TRF's bye code, as stored)."""
+    byes = raw.get("byes") or {}
+    if not isinstance(byes, dict) or not all(
+        isinstance(k, str) and k.isdigit() and isinstance(v, str) and len(v) == 1
+        for k, v in byes.items()
+    ):
+        raise InputError(f"{path}.byes", 'expected {"round": "code"}, e.g. {"3": "H"}')
+    return dict(byes)
+
+
+def _board(raw: dict[str, Any], path: str) -> int | None:
+    board = raw.get("board")
+    if board is not None and (not isinstance(board, int) or isinstance(board, bool) or board < 1):
+        raise InputError(f"{path}.board", f"a board number is a whole number from 1, got {board!r}")
+    return board
 
 
 def _record(

@@ -12,6 +12,7 @@ tournament add``, in the caller's transaction: all or nothing.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from datetime import date
@@ -37,6 +38,8 @@ from ratingdb.io.trf import (
 from ratingdb.names import full_name
 
 FEDERATION = "GER"
+#: the stored entries a correction keeps (:func:`ratingdb.db.stored_tournament.entries`)
+Kept = dict[tuple[str, Any], dict[str, Any]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,14 +204,17 @@ def _register_new(session: Session, t: TrfTournament, matches: list[Match]) -> l
             out.append(m)
             continue
         surname, given = _split_name(p.name)
+        fields = file_fields(p)
         player = Player(
             surname=surname[:100] or p.name[:100],
             given_name=given[:100],
-            sex=p.sex or None,
+            sex=fields.get("sex"),
             birth_year=p.birth_year,
             birth_date=p.birth if isinstance(p.birth, date) else None,
             fide_id=p.fide_id,
             dsb_id=dsb_id,
+            federation=fields.get("federation"),
+            title=fields.get("title"),
         )
         session.add(player)
         session.flush()
@@ -239,13 +245,35 @@ def apply_choices(
 
 
 def _new_member(p: TrfPlayer, club: str | None, since: date) -> dict[str, Any]:
-    """A new member in the submission format (docs/engine.md) from the file's player."""
+    """A new member in the submission format (docs/engine.md) from the file's player, with
+    every id and field the file has (:func:`file_fields`)."""
     entry: dict[str, Any] = {"name": p.name, "club": club, "member_since": since.isoformat()}
-    if p.birth_year is not None:
-        entry["birth_year"] = p.birth_year
-    if p.sex in ("m", "f"):  # the readers give m or f (a TRF's w is read as f)
-        entry["sex"] = p.sex
+    entry.update(file_fields(p))
     return entry
+
+
+def file_fields(p: TrfPlayer) -> dict[str, Any]:
+    """What a tournament file says of a person, in the submission format's keys: DSB id
+    (the GER record's number when it is no ZPS-member number), FIDE id, sex, birth year
+    and date (where the file gives the full date), FIDE federation and title."""
+    out: dict[str, Any] = {}
+    dsb_id = _dsb_id(p.national.get(FEDERATION))
+    if dsb_id:
+        out["dsb_id"] = dsb_id
+    if p.fide_id:
+        out["fide_id"] = p.fide_id
+    if p.sex in ("m", "f"):  # the readers give m or f (a TRF's w is read as f)
+        out["sex"] = p.sex
+    if p.birth_year is not None:
+        out["birth_year"] = p.birth_year
+    if isinstance(p.birth, date):
+        out["birth_date"] = p.birth.isoformat()
+    federation, title = p.federation.strip().upper(), p.title.strip()
+    if re.fullmatch(r"[A-Z]{3}", federation):
+        out["federation"] = federation
+    if re.fullmatch(r"[A-Za-z]{1,3}", title):
+        out["title"] = title
+    return out
 
 
 def submission(
@@ -255,9 +283,15 @@ def submission(
     vkz: str,
     kind: str,
     choices: Mapping[int, Choice] | None = None,
+    kept: Kept | None = None,
 ) -> dict[str, Any]:
     """The submission document (docs/engine.md, "Submissions") of a parsed TRF file; a new
-    member chosen by the officer joins ``choices``' club on the tournament's start date."""
+    member chosen by the officer joins ``choices``' club on the tournament's start date.
+    A correction passes the stored tournament's entries (``kept``,
+    :func:`ratingdb.db.stored_tournament.entries`): what the file does not carry keeps its
+    stored value."""
+    from ratingdb.db.stored_tournament import keep
+
     players: list[dict[str, Any]] = []
     for p, m in zip(t.players, matches, strict=True):
         entry: dict[str, Any] = {"id": str(p.start_rank)}
@@ -272,6 +306,8 @@ def submission(
             entry.update(name=p.name, member=False)
         if p.rating:  # R_0 only for a player without DWZ (WO 4.1.2)
             entry.update(rating=p.rating, rating_source="fide")
+        if kept:
+            keep(entry, kept)
         players.append(entry)
     return {
         "tournament": {
@@ -298,6 +334,7 @@ def _store(
     vkz: str,
     kind: str,
     choices: Mapping[int, Choice] | None = None,
+    kept: Kept | None = None,
 ) -> tuple[Tournament, list[Match]]:
     """Match the players (the officer's ``choices`` first), build the submission and hand
     it to ``write`` (add or correct)."""
@@ -306,7 +343,7 @@ def _store(
         matches = apply_choices(t, matches, choices)
     matches = _register_new(session, t, matches)
     try:
-        stored = write(submission(t, matches, code, vkz, kind, choices))
+        stored = write(submission(t, matches, code, vkz, kind, choices, kept))
     except InputError as err:
         raise InputError(f"{t.source}: {err.location}", err.message) from None
     if any(m.how == NEW_MEMBER for m in matches):  # their ids exist now
@@ -437,8 +474,10 @@ def correct_trf(
     kind: str,
     actor: str = "cli",
     choices: Mapping[int, Choice] | None = None,
+    kept: Kept | None = None,
 ) -> tuple[Tournament, list[Match]]:
-    """Replace stored tournament ``ident`` with the TRF's players and games (WO 3.7)."""
+    """Replace stored tournament ``ident`` with the TRF's players and games (WO 3.7); the
+    fields the file does not carry keep their ``kept`` values (:func:`submission`)."""
     lock(session, ident)  # before new players are registered
     return _store(
         session,
@@ -448,6 +487,7 @@ def correct_trf(
         vkz,
         kind,
         choices,
+        kept,
     )
 
 

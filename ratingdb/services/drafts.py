@@ -244,44 +244,45 @@ def plan(
 RESULTS = ("1-0", "0-1", "1/2-1/2", "+-", "-+", "--")
 
 
-def stored_file(session: Session, code: str) -> tuple[bytes, dict[int, dict[str, Any]]]:
-    """Stored tournament ``code`` as a TRF file to edit (its own export, the writer of
-    :mod:`ratingdb.io.trf`), and who is who as stored: by start rank, the database player or
-    a non-member, for the participants the file cannot say it of (no DSB id, no FIDE id)."""
-    from ratingdb.db.store import find_tournament, load_participants
-    from ratingdb.db.trf_import import export_trf, match_players
-    from ratingdb.io import trf
+def stored_file(session: Session, code: str) -> bytes:
+    """Stored tournament ``code`` as the file the correction editor starts from: its stored
+    submission itself, every field it holds (:func:`ratingdb.db.stored_tournament.
+    document`: players with their entry ratings, sources and indices, clubs, byes, titles,
+    federations; games with rounds), as a submission document (JSON). Taken over unchanged
+    it changes nothing."""
+    import json
 
-    t = export_trf(session, code)
-    parts = load_participants(session, find_tournament(session, code))
-    matches = match_players(session, t)
-    stored: dict[int, dict[str, Any]] = {}
-    for p, part, m in zip(t.players, parts, matches, strict=True):
-        if m.player_id is not None or p.computer:
-            continue
-        if part.player_id is None:
-            stored[p.start_rank] = {"kind": "nonmember"}
-        else:
-            stored[p.start_rank] = {"kind": "player", "player_id": part.player_id}
-    return trf.write(t).encode(), stored
+    from ratingdb.db.store import find_tournament
+    from ratingdb.db.stored_tournament import document
+
+    doc = document(session, find_tournament(session, code))
+    return json.dumps(doc, ensure_ascii=False, indent=1).encode()
 
 
 def with_results(content: bytes, filename: str, options: Options, results: dict[int, str]) -> bytes:
-    """The draft's TRF file with the results of games ``results`` (index in the file's game
-    order -> stored result code) replaced, written again as TRF (the points column follows
-    the results)."""
+    """The draft's file with the results of games ``results`` (index in the file's game
+    order -> stored result code) replaced: a submission document gets the new codes, a TRF
+    file is written again (the points column follows the results)."""
+    import json
     from dataclasses import replace
 
     from ratingdb.io import trf
 
     parsed = read(content, filename, options)
-    t = parsed.tournament
-    if t is None or parsed.format != "trf":
-        raise InputError(filename, "results are edited in TRF files only: upload a corrected file")
+    games = parsed.doc.get("games", []) if parsed.tournament is None else parsed.tournament.games
     for k, result in results.items():
-        if not 0 <= k < len(t.games):
+        if not 0 <= k < len(games):
             raise InputError(f"game {k + 1}", "no such game")
         if result not in RESULTS:
             raise InputError(f"game {k + 1}", f"unknown result {result!r}")
+    if parsed.tournament is None:
+        doc = parsed.doc
+        for k, result in results.items():
+            doc["games"][k]["result"] = result
+        return json.dumps(doc, ensure_ascii=False, indent=1).encode()
+    t = parsed.tournament
+    if parsed.format != "trf":
+        raise InputError(filename, "results are edited in TRF files only: upload a corrected file")
+    for k, result in results.items():
         t.games[k] = replace(t.games[k], result=result, coloured=True)
     return trf.write(t).encode()

@@ -22,14 +22,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any, TypeVar
 
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session
 
-from ratingdb.db import submissions, trf_import
+from ratingdb.db import stored_tournament, submissions, trf_import
 from ratingdb.db.models import AuditEntry, Tournament
 from ratingdb.db.organisations import require_organisation
 from ratingdb.db.trf_import import CLI_HINTS, Choice, Match
@@ -58,6 +58,9 @@ class Written:
     change_point: date
     actor: str
     matches: list[Match] | None = field(default=None)
+    #: what a correction changed, in words (:func:`ratingdb.db.stored_tournament.
+    #: differences`); action ``unchanged`` when nothing: then nothing was written
+    changes: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -68,6 +71,7 @@ class Written:
             "end": self.end,
             "change_point": self.change_point,
             "actor": self.actor,
+            "changes": list(self.changes),
             "matches": None
             if self.matches is None
             else [
@@ -128,6 +132,43 @@ def _written(
     matches: list[Match] | None = None,
 ) -> Written:
     return Written(action, t.code, t.name, t.vkz, t.end_date, change_point, _actor(user), matches)
+
+
+#: the action of a correction that changes nothing (nothing written, no change point)
+UNCHANGED = "unchanged"
+
+
+def _exactly(session: Session, tournament_id: int, correct: Callable[[], Written]) -> Written:
+    """Run ``correct`` (a correction of tournament ``tournament_id``) so that it changes
+    exactly what it changes: the stored state before and after is compared
+    (:mod:`ratingdb.db.stored_tournament`); no difference rolls everything back (no change
+    point, no audit entry, no new player: ``unchanged``), else the correction's audit
+    entry lists the differences in words."""
+    before = stored_tournament.state(session, tournament_id)
+    last_entry = session.scalar(select(func.max(AuditEntry.id))) or 0
+    savepoint = session.begin_nested()
+    try:
+        written = correct()
+        session.flush()
+        changes = stored_tournament.differences(
+            before, stored_tournament.state(session, tournament_id)
+        )
+    except BaseException:
+        savepoint.rollback()
+        raise
+    if not changes:
+        savepoint.rollback()
+        return replace(written, action=UNCHANGED, changes=())
+    savepoint.commit()
+    for entry in session.scalars(
+        select(AuditEntry).where(
+            AuditEntry.id > last_entry,
+            AuditEntry.action == "correct",
+            AuditEntry.entity_id == written.tournament,
+        )
+    ):
+        entry.details = {**(entry.details or {}), "changes": changes}
+    return replace(written, changes=tuple(changes))
 
 
 @contextmanager
@@ -199,9 +240,21 @@ def _correct_json(
         _check_members(user, doc)
         code, old_end = t.code, t.end_date
     _plausible(info.start, info.end, "$.tournament", today)
-    t = submissions.correct_tournament(session, code, doc, actor=_actor(user))
-    _sign(t, user)
-    return _written("correct", t, user, min(old_end or t.end_date, t.end_date))
+
+    def correct() -> Written:
+        t = submissions.correct_tournament(session, code, doc, actor=_actor(user))
+        _sign(t, user)
+        return _written("correct", t, user, min(old_end or t.end_date, t.end_date))
+
+    tid = _stored_id(session, code)
+    return correct() if tid is None else _exactly(session, tid, correct)
+
+
+def _stored_id(session: Session, ident: str) -> int | None:
+    try:
+        return submissions.find(session, ident).id
+    except InputError:
+        return None  # correct_tournament names the missing tournament
 
 
 def delete(
@@ -332,14 +385,20 @@ def correct_trf(
     _plausible(parsed.start, parsed.end, parsed.source, today)
     if create_organisation:
         require_organisation(session, tvkz, parsed.source, create=True, actor=_actor(user))
-    old_end = t.end_date
-    t, matches = trf_import.correct_trf(
-        session, parsed, t.code, vkz=tvkz, kind=tkind, actor=_actor(user), choices=choices
-    )
-    _sign(t, user)
-    if choices is not None:
-        _keep_choices(session, t.code, matches, user)
-    return _written("correct", t, user, min(old_end, t.end_date), matches)
+    old_end, tid, tcode = t.end_date, t.id, t.code
+    kept = stored_tournament.entries(session, tid)
+
+    def correct() -> Written:
+        stored, matches = trf_import.correct_trf(
+            session, parsed, tcode, vkz=tvkz, kind=tkind, actor=_actor(user), choices=choices,
+            kept=kept,
+        )  # fmt: skip
+        _sign(stored, user)
+        if choices is not None:
+            _keep_choices(session, stored.code, matches, user)
+        return _written("correct", stored, user, min(old_end, stored.end_date), matches)
+
+    return _exactly(session, tid, correct)
 
 
 def _stored_code(session: Session, ident: str) -> str | None:

@@ -226,7 +226,7 @@ def _draft_context(
         "open": who_is_who.open_rows(rows),
         "choices": choices,
         "target": draft.target,
-        "results": drafts.RESULTS if parsed.format == "trf" else None,
+        "results": drafts.RESULTS if parsed.format in ("trf", "json") else None,
     }
 
 
@@ -377,16 +377,14 @@ def edit_stored(
     user: SignedInDep,
     csrf: Annotated[str, Form(max_length=200)] = "",
 ) -> Response:
-    """A correction draft of the stored tournament's own TRF export, who is who as stored."""
+    """A correction draft of the stored submission itself (every field it holds)."""
     signed = _posting(user, csrf)
     stored = _stored_tournament(request, signed, code)["code"]
     with Session(request.app.state.engine) as session, session.begin():
-        content, choices = drafts.stored_file(session, stored)
+        content = drafts.stored_file(session, stored)
         draft_id = draft_store.create(
-            session, signed.user.user_id, f"{stored}.trf", content, {}, stored
+            session, signed.user.user_id, f"{stored}.json", content, {}, stored
         )
-        draft_store.set_choices(session, draft_store.load(session, draft_id, signed.user.user_id),
-                                {str(k): v for k, v in choices.items()})  # fmt: skip
     return RedirectResponse(f"/officer/drafts/{draft_id}", status_code=303)
 
 
