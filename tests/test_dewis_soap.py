@@ -566,7 +566,11 @@ def test_the_page_cache_keeps_calls_by_their_body_until_a_change_touches_them(fe
 def test_a_call_over_its_statement_time_is_a_server_fault_not_a_500(federation, monkeypatch):
     from ratingdb.web.dewis import service
 
-    monkeypatch.setattr(service, "STATEMENT_TIMEOUT", "1ms")
+    def slow(session: Session, today: Any, args: Any) -> Any:
+        return session.execute(text("SELECT pg_sleep(5)")).scalar()
+
+    monkeypatch.setattr(service, "STATEMENT_TIMEOUT", "50ms")
+    monkeypatch.setitem(service.OPERATIONS, "organizations", slow)
     body = ENVELOPE.format(body="<ns1:organizations><zps>00000</zps></ns1:organizations>")
     answer = _post(federation["base"], body)
     assert answer.status_code == 503
