@@ -201,6 +201,11 @@ def test_page_csv_pdf_and_json_show_the_same_places(federation) -> None:
     assert names == [['"Adler', ' Anna"'], ['"Clausen', ' Clara"'], ['"Fuchs', ' Frieda"']]
     pdf = client.get("/lists/top.pdf", params=query)
     assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
+    import pypdfium2 as pdfium
+
+    shown = "".join(p.get_textpage().get_text_range() for p in pdfium.PdfDocument(pdf.content))
+    assert "Stand: 2026-11-21" in shown and "Seite 1 von 1" in shown  # the print date
+    assert "Adler, Anna" in shown
 
 
 def test_form_without_organisation_shows_the_form(federation) -> None:

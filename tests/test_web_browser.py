@@ -56,7 +56,7 @@ def test_search_card_chart_tournament_and_sorting(site, page):
     assert results.count() > 0
     # a Meyer with several evaluations: open each candidate's card until one has >= 2 (the
     # synthetic history ends today, so late-2026 tournaments are not there)
-    links = page.locator("table#results tbody tr td:first-child a")
+    links = page.locator("table#results tbody tr td:first-child > a")
     hrefs = [links.nth(k).get_attribute("href") for k in range(links.count())]
     assert all(h.startswith("/players/") for h in hrefs)
     for href in hrefs:
@@ -84,7 +84,7 @@ def test_search_card_chart_tournament_and_sorting(site, page):
     print(f"screenshot: {shot}")
 
     # follow the first tournament link to its evaluation display
-    first = rows.nth(0).locator("td:nth-child(3) a")
+    first = rows.nth(0).locator("td:nth-child(3) > a")
     name = first.inner_text()
     first.click()
     page.wait_for_selector("table#evaluation")

@@ -34,8 +34,11 @@ def example(pg_server):
 
 
 def cells(html: str, table_id: str) -> list[list[str]]:
-    """The text of every body row of table ``table_id``."""
+    """The text of every body row of table ``table_id`` (without the phone's details line
+    under a name and its index beside the DWZ, which repeat the row's other cells)."""
     table = html.split(f'id="{table_id}"', 1)[1].split("</table>", 1)[0]
+    table = re.sub(r'<span class="sub">.*?</span></td>', "</td>", table, flags=re.S)
+    table = re.sub(r'<span class="narrow">[^<]*</span>', "", table)
     body = table.split("<tbody>", 1)[1].split("</tbody>", 1)[0]
     out = []
     for row in re.findall(r"<tr[^>]*>(.*?)</tr>", body, re.S):

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import date
+from typing import Any
 
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-from ratingdb.errors import InputError
+from ratingdb.errors import InputError, NotFound
 from ratingdb.i18n import _
 from ratingdb.queries.like import like_escape
 
@@ -117,3 +119,111 @@ def scope_clubs(session: Session, scope: OrganisationScope) -> list[str]:
         text(f"SELECT o.vkz FROM organisations o WHERE o.kind = 'club' AND {condition}"), params
     )
     return [r.vkz for r in rows]
+
+
+@dataclass(frozen=True, slots=True)
+class DirectoryEntry:
+    """An organisation in the directory, with the members of its clubs on the day (a
+    player in two clubs counts in both)."""
+
+    vkz: str
+    name: str
+    kind: str
+    members: int
+    clubs: int
+
+
+@dataclass(frozen=True, slots=True)
+class Directory:
+    """A level of the organisation tree (DSB → Landesverband → Bezirk/Kreis → club): the
+    level (None: the top), the levels above it from the top, the levels and clubs below."""
+
+    node: DirectoryEntry | None
+    path: list[DirectoryEntry]
+    children: list[DirectoryEntry]
+
+
+def directory(session: Session, vkz: str | None, day: date) -> Directory:
+    """The directory at ``vkz`` (None: the top) built from the club lists' hierarchy; a club
+    that no level names hangs under the level whose VKZ (a region's without its trailing
+    zeros) begins its own, as in :class:`OrganisationScope`. Only published members count
+    (WO 4.1.1). NotFound for an unknown VKZ."""
+    orgs = session.execute(
+        text(
+            "SELECT o.id, o.vkz, o.name, o.kind, o.parent_id, coalesce(c.n, 0) AS members "
+            "FROM organisations o LEFT JOIN (SELECT m.organisation_id, count(*) AS n "
+            "FROM memberships m JOIN players p ON p.id = m.player_id WHERE NOT p.anonymised "
+            "AND m.valid_from <= :d AND (m.valid_to IS NULL OR m.valid_to >= :d) "
+            "GROUP BY m.organisation_id) c ON c.organisation_id = o.id ORDER BY o.vkz"
+        ),
+        {"d": day},
+    ).all()
+    by_id = {o.id: o for o in orgs}
+    levels = sorted(
+        (o for o in orgs if o.kind != "club" and o.vkz.strip("0")),
+        key=lambda o: -len(OrganisationScope(o.vkz, o.name, o.kind).prefix),
+    )
+    roots = [o for o in orgs if o.kind == "federation"]
+
+    def parent(o: Any) -> int | None:
+        if o.parent_id is not None or o.kind == "federation":
+            return None if o.parent_id is None else int(o.parent_id)
+        for level in levels:  # the longest prefix first
+            if level.id != o.id and o.vkz.startswith(
+                OrganisationScope(level.vkz, level.name, level.kind).prefix
+            ):
+                return int(level.id)
+        return int(roots[0].id) if roots else None
+
+    parents = {o.id: parent(o) for o in orgs}
+    members = {o.id: 0 for o in orgs}
+    clubs = {o.id: 0 for o in orgs}
+    for o in orgs:
+        if o.kind != "club":
+            continue
+        up: int | None = o.id
+        seen: set[int] = set()
+        while up is not None and up not in seen:  # a cycle in hand-made data ends here
+            seen.add(up)
+            members[up] += o.members
+            clubs[up] += 1
+            up = parents[up]
+
+    def entry(o: Any) -> DirectoryEntry:
+        return DirectoryEntry(o.vkz, o.name, o.kind, members[o.id], clubs[o.id])
+
+    if vkz is None:
+        node = roots[0] if len(roots) == 1 else None
+    else:
+        node = next((o for o in orgs if o.vkz == vkz), None)
+        if node is None:
+            raise NotFound(_("no organisation has the VKZ %(vkz)s") % {"vkz": vkz})
+    path: list[DirectoryEntry] = []
+    if node is not None:
+        up = parents[node.id]
+        while up is not None and len(path) < 20:
+            path.insert(0, entry(by_id[up]))
+            up = parents[up]
+    node_id = None if node is None else node.id
+    children = [entry(o) for o in orgs if parents[o.id] == node_id and o.id != node_id]
+    children.sort(key=lambda e: (e.kind == "club", e.vkz))
+    return Directory(None if node is None else entry(node), path, children)
+
+
+def find_clubs(session: Session, text_typed: str, limit: int = 20) -> list[Club]:
+    """Organisations whose name contains ``text_typed`` (case ignored), or whose VKZ begins
+    with it; clubs first, by VKZ (the answer to a club name typed where a VKZ belongs)."""
+    rows = session.execute(
+        text(
+            "SELECT o.vkz, o.name, o.kind, p.vkz AS parent FROM organisations o "
+            "LEFT JOIN organisations p ON p.id = o.parent_id "
+            "WHERE lower(o.name) LIKE :part OR o.vkz LIKE :prefix "
+            "ORDER BY o.kind <> 'club', o.vkz LIMIT :n"
+        ),
+        {
+            "part": "%" + like_escape(text_typed.strip().lower()) + "%",
+            "prefix": like_escape(text_typed.strip()) + "%",
+            "n": limit,
+        },
+    )
+    return [Club(r.vkz, r.name, r.kind, r.parent) for r in rows]

@@ -8,7 +8,8 @@ the Sonderwertung mark in its own column); UTF-8 without BOM, comma-separated, d
 point, an empty cell for a missing value, the header lines not repeated: a CSV is for
 spreadsheets (docs/data-exchange.md). PDF: A4 landscape, the title and header lines
 above the chart and the tables, which span the width of the page (:func:`column_widths`),
-the column header repeated on every page, a footer with the page number. The texts are in
+the column header repeated on every page, a footer with the print date ("Stand") and
+"page x of y". The texts are in
 the language in force (:mod:`ratingdb.i18n`).
 """
 
@@ -18,6 +19,7 @@ import csv
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 
 from ratingdb.i18n import _
@@ -55,6 +57,8 @@ class Document:
     #: the main table for spreadsheets (CSV) when its cells differ from the display's
     csv_columns: tuple[str, ...] | None = None
     csv_rows: list[tuple[str, ...]] | None = None
+    #: the print date of the PDF's footer ("Stand"; None: today)
+    printed_on: date | None = None
 
 
 def column_widths(
@@ -189,20 +193,39 @@ def to_pdf(doc: Document) -> bytes:
     from reportlab.lib.pagesizes import A4, landscape
     from reportlab.lib.styles import getSampleStyleSheet
     from reportlab.lib.units import mm
+    from reportlab.pdfgen.canvas import Canvas
     from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer
 
     buffer = io.BytesIO()
     styles = getSampleStyleSheet()
     small = styles["BodyText"].clone("small", fontSize=8, leading=10)
     width = landscape(A4)[0] - 30 * mm
-    page_word = _("page")
+    printed = (doc.printed_on or date.today()).isoformat()
+    left_text = _("ratingdb - %(title)s - as of %(date)s") % {"title": doc.title, "date": printed}
 
-    def footer(canvas, pdf) -> None:  # type: ignore[no-untyped-def]
-        canvas.saveState()
-        canvas.setFont("Helvetica", 7)
-        canvas.drawString(15 * mm, 8 * mm, f"ratingdb - {doc.title}")
-        canvas.drawRightString(landscape(A4)[0] - 15 * mm, 8 * mm, f"{page_word} {pdf.page}")
-        canvas.restoreState()
+    class NumberedCanvas(Canvas):  # type: ignore[misc]
+        """Pages kept until the end, so that each footer can say "page x of y"."""
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self._pages: list[dict[str, Any]] = []
+
+        def showPage(self) -> None:
+            self._pages.append(dict(self.__dict__))
+            self._startPage()
+
+        def save(self) -> None:
+            total = len(self._pages)
+            for state in self._pages:
+                self.__dict__.update(state)
+                self.saveState()
+                self.setFont("Helvetica", 7)
+                self.drawString(15 * mm, 8 * mm, left_text)
+                page = _("page %(page)d of %(pages)d") % {"page": self._pageNumber, "pages": total}
+                self.drawRightString(landscape(A4)[0] - 15 * mm, 8 * mm, page)
+                self.restoreState()
+                super().showPage()
+            super().save()
 
     pdf = SimpleDocTemplate(
         buffer,
@@ -229,8 +252,8 @@ def to_pdf(doc: Document) -> bytes:
             )
         )
     story.append(_table(doc.columns, doc.rows, doc.left, width))
-    for note in doc.notes:
-        story += [Spacer(1, 2 * mm), Paragraph(escape(note), small)]
+    if doc.notes:  # one paragraph: the legend stays on the table's page where it can
+        story += [Spacer(1, 2 * mm), Paragraph(" · ".join(escape(n) for n in doc.notes), small)]
     for section in doc.sections:
         story += [
             Spacer(1, 4 * mm),
@@ -241,7 +264,7 @@ def to_pdf(doc: Document) -> bytes:
                 ]
             ),
         ]
-    pdf.build(story, onFirstPage=footer, onLaterPages=footer)
+    pdf.build(story, canvasmaker=NumberedCanvas)
     return buffer.getvalue()
 
 

@@ -28,6 +28,7 @@ from ratingdb.plausibility import check_date
 from ratingdb.queries.age_ranges import age_condition
 from ratingdb.queries.card import current_memberships, rating_card
 from ratingdb.queries.chart import chart_points
+from ratingdb.queries.clubs import OrganisationScope
 from ratingdb.queries.documents import Document, Section, cells
 from ratingdb.queries.evaluation_display import evaluation_rows, headers, spreadsheet_headers
 from ratingdb.queries.like import like_escape
@@ -164,22 +165,30 @@ def rating_list_rows(
     day: date,
     published_on: date | None = None,
     memberships: bool = False,
+    scope: OrganisationScope | None = None,
 ) -> list[dict[str, Any]]:
     """The members on ``day`` (each once), by DWZ descending, players without DWZ last;
     ``day`` must be plausible (:func:`ratingdb.plausibility.check_date`, an InputError).
 
     ``published_on``: only players who are members that day too and not anonymised (WO
     4.1.1: former members appear in publications only as textual participants; the web).
-    ``memberships``: one row per membership (a player in two clubs twice, next to each
-    other), with the fields of the player files (:mod:`ratingdb.io.player_files`): DSB id,
-    membership status, club name, last FIDE rating and federation on ``day``, date of the
-    last evaluation or takeover. ValueError for a bad selection."""
+    ``scope``: instead of ``club``/``federation``, the clubs of an organisation level
+    (:class:`ratingdb.queries.clubs.OrganisationScope`). ``memberships``: one row per
+    membership (a player in two clubs twice, next to each other), with the fields of the
+    player files (:mod:`ratingdb.io.player_files`): DSB id, membership status, club name,
+    last FIDE rating and federation on ``day``, date of the last evaluation or takeover.
+    ValueError for a bad selection."""
     check_date(day, "date", today=published_on)
-    if (club is None) == (federation is None):
-        raise ValueError("give either a club VKZ or a federation prefix")
-    where = "o.vkz = :v" if club is not None else "o.vkz LIKE :v"
-    # a prefix, not a pattern: '_' and '%' in it are themselves (LIKE's escape is '\\')
-    value = club if club is not None else f"{like_escape(federation or '')}%"
+    if scope is not None:  # an organisation level of the directory
+        where, scope_params = scope.condition("o")
+        value = None
+    else:
+        if (club is None) == (federation is None):
+            raise ValueError("give either a club VKZ or a federation prefix")
+        where = "o.vkz = :v" if club is not None else "o.vkz LIKE :v"
+        # a prefix, not a pattern: '_' and '%' in it are themselves (LIKE's escape is '\\')
+        value = club if club is not None else f"{like_escape(federation or '')}%"
+        scope_params = {}
     published = (
         ""
         if published_on is None
@@ -197,7 +206,7 @@ def rating_list_rows(
             f"WHERE {where} AND m.valid_from <= :d AND (m.valid_to IS NULL OR m.valid_to >= :d)"
             f"{published}{age_condition(age_class, day.year)} ORDER BY p.id, o.vkz"
         ),
-        {"v": value, "d": day, "today": published_on},
+        {"v": value, "d": day, "today": published_on, **scope_params},
     ).all()
     ratings = current_ratings(session, [m.id for m in members], day)
 

@@ -3,8 +3,9 @@
 Names match by prefix, ignoring case, accents and umlaut spellings (``ratingdb_fold_name``,
 migration 0013: Müller = Mueller = Muller, Strauß = Strauss, Çelik = Celik): ``Müller``
 finds every surname starting with it, ``Müller, An`` adds a given-name prefix, ``An Müller``
-(no comma) tries both orders. A text of digits is a DSB id or a FIDE id, ``C0327-12`` a ZPS
-number (club VKZ and membership number, leading zeros ignored). Results come in byte order
+(no comma) tries both orders. A text of digits is a DSB id or a FIDE id (the DSB id's hit
+first), ``C0327-12`` a ZPS number (club VKZ and membership number, leading zeros ignored).
+Each hit has the last FIDE rating up to the day. Results come in byte order
 of the folded name (the order of the name index, so that a short prefix needs no sort of
 thousands of rows), a page at a time (``limit``, ``offset``; :func:`count_players` gives the
 total). A club is a VKZ (or VKZ prefix) or a part of the club's name. Only published players
@@ -93,6 +94,9 @@ class _Criteria:
     where: list[str] = field(default_factory=list)
     params: dict[str, Any] = field(default_factory=dict)
     members: str = ""
+    #: ORDER BY's first terms: a hit by the DSB id before the others (a name search keeps
+    #: the name index's order alone)
+    first: str = ""
 
 
 def _criteria(
@@ -106,6 +110,8 @@ def _criteria(
     c = _Criteria(params={"d": day})
     if name and name.strip():
         c.where.append(_text_filter(name, c.params))
+        if "number" in c.params:  # a DSB id before a FIDE id of the same digits
+            c.first = "(p.dsb_id = :number) DESC, "
     if dsb_id and dsb_id.strip():
         c.where.append("p.dsb_id = :dsb")
         c.params["dsb"] = dsb_id.strip()
@@ -128,6 +134,13 @@ def _criteria(
         c.where.append("p.id IN (SELECT player_id FROM club_members)")
     return c
 
+
+#: the last FIDE rating up to the day (external_ratings), as the rating lists give it
+_FIDE_RATING = (
+    "LEFT JOIN LATERAL (SELECT er.rating AS fide_rating FROM external_ratings er "
+    "WHERE er.player_id = p.id AND er.system = 'fide' AND er.rated_on <= :d "
+    "ORDER BY er.rated_on DESC LIMIT 1) f ON true"
+)
 
 _CURRENT_CLUB = (
     "LATERAL (SELECT o.vkz, o.name AS club FROM memberships mm "
@@ -163,9 +176,9 @@ def search_players(
     rows = session.execute(
         text(
             f"{c.members}SELECT p.id, p.surname, p.given_name, p.dsb_id, p.fide_id, "
-            f"p.birth_year, m.vkz, m.club FROM players p {join} {_CURRENT_CLUB} "
-            f"WHERE {' AND '.join(c.where)}{published} "
-            "ORDER BY ratingdb_fold_name(p.surname) USING ~<~, "
+            f"p.birth_year, m.vkz, m.club, f.fide_rating FROM players p {join} {_CURRENT_CLUB} "
+            f"{_FIDE_RATING} WHERE {' AND '.join(c.where)}{published} "
+            f"ORDER BY {c.first}ratingdb_fold_name(p.surname) USING ~<~, "
             "ratingdb_fold_name(p.given_name) USING ~<~, p.id LIMIT :n OFFSET :o"
         ),
         c.params,
@@ -179,6 +192,7 @@ def search_players(
             "club": r.club,
             "dsb_id": r.dsb_id,
             "fide_id": r.fide_id,
+            "fide_rating": r.fide_rating,
             "birth_year": r.birth_year,
             "rating": ratings.get(r.id, (None, None))[0],
             "index": ratings.get(r.id, (None, None))[1],

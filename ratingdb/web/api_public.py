@@ -185,16 +185,21 @@ def api_list(
     today: TodayDep,
     club: Annotated[str | None, Query(max_length=10)] = None,
     federation: Annotated[str | None, Query(max_length=10)] = None,
+    org: Annotated[
+        str | None, Query(max_length=10, description="an organisation level (its clubs)")
+    ] = None,
     age_class: Annotated[
-        str | None, Query(max_length=6, description="youth, junior, adult or U<n>")
+        str | None, Query(max_length=8, description="youth, junior, adult, U<n> or Ü<n>")
     ] = None,
     day: Annotated[date | None, Query(alias="date")] = None,
 ) -> dict[str, Any]:
-    """Members by DWZ (players without DWZ last); CSV: ``/lists.csv`` with the same query."""
-    rows, _ = selected_list(session, club, federation, age_class, day, today)
+    """Members by DWZ (players without DWZ last); CSV and PDF: ``/lists.csv``,
+    ``/lists.pdf`` with the same query."""
+    rows, _ = selected_list(session, club, federation, age_class, day, today, org)
     return {
         "club": club,
         "federation": federation,
+        "org": org,
         "age_class": age_class,
         "date": day or today,
         "rows": rows,

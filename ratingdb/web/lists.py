@@ -33,13 +33,18 @@ def selected_list(
     age_class: str | None,
     day: date | None,
     today: date,
+    org: str | None = None,
 ) -> tuple[list[dict[str, Any]], Document]:
+    """A rating list of a club (``club``), of the clubs under a VKZ prefix (``federation``)
+    or of an organisation level of the directory (``org``: :class:`OrganisationScope`)."""
     club = (club or "").strip() or None
     federation = (federation or "").strip() or None
+    org = (org or "").strip() or None
     age_class = (age_class or "").strip() or None
-    if (club is None) == (federation is None):
-        raise InputError("club", "give either a club VKZ (club) or a federation prefix")
+    if sum(v is not None for v in (club, federation, org)) != 1:
+        raise InputError("club", _("give a club VKZ (club), a federation prefix or a level"))
     day = day or today
+    scope = organisation_scope(session, org, "org") if org is not None else None
     try:
         rows = rating_list_rows(
             session,
@@ -48,6 +53,7 @@ def selected_list(
             age_class=age_class,
             day=day,
             published_on=today,
+            scope=scope,
         )
     except ValueError as err:
         raise InputError("age_class", str(err)) from None
@@ -55,20 +61,32 @@ def selected_list(
     # a list of another day shows who was a member then and is published today: any
     # player's publication (a membership anywhere, WO 4.1.1) can add or remove a row
     anyone = () if day == today else (scopes.ANY_PERSON,)
-    depends_on(
-        scopes.club(club) if club is not None else scopes.clubs_under(federation or ""),
-        *(scopes.player(r["player_id"]) for r in rows),
-        *anyone,
-    )
-    scope = list_scope(club, federation)
-    return rows, rating_list_document(rows, scope=scope, day=day, age_class=age_class)
+    if scope is not None:
+        shown = [scopes.clubs_under("" if scope.everything else scope.prefix),
+                 *map(scopes.club, scope_clubs(session, scope))]  # fmt: skip
+        words = f"{scope.name} ({scope.vkz})" if scope.name else scope.vkz
+    elif club is not None:
+        shown, words = [scopes.club(club)], list_scope(club, None)
+    else:
+        shown, words = [scopes.clubs_under(federation or "")], list_scope(None, federation)
+    depends_on(*shown, *(scopes.player(r["player_id"]) for r in rows), *anyone)
+    return rows, rating_list_document(rows, scope=words, day=day, age_class=age_class)
 
 
-def list_query(
-    club: str | None, federation: str | None, age_class: str | None, day: date | None
-) -> str:
-    values = {"club": club, "federation": federation, "age_class": age_class, "date": day}
-    return urlencode({k: v for k, v in values.items() if v})
+#: the rating list's sort keys on the page (its header links) and the row fields they sort
+LIST_SORTS = {"rank": "rank", "name": "name", "born": "birth_year", "club": "club",
+              "rating": "rating"}  # fmt: skip
+
+
+def sorted_rows(rows: list[dict[str, Any]], sort: str | None, descending: bool) -> list[Any]:
+    """The rows by ``sort`` (a key of :data:`LIST_SORTS`; rank when None), empty values
+    last in either direction; equal values keep the rank order."""
+    field = LIST_SORTS.get(sort or "rank", "rank")
+    present = [r for r in rows if r[field] not in (None, "")]
+    empty = [r for r in rows if r[field] in (None, "")]
+    present.sort(key=lambda r: (r[field].casefold() if isinstance(r[field], str) else r[field]),
+                 reverse=descending)  # fmt: skip
+    return present + empty
 
 
 def selected_top_list(
@@ -112,3 +130,16 @@ def top_query(query: TopListQuery) -> str:
         "age": query.age, "sex": query.sex, "status": query.status,
     }  # fmt: skip
     return urlencode({k: v for k, v in values.items() if v is not None})
+
+
+def list_query(
+    club: str | None,
+    federation: str | None,
+    age_class: str | None,
+    day: date | None,
+    org: str | None = None,
+) -> str:
+    """The URL query of a rating list's selection (its CSV, PDF and paging links)."""
+    values = {"club": club, "federation": federation, "org": org, "age_class": age_class,
+              "date": day}  # fmt: skip
+    return urlencode({k: v for k, v in values.items() if v})

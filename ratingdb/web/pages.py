@@ -23,6 +23,7 @@ from ratingdb.i18n import _
 from ratingdb.names import full_name
 from ratingdb.queries.age_ranges import PRESETS
 from ratingdb.queries.card import current_memberships, rating_card
+from ratingdb.queries.clubs import VKZ, club_names, directory, find_clubs, organisation_scope
 from ratingdb.queries.documents import Document, to_csv, to_pdf
 from ratingdb.queries.evaluation_table import (
     COLUMN_KEYS,
@@ -39,11 +40,18 @@ from ratingdb.queries.tournament_search import find_tournaments
 from ratingdb.terms import card_terms, term
 from ratingdb.web.chart import chart_points, rating_chart
 from ratingdb.web.deps import OptionalUser, ReleasingRoute, SessionDep, TodayDep
-from ratingdb.web.lists import list_query, selected_list, selected_top_list, top_query
+from ratingdb.web.lists import (
+    LIST_SORTS,
+    list_query,
+    selected_list,
+    selected_top_list,
+    sorted_rows,
+    top_query,
+)
 from ratingdb.web.page_cache import depends_on
 
 router = APIRouter(include_in_schema=False, route_class=ReleasingRoute)
-LIST_PAGE_ROWS = 1000
+LIST_PAGE_ROWS = 100
 SEARCH_PAGE_ROWS = 50
 
 
@@ -154,6 +162,7 @@ def card_pdf(player_id: int, session: SessionDep, today: TodayDep, user: Optiona
     the public one without birth year (as the page)."""
     card_for(session, player_id, today, user)  # the publication check of the page
     doc = card_document(session, player_id, today, public=user is None)
+    doc.printed_on = today
     return Response(
         to_pdf(doc),
         media_type="application/pdf",
@@ -261,30 +270,74 @@ def games_page(
     return _render(request, "games.html", {"data": data, "info": info})
 
 
+ListClub = Annotated[str | None, Query(max_length=100, description="a club's VKZ (or name)")]
+ListLevel = Annotated[str | None, Query(max_length=10, description="a VKZ of the directory")]
+ListPrefix = Annotated[str | None, Query(max_length=10, description="a VKZ prefix")]
+ListAge = Annotated[str | None, Query(max_length=8)]
+ListDay = Annotated[date | None, Query(alias="date")]
+
+
+def club_answer(session: Session, club: str | None) -> list[Any] | None:
+    """For a ``club`` that names no club (a club's name typed, a typing error): the
+    organisations it may mean (name or VKZ beginning), else None (a club VKZ)."""
+    club = (club or "").strip()
+    if not club:
+        return None
+    if VKZ.fullmatch(club) and club_names(session, [club]):
+        return None
+    return find_clubs(session, club)
+
+
 @router.get("/lists", response_class=HTMLResponse)
 def lists_page(
     request: Request,
     session: SessionDep,
     today: TodayDep,
-    club: Annotated[str | None, Query(max_length=10)] = None,
-    federation: Annotated[str | None, Query(max_length=10)] = None,
-    age_class: Annotated[str | None, Query(max_length=6)] = None,
-    day: Annotated[date | None, Query(alias="date")] = None,
+    club: ListClub = None,
+    federation: ListPrefix = None,
+    org: ListLevel = None,
+    age_class: ListAge = None,
+    day: ListDay = None,
+    sort: Annotated[str | None, Query(max_length=10)] = None,
+    dir: Annotated[str, Query(pattern="^(asc|desc)$")] = "asc",
+    offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0,
 ) -> HTMLResponse:
+    """The directory (DSB → Landesverband → Bezirk → club) and a level's or club's rating
+    list, a page of :data:`LIST_PAGE_ROWS` rows, sortable by its heads."""
+    candidates = club_answer(session, club)
     rows = None
-    if club or federation:
-        rows, _ = selected_list(session, club, federation, age_class, day, today)
+    if candidates is None and (club or federation or org):
+        rows, _doc = selected_list(session, club, federation, age_class, day, today, org)
+    level = (club or "").strip() or None
+    if (org or "").strip():
+        scope = organisation_scope(session, org or "", "org")
+        level = scope.vkz if scope.name is not None and not scope.everything else None
+    place = None
+    if candidates is None and not (federation or "").strip():
+        place = directory(session, level, day or today)  # the organisations: every change
+        depends_on(scopes.clubs_under(""))
+    shown = sorted_rows(rows or [], sort, dir == "desc")
     return _render(
         request,
         "lists.html",
         {
             "rows": rows,
-            "shown": (rows or [])[:LIST_PAGE_ROWS],
+            "shown": shown[offset : offset + LIST_PAGE_ROWS],
+            "offset": offset,
+            "limit": LIST_PAGE_ROWS,
+            "total": len(shown),
             "club": club,
             "federation": federation,
+            "org": org,
             "age_class": age_class,
             "day": day,
-            "query": list_query(club, federation, age_class, day),
+            "sort": sort if sort in LIST_SORTS else None,
+            "descending": dir == "desc",
+            "candidates": candidates,
+            "place": place,
+            "base_query": list_query(club, federation, age_class, day, org),
+            "query": list_query(club, federation, age_class, day, org)
+            + (f"&sort={sort}&dir={dir}" if sort in LIST_SORTS else ""),
             "labels": list_labels(),  # the CSV's column names (ratingdb/queries/reports.py)
         },
     )
@@ -294,18 +347,46 @@ def lists_page(
 def list_csv(
     session: SessionDep,
     today: TodayDep,
-    club: Annotated[str | None, Query(max_length=10)] = None,
-    federation: Annotated[str | None, Query(max_length=10)] = None,
-    age_class: Annotated[str | None, Query(max_length=6)] = None,
-    day: Annotated[date | None, Query(alias="date")] = None,
+    club: ListClub = None,
+    federation: ListPrefix = None,
+    org: ListLevel = None,
+    age_class: ListAge = None,
+    day: ListDay = None,
 ) -> Response:
-    _rows, doc = selected_list(session, club, federation, age_class, day, today)
-    name = (club or f"{federation}-all") + (f"-{age_class}" if age_class else "")
+    _rows, doc = selected_list(session, club, federation, age_class, day, today, org)
+    name = list_file(club, federation, org, age_class)
     return Response(
         to_csv(doc),
         media_type="text/csv; charset=utf-8",
-        headers={"Content-Disposition": f'attachment; filename="dwz-{name}.csv"'},
+        headers={"Content-Disposition": f'attachment; filename="{name}.csv"'},
     )
+
+
+@router.get("/lists.pdf")
+def list_pdf(
+    session: SessionDep,
+    today: TodayDep,
+    club: ListClub = None,
+    federation: ListPrefix = None,
+    org: ListLevel = None,
+    age_class: ListAge = None,
+    day: ListDay = None,
+) -> Response:
+    """The rating list as a PDF (WO 6.5.2.2), every row."""
+    _rows, doc = selected_list(session, club, federation, age_class, day, today, org)
+    doc.printed_on = today
+    name = list_file(club, federation, org, age_class)
+    return Response(
+        to_pdf(doc),
+        media_type="application/pdf",
+        headers={"Content-Disposition": f'inline; filename="{name}.pdf"'},
+    )
+
+
+def list_file(club: str | None, federation: str | None, org: str | None, age: str | None) -> str:
+    """``dwz-C0327``, ``dwz-C03-all-U18``: a rating list's file name (ASCII only)."""
+    name = (club or (f"{federation}-all" if federation else org) or "") + (f"-{age}" if age else "")
+    return "dwz-" + "".join(c if (c.isascii() and c.isalnum()) or c == "-" else "_" for c in name)
 
 
 def whole_number(value: str | None, where: str) -> int | None:
@@ -396,6 +477,7 @@ def top_list_csv(session: SessionDep, today: TodayDep, selection: TopListDep) ->
 @router.get("/lists/top.pdf")
 def top_list_pdf(session: SessionDep, today: TodayDep, selection: TopListDep) -> Response:
     query, _scope, _rows, doc = selection.run(session, today)
+    doc.printed_on = today
     return Response(
         to_pdf(doc),
         media_type="application/pdf",

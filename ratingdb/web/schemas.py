@@ -39,6 +39,7 @@ class PlayerHit(BaseModel):
     club: str | None
     dsb_id: str | None
     fide_id: int | None
+    fide_rating: int | None = Field(None, description="the last FIDE rating up to today")
     birth_year: int | None
     rating: int | None
     index: int | None
@@ -260,6 +261,7 @@ class ListRow(BaseModel):
 class RatingList(BaseModel):
     club: str | None
     federation: str | None
+    org: str | None = None
     age_class: str | None
     date: date
     rows: list[ListRow]

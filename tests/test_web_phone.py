@@ -1,0 +1,192 @@
+"""What club players look up, in a real headless Chromium (Debian's ``chromium`` driven by
+Playwright) at a phone's 390×844 and a desktop's 1280×900, on the synthetic federation:
+search, Karteikarte, evaluation display, a club's rating list, the federation directory and
+a top list. On every one the DWZ (and the change, where the page shows one) of the first
+rows lies inside the viewport and the page never scrolls sideways; the further values are
+in the row's details line. Screenshots go to ``$RATINGDB_SCREENSHOTS`` (default
+tests/artifacts/screens)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from sqlalchemy import text
+
+from tests.test_web_browser import CHROMIUM
+from tests.web_support import ARTIFACTS, TODAY, engine_for, served, synth_database
+
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(), reason="Debian's chromium is not installed (apt-get install chromium)"
+)
+
+SCREENS = Path(os.environ.get("RATINGDB_SCREENSHOTS") or ARTIFACTS / "screens")
+SIZES = ((390, 844), (1280, 900))
+
+#: the page's width against the viewport, and the boxes of the first rows' cells of a kind
+MEASURE = """([table, selectors]) => {
+  const vw = window.innerWidth;
+  const rows = [...document.querySelectorAll(`table#${table} tbody tr`)].slice(0, 5);
+  const cells = [];
+  for (const row of rows) {
+    for (const sel of selectors) {
+      const cell = row.querySelector(sel);
+      if (!cell) { cells.push({sel, missing: true}); continue; }
+      const r = cell.getBoundingClientRect();
+      cells.push({sel, left: r.left, right: r.right, width: r.width,
+                  text: cell.innerText.trim(), shown: getComputedStyle(cell).display !== 'none'});
+    }
+  }
+  return {scrollWidth: document.documentElement.scrollWidth, innerWidth: vw,
+          rows: rows.length, cells};
+}"""
+
+
+@pytest.fixture(scope="module")
+def site(pg_server):
+    """The synthetic federation under uvicorn, and the paths of the pages to look at."""
+    from ratingdb.web.app import create_app
+
+    with synth_database(pg_server) as url:
+        with engine_for(url).connect() as conn:
+            player = conn.execute(
+                text(
+                    "SELECT s.player_id FROM rating_snapshots s JOIN memberships m ON "
+                    "m.player_id = s.player_id AND m.valid_to IS NULL WHERE s.stored "
+                    "GROUP BY s.player_id ORDER BY count(*) DESC, s.player_id LIMIT 1"
+                )
+            ).scalar_one()
+            code = conn.execute(
+                text(
+                    "SELECT t.code FROM tournaments t JOIN rating_snapshots s ON "
+                    "s.tournament_id = t.id GROUP BY t.code ORDER BY count(*) DESC, t.code "
+                    "LIMIT 1"
+                )
+            ).scalar_one()
+            club, surname = conn.execute(
+                text(
+                    "SELECT o.vkz, min(p.surname) FROM memberships m JOIN organisations o ON "
+                    "o.id = m.organisation_id JOIN players p ON p.id = m.player_id "
+                    "WHERE m.valid_to IS NULL GROUP BY o.vkz ORDER BY count(*) DESC, o.vkz "
+                    "LIMIT 1"
+                )
+            ).one()
+        app = create_app(engine_for(url), today=lambda: TODAY)
+        with served(app) as base:
+            yield (
+                base,
+                {
+                    "search": (f"/players?q={surname}", "results", ["td.name", "td.dwz"]),
+                    "karteikarte": (
+                        f"/players/{player}",
+                        "evaluations",
+                        ["td.name", "td.new", "td.change"],
+                    ),
+                    "evaluation": (
+                        f"/tournaments/{code}",
+                        "evaluation",
+                        ["td.name", "td.dwz", "td:last-child"],
+                    ),
+                    "club-list": (f"/lists?club={club}", "list", ["td.name", "td.dwz"]),
+                    "directory": ("/lists", "directory", ["td.name", "td:last-child"]),
+                    "region": (f"/lists?org={club[0]}", "list", ["td.name", "td.dwz"]),
+                    "top-list": (
+                        "/lists/top?organisation=000&limit=50",
+                        "top",
+                        ["td.name", "td.dwz"],
+                    ),
+                },
+            )
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True)
+        yield chromium
+        chromium.close()
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_dwz_and_change_of_the_first_rows_are_on_the_screen(site, browser, width, height):
+    base, pages = site
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    context = browser.new_context(viewport={"width": width, "height": height}, locale="de-DE")
+    page = context.new_page()
+    try:
+        for name, (path, table, selectors) in pages.items():
+            page.goto(base + path)
+            page.screenshot(path=str(SCREENS / f"phone-{name}-{width}.png"), full_page=False)
+            m = page.evaluate(MEASURE, [table, selectors])
+            assert m["scrollWidth"] <= m["innerWidth"], (name, m["scrollWidth"])
+            assert m["rows"] >= 1, name
+            for cell in m["cells"]:
+                assert not cell.get("missing"), (name, cell)
+                assert cell["shown"] and cell["width"] > 0, (name, cell)
+                assert cell["left"] >= 0 and cell["right"] <= width, (name, cell)
+            numbers = [c for c in m["cells"] if c["sel"] != "td.name"]
+            assert any(c["text"] for c in numbers), (name, numbers)
+    finally:
+        context.close()
+
+
+def test_phone_rows_carry_their_details_line(site, browser):
+    """At 390 px the columns left out are in the row's details line (club, Jahrgang, the
+    tournament's date and score); at 1280 px the line is hidden and the columns show."""
+    base, pages = site
+    for width, shown in ((390, True), (1280, False)):
+        context = browser.new_context(viewport={"width": width, "height": 844}, locale="de-DE")
+        page = context.new_page()
+        try:
+            for name in ("search", "karteikarte", "evaluation", "club-list", "top-list"):
+                path, table, _ = pages[name]
+                page.goto(base + path)
+                sub = page.locator(f"table#{table} tbody tr td.name .sub").first
+                assert sub.is_visible() == shown, (name, width)
+                wide = page.locator(f"table#{table} thead th.wide").first
+                assert wide.is_visible() == (not shown), (name, width)
+        finally:
+            context.close()
+
+
+def test_directory_leads_from_the_federation_to_a_club_list(site, browser):
+    """/lists opens on the directory; a region, its district and a club follow by links,
+    and the club on a Karteikarte links to the club's list."""
+    base, pages = site
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="de-DE")
+    page = context.new_page()
+    try:
+        page.goto(base + "/lists")
+        page.locator("table#directory tbody tr td.name a").first.click()
+        page.wait_for_url("**org=*")
+        page.locator("table#directory tbody tr td.name a").first.click()  # a district
+        page.wait_for_url("**org=*")
+        page.locator("table#directory tbody tr.club td.name a").first.click()
+        page.wait_for_url("**club=*")
+        assert page.locator("nav#crumbs a").count() >= 3  # directory, federation, region...
+        assert page.locator("table#list tbody tr").count() >= 1
+        page.goto(base + pages["karteikarte"][0])
+        page.locator("#club a").first.click()
+        page.wait_for_url("**/lists?club=*")
+        assert page.locator("table#list tbody tr").count() >= 1
+    finally:
+        context.close()
+
+
+def test_calculator_shows_four_digit_ratings_whole(site, browser):
+    """The opponents' rating fields hold "1800" without cutting it, on a phone too."""
+    base, _ = site
+    for width in (390, 1280):
+        context = browser.new_context(viewport={"width": width, "height": 844}, locale="de-DE")
+        page = context.new_page()
+        try:
+            page.goto(base + "/rechner")
+            field = page.locator("input[name$=_rating]").first
+            field.fill("1888")
+            fits = field.evaluate("e => e.scrollWidth <= e.clientWidth")
+            assert fits, width
+        finally:
+            context.close()
