@@ -54,6 +54,17 @@ def federation(pg_server: Any) -> Iterator[dict[str, Any]]:
         ok(["recalc", "--quiet"], url)
         engine = engine_for(url)
         with Session(engine) as session, session.begin():
+            # FIDE data as a tournament file and a FIDE rating list would give them
+            session.execute(
+                text("UPDATE players SET federation = 'GER', title = 'WFM' WHERE surname = 'Weiß'")
+            )
+            session.execute(
+                text(
+                    "INSERT INTO external_ratings (player_id, system, federation, rating, "
+                    "rated_on) SELECT id, 'fide', 'AUT', 1902, DATE '2026-01-01' FROM players "
+                    "WHERE surname = 'Müller'"
+                )
+            )
             add_user(session, "anna", "officer", ["106"], full_name="Anna Amtlich")
             add_user(session, "bernd", "officer", ["2"], full_name="Bernd Bote")
             add_user(session, "root", "admin", [], full_name="Ada Admin")
@@ -106,7 +117,7 @@ def test_search_by_name_answers_members_with_the_fields_the_plugins_read(federat
         "gender": "m", "yearOfBirth": 1980, "membership": 17, "vkz": "10614",
         "club": "SC Musterstadt 1920", "state": "", "rating": card["current_rating"],
         "ratingIndex": card["current_index"], "tcode": "DW-2026-2", "finishedOn": "2026-04-20",
-        "idfide": 4699001, "nationfide": "", "elo": 0, "fideTitle": "",
+        "idfide": 4699001, "nationfide": "AUT", "elo": 1902, "fideTitle": "",
     }  # fmt: skip
     # umlaut spellings fold; ChessLeagueManager passes surname and first name only
     assert [m["pid"] for m in one(base, "searchByName", "Mueller", "Jörg")["members"]] == [
@@ -148,7 +159,7 @@ def test_tournament_card_for_id_is_the_public_karteikarte(federation):
     public = public_card(federation, "Müller")
     assert card["member"] == {
         "pid": ids["Müller"], "surname": "Müller", "firstname": "Jörg", "title": "",
-        "gender": "", "yearOfBirth": 0, "idfide": 4699001, "fideNation": "", "elo": 0,
+        "gender": "", "yearOfBirth": 0, "idfide": 4699001, "fideNation": "AUT", "elo": 1902,
         "fideTitle": "", "rating": public["current_rating"], "ratingIndex": public["current_index"],
     }  # fmt: skip
     assert card["memberships"] == [
@@ -253,6 +264,7 @@ def test_best_of_federation_is_the_public_top_list(federation):
         ids["Weiß"], "20101", "SK Weißenfels", "f",
     )  # fmt: skip
     assert (weiss["yearOfBirth"], weiss["tcode"], weiss["idfide"]) == (2001, "DW-2026-2", 4699002)
+    assert (weiss["nationfide"], weiss["fideTitle"], weiss["elo"]) == ("GER", "WFM", 0)
     # a district by its DeWIS form (trailing zeros), its officer
     district = one(base, "bestOfFederation", "10600", 10)
     assert district["organization"]["vkz"] == "106"

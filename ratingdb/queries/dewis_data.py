@@ -62,17 +62,21 @@ def last_tournaments(
     return {r.player_id: (r.code, r.end_date) for r in rows}
 
 
-def fide_data(session: Session, player_ids: list[int], day: date) -> dict[int, tuple[int, str]]:
-    """player id -> (last FIDE rating, FIDE federation) up to ``day``."""
+def fide_data(
+    session: Session, player_ids: list[int], day: date
+) -> dict[int, tuple[int, str, str]]:
+    """player id -> (last FIDE rating up to ``day`` or 0, FIDE federation — that rating's,
+    else the player's — or "", FIDE title or "") of the given players."""
     rows = session.execute(
         text(
-            "SELECT DISTINCT ON (player_id) player_id, rating, federation "
-            "FROM external_ratings WHERE system = 'fide' AND player_id = ANY(:ids) "
-            "AND rated_on <= :d ORDER BY player_id, rated_on DESC"
+            "SELECT p.id, e.rating, coalesce(e.federation, p.federation) AS federation, p.title "
+            "FROM players p LEFT JOIN LATERAL (SELECT rating, federation FROM external_ratings "
+            "WHERE system = 'fide' AND player_id = p.id AND rated_on <= :d "
+            "ORDER BY rated_on DESC LIMIT 1) e ON true WHERE p.id = ANY(:ids)"
         ),
         {"ids": player_ids, "d": day},
     )
-    return {r.player_id: (r.rating, r.federation) for r in rows}
+    return {r.id: (r.rating or 0, r.federation or "", r.title or "") for r in rows}
 
 
 @dataclass(frozen=True, slots=True)

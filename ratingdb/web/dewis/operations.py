@@ -99,7 +99,7 @@ def _member(
     membership: dict[str, Any] | None,
     rating: tuple[int, int | None] | None,
     last: tuple[str, date] | None,
-    fide: tuple[int, str] | None,
+    fide: tuple[int, str, str] | None,
 ) -> dict[str, Any]:
     """A player of a list (search, club, top list): the fields in DeWIS's order."""
     return {
@@ -120,7 +120,7 @@ def _member(
         "idfide": player.fide_id or 0,
         "nationfide": fide[1] if fide else "",
         "elo": fide[0] if fide else 0,
-        "fideTitle": "",
+        "fideTitle": fide[2] if fide else "",
     }
 
 
@@ -185,6 +185,7 @@ def union_rating_list(session: Session, today: date, args: Sequence[Value]) -> A
     ids = [r["player_id"] for r in rows]
     last = data.last_tournaments(session, ids, today)
     players = data.players_by_id(session, ids)
+    fide = data.fide_data(session, ids, today)
     officer = data.responsible(data.officers(session), vkz)
     return {
         "union": {"vkz": club.vkz, "name": club.name},
@@ -201,7 +202,7 @@ def union_rating_list(session: Session, today: date, args: Sequence[Value]) -> A
                 },
                 (r["rating"], r["index"]) if r["rating"] is not None else None,
                 last.get(r["player_id"]),
-                (r["fide_rating"], r["fide_federation"]) if r["fide_rating"] else None,
+                fide.get(r["player_id"]),
             )
             for r in rows
         ],
@@ -232,7 +233,7 @@ def _card(session: Session, today: date, player_id: int) -> dict[str, Any]:
             "idfide": player["fide_id"] or 0,
             "fideNation": fide[1] if fide else "",
             "elo": fide[0] if fide else 0,
-            "fideTitle": "",
+            "fideTitle": fide[2] if fide else "",
             "rating": card.current_rating or 0,
             "ratingIndex": card.current_index or 0,
         },
@@ -477,7 +478,7 @@ def tournament(session: Session, today: date, args: Sequence[Value]) -> Any:
                 "gender": "",
                 "idfide": p.fide_id or 0,
                 "elo": fide[pid][0] if pid in fide else 0,
-                "fideTitle": "",
+                "fideTitle": fide[pid][2] if pid in fide else "",
                 "ratingOld": r["rating_old"] or 0,
                 "ratingOldIndex": r["index_old"] or 0,
                 "points": _number(r["score"]),
