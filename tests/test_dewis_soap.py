@@ -358,6 +358,21 @@ def test_tournament_pairings_name_textual_participants_without_a_player_id(feder
     assert len([pid for pid in points if pid < 0]) == 2
 
 
+def test_tournament_pairings_by_player_are_one_published_players_games(federation):
+    base, ids = federation["base"], federation["players"]
+    answer = one(base, "tournamentPairingsByPlayer", "DW-2026-1", str(ids["Müller"]))
+    assert answer["tournament"]["tcode"] == "DW-2026-1"
+    assert [(g["white"], g["black"], g["result"]) for g in answer["games"]] == [
+        ("Müller, Jörg", "Wolf, Lea", "½:½"), ("Weiß, Wiebke", "Müller, Jörg", "1:0"),
+        ("Müller, Jörg", "Gast, Gustav", "1:0"), ("Müller, Jörg", "Alt, Otto", "+:-"),
+        ("Meier, Hans", "Müller, Jörg", "0:1"),
+    ]  # fmt: skip
+    # a former member is a textual participant: no games under his player id
+    assert one(base, "tournamentPairingsByPlayer", "DW-2026-1", ids["Alt"])["games"] == []
+    assert fault(base, "tournamentPairingsByPlayer", "DW-2026-1", "x") == "no valid id given"
+    assert fault(base, "tournamentPairingsByPlayer", "NOPE", 1) == "that is not a valid tournament"
+
+
 def test_tournament_and_pairings_refuse_unknown_codes(federation):
     base = federation["base"]
     assert fault(base, "tournament", "NO-SUCH") == "that is not a valid tournament"

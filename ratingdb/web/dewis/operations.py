@@ -495,10 +495,9 @@ def tournament(session: Session, today: date, args: Sequence[Value]) -> Any:
     return {"tournament": _header(info, rounds, data.officers(session)), "evaluation": evaluation}
 
 
-def tournament_pairings(session: Session, today: date, args: Sequence[Value]) -> Any:
-    """``tournamentPairings(code)``: the header and every game by round; a published player
-    is named by his ``pid``, a textual participant by minus his participant number."""
-    info = _info(session, _tournament_code(args))
+def _pairings(session: Session, today: date, code: str) -> tuple[Any, dict[int, list[Any]]]:
+    """A tournament's header info and its games by round as DeWIS writes them."""
+    info = _info(session, code)
     found = tournament_games(session, info.code, today)
     depends_on(
         scopes.tournament(info.id),
@@ -518,11 +517,36 @@ def tournament_pairings(session: Session, today: date, args: Sequence[Value]) ->
                 "result": PAIRING_RESULTS[g["result"]],
             }
         )
+    return info, rounds
+
+
+def tournament_pairings(session: Session, today: date, args: Sequence[Value]) -> Any:
+    """``tournamentPairings(code)``: the header and every game by round; a published player
+    is named by his ``pid``, a textual participant by minus his participant number."""
+    info, rounds = _pairings(session, today, _tournament_code(args))
     return {
         "tournament": _header(info, max(rounds, default=0), data.officers(session)),
         "rounds": [
             {"no": no, "appointment": "", "games": games} for no, games in sorted(rounds.items())
         ],
+    }
+
+
+def tournament_pairings_by_player(session: Session, today: date, args: Sequence[Value]) -> Any:
+    """``tournamentPairingsByPlayer(code, pid)``: the header and the games of one published
+    player in the tournament, in round order (none for a player who is not in it)."""
+    code = _tournament_code(args)
+    pid = arg.integer(args, 1, f.NO_VALID_ID, low=1, high=2**62)
+    info, rounds = _pairings(session, today, code)
+    games = [
+        g
+        for _, games in sorted(rounds.items())
+        for g in games
+        if pid in (g["idWhite"], g["idBlack"])
+    ]
+    return {
+        "tournament": _header(info, max(rounds, default=0), data.officers(session)),
+        "games": games,
     }
 
 
@@ -634,6 +658,7 @@ OPERATIONS: dict[str, Operation] = {
     "tournamentsByPeriod": tournaments_by_period,
     "tournament": tournament,
     "tournamentPairings": tournament_pairings,
+    "tournamentPairingsByPlayer": tournament_pairings_by_player,
     "organizations": organizations,
     "ratingOfficer": rating_officer,
 }
