@@ -292,8 +292,46 @@ def test_placeholder_players_become_byes():
 
 
 @pytest.mark.parametrize(
+    ("name", "scoring", "points"),
+    [
+        ("bbpairings-bye-values.trf", {"U": "0.5", "W": "1"},
+         {1: "2.0", 2: "1.5", 3: "1.5", 4: "1.0", 5: "1.0"}),
+        ("trf2026-scoring.trf", {"W": "3.0", "D": "1.0", "U": "3.0"},
+         {1: "7.0", 2: "4.0", 3: "3.0", 4: "1.0"}),
+    ],
+)  # fmt: skip
+def test_bye_values_count_as_the_file_sets_them(name, scoring, points):
+    """bbpPairings' BBU (and its BBW…BBZ siblings) and TRF-2026's 162 set what a round
+    scores: the points column agrees without a warning, and the export computes it so."""
+    t = read(name)
+    assert {k: t.scoring[k] for k in scoring} == {k: Decimal(v) for k, v in scoring.items()}
+    assert t.warnings == []
+    assert {p.start_rank: p.points for p in t.players} == {k: Decimal(v) for k, v in
+                                                            points.items()}  # fmt: skip
+    for p in t.players:
+        p.points = None  # the export computes the column from the rounds and the values
+    again = parse(write(t), "again.trf")
+    assert {p.start_rank: p.points for p in again.players} == {k: Decimal(v) for k, v in
+                                                                points.items()}  # fmt: skip
+    assert [r for r in again.records if r[:2] == "BB"] == [r for r in t.records if r[:2] == "BB"]
+    # the same file without the values: the standard points disagree with its column
+    plain = "\n".join(x for x in (DATA / name).read_text().splitlines()
+                      if x[:2] != "BB" and not x.startswith("162"))  # fmt: skip
+    assert any("the points column differs" in w for w in parse(plain, "p.trf").warnings)
+
+
+def test_bad_bye_values_are_warnings_naming_the_line():
+    text = (DATA / "bbpairings-bye-values.trf").read_text().replace("BBU  0.5", "BBU  ½")
+    t = parse(text, "b.trf")
+    assert t.scoring["U"] == Decimal(1)
+    assert "line 11: record BBU: points are not a number (pp.p): '½' (the standard value is " \
+        "used)" in t.warnings  # fmt: skip
+
+
+@pytest.mark.parametrize(
     ("name", "encoding"),
-    [("trf2026-team.trf", "utf-8"), ("spielfrei-team.trf", "utf-8"),
+    [("bbpairings-bye-values.trf", "utf-8"), ("trf2026-scoring.trf", "utf-8"),
+     ("trf2026-team.trf", "utf-8"), ("spielfrei-team.trf", "utf-8"),
      ("swiss-manager.trf", "cp1252"), ("all-records.trf", "utf-8"),
      ("irish-icu.trf", "utf-8")],
 )  # fmt: skip
@@ -540,3 +578,20 @@ def test_no_start_date_and_a_round_date_after_the_end():
     text = text.replace("042 24/09/2010\n", "052 2010/09/01\n")
     with pytest.raises(TrfError, match="end date 2010-09-01 is before the start date 2010-09-24"):
         parse(text, "t.trf")
+
+
+def test_the_tournament_page_shows_the_files_point_values(empty_db):
+    """The point values a file set are shown with the tournament (German by default); a
+    file with the standard values shows none."""
+    from tests.web_support import client_for
+
+    for name, code in (("bbpairings-bye-values.trf", "BB1"), ("javafo-trfx.trf", "JV1")):
+        out = run(["tournament", "import", str(DATA / name), "--id", code, "--vkz", "C01"],
+                  empty_db)  # fmt: skip
+        assert out.returncode == 0, out.stderr
+    client = client_for(empty_db)
+    page = client.get("/tournaments/BB1")
+    assert page.status_code == 200
+    assert '<dt>Punktwertung</dt><dd id="scoring">spielfrei (Freilos) 0.5</dd>' in page.text
+    assert "pairing-allocated bye 0.5" in client.get("/tournaments/BB1?lang=en").text
+    assert 'id="scoring"' not in client.get("/tournaments/JV1").text

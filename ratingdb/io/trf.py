@@ -98,6 +98,18 @@ _POINTS = {
     "H": Decimal("0.5"),
     "U": Decimal(1),
 }
+#: the point values a file may set (bbpPairings' ``BBW``…``BBU`` records, TRF-2026's ``162``):
+#: win (also forfeit win, unplayed win, full-point bye), draw (also half-point bye), played
+#: loss, zero-point bye (and absence), forfeit loss, pairing-allocated bye (default: a win)
+SCORING_KEYS = ("W", "D", "L", "Z", "F", "U")
+DEFAULT_SCORING = {
+    "W": Decimal(1), "D": Decimal("0.5"), "L": Decimal(0), "Z": Decimal(0), "F": Decimal(0),
+}  # fmt: skip
+#: TRF-2026 ``162``'s symbols -> the keys they set (A: absence, zero-point bye or forfeit
+#: loss; P: pairing-allocated bye; X, an unknown result, scores nothing ratingdb stores)
+_TRF26_SCORING = {"W": ("W",), "D": ("D",), "L": ("L",), "A": ("Z", "F"), "P": ("U",)}
+_SCORING_VALUE = re.compile(r"[0-9]{1,3}(?:\.[0-9])?", re.ASCII)
+_BB_TAG = re.compile(r"BB[WDLZFU]")
 _NRS_TAG = re.compile(r"^[A-Z]{3}$")
 _DATE = re.compile(r"^([0-9]{4})[/-]([0-9]{2})[/-]([0-9]{2})$")
 _SHORT_DATE = re.compile(r"^([0-9]{2})/([0-9]{2})/([0-9]{2})$")
@@ -170,9 +182,78 @@ class RoundEntry:
 
     @property
     def points(self) -> Decimal:
-        """What the code scores for the player (byes included; ``=``/``+`` without an
-        opponent are the old half- and full-point byes)."""
+        """What the code scores for the player under the standard point values (byes
+        included; ``=``/``+`` without an opponent are the old half- and full-point byes)."""
         return _POINTS.get(self.code, Decimal(0))
+
+    def scored(self, scoring: dict[str, Decimal]) -> Decimal:
+        """What the code scores under ``scoring`` (:func:`scoring_of`)."""
+        return scoring[scoring_key(self.code, bool(self.opponent))]
+
+
+def scoring_key(code: str, opponent: bool) -> str:
+    """Which point value (:data:`SCORING_KEYS`) a round's code scores, as bbpPairings counts
+    them: ``1 + W F`` a win (``+`` without an opponent: a pairing-allocated bye), ``= D H``
+    a draw, ``0 L`` a loss, ``-`` a forfeit loss (without an opponent: an absence), ``Z``
+    and blank a zero-point bye, ``U`` the pairing-allocated bye.
+
+    >>> scoring_key("U", False), scoring_key("-", True), scoring_key("-", False)
+    ('U', 'F', 'Z')
+    """
+    if code in ("1", "W", "F") or (code == "+" and opponent):
+        return "W"
+    if code in ("=", "D", "H"):
+        return "D"
+    if code in ("0", "L"):
+        return "L"
+    if code == "-" and opponent:
+        return "F"
+    if code in ("U", "+"):
+        return "U"
+    return "Z"
+
+
+def scoring_of(records: Iterable[str], other: dict[str, str]) -> dict[str, Decimal]:
+    """The point values of a tournament: the defaults, changed by its ``162`` header record
+    (TRF-2026) and its ``BBW``…``BBU`` records (bbpPairings; a later record wins); the
+    pairing-allocated bye scores a win unless a record sets it. Unreadable values are left
+    out (:func:`parse` warns about them).
+
+    >>> scoring_of(["BBU  0.5"], {})["U"], scoring_of(["BBW  3.0"], {"162": " W 3.0"})["U"]
+    (Decimal('0.5'), Decimal('3.0'))
+    """
+    return _scoring(records, other)[0]
+
+
+def _scoring(
+    records: Iterable[str], other: dict[str, str]
+) -> tuple[dict[str, Decimal], list[str]]:
+    """:func:`scoring_of` and the problems of its records (one text each)."""
+    values: dict[str, Decimal] = {}
+    problems = []
+    for value in other.get("162", "").split("\n"):
+        # code at 6, points at 7-10, every 9 columns; read by its words, as programs shift it
+        words = value.split()
+        for symbol, text in zip(words[::2], [*words[1::2], ""][: len(words[::2])], strict=True):
+            if symbol == "X" and _SCORING_VALUE.fullmatch(text):
+                continue  # an unknown result: no game ratingdb stores
+            if symbol not in _TRF26_SCORING or not _SCORING_VALUE.fullmatch(text):
+                problems.append(f"record 162: {symbol[:5]!r} {text[:10]!r} is not a result "
+                                "code (W D L A P X) with its points (11.5)")  # fmt: skip
+                continue
+            for key in _TRF26_SCORING[symbol]:
+                values[key] = Decimal(text)
+    for line in records:
+        if not _BB_TAG.fullmatch(line[:3]):
+            continue
+        text = line[3:].strip()
+        if not _SCORING_VALUE.fullmatch(text):
+            problems.append(f"record {line[:3]}: points are not a number (pp.p): {text[:20]!r}")
+            continue
+        values[line[2]] = Decimal(text)
+    scoring = DEFAULT_SCORING | values
+    scoring.setdefault("U", scoring["W"])
+    return scoring, problems
 
 
 @dataclass(slots=True)
@@ -260,6 +341,11 @@ class TrfTournament:
     comments: list[str] = field(default_factory=list)
     #: the number of rated players when ``062`` says ``N (M)`` or ``072`` gives it
     rated_players: int | None = None
+
+    @property
+    def scoring(self) -> dict[str, Decimal]:
+        """The point values the file sets (:func:`scoring_of`; the standard ones without)."""
+        return scoring_of(self.records, self.other)
 
     def player(self, start_rank: int) -> TrfPlayer:
         for p in self.players:
@@ -409,6 +495,9 @@ def parse(
             round_dates += _round_dates(line, number, rep)
         elif kind == "header":
             value = line[4:].strip()
+            if tag == "162":
+                for problem in _scoring([], {"162": line[4:]})[1]:
+                    rep.warn(number, f"{problem} (the standard value is used)")
             if not value and tag in ("042", "052"):
                 continue  # written but empty (JaVaFo's RTG): as if missing
             if tag in REPEATABLE:
@@ -428,7 +517,9 @@ def parse(
                              f"{first_line}) is used")  # fmt: skip
             else:
                 header[tag] = (value, number)
-        else:  # other numbered records, JaVaFo's XX? extensions
+        else:  # other numbered records, JaVaFo's XX? extensions, bbpPairings' BB?
+            for problem in _scoring([line], {})[1]:
+                rep.warn(number, f"{problem} (the standard value is used)")
             records.append(line)
 
     name, name_line = header.get("012", ("", 0))
@@ -523,6 +614,8 @@ def line_kind(line: str) -> str:
         return "header"
     if tag.startswith("XX") and tag.isalpha():
         return "record"
+    if _BB_TAG.fullmatch(tag) and sep:
+        return "record"  # bbpPairings' point values (:func:`scoring_of`)
     if _NRS_TAG.match(tag) and sep and rank.isdigit() and rank.isascii():
         return "nrs"
     if tag.isdigit() and sep:
@@ -1034,15 +1127,16 @@ def _unwritten_byes(t: TrfTournament, rep: _Report) -> None:
     difference is left to :func:`_points_column`'s warning."""
     named = []
     last = max((e.round for p in t.players for e in p.rounds), default=0)
+    scoring = t.scoring
     for p in t.players:
         present = {e.round for e in p.rounds}
         blank = [i for i, e in enumerate(p.rounds) if not e.opponent and e.code == " "]
         absent = [r for r in range(1, last + 1) if r not in present]
         if p.points is None or not (blank or absent):
             continue
-        missing = p.points - sum((e.points for e in p.rounds), Decimal(0))
-        for code, each in (("H", Decimal("0.5")), ("F", Decimal(1))):
-            if missing == each * (len(blank) + len(absent)):
+        missing = p.points - sum((e.scored(scoring) for e in p.rounds), Decimal(0))
+        for code, each in (("H", scoring["D"]), ("F", scoring["W"])):
+            if each and missing == each * (len(blank) + len(absent)):
                 filled = sorted([p.rounds[i].round for i in blank] + absent)
                 for i in blank:
                     p.rounds[i] = replace(p.rounds[i], code=code)
@@ -1061,10 +1155,11 @@ def _unwritten_byes(t: TrfTournament, rep: _Report) -> None:
 def _points_column(t: TrfTournament, rep: _Report) -> None:
     """A warning naming the players whose points column differs from their results."""
     differ = []
+    scoring = t.scoring
     for p in t.players:
         if p.points is None:
             continue
-        scored = sum((e.points for e in p.rounds), Decimal(0))
+        scored = sum((e.scored(scoring) for e in p.rounds), Decimal(0))
         if scored != p.points:
             differ.append(f"{p.start_rank} {p.name} (file {p.points:.1f}, results {scored:.1f})")
     if differ:
@@ -1115,7 +1210,7 @@ def _entries(t: TrfTournament) -> tuple[int, _Entries]:
 
 
 def _round_cells(
-    p: TrfPlayer, rounds: int, entries: _Entries
+    p: TrfPlayer, rounds: int, entries: _Entries, scoring: dict[str, Decimal]
 ) -> tuple[list[tuple[int, str]], Decimal]:
     """A player line's round cells (a round without game or bye is ``0000 - Z`` for a
     player read from no file, else blank) and the points they score, byes included."""
@@ -1126,7 +1221,7 @@ def _round_cells(
     for rnd in range(1, rounds + 1):
         bye = (0, "-", byes[rnd]) if rnd in byes else blank
         opp, colour, code = entries[p.start_rank].get(rnd, bye)
-        points += _POINTS.get(code, Decimal(0))
+        points += scoring[scoring_key(code, bool(opp))]
         base = 92 + 10 * (rnd - 1)
         number = f"{opp:4d}" if opp else ("0000" if code != " " else "")
         cells += [(base, number), (base + 5, colour), (base + 7, code)]
@@ -1137,7 +1232,8 @@ def scored_points(t: TrfTournament) -> dict[int, Decimal]:
     """Per start rank the points of what :func:`write` writes (games and byes): the
     points column unless a player carries the file's own (``TrfPlayer.points``)."""
     rounds, entries = _entries(t)
-    return {p.start_rank: _round_cells(p, rounds, entries)[1] for p in t.players}
+    scoring = t.scoring
+    return {p.start_rank: _round_cells(p, rounds, entries, scoring)[1] for p in t.players}
 
 
 def write(t: TrfTournament) -> str:
@@ -1148,6 +1244,7 @@ def write(t: TrfTournament) -> str:
     import warned), else computed from what is written; forfeits read without colours are
     written without."""
     rounds, entries = _entries(t)
+    scoring = t.scoring
     meta = dict(t.meta)
     if t.team and not any(r[:3] in ("013", "310") for r in t.records):
         meta.setdefault("kind", "team")  # no team record says it
@@ -1179,7 +1276,7 @@ def write(t: TrfTournament) -> str:
             )
         )
     for p in sorted(t.players, key=lambda p: p.start_rank):
-        cells, points = _round_cells(p, rounds, entries)
+        cells, points = _round_cells(p, rounds, entries, scoring)
         if p.points is not None:
             points = p.points
         lines.append(

@@ -18,6 +18,7 @@ from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from ratingdb.db.store import FIND_TOURNAMENT
+from ratingdb.io.trf import scoring_of
 from ratingdb.queries.evaluation_display import evaluation_rows, headers, spreadsheet_headers
 from ratingdb.queries.problems import problems_from, problems_sql
 from ratingdb.queries.publication import PUBLISHED
@@ -51,6 +52,9 @@ class TournamentInfoRow:
     games: int
     #: the name of the playing level's organisation (``clubs import``), "" when unknown
     vkz_name: str = ""
+    #: the point values the tournament's file set where they differ from the standard ones
+    #: (key of :data:`ratingdb.io.trf.SCORING_KEYS` -> points; docs/data-exchange.md)
+    scoring: dict[str, str] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -69,6 +73,7 @@ class TournamentInfoRow:
             "calculated_at": self.calculated_at,
             "players": self.players,
             "games": self.games,
+            "scoring": self.scoring,
         }
 
 
@@ -128,7 +133,8 @@ TOURNAMENT_INFO = (
     "c.calculated_at, "
     "(SELECT count(*) FROM participants p WHERE p.tournament_id = t.id) AS players, "
     "(SELECT count(*) FROM games g WHERE g.tournament_id = t.id) AS games, "
-    "(SELECT o.name FROM organisations o WHERE o.vkz = t.vkz) AS vkz_name "
+    "(SELECT o.name FROM organisations o WHERE o.vkz = t.vkz) AS vkz_name, "
+    "t.exchange -> 'records' AS kept_records, t.exchange -> 'other' AS kept_other "
     "FROM tournaments t LEFT JOIN tournament_calculations c ON c.tournament_id = t.id "
     f"WHERE t.id = {FIND_TOURNAMENT}"
 )
@@ -139,7 +145,16 @@ def info_from(r: Any) -> TournamentInfoRow:
         r.id, r.code, r.name, r.start_date, r.end_date, r.vkz, r.kind, r.status, r.city,
         r.time_control, list(r.evaluators or []), r.processed_at, r.evaluated_at,
         r.calculated_at, r.players, r.games, r.vkz_name or "",
+        changed_scoring(r.kept_records or [], r.kept_other or {}),
     )  # fmt: skip
+
+
+def changed_scoring(records: list[str], other: dict[str, str]) -> dict[str, str]:
+    """The point values a tournament's file set (its kept ``BB?`` and ``162`` records) that
+    differ from the standard ones, as text."""
+    scoring = scoring_of(records, other)
+    standard = scoring_of([], {})
+    return {k: f"{v:.1f}" for k, v in scoring.items() if v != standard[k]}
 
 
 def participant_players(session: Session, tournament_id: int) -> dict[int, int | None]:
