@@ -254,7 +254,7 @@ def test_the_corpus_script_prints_the_table(capsys, monkeypatch):
     assert rows["swiss-manager.trf"][1:] == ["Swiss-Manager", "yes", "2", "0", "-", "6/6"]
     assert re.search(r"three-errors.trf +JaVaFo / TRF\(x\) +no +- +3 +round 1: unknown result "
                      r"code 'X'", "\n".join(out))  # fmt: skip
-    assert out[-1].startswith("9 of 11 files accepted; points column kept for 38 of 38 players")
+    assert out[-1].startswith("11 of 13 files accepted; points column kept for 47 of 47 players")
 
 
 def test_lichess_byes_absences_and_games_in_progress():
