@@ -198,7 +198,7 @@ def _lock_length(url: URL, name: str) -> float:
                 "SELECT extract(epoch FROM locked_until - updated_at) FROM sign_in_throttle "
                 "WHERE key = :k"
             ),
-            {"k": f"name:{name}"},
+            {"k": f"pair:testclient|{name}"},
         ).scalar_one_or_none()
     return float(length or 0)
 
@@ -227,7 +227,7 @@ def test_twenty_wrong_passwords_do_not_let_the_21st_through_sooner(site):
         conn.execute(
             text(
                 "UPDATE sign_in_throttle SET locked_until = now() + make_interval(secs => :s) "
-                "WHERE key = 'name:anna'"
+                "WHERE key = 'pair:testclient|anna'"
             ),
             {"s": waits[-1]},
         )
@@ -235,7 +235,7 @@ def test_twenty_wrong_passwords_do_not_let_the_21st_through_sooner(site):
     assert right.status_code == 429 and "rdb_session" not in right.headers.get("set-cookie", "")
     told = int(re.search(r"in (\d+) Sekunden", right.text).group(1))  # type: ignore[union-attr]
     assert told >= waits[-1] - 2
-    # the name is locked, not only the address: another address is refused as well
+    # the pair of address and name is locked, not only the address
     with engine_for(site).begin() as conn:
         conn.execute(text("DELETE FROM sign_in_throttle WHERE key LIKE 'addr:%'"))
     assert _try_sign_in(client, "anna", PASSWORD).status_code == 429

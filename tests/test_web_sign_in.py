@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterator
 
 import pytest
+from fastapi.testclient import TestClient
 from sqlalchemy import text
 from sqlalchemy.engine import URL
 from sqlalchemy.orm import Session
@@ -156,8 +157,8 @@ def test_twenty_failures_do_not_let_the_21st_through(site):
     # the first failures are answered, then the name and the address are locked
     assert answers == [401] * FREE_FAILURES + [429] * (20 - FREE_FAILURES)
     state = _throttle(site)
-    assert state["name:bert"][0] == FREE_FAILURES
-    assert FIRST_LOCK_SECONDS - 30 < state["name:bert"][1] <= FIRST_LOCK_SECONDS
+    assert state["pair:testclient|bert"][0] == FREE_FAILURES
+    assert FIRST_LOCK_SECONDS - 30 < state["pair:testclient|bert"][1] <= FIRST_LOCK_SECONDS
     # the right password in the 21st attempt is refused as well: the lock is not lifted
     right = _sign_in(client, "bert")
     assert right.status_code == 429 and "rdb_session" not in right.headers.get("set-cookie", "")
@@ -166,10 +167,12 @@ def test_twenty_failures_do_not_let_the_21st_through(site):
     with engine_for(site).begin() as conn:
         conn.execute(text("UPDATE sign_in_throttle SET failures = 19, locked_until = NULL"))
     assert _sign_in(client, "bert", "guess 20").status_code == 401
-    failures, left = _throttle(site)["name:bert"]
+    failures, left = _throttle(site)["pair:testclient|bert"]
     assert failures == 20 and MAX_LOCK_SECONDS - 5 < left <= MAX_LOCK_SECONDS
     assert _sign_in(client, "bert").status_code == 429
-    # another address trying the same name is refused too (the name is locked)
+    # another address signs in with the same name (only the pair is locked)
+    other = TestClient(client.app, client=("10.9.9.9", 4000))
+    assert _sign_in(other, "bert").status_code == 303
     _clear_throttle(site)
     assert _sign_in(client, "bert").status_code == 303  # a success clears the count
 

@@ -1,5 +1,5 @@
-"""``ratingdb user add|token|password|scope|revoke|list``: officers and admins of the web API, their
-tokens and their passwords for the web pages (WO 6.2/6.3)."""
+"""``ratingdb user add|token|password|scope|role|revoke|disable|enable|list``: officers and
+admins of the web API, their tokens and their passwords for the web pages (WO 6.2/6.3)."""
 
 from __future__ import annotations
 
@@ -102,12 +102,59 @@ def user_scope(name: str, scopes: tuple[str, ...]) -> None:
 @click.argument("name")
 @click.option("--token", "prefix", help="Only the token starting with this (see `user list`).")
 def user_revoke(name: str, prefix: str | None) -> None:
-    """Revoke NAME's tokens (all, or one)."""
+    """Revoke NAME's API tokens (all, or one); his signed-in sessions go on (to end all of
+    him: `ratingdb user disable NAME`)."""
     from ratingdb.db.users import revoke
 
     with writing() as session:
         count = revoke(session, name, prefix=prefix)
     click.echo(f"revoked {count} token{'s' if count != 1 else ''} of {name}")
+
+
+@user.command("role")
+@click.argument("name")
+@click.option("--role", type=click.Choice(["officer", "admin"]), required=True)
+@click.option(
+    "--scope",
+    "scopes",
+    multiple=True,
+    help="A VKZ prefix of the officer (WO 6.3); repeatable; none for an admin.",
+)
+def user_role(name: str, role: str, scopes: tuple[str, ...]) -> None:
+    """Make NAME an officer (with --scope) or an admin; his open sessions and tokens act
+    in the new role from their next request."""
+    from ratingdb.db.users import set_role
+
+    with writing() as session:
+        set_role(session, name, role, list(scopes))
+    where = f" for {', '.join(sorted(set(scopes)))}" if scopes else ""
+    click.echo(f"{name} is now {role}{where}")
+
+
+@user.command("disable")
+@click.argument("name")
+def user_disable(name: str) -> None:
+    """Disable NAME at once: every API token revoked, every signed-in session ended, sign-in
+    refused until `ratingdb user enable NAME`."""
+    from ratingdb.db.users import disable_user
+
+    with writing() as session:
+        tokens, sessions = disable_user(session, name)
+    click.echo(
+        f"disabled {name}: {tokens} token{'s' if tokens != 1 else ''} revoked, "
+        f"{sessions} session{'s' if sessions != 1 else ''} ended"
+    )
+
+
+@user.command("enable")
+@click.argument("name")
+def user_enable(name: str) -> None:
+    """Let a disabled NAME sign in again with his password (his old tokens stay revoked)."""
+    from ratingdb.db.users import enable_user
+
+    with writing() as session:
+        enable_user(session, name)
+    click.echo(f"enabled {name}")
 
 
 @user.command("list")
@@ -124,7 +171,8 @@ def user_list(as_json: bool) -> None:
     for r in rows:
         scopes = ",".join(r["scopes"]) or "*"
         used = r["last_used_at"].isoformat(timespec="minutes") if r["last_used_at"] else "never"
+        state = ", disabled" if r["disabled_at"] else ""
         click.echo(
             f"{r['name']:20} {r['role']:8} {scopes:20} {r['active_tokens']} active tokens, "
-            f"last used {used}"
+            f"last used {used}{state}"
         )

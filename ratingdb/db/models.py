@@ -532,6 +532,8 @@ class User(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     #: the argon2id hash of the password for the web pages (migration 0014); null: none
     password_hash: Mapped[str | None] = mapped_column(Text)
+    #: when an administrator disabled the user (migration 0021); null: active
+    disabled_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 class ApiToken(Base):
@@ -565,8 +567,9 @@ class WebSession(Base):
 
 
 class SignInThrottle(Base):
-    """Failed sign-ins of one key (``name:NAME`` or ``addr:ADDRESS``) since its last
-    success, and until when the key is locked (migration 0014)."""
+    """Counted sign-in attempts of one key (``pair:ADDRESS|NAME`` or ``addr:ADDRESS``,
+    :mod:`ratingdb.db.sign_in`) since its last success, and until when the key is locked
+    (migration 0014)."""
 
     __tablename__ = "sign_in_throttle"
 

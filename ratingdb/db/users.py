@@ -6,6 +6,12 @@ or an administrator ("gesondert Berechtigte", WO 6.2). A user authenticates with
 random strings shown once when issued and stored only as SHA-256 hashes, so a stolen
 database holds no usable token. Tokens are revoked, never deleted, so the audit trail keeps
 its meaning. Every change here is written to the audit log.
+
+Revoking a token ends that token only. Disabling a user (:func:`disable_user`) ends all of
+him at once: every token is revoked, every signed-in session is deleted, and sign-in is
+refused until an administrator enables him again (his old tokens stay revoked). A change of
+his VKZ prefixes or his role applies to his open sessions and tokens from their next
+request: both read the user's row on every request.
 """
 
 from __future__ import annotations
@@ -17,10 +23,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, select, text, update
+from sqlalchemy import CursorResult, delete, select, text, update
 from sqlalchemy.orm import Session
 
-from ratingdb.db.models import ROLES, ApiToken, AuditEntry, User
+from ratingdb.db.models import ROLES, ApiToken, AuditEntry, User, WebSession
 from ratingdb.io.errors import InputError
 
 TOKEN_PREFIX = "rdb_"
@@ -111,9 +117,71 @@ def set_scopes(
     return user
 
 
-def issue_token(session: Session, name: str, *, label: str = "", actor: str = "cli") -> str:
-    """A new token for user ``name``; the only time the token itself is seen."""
+def set_role(
+    session: Session,
+    name: str,
+    role: str,
+    scopes: list[str] | tuple[str, ...] = (),
+    *,
+    actor: str = "cli",
+) -> User:
+    """Make ``name`` an officer (with his VKZ prefixes) or an admin (none); his tokens and
+    sessions act in the new role from their next request."""
+    if role not in ROLES:
+        raise InputError("role", f"expected one of {', '.join(ROLES)}, got {role!r}")
     user = _user(session, name)
+    _check_scopes(role, scopes)
+    before = {"role": user.role, "scopes": list(user.scopes or ())}
+    user.role, user.scopes = role, sorted(set(scopes))
+    session.flush()
+    details = {"role": role, "scopes": list(user.scopes), "before": before}
+    _audit(session, actor, "role", name, details)
+    return user
+
+
+def disable_user(session: Session, name: str, *, actor: str = "cli") -> tuple[int, int]:
+    """Disable ``name`` at once: revoke all his tokens, end all his sessions, refuse his
+    sign-in from now on. Returns (tokens revoked, sessions ended)."""
+    user = _user(session, name)
+    session.execute(
+        update(User)
+        .where(User.id == user.id, User.disabled_at.is_(None))
+        .values(disabled_at=text("now()"))
+    )
+    tokens = cast(
+        CursorResult[Any],
+        session.execute(
+            update(ApiToken)
+            .where(ApiToken.user_id == user.id, ApiToken.revoked_at.is_(None))
+            .values(revoked_at=text("now()"))
+        ),
+    ).rowcount
+    sessions = cast(
+        CursorResult[Any], session.execute(delete(WebSession).where(WebSession.user_id == user.id))
+    ).rowcount
+    session.flush()
+    _audit(session, actor, "disable", name, {"tokens": tokens, "sessions": sessions})
+    return tokens, sessions
+
+
+def enable_user(session: Session, name: str, *, actor: str = "cli") -> None:
+    """Let a disabled ``name`` sign in again (with his password; his old tokens stay
+    revoked: he needs a new one)."""
+    user = _user(session, name)
+    session.refresh(user)
+    if user.disabled_at is None:
+        raise InputError("user", f"user {name!r} is not disabled")
+    user.disabled_at = None
+    session.flush()
+    _audit(session, actor, "enable", name, {})
+
+
+def issue_token(session: Session, name: str, *, label: str = "", actor: str = "cli") -> str:
+    """A new token for user ``name``; the only time the token itself is seen. A disabled
+    user gets none."""
+    user = _user(session, name)
+    if user.disabled_at is not None:
+        raise InputError("user", f"user {name!r} is disabled: enable him first")
     token = TOKEN_PREFIX + secrets.token_urlsafe(32)
     prefix = token[:12]
     session.add(
@@ -144,11 +212,11 @@ def revoke(session: Session, name: str, *, prefix: str | None = None, actor: str
 
 def list_users(session: Session, name: str | None = None) -> list[dict[str, Any]]:
     """Every user (or only ``name``) with role, prefixes, whether he has a password for
-    the pages, active tokens and their last use."""
+    the pages, when he was disabled (None: active), active tokens and their last use."""
     rows = session.execute(
         text(
             "SELECT u.name, u.full_name, u.role, u.scopes, u.created_at, "
-            "u.password_hash IS NOT NULL AS has_password, "
+            "u.password_hash IS NOT NULL AS has_password, u.disabled_at, "
             "count(t.id) FILTER (WHERE t.revoked_at IS NULL) AS active_tokens, "
             "max(t.last_used_at) AS last_used_at "
             "FROM users u LEFT JOIN api_tokens t ON t.user_id = u.id "
@@ -178,13 +246,15 @@ def user_tokens(session: Session, name: str) -> list[dict[str, Any]]:
 
 
 def authenticate(session: Session, token: str, *, now: datetime | None = None) -> Principal | None:
-    """The user holding ``token`` (not revoked), or None; records the token's last use."""
+    """The user holding ``token`` (not revoked, the user not disabled), or None; records
+    the token's last use."""
     if not token.startswith(TOKEN_PREFIX) or len(token) > 200:
         return None
     row = session.execute(
         text(
             "UPDATE api_tokens t SET last_used_at = coalesce(:now, now()) FROM users u "
             "WHERE t.token_hash = :h AND t.revoked_at IS NULL AND u.id = t.user_id "
+            "AND u.disabled_at IS NULL "
             "RETURNING u.id, u.name, u.role, u.scopes, u.full_name"
         ),
         {"h": hash_token(token), "now": now},

@@ -37,4 +37,28 @@ def audit_entries(
         ),
         params,
     ).mappings()
-    return [dict(r) for r in rows], total
+    return [dict(r) | {"text": details_text(r["details"])} for r in rows], total
+
+
+def details_text(details: Any) -> str:
+    """An entry's details as one line a person reads: ``key: value`` separated by ``; ``,
+    lists joined by commas, nested details in parentheses, no JSON punctuation.
+
+    >>> details_text({"role": "admin", "before": {"role": "officer", "scopes": ["A", "B"]}})
+    'role: admin; before: (role: officer; scopes: A, B)'
+    """
+    if isinstance(details, dict):
+        return "; ".join(f"{k}: {_value(v)}" for k, v in details.items())
+    return _value(details)
+
+
+def _value(value: Any) -> str:
+    if value is None or value == [] or value == "":
+        return "–"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, dict):
+        return f"({details_text(value)})" if value else "–"
+    if isinstance(value, list | tuple):
+        return ", ".join(_value(v) for v in value)
+    return str(value)

@@ -4,7 +4,8 @@
   form to add one (an officer with his prefixes, or an admin), optionally with a generated
   password shown once;
 * ``/admin/users/{name}``: change the officer's prefixes, give him a new password (generated
-  and shown once, or typed twice), revoke his API tokens (one or all);
+  and shown once, or typed twice), revoke his API tokens (one or all), disable him (every
+  token and session ended at once, sign-in refused) or enable him again;
 * ``/admin/audit``: the audit log, newest first, filtered by user (who) and by tournament or
   user (what), 50 entries a page.
 
@@ -26,7 +27,15 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlalchemy.orm import Session
 
 from ratingdb.db.sign_in import reset_password, set_password
-from ratingdb.db.users import add_user, list_users, revoke, set_scopes, user_tokens
+from ratingdb.db.users import (
+    add_user,
+    disable_user,
+    enable_user,
+    list_users,
+    revoke,
+    set_scopes,
+    user_tokens,
+)
 from ratingdb.errors import InputError, NotFound
 from ratingdb.i18n import _
 from ratingdb.queries.audit import audit_entries
@@ -40,7 +49,7 @@ T = TypeVar("T")
 
 UserName = Annotated[str, Path(max_length=100)]
 Text = Annotated[str, Form(max_length=1000)]
-Done = Literal["added", "scopes", "password", "revoked"]
+Done = Literal["added", "scopes", "password", "revoked", "disabled", "enabled"]
 
 
 def split_scopes(raw: str) -> list[str]:
@@ -264,6 +273,37 @@ def revoke_form(
         return count
     query = urlencode({"done": "revoked", "revoked": count})
     return RedirectResponse(f"/admin/users/{quote(name)}?{query}", status_code=303)
+
+
+@router.post("/admin/users/{name}/disable", response_class=HTMLResponse)
+def disable_form(
+    request: Request, name: UserName, session: SessionDep, user: FormUserDep
+) -> Response:
+    """Disable ``name``: his tokens revoked and his sessions ended in one transaction, his
+    sign-in refused from now on."""
+    admin = _admin(request, user)
+    if isinstance(admin, Response):
+        return admin
+    actor = admin.user.name
+    done = _change(request, session, admin, name, lambda s: disable_user(s, name, actor=actor))
+    if isinstance(done, HTMLResponse):
+        return done
+    return RedirectResponse(f"/admin/users/{quote(name)}?done=disabled", status_code=303)
+
+
+@router.post("/admin/users/{name}/enable", response_class=HTMLResponse)
+def enable_form(
+    request: Request, name: UserName, session: SessionDep, user: FormUserDep
+) -> Response:
+    """Let a disabled ``name`` sign in again (with a new token if he needs one)."""
+    admin = _admin(request, user)
+    if isinstance(admin, Response):
+        return admin
+    actor = admin.user.name
+    done = _change(request, session, admin, name, lambda s: enable_user(s, name, actor=actor))
+    if isinstance(done, HTMLResponse):
+        return done
+    return RedirectResponse(f"/admin/users/{quote(name)}?done=enabled", status_code=303)
 
 
 @router.get("/admin/audit", response_class=HTMLResponse)

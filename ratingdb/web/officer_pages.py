@@ -93,15 +93,18 @@ def sign_in_submit(
     if not same_token(csrf, request.cookies.get(CSRF_COOKIE)):
         raise csrf_refused()
     address = request.client.host if request.client else "unknown"
-    with Session(request.app.state.engine) as session, session.begin():
-        outcome = sign_in(session, name.strip(), password, address)
-        if isinstance(outcome, Locked):
-            message = _("Too many failed sign-ins: try again in %(seconds)d seconds.") % {
-                "seconds": outcome.seconds
-            }
-            return _sign_in_page(request, next, message, 429)
-        if outcome is None:
-            return _sign_in_page(request, next, _("Wrong name or password."), 401)
+    engine = request.app.state.engine
+    outcome = sign_in(engine, name.strip(), password, address)
+    if isinstance(outcome, Locked):
+        message = _("Too many failed sign-ins: try again in %(seconds)d seconds.") % {
+            "seconds": outcome.seconds
+        }
+        refused = _sign_in_page(request, next, message, 429)
+        refused.headers["Retry-After"] = str(outcome.seconds)
+        return refused
+    if outcome is None:
+        return _sign_in_page(request, next, _("Wrong name or password."), 401)
+    with Session(engine) as session, session.begin():
         token, _csrf = open_session(session, outcome)
     response = RedirectResponse(_next_page(next), status_code=303)
     response.set_cookie(

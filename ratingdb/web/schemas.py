@@ -349,6 +349,8 @@ class AuditEntryOut(BaseModel):
     entity_id: str | None
     change_point: date | None
     details: dict[str, Any]
+    #: the details as one line of text (``key: value; ...``)
+    text: str
 
 
 class AuditPage(BaseModel):
