@@ -532,7 +532,7 @@ class User(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     #: the argon2id hash of the password for the web pages (migration 0014); null: none
     password_hash: Mapped[str | None] = mapped_column(Text)
-    #: when an administrator disabled the user (migration 0021); null: active
+    #: when an administrator disabled the user (migration 0022); null: active
     disabled_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 

@@ -2,8 +2,8 @@
 the admin page) signs in no more; his sessions and tokens were ended when he was disabled,
 and his name stays in the audit log. Null: an active user.
 
-Revision ID: 0021
-Revises: 0020
+Revision ID: 0022
+Revises: 0021
 Create Date: 2026-12-01
 """
 
@@ -12,8 +12,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0021"
-down_revision: str | None = "0020"
+revision: str = "0022"
+down_revision: str | None = "0021"
 branch_labels = None
 depends_on = None
 
