@@ -32,6 +32,29 @@ if os.environ.get("RATINGDB_CI"):
 FIXTURES = Path(__file__).parent / "fixtures"
 DATA = Path(__file__).parent / "data"
 
+#: a test that uses one of these fixtures (directly or through another) needs PostgreSQL
+DATABASE_FIXTURES = {"pg_server", "private_home"}
+
+
+def _drives_a_browser(module: Any, seen: dict[str, bool] = {}) -> bool:  # noqa: B006
+    """Whether a test module starts Chromium (it imports Playwright's sync API)."""
+    path = getattr(module, "__file__", None)
+    if path is None:
+        return False
+    if path not in seen:
+        seen[path] = "sync_playwright" in Path(path).read_text(encoding="utf-8")
+    return seen[path]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The ``db`` and ``browser`` markers (pyproject.toml), from what each test uses."""
+    for item in items:
+        browser = _drives_a_browser(getattr(item, "module", None))
+        if browser or DATABASE_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.db)
+        if browser:
+            item.add_marker(pytest.mark.browser)
+
 
 @pytest.fixture(scope="session")
 def example_json() -> dict[str, Any]:
@@ -64,7 +87,53 @@ def example_output(example_result: TournamentResult) -> dict[str, Any]:
 def pg_server() -> Iterator[URL]:
     """URL of the session's PostgreSQL server (any database on it)."""
     with postgres_for_tests() as (url, _source):
+        _SERVERS.append(url)
         yield url
+        _SERVERS.remove(url)
+        template = _TEMPLATES.pop(_key(url), None)
+        if template is not None:
+            _drop_database(url, template)
+
+
+#: the session's servers, and per server the database migrated to head once, which every
+#: migrated test database copies
+_SERVERS: list[URL] = []
+_TEMPLATES: dict[str, str] = {}
+
+
+def _key(server: URL) -> str:
+    return server.render_as_string(hide_password=False)
+
+
+def _template(server: URL) -> str:
+    """The server's template database, migrated by the real Alembic migrations on first use."""
+    name = _TEMPLATES.get(_key(server))
+    if name is None:
+        name = f"template_{uuid.uuid4().hex[:12]}"
+        migrate.upgrade(_create_database(server, name))
+        _TEMPLATES[_key(server)] = name
+    return name
+
+
+def _create_migrated(server: URL, name: str) -> URL:
+    """A new database at the migrations' head: a copy of the server's template
+    (``CREATE DATABASE … TEMPLATE``), the same schema and seed rows as migrating it."""
+    template = _template(server)
+    admin = create_engine(server, isolation_level="AUTOCOMMIT", poolclass=NullPool)
+    with admin.connect() as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}"'))
+        conn.execute(text(f'CREATE DATABASE "{name}" TEMPLATE "{template}"'))
+    admin.dispose()
+    return server.set(database=name)
+
+
+def at_head(url: URL) -> None:
+    """Bring a new, empty database of the session's server (``scratch_db``) to the
+    migrations' head, as ``migrate.upgrade(url)`` does, by making it again as a copy of the
+    template: nothing may be connected to it yet."""
+    assert url.database is not None
+    server = next(s for s in _SERVERS if (s.host, s.port) == (url.host, url.port))
+    _create_migrated(server, url.database)
 
 
 def _create_database(server: URL, name: str) -> URL:
@@ -149,7 +218,7 @@ def loaded(scratch_db):
     """A scratch database with a small synthetic federation (300 players, 3 years)."""
     from tests.cli import run
 
-    migrate.upgrade(scratch_db)
+    at_head(scratch_db)
     out = run(["synth", "--players", "300", "--years", "3", "--seed", "3"], scratch_db)
     assert out.returncode == 0, out.stderr
     return scratch_db

@@ -19,7 +19,7 @@ from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.orm import Session
 from sqlalchemy.pool import NullPool
 
-from ratingdb.db import change_report, migrate
+from ratingdb.db import change_report
 from ratingdb.db.bulk import load_federation
 from ratingdb.db.recalc import RunReport, dry_run, run_recalc
 from ratingdb.db.submissions import (
@@ -35,7 +35,7 @@ from ratingdb.queries.tournament import submission_document
 from ratingdb.services.rechenmodule import add_adjustment, add_rechenmodul
 from ratingdb.synth import generate
 from tests.builders import ok
-from tests.conftest import _create_database, _drop_database
+from tests.conftest import _create_migrated, _drop_database
 
 Dwz = tuple[int | None, int | None]
 #: per player: their exported evaluations (a multiset, the name left out) and current DWZ
@@ -90,8 +90,7 @@ def simulated(engine: Engine) -> RunReport:
 def federation(pg_server) -> Any:
     """A small synthetic federation (2 years, 60 players) after its first run."""
     name = "change_report_federation"
-    url = _create_database(pg_server, name)
-    migrate.upgrade(url)
+    url = _create_migrated(pg_server, name)
     engine = create_engine(url, poolclass=NullPool)
     fed = generate(players=60, years=2, seed=11, start_year=2026, today=date(2026, 11, 1))
     with Session(engine) as session, session.begin():
@@ -190,9 +189,8 @@ def test_the_first_run_of_a_history_reports_everyone_with_an_evaluation(
     the same as read back from the written snapshots, names read by id or everyone's."""
     monkeypatch.setattr(change_report, "MANY_NAMES", many)
     name = f"change_report_first_run_{many}"
-    url = _create_database(pg_server, name)
+    url = _create_migrated(pg_server, name)
     try:
-        migrate.upgrade(url)
         engine = create_engine(url, poolclass=NullPool)
         fed = generate(players=40, years=2, seed=12, start_year=2026, today=date(2026, 11, 1))
         with Session(engine) as session, session.begin():

@@ -9,11 +9,11 @@ import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.pool import NullPool
 
-from ratingdb.db import migrate
 from ratingdb.io import dsb_xml
 from tests import shared_files
 from tests.builders import ok, organisations
 from tests.cli import run
+from tests.conftest import at_head
 
 CORPUS = shared_files.CORPUS / "swi"
 XSD = shared_files.DSB_XSD
@@ -22,7 +22,7 @@ FIXTURES = Path(__file__).parent / "fixtures"
 
 @pytest.fixture
 def empty_db(scratch_db):
-    migrate.upgrade(scratch_db)
+    at_head(scratch_db)
     organisations(scratch_db, "C01", "C05")
     return scratch_db
 

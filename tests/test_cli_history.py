@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from ratingdb.db import migrate
 from ratingdb.rules.adjustments import dwz_2026_conversion
 from tests.cli import run
+from tests.conftest import at_head
 
 
 def test_unmigrated_database_is_a_clear_error(scratch_db):
@@ -186,7 +186,7 @@ def test_a_tournament_the_rules_refuse_does_not_block_the_night(scratch_db, tmp_
     players are struck and keep having no rating, the five established players are rated
     on their other games (none here: unchanged), the problem is recorded with the
     tournament, the players and the reason, and a full replay gives the same."""
-    migrate.upgrade(scratch_db)
+    at_head(scratch_db)
     from sqlalchemy import create_engine, text
     from sqlalchemy.pool import NullPool
 

@@ -22,7 +22,6 @@ from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.orm import Session
 from sqlalchemy.pool import NullPool
 
-from ratingdb.db import migrate
 from ratingdb.db.bulk import load_federation
 from ratingdb.db.locks import WRITE_KEY, hold_edits
 from ratingdb.db.recalc import LOCK_KEY, SERVER_GONE, RecalcFailed, RunReport, run_recalc
@@ -33,6 +32,7 @@ from ratingdb.services import tournaments
 from ratingdb.services.database import write
 from ratingdb.synth import generate
 from tests.cli import run as cli
+from tests.conftest import at_head
 from tests.test_db_stream import consumers_as_stored
 
 #: how long a test waits for the other thread before it fails instead of hanging
@@ -42,7 +42,7 @@ WAIT = 120
 @pytest.fixture
 def fed(scratch_db) -> Iterator[Engine]:
     """The synthetic federation of 300 players over three years, recalculated."""
-    migrate.upgrade(scratch_db)
+    at_head(scratch_db)
     engine = create_engine(scratch_db, poolclass=NullPool)
     with Session(engine) as session, session.begin():
         load_federation(session, generate(players=300, years=3, seed=7))

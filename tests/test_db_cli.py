@@ -105,12 +105,21 @@ def test_serve_stops_the_server_it_started(private_home):
         port = s.getsockname()[1]
 
     def serve_once() -> None:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "ratingdb.cli", "serve", "--port", str(port)],
-            env={**{k: v for k, v in os.environ.items() if k != "DATABASE_URL"}, **env},
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
+        # Ctrl-C as a terminal delivers it, also when the tests themselves run with SIGINT
+        # ignored (nohup, a background job): an ignored signal is inherited across exec, a
+        # handler is not, so the server starts with Python's own Ctrl-C handling
+        before = signal.getsignal(signal.SIGINT)
+        if before is signal.SIG_IGN:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+        try:
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "ratingdb.cli", "serve", "--port", str(port)],
+                env={**{k: v for k, v in os.environ.items() if k != "DATABASE_URL"}, **env},
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        finally:
+            signal.signal(signal.SIGINT, before)
         try:
             deadline = time.monotonic() + 120
             while True:

@@ -14,11 +14,12 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from sqlalchemy.pool import NullPool
 
-from ratingdb.db import migrate, stream
+from ratingdb.db import stream
 from ratingdb.db.bulk import load_federation
 from ratingdb.db.rebuild import built_after
 from ratingdb.db.recalc import run_recalc
 from ratingdb.synth import generate
+from tests.conftest import at_head
 from tests.test_db_stream import tables
 
 CATALOG = (
@@ -39,7 +40,7 @@ OTHERS = (
 
 @pytest.fixture
 def fed(scratch_db) -> Engine:
-    migrate.upgrade(scratch_db)
+    at_head(scratch_db)
     engine = create_engine(scratch_db, poolclass=NullPool)
     with Session(engine) as session, session.begin():
         load_federation(session, generate(players=300, years=4, seed=5))
@@ -237,7 +238,7 @@ def test_the_first_replays_status_update_stays_on_each_page(scratch_db):
     ``status = 'evaluated'`` of every tournament (the whole table at the first replay of a
     loaded history) writes each row's new version on its own page, so no index gets an
     entry for it (a heap-only tuple). Loaded full, every row after the first few moved."""
-    migrate.upgrade(scratch_db)
+    at_head(scratch_db)
     fed = create_engine(scratch_db, poolclass=NullPool)
     with Session(fed) as session, session.begin():
         load_federation(session, generate(players=1000, years=3, seed=5))  # 59 tournaments

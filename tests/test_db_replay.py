@@ -11,7 +11,6 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.orm import Session
 from sqlalchemy.pool import NullPool
 
-from ratingdb.db import migrate
 from ratingdb.db.bulk import load_federation
 from ratingdb.db.recalc import RecalcBusy, run_recalc
 from ratingdb.db.store import load_history
@@ -19,11 +18,12 @@ from ratingdb.db.submissions import add_tournament, correct_tournament, delete_t
 from ratingdb.queries.export import evaluation_rows, residual_rows
 from ratingdb.queries.tournament import submission_document
 from ratingdb.synth import generate
+from tests.conftest import at_head
 
 
 @pytest.fixture
 def fed_engine(scratch_db):
-    migrate.upgrade(scratch_db)
+    at_head(scratch_db)
     engine = create_engine(scratch_db, poolclass=NullPool)
     with Session(engine) as session, session.begin():
         load_federation(session, generate(players=300, years=3, seed=7))
@@ -215,7 +215,7 @@ def test_runs_are_recorded(fed_engine):
 # -- regressions found in review ------------------------------------------------------------
 @pytest.fixture
 def club_engine(scratch_db):
-    migrate.upgrade(scratch_db)
+    at_head(scratch_db)
     engine = create_engine(scratch_db, poolclass=NullPool)
     with Session(engine) as session, session.begin():
         session.execute(

@@ -13,7 +13,7 @@ from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.orm import Session
 from sqlalchemy.pool import NullPool
 
-from ratingdb.db import migrate, stream
+from ratingdb.db import stream
 from ratingdb.db.bulk import load_federation
 from ratingdb.db.recalc import RecalcFailed, run_recalc
 from ratingdb.db.snapshot_text import SNAPSHOT_COLUMNS
@@ -21,13 +21,14 @@ from ratingdb.db.store import RESIDUAL_COLUMNS, load_history, write_outcome
 from ratingdb.engine import collector
 from ratingdb.queries.export import evaluation_rows, residual_rows
 from ratingdb.synth import generate
+from tests.conftest import at_head
 
 
 @pytest.fixture
 def fed(scratch_db) -> Engine:
     """800 players over six years: the DSB timeline's dwz-2016, the Umstufung of
     2026-06-07 and WO 2026; FIDE-rated newcomers, residual games, first ratings."""
-    migrate.upgrade(scratch_db)
+    at_head(scratch_db)
     engine = create_engine(scratch_db, poolclass=NullPool)
     with Session(engine) as session, session.begin():
         load_federation(session, generate(players=800, years=6, seed=11))

@@ -12,7 +12,6 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.orm import Session
 from sqlalchemy.pool import NullPool
 
-from ratingdb.db import migrate
 from ratingdb.db.bulk import load_federation
 from ratingdb.db.recalc import run_recalc
 from ratingdb.db.samples import late_tournament
@@ -23,6 +22,7 @@ from ratingdb.queries.reports import card_document
 from ratingdb.queries.tournament import show
 from ratingdb.rules.adjustments import dwz_2026_conversion
 from ratingdb.synth import generate
+from tests.conftest import at_head
 
 TODAY = date(2026, 11, 23)
 UMSTUFUNG = date(2026, 6, 7)
@@ -43,7 +43,7 @@ def versions_by_end(session: Session) -> list[tuple[str, date, date]]:
 
 
 def test_history_2010_to_2026_with_a_late_may_tournament(scratch_db):
-    migrate.upgrade(scratch_db)
+    at_head(scratch_db)
     engine = create_engine(scratch_db, poolclass=NullPool)
     fed = generate(players=300, years=17, seed=11, start_year=2026, today=TODAY)
     assert min(t.end for t in fed.tournaments).year == 2010

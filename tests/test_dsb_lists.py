@@ -12,11 +12,11 @@ import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.pool import NullPool
 
-from ratingdb.db import migrate
 from ratingdb.io.dsb_clubs import parse_orgs
 from ratingdb.io.dsb_list import ListError, parse_list, week_date
 from ratingdb.io.errors import InputError
 from tests.cli import run
+from tests.conftest import at_head
 
 DATA = Path(__file__).parent / "data" / "dsb"
 
@@ -116,7 +116,7 @@ def test_club_list_errors():
 
 @pytest.fixture
 def empty_db(scratch_db):  # type: ignore[no-untyped-def]
-    migrate.upgrade(scratch_db)
+    at_head(scratch_db)
     return scratch_db
 
 

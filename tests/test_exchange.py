@@ -18,12 +18,12 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.orm import Session
 from sqlalchemy.pool import NullPool
 
-from ratingdb.db import migrate
 from ratingdb.db.trf_import import import_trf
 from ratingdb.io.errors import InputError
 from ratingdb.io.trf import TrfError, parse
 from tests.builders import ok
 from tests.cli import run, wo_2026_throughout
+from tests.conftest import at_head
 
 DATA = Path(__file__).parent / "data"
 EXAMPLE = DATA / "exchange"
@@ -45,11 +45,10 @@ def example_db(pg_server):
     opponents and the unrated members), seven small TRF26 tournaments of 2025 that leave the
     residual games of J, K, L, M and P, list 2026-08-01 (A-H with DWZ, index, birth year)
     and the example tournament as TRF26 with GER records."""
-    from tests.conftest import _create_database, _drop_database
+    from tests.conftest import _create_migrated, _drop_database
 
     name = f"exchange_example_{uuid.uuid4().hex[:8]}"
-    url = _create_database(pg_server, name)
-    migrate.upgrade(url)
+    url = _create_migrated(pg_server, name)
     wo_2026_throughout(url)
     ok(["players", "import", str(EXAMPLE / "spieler-2025-01-01.csv"), "--date", "2025-01-01",
         "--quiet"], url)  # fmt: skip
@@ -243,7 +242,7 @@ def write_list(path: Path, rows: list[str]) -> Path:
 
 @pytest.fixture
 def empty_db(scratch_db):
-    migrate.upgrade(scratch_db)
+    at_head(scratch_db)
     return scratch_db
 
 

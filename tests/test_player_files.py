@@ -15,10 +15,10 @@ import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.pool import NullPool
 
-from ratingdb.db import migrate
 from ratingdb.io import player_files
 from ratingdb.io.player_files import PlayerFileRow
 from tests.cli import run
+from tests.conftest import at_head
 
 DAY = "2026-10-01"
 
@@ -49,7 +49,7 @@ INSERT INTO external_ratings (player_id, system, federation, rating, rated_on) V
 
 @pytest.fixture
 def federation(scratch_db):
-    migrate.upgrade(scratch_db)
+    at_head(scratch_db)
     engine = create_engine(scratch_db, poolclass=NullPool)
     with engine.begin() as conn:
         for statement in SETUP.split(";"):
@@ -234,14 +234,13 @@ def test_round_trip_through_players_and_clubs_import(federation, pg_server, tmp_
     """dsb-csv-zip → ``clubs import`` + ``players import`` into an empty database → the same
     spieler.csv (the week of the last evaluation kept through the takeover's date), but for
     FIDE rating and federation, which come from FIDE's own list."""
-    from tests.conftest import _create_database, _drop_database
+    from tests.conftest import _create_migrated, _drop_database
 
     with zipfile.ZipFile(io.BytesIO(export(federation, "dsb-csv-zip"))) as archive:
         archive.extractall(tmp_path)
     name = f"scratch_{uuid.uuid4().hex[:12]}"
-    again = _create_database(pg_server, name)
+    again = _create_migrated(pg_server, name)
     try:
-        migrate.upgrade(again)
         clubs = run(["clubs", "import", str(tmp_path / "vereine.csv")], again)
         assert clubs.returncode == 0, clubs.stderr
         players = run(["players", "import", str(tmp_path / "spieler.csv"), "--date", DAY],

@@ -21,7 +21,7 @@ from psycopg.rows import dict_row
 from sqlalchemy import create_engine
 from sqlalchemy.pool import NullPool
 
-from ratingdb.db import migrate, snapshot_text
+from ratingdb.db import snapshot_text
 from ratingdb.db.models import RatingSnapshot
 from ratingdb.db.snapshot_json import (
     FLOAT_CACHE_SIZE,
@@ -43,6 +43,7 @@ from ratingdb.db.snapshot_text import (
 )
 from ratingdb.engine.model import ResidualEntry, Snapshot, SnapshotInput
 from ratingdb.rules.snapshots import SnapshotOutput
+from tests.conftest import at_head
 
 #: text values COPY must escape, and plain ones
 TEXTS = ["dwz", "fide", "a\tb", "c\\d", "e\nf", "g\rh", "\\N", "ü ß", "", None]
@@ -111,7 +112,7 @@ def _row(s: Snapshot, modul_ids: dict[str, int]) -> tuple[Any, ...]:
 
 @pytest.fixture
 def raw(scratch_db):
-    migrate.upgrade(scratch_db)
+    at_head(scratch_db)
     url = create_engine(scratch_db, poolclass=NullPool).url
     dsn = url.set(drivername="postgresql").render_as_string(hide_password=False)
     with psycopg.connect(dsn) as conn:

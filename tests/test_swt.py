@@ -339,10 +339,10 @@ def test_import_through_the_command_line(scratch_db, tmp_path):
     from sqlalchemy import create_engine, text
     from sqlalchemy.pool import NullPool
 
-    from ratingdb.db import migrate
     from tests.cli import run
+    from tests.conftest import at_head
 
-    migrate.upgrade(scratch_db)
+    at_head(scratch_db)
     engine = create_engine(scratch_db, poolclass=NullPool)
 
     def counts() -> tuple[int, int]:

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from ratingdb.db import migrate
 from ratingdb.io.trf import MAX_PROBLEMS, TrfError, decode, parse, parse_date, write
 from tests.builders import organisations
 from tests.cli import run
+from tests.conftest import at_head
 from tests.test_exchange import counts
 from tests.test_trf import tournaments
 
@@ -184,7 +184,7 @@ def test_written_files_keep_byes_and_read_back():
 
 @pytest.fixture
 def empty_db(scratch_db):  # type: ignore[no-untyped-def]
-    migrate.upgrade(scratch_db)
+    at_head(scratch_db)
     organisations(scratch_db, "C01")
     return scratch_db
 

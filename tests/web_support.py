@@ -17,13 +17,12 @@ from sqlalchemy.engine import URL
 from sqlalchemy.orm import Session
 from sqlalchemy.pool import NullPool
 
-from ratingdb.db import migrate
 from ratingdb.db.users import add_user, issue_token
 from ratingdb.queries.tournament import submission_document
 from ratingdb.web.app import create_app
 from tests.builders import ok
 from tests.cli import wo_2026_throughout
-from tests.conftest import _create_database, _drop_database
+from tests.conftest import _create_migrated, _drop_database
 
 #: the tests' "today": the synthetic history ends in 2026 (WO 6.2's year counts from here)
 TODAY = date(2026, 11, 21)
@@ -34,8 +33,7 @@ ARTIFACTS = Path(__file__).parent / "artifacts"
 @contextmanager
 def database(server: URL, prefix: str) -> Iterator[URL]:
     name = f"{prefix}_{uuid.uuid4().hex[:8]}"
-    url = _create_database(server, name)
-    migrate.upgrade(url)
+    url = _create_migrated(server, name)
     try:
         yield url
     finally:
