@@ -24,10 +24,10 @@ from sqlalchemy.pool import NullPool
 
 from ratingdb.db import migrate
 from ratingdb.db.connection import scratch_server
-from ratingdb.db.players_import import import_list
 from ratingdb.db.trf_import import export_trf, import_trf
 from ratingdb.io.dsb_list import parse_list
 from ratingdb.io.trf import NationalRecord, TrfGame, TrfPlayer, TrfTournament, parse, write
+from ratingdb.services.member_list import import_list
 
 HEADER = (
     "ID,VKZ,Mgl-Nr,Status,Spielername,Geschlecht,Spielberechtigung,Geburtsjahr,"

@@ -6,8 +6,7 @@ from __future__ import annotations
 import click
 
 from ratingdb.commands.common import read_json, source_name
-from ratingdb.rules import FAMILIES
-from ratingdb.rules.parameters import Precision
+from ratingdb.services.evaluation import Precision, family_names
 
 
 @click.command()
@@ -21,7 +20,7 @@ from ratingdb.rules.parameters import Precision
 @click.option(
     "--rules",
     "rules_name",
-    type=click.Choice(sorted(FAMILIES)),
+    type=click.Choice(family_names()),
     default="dwz2026",
     show_default=True,
     help="Rule family (Rechenmodul family).",
@@ -52,11 +51,7 @@ def evaluate(
     output_format: str,
 ) -> None:
     """Evaluate tournaments from FILE (a JSON object or array; '-' reads stdin)."""
-    from ratingdb.errors import InputError
-    from ratingdb.io.evaluate_json import dump_results
-    from ratingdb.queries.evaluation_display import render_text
-    from ratingdb.rules.model import TournamentResult
-    from ratingdb.services.evaluation import evaluate_documents
+    from ratingdb.services.evaluation import evaluate_documents, results_json, results_text
 
     done, was_array, family = evaluate_documents(
         lambda: read_json(source),
@@ -66,15 +61,6 @@ def evaluate(
         precision=precision,
     )
     if output_format == "table":
-        if not all(isinstance(e.result, TournamentResult) for e in done):
-            raise InputError("", f"--format table shows DWZ evaluations; use json for {family}")
-        pages = [render_text(e.tournament, e.result, e.rechenmodul) for e in done]
-        click.echo("\n\n".join(pages))
+        click.echo(results_text(done, family))
     else:
-        docs = []
-        for e in done:
-            doc = e.result.to_dict(trace=trace)
-            if e.rechenmodul is not None:
-                doc["rechenmodul"] = e.rechenmodul
-            docs.append(doc)
-        click.echo(dump_results(docs, was_array))
+        click.echo(results_json(done, was_array, trace=trace))

@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.commands.common import echo_json, engine, write_output
 from ratingdb.errors import InputError
-from ratingdb.io.player_files import FORMATS as PLAYER_FILES
+from ratingdb.services.reports import PLAYER_FILE_FORMATS as PLAYER_FILES
 
 
 @click.group()

@@ -161,7 +161,7 @@ def player_card(player: str, as_json: bool, fmt: str, output: str | None) -> Non
 def player_anonymise(player_id: int) -> None:
     """Replace a former member's personal data in all evaluations with a placeholder;
     no number changes (WO 4.1.1)."""
-    from ratingdb.db.anonymise import anonymise_player
+    from ratingdb.services.anonymise import anonymise_player
 
     with writing() as session:
         done = anonymise_player(session, player_id)

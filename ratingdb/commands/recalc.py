@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 from ratingdb.commands.common import echo_json, engine, recalc_progress
 
 if TYPE_CHECKING:
-    from ratingdb.db.change_report import RatingChange
+    from ratingdb.services.recalc import RatingChange
 
 
 #: how many changed players a command lists unless told otherwise
@@ -26,9 +26,9 @@ SHOWN = 10
 def echo_changes(
     changes: Sequence[RatingChange], *, limit: int = SHOWN, more: str = "", indent: str = "  "
 ) -> None:
-    """Every changed player as ``name (id): old → new`` (:mod:`ratingdb.db.change_report`),
-    the first ``limit`` of them; "showing 10 of 47" and ``more`` (how to see the rest) when
-    cut."""
+    """Every changed player as ``name (id): old → new``
+    (:class:`ratingdb.services.recalc.RatingChange`), the first ``limit`` of them; "showing
+    10 of 47" and ``more`` (how to see the rest) when cut."""
     for c in changes[:limit]:
         click.echo(f"{indent}{c.line()}")
     if len(changes) > limit:

@@ -15,6 +15,24 @@ from ratingdb.rules.parameters import Precision
 if TYPE_CHECKING:
     from ratingdb.rules import RuleFamily
 
+__all__ = [
+    "Evaluated",
+    "Precision",
+    "evaluate_document",
+    "evaluate_documents",
+    "evaluate_input",
+    "family_names",
+    "results_json",
+    "results_text",
+]
+
+
+def family_names() -> list[str]:
+    """The rule families ``--rules`` can name."""
+    from ratingdb.rules import FAMILIES
+
+    return sorted(FAMILIES)
+
 
 @dataclass(frozen=True, slots=True)
 class Evaluated:
@@ -101,3 +119,28 @@ def evaluate_document(
     if was_array or len(inputs) != 1:
         raise InputError(name, "one tournament expected, not an array")
     return Evaluated(inputs[0], evaluate_input(rules, params, inputs[0], f"{name}: $"), rechenmodul)
+
+
+def results_json(done: list[Evaluated], was_array: bool, *, trace: bool = False) -> str:
+    """The results in the ``ratingdb evaluate`` contract (docs/evaluate.md): an object, or an
+    array when the input was one; ``trace`` adds the iteration's steps."""
+    from ratingdb.io.evaluate_json import dump_results
+
+    docs = []
+    for e in done:
+        doc = e.result.to_dict(trace=trace)
+        if e.rechenmodul is not None:
+            doc["rechenmodul"] = e.rechenmodul
+        docs.append(doc)
+    return dump_results(docs, was_array)
+
+
+def results_text(done: list[Evaluated], family: str) -> str:
+    """The evaluation display of WO Anhang 3.1.11 of each DWZ evaluation; another family's
+    results are an InputError (they have no such display)."""
+    from ratingdb.queries.evaluation_display import render_text
+    from ratingdb.rules.model import TournamentResult
+
+    if not all(isinstance(e.result, TournamentResult) for e in done):
+        raise InputError("", f"--format table shows DWZ evaluations; use json for {family}")
+    return "\n\n".join(render_text(e.tournament, e.result, e.rechenmodul) for e in done)

@@ -10,12 +10,12 @@ from datetime import date
 
 from sqlalchemy.orm import Session
 
-from ratingdb.db.clubs_import import ClubImport
-from ratingdb.db.players_import import ListImport
 from ratingdb.io.dsb_clubs import OrgRow
 from ratingdb.io.dsb_list import ListRow
 from ratingdb.io.trf import TrfTournament
+from ratingdb.services.club_lists import ClubImport
 from ratingdb.services.database import refusals_named
+from ratingdb.services.member_list import ListImport
 
 
 def read_trf(
@@ -61,7 +61,7 @@ def import_player_list(
     list violates is a Refused naming the file."""
     from pathlib import Path
 
-    from ratingdb.db.players_import import import_list
+    from ratingdb.services.member_list import import_list
 
     with refusals_named(name):
         return import_list(
@@ -91,7 +91,7 @@ def import_club_lists(
     levels_name: str | None = None,
 ) -> ClubImport:
     """Names, kinds and the hierarchy of clubs and federation levels (organisations)."""
-    from ratingdb.db.clubs_import import import_orgs
+    from ratingdb.services.club_lists import import_orgs
 
     with refusals_named(name):
         return import_orgs(session, clubs, levels, name, actor=actor, levels_source=levels_name)

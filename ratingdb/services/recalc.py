@@ -9,8 +9,11 @@ from collections.abc import Callable
 
 from sqlalchemy import Engine
 
+from ratingdb.db.change_report import RatingChange
 from ratingdb.db.recalc import RunReport, run_recalc
 from ratingdb.rules.errors import RulesError
+
+__all__ = ["FAILED", "RatingChange", "RunReport", "recalculate"]
 
 FAILED = "the run failed and changed nothing (recorded in `ratingdb runs`)"
 

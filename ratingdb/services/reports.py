@@ -10,7 +10,10 @@ from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import InputError
+from ratingdb.io.player_files import FORMATS as PLAYER_FILE_FORMATS
 from ratingdb.queries.documents import Document
+
+__all__ = ["PLAYER_FILE_FORMATS", "player_file", "render_document"]
 
 
 def render_document(engine: Engine, build: Callable[[Session], Document], fmt: str) -> bytes:

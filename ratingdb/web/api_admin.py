@@ -8,8 +8,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 from sqlalchemy.orm import Session
 
-from ratingdb.db.anonymise import anonymise_player
 from ratingdb.queries.audit import audit_entries
+from ratingdb.services.anonymise import anonymise_player
 from ratingdb.web import schemas
 from ratingdb.web.deps import AdminDep, ReleasingRoute, SessionDep
 

@@ -11,8 +11,8 @@ from urllib.parse import urlencode
 from sqlalchemy.orm import Session
 
 from ratingdb.db import scopes
+from ratingdb.errors import InputError
 from ratingdb.i18n import _
-from ratingdb.io.errors import InputError
 from ratingdb.queries.clubs import OrganisationScope, organisation_scope, scope_clubs
 from ratingdb.queries.documents import Document
 from ratingdb.queries.reports import list_scope, rating_list_document, rating_list_rows

@@ -39,8 +39,8 @@ from sqlalchemy.orm import Session
 from ratingdb.db.bulk import copy_rows, fix_sequences, next_ids
 from ratingdb.db.locks import hold_edits
 from ratingdb.db.models import AuditEntry, ChangePoint
+from ratingdb.errors import InputError
 from ratingdb.io.dsb_list import ListRow
-from ratingdb.io.errors import InputError
 from ratingdb.plausibility import bounds, check_date
 
 ACTION = "players-import"

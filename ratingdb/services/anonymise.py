@@ -24,7 +24,7 @@ from sqlalchemy import CursorResult, text
 from sqlalchemy.orm import Session
 
 from ratingdb.db.models import AuditEntry
-from ratingdb.io.errors import InputError
+from ratingdb.errors import InputError
 
 PLACEHOLDER = "Anonymisiert"
 
