@@ -618,3 +618,41 @@ def test_calls_beyond_the_concurrent_ones_wait_then_get_busy(federation, monkeyp
         monkeypatch.undo()
         service._slots.clear()
     assert one(federation["base"], "unionRatingList", "10614")["union"]["vkz"] == "10614"
+
+
+def test_chessleaguemanagers_wsdl_mode_calls_are_answered(federation):
+    """ChessLeagueManager's older functions load the WSDL and call by it: the club tree
+    without an argument, a club's list, a card per member, a search by two names."""
+    base, ids = federation["base"], federation["players"]
+    assert PHP, "php is missing: apt-get install php-cli php-soap (.ci/run installs them)"
+    calls = [
+        ("organizations", []),
+        ("unionRatingList", ["10614"]),
+        ("tournamentCardForId", [ids["Wolf"]]),
+        ("searchByName", ["Wolf", "Lea"]),
+        ("unionRatingList", ["99999"]),
+        ("tournamentsByPeriod", ["2026-01-01", "2026-12-31", "000", True, "", ""]),
+    ]
+    done = subprocess.run(
+        [PHP, str(CLIENT), base + "/services/files/dewis.wsdl", "wsdl"], input=json.dumps(calls),
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    tree, union, card, search, unknown, period = json.loads(done.stdout)
+    assert tree["result"] == one(base, "organizations")
+    assert union["result"] == one(base, "unionRatingList", "10614")
+    assert card["result"]["member"]["surname"] == "Wolf"
+    assert [m["pid"] for m in search["result"]["members"]] == [ids["Wolf"]]
+    assert unknown["fault"] == "that union does not exists"
+    assert [t["tcode"] for t in period["result"]["tournaments"]] == ["DW-2026-2", "DW-2026-1"]
+
+
+def test_the_wsdl_names_every_operation_and_this_server(federation):
+    from ratingdb.web.dewis.operations import OPERATIONS, PARAMETERS
+
+    assert set(PARAMETERS) == set(OPERATIONS)
+    answer = httpx.get(federation["base"] + "/dewis/dewis.wsdl", timeout=30)
+    assert answer.status_code == 200
+    for name in OPERATIONS:
+        assert f'<operation name="{name}">' in answer.text
+    assert f'location="{federation["base"]}/services/soap/index.php"' in answer.text

@@ -662,3 +662,27 @@ OPERATIONS: dict[str, Operation] = {
     "organizations": organizations,
     "ratingOfficer": rating_officer,
 }
+
+#: each operation's arguments in order, with their XML Schema types: the parts of the WSDL
+#: (:mod:`.wsdl`; the calls are read by position, these names are for the clients)
+PARAMETERS: dict[str, tuple[tuple[str, str], ...]] = {
+    "searchByName": (
+        ("surname", "string"), ("firstname", "string"), ("offset", "int"), ("limit", "int"),
+    ),
+    "tournamentCardForId": (("pid", "int"),),
+    "tournamentCardForZps": (("zps", "string"),),
+    "unionRatingList": (("zps", "string"),),
+    "bestOfFederation": (
+        ("zps", "string"), ("limit", "int"), ("ageFrom", "int"), ("ageTo", "int"),
+        ("sex", "string"),
+    ),
+    "tournamentsByPeriod": (
+        ("since", "string"), ("until", "string"), ("zps", "string"), ("bSubs", "boolean"),
+        ("type", "string"), ("search", "string"),
+    ),
+    "tournament": (("code", "string"),),
+    "tournamentPairings": (("code", "string"),),
+    "tournamentPairingsByPlayer": (("code", "string"), ("pid", "int")),
+    "organizations": (("zps", "string"),),
+    "ratingOfficer": (("id", "int"),),
+}  # fmt: skip

@@ -1,5 +1,6 @@
 """The SOAP endpoint: ``POST /services/soap/index.php`` (the DSB service's path, so that a
-website changes only the host name) and ``POST /dewis/soap``.
+website changes only the host name) and ``POST /dewis/soap``; the WSDL at
+``GET /services/files/dewis.wsdl`` and ``/dewis/dewis.wsdl``.
 
 Bounded as the JSON API: a request body of at most :data:`MAX_BODY` bytes (a call is a few
 hundred), at most :data:`CONCURRENT` calls at a time per server process (one more waits up
@@ -28,7 +29,7 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import RatingdbError, Unavailable
-from ratingdb.web.dewis import encoding, faults
+from ratingdb.web.dewis import encoding, faults, wsdl
 from ratingdb.web.dewis.envelope import Value, read_call
 from ratingdb.web.dewis.faults import DewisFault
 from ratingdb.web.dewis.operations import OPERATIONS, Operation
@@ -37,6 +38,8 @@ from ratingdb.web.timing import in_thread
 log = logging.getLogger("ratingdb.web")
 
 PATHS = ("/services/soap/index.php", "/dewis/soap")
+#: the WSDL (the DSB's path, and beside the clean alias)
+WSDL_PATHS = ("/services/files/dewis.wsdl", "/dewis/dewis.wsdl")
 MAX_BODY = 64 * 1024
 CONCURRENT = 4
 WAIT = 10.0
@@ -80,6 +83,14 @@ def _run(engine: Engine, today: date, operation: Operation, args: Sequence[Value
         session.execute(text("SET TRANSACTION READ ONLY"))
         session.execute(text(f"SET LOCAL statement_timeout = '{STATEMENT_TIMEOUT}'"))
         return operation(session, today, args)
+
+
+@router.get(WSDL_PATHS[0])
+@router.get(WSDL_PATHS[1])
+async def wsdl_document(request: Request) -> Response:
+    """The WSDL of the interface (:mod:`.wsdl`), addressed to this server's SOAP path."""
+    location = str(request.base_url).rstrip("/") + PATHS[0]
+    return Response(wsdl.document(location), media_type=encoding.CONTENT_TYPE)
 
 
 @router.post(PATHS[0])
