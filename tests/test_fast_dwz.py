@@ -5,6 +5,7 @@ give exactly what the Python evaluation gives, row by row, and answer None
 from __future__ import annotations
 
 import importlib
+import math
 import random
 from dataclasses import replace
 from decimal import Decimal
@@ -279,7 +280,7 @@ def test_float_ratings_round_the_exact_binary_difference() -> None:
             seen,
             [(rating, index, age, games)],
         )[0]
-        we = float(sum(ps))
+        we = math.fsum(ps)  # W_e: the correctly rounded sum
         d = sum(points) / 2 - we
         num, den = d.as_integer_ratio()
         age_name = ("youth", "junior", "adult")[age]

@@ -6,6 +6,7 @@ the last bit, whatever the rows' lengths (the performances R_h, WO 2026 3.6, cla
 from __future__ import annotations
 
 import math
+import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -111,4 +112,18 @@ def test_the_roots_alone_are_solve_manys_roots(
     ]
     assert [None if r is None else r.hex() for r in roots] == [
         None if r is None else r.hex() for r in expected
+    ]
+
+
+@settings(max_examples=100, deadline=None)
+@given(many(), st.randoms(use_true_random=False))
+def test_a_root_does_not_depend_on_the_order_of_the_games(
+    case: tuple[list[Problem], list[float], Curve], rng: random.Random
+) -> None:
+    """W_e is the correctly rounded sum of the games' P (math.fsum): the games of every
+    row in another order give the same steps, W_e and root to the bit."""
+    problems, starts, curve = case
+    shuffled = [(tuple(rng.sample(o, len(o))), w2) for o, w2 in problems]
+    assert [fingerprint(s) for s in solve_many(shuffled, starts, curve)] == [
+        fingerprint(s) for s in solve_many(problems, starts, curve)
     ]

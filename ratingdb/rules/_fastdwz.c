@@ -19,7 +19,8 @@
  *   and the P(D) of every game, K (2026 Anhang 1.3) or E (classic 4.9.2), R_n (WO 3.5.2,
  *   classic 4.9.1), the classic R_p (4.7.6) and the rounded mean of the opponents;
  * - float_established: the same pass of the classic versions in float precision, P from
- *   the very function the Python version calls (scipy's ndtr, or its C function).
+ *   the very function the Python version calls (scipy's ndtr, or its C function), W_e
+ *   its correctly rounded sum (math.fsum, called on the games' P).
  *
  * Every product and sum is checked (__builtin_*_overflow); a row whose numbers leave 64
  * bits, or anything unusual in its input, is answered None and the caller computes that
@@ -953,32 +954,19 @@ static int cdf_values(PyObject *cdf, PyObject *frombuffer, double *values, Py_ss
     return result;
 }
 
-/* float(sum(values)) as the running Python adds a list of floats after its int start 0:
- * left to right before 3.12, with Neumaier's compensation from 3.12 on (bltinmodule.c:
- * the first value is 0 + x, the compensation is added at the end if it is finite and
- * not zero) */
-static double python_sum(const double *values, Py_ssize_t n)
+/* math.fsum, the float precision's one sum (W_e: the correctly rounded sum of the games'
+ * P, ratingdb/rules/dwz/arithmetic.py), looked up once */
+static PyObject *exact_sum(void)
 {
-    if (n == 0)
-        return 0.0;
-    double total = 0.0 + values[0];
-#if PY_VERSION_HEX >= 0x030C0000
-    double c = 0.0;
-    for (Py_ssize_t g = 1; g < n; g++) {
-        double x = values[g], t = total + x;
-        if (fabs(total) >= fabs(x))
-            c += (total - t) + x;
-        else
-            c += (x - t) + total;
-        total = t;
+    static PyObject *fsum = NULL;
+    if (fsum == NULL) {
+        PyObject *math = PyImport_ImportModule("math");
+        if (math == NULL)
+            return NULL;
+        fsum = PyObject_GetAttrString(math, "fsum");
+        Py_DECREF(math);
     }
-    if (c != 0.0 && isfinite(c))
-        total += c;
-#else
-    for (Py_ssize_t g = 1; g < n; g++)
-        total += values[g];
-#endif
-    return total;
+    return fsum;
 }
 
 static const char float_established_doc[] =
@@ -1082,16 +1070,24 @@ static PyObject *float_established(PyObject *self, PyObject *args)
             Py_ssize_t first = (Py_ssize_t)r[1], n = (Py_ssize_t)r[2];
             long long rating = r[5], index = r[6], e, rn, rp;
             int age = (int)r[7];
-            double we = python_sum(p + first, n); /* float(sum(games)) */
+            PyObject *probabilities = points_list(p + first, n), *fsum = exact_sum();
+            PyObject *total = probabilities == NULL || fsum == NULL
+                                  ? NULL
+                                  : PyObject_CallOneArg(fsum, probabilities);
+            double we = total == NULL ? -1.0 : PyFloat_AsDouble(total); /* math.fsum(games) */
+            Py_XDECREF(total);
+            if (total == NULL || (we == -1.0 && PyErr_Occurred())) {
+                Py_XDECREF(probabilities);
+                Py_CLEAR(result);
+                goto done;
+            }
             double d = (double)r[3] / 2.0 - we; /* FloatArithmetic.difference */
-            if (coefficient_e(&c, rating, index, age, d >= 0, &e) &&
-                float_change(rating, c.e.change, d, e + n, &rn) &&
-                float_change(rating, c.e.change, d, n, &rp)) {
-                PyObject *probabilities = points_list(p + first, n), *ratings = seen_lists[k];
-                if (probabilities == NULL) {
-                    Py_CLEAR(result);
-                    goto done;
-                }
+            if (!(coefficient_e(&c, rating, index, age, d >= 0, &e) &&
+                  float_change(rating, c.e.change, d, e + n, &rn) &&
+                  float_change(rating, c.e.change, d, n, &rp)))
+                Py_CLEAR(probabilities); /* the row is Python's */
+            if (probabilities != NULL) {
+                PyObject *ratings = seen_lists[k];
                 seen_lists[k] = NULL; /* handed over to the answer */
                 rn = rn > c.floor ? rn : c.floor;
                 item = Py_BuildValue("(dLiLLLNN)", we, e, 1, rn, rp,

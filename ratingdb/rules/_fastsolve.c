@@ -5,8 +5,8 @@
  * solve_many's rows with few games in all (WO 2026 3.6, classic 4.8: each player's R_h
  * against fixed opponents) iterate the bracketing Newton method of solver.solve_one. The
  * Python version spends most of its time on the per-game lists and sums between two numpy
- * calls; here the differences, the sums (in numpy's pairwise order), the bracket and the
- * stop rule are C, and P and its density still come from the very functions the Python
+ * calls; here the differences, the bracket and the stop rule are C, each W_e and
+ * slope the correctly rounded sum of its games' values (math.fsum, called on them), and P and its density still come from the very functions the Python
  * version calls: P as scipy's own C function behind scipy.special.ndtr or expit (the
  * capsule scipy.special.cython_special exports), the density's exponential as numpy's
  * own float64 loop of numpy.exp (double_loop, read from the ufunc object as numpy's
@@ -19,7 +19,8 @@
  * newton_group (below solve_small): solver.solve's damped Newton method for a
  * group of newcomers who play each other (classic 4.7.4, WO 2026 3.4.4.1), on the
  * potential or on the squared residuals (extreme rows, classic 4.7.2.1.2; games in one
- * row only), W_e and the Jacobian summed in numpy's bincount order, P and its density
+ * row only), W_e correctly rounded (math.fsum), the Jacobian summed in numpy's bincount
+ * order, P and its density
  * from the same functions, the Newton direction and the dot products from numpy's own
  * loops of linalg.solve (LAPACK's gesv) and matmul (BLAS's ddot), read from the ufunc
  * objects like exp: every step, trace state and settled root is the Python method's to
@@ -32,7 +33,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* numpy's pairwise summation of a contiguous float64 array (ratingdb/rules/numpy_sums.py) */
+/* numpy's pairwise summation of a contiguous float64 array (ndarray.sum), as the group
+ * method's potential and merit add in Python (np.sum) */
 static double pairwise(const double *a, Py_ssize_t n)
 {
     if (n < 8) {
@@ -63,6 +65,40 @@ static double pairwise(const double *a, Py_ssize_t n)
     Py_ssize_t half = n / 2;
     half -= half % 8;
     return pairwise(a, half) + pairwise(a + half, n - half);
+}
+
+/* *out = math.fsum(a[0..n)): the correctly rounded sum, the float precision's one sum
+ * (ratingdb/rules/solver.py, row_sums); -1 with an exception on error */
+static int exact_sum(const double *a, Py_ssize_t n, double *out)
+{
+    static PyObject *fsum = NULL;
+    if (fsum == NULL) {
+        PyObject *math = PyImport_ImportModule("math");
+        if (math == NULL)
+            return -1;
+        fsum = PyObject_GetAttrString(math, "fsum");
+        Py_DECREF(math);
+        if (fsum == NULL)
+            return -1;
+    }
+    PyObject *values = PyList_New(n);
+    if (values == NULL)
+        return -1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *v = PyFloat_FromDouble(a[i]);
+        if (v == NULL) {
+            Py_DECREF(values);
+            return -1;
+        }
+        PyList_SET_ITEM(values, i, v);
+    }
+    PyObject *total = PyObject_CallOneArg(fsum, values);
+    Py_DECREF(values);
+    if (total == NULL)
+        return -1;
+    *out = PyFloat_AsDouble(total);
+    Py_DECREF(total);
+    return 0;
 }
 
 typedef struct {
@@ -173,8 +209,8 @@ static int expected_rows(const Ctx *c, const Py_ssize_t *idx, Py_ssize_t count,
         games += c->len[idx[k]];
     if (games == 0) { /* no row without games reaches here (solve_many) */
         for (Py_ssize_t k = 0; k < count; k++) {
-            we[k] = -0.0;
-            slope[k] = c->normal ? -0.0 / c->norm : c->factor * -0.0;
+            we[k] = 0.0;
+            slope[k] = c->normal ? 0.0 / c->norm : c->factor * 0.0;
         }
         return 0;
     }
@@ -222,8 +258,11 @@ static int expected_rows(const Ctx *c, const Py_ssize_t *idx, Py_ssize_t count,
     at = 0;
     for (Py_ssize_t k = 0; k < count; k++) {
         Py_ssize_t n = c->len[idx[k]];
-        we[k] = pairwise(p + at, n);
-        double total = pairwise(d + at, n);
+        double total;
+        if (exact_sum(p + at, n, &we[k]) < 0 || exact_sum(d + at, n, &total) < 0) {
+            free(own);
+            goto done;
+        }
         slope[k] = c->normal ? total / c->norm : c->factor * total;
         at += n;
     }
@@ -760,7 +799,8 @@ static int curve_integral(const Group *g, const double *d, Py_ssize_t n, double 
     return rc;
 }
 
-/* _System.residual: f[k] = w[k] - (fixed sum + linked sum), each summed in game order */
+/* _System.residual: f[k] = w[k] - W_e of row k, the correctly rounded sum of the P of its
+ * fixed and linked games (exact_sum) */
 static int residual(const Group *g, const double *x, double *work, double *f)
 {
     Py_ssize_t n = g->nf + g->nl;
@@ -768,14 +808,19 @@ static int residual(const Group *g, const double *x, double *work, double *f)
     differences(g, x, d);
     if (curve_p(g, d, n, scratch, p) < 0)
         return -1;
-    for (Py_ssize_t k = 0; k < g->m; k++)
-        f[k] = linked[k] = 0.0;
-    for (Py_ssize_t i = 0; i < g->nf; i++)
-        f[g->fk[i]] += p[i];
-    for (Py_ssize_t i = 0; i < g->nl; i++)
-        linked[g->lk[i]] += p[g->nf + i];
-    for (Py_ssize_t k = 0; k < g->m; k++)
-        f[k] = g->w[k] - (f[k] + linked[k]);
+    for (Py_ssize_t k = 0; k < g->m; k++) { /* the row's games into scratch, then summed */
+        Py_ssize_t count = 0;
+        for (Py_ssize_t i = 0; i < g->nf; i++)
+            if (g->fk[i] == k)
+                scratch[count++] = p[i];
+        for (Py_ssize_t i = 0; i < g->nl; i++)
+            if (g->lk[i] == k)
+                scratch[count++] = p[g->nf + i];
+        double we;
+        if (exact_sum(scratch, count, &we) < 0)
+            return -1;
+        f[k] = g->w[k] - we;
+    }
     if (g->any_extreme) { /* mean of the opponents' values -+ the extreme difference */
         for (Py_ssize_t k = 0; k < g->m; k++)
             linked[k] = 0.0;

@@ -30,6 +30,10 @@ rounded, :data:`POLISH_STEPS` more Newton steps take it to the floating-point li
 (about 1e-12 points), and it is settled to :data:`PLACES` decimals. So a root the exact
 equations put on a half (1853.5) rounds up, and a root just below one (1073.4999996742)
 rounds down, whichever way the iteration came.
+
+Every W_e here, as the established players' W_e (``rules/dwz/arithmetic.py``), is the
+correctly rounded sum of the games' P (``math.fsum``, :func:`row_sums`): it does not
+depend on the order of the games nor on the Python or numpy version that adds them.
 """
 
 from __future__ import annotations
@@ -44,7 +48,6 @@ import numpy as np
 from scipy.special import expit, ndtr
 
 from ratingdb.rules.errors import ConvergenceError
-from ratingdb.rules.numpy_sums import numpy_sum, numpy_sum_at, row_sums
 from ratingdb.rules.rounding import float_half_up
 
 try:  # the performances in C (setup.py builds it; optional: the same numbers in Python)
@@ -220,13 +223,14 @@ class Curve:
         return expit(d * self._scale)  # type: ignore[no-any-return]
 
     def expected_and_slope(self, own: float, opponents: np.ndarray) -> tuple[float, float]:
-        """W_e = sum P(own - opponent) and its derivative in ``own``."""
+        """W_e = sum P(own - opponent) and its derivative in ``own``, each the correctly
+        rounded sum of its games' values (``math.fsum``, :func:`row_sums`)."""
         if self.kind == "normal":
             z = (own - opponents) / self.sigma
-            slope = float(np.exp(-0.5 * z * z).sum()) / (self.sigma * math.sqrt(2 * math.pi))
-            return float(ndtr(z).sum()), slope
+            density = math.fsum(np.exp(-0.5 * z * z).tolist())
+            return math.fsum(ndtr(z).tolist()), density / (self.sigma * math.sqrt(2 * math.pi))
         p = expit((own - opponents) * self._scale)
-        return float(p.sum()), self._scale * float((p * (1 - p)).sum())
+        return math.fsum(p.tolist()), self._scale * math.fsum((p * (1 - p)).tolist())
 
     def integral(self, d: np.ndarray) -> np.ndarray:
         """Psi(d) with Psi' = P: d Phi(d/sigma) + sigma phi(d/sigma) (normal),
@@ -340,10 +344,8 @@ def solve_one(eq: Equation, start: float, curve: Curve) -> Solution:
     if eq.linked:
         raise ValueError("solve_one takes constant opponents only")
     if eq.extreme is not None:
-        # ndarray.mean: numpy's sum divided by the count (numpy_sum adds in its order);
-        # the mean of no games is nan, as numpy's
-        total = numpy_sum([float(v) for v in eq.fixed])
-        mean = total / len(eq.fixed) if eq.fixed else math.nan
+        # the mean of no games is nan (no R_c)
+        mean = math.fsum(eq.fixed) / len(eq.fixed) if eq.fixed else math.nan
         value = mean + _sign(eq.extreme) * curve.extreme
         return Solution([value], 1, [[start], [value]])
     opponents = np.asarray(eq.fixed, dtype=float)
@@ -409,6 +411,20 @@ def _expected_and_slope(
     return row_sums(p), curve._scale * row_sums(p * (1 - p))
 
 
+def row_sums(values: np.ndarray) -> np.ndarray:
+    """The correctly rounded sum of each row of a 2-D array (``math.fsum``): the one sum
+    of the float precision (W_e, WO 3.3.2; docs/rules-dwz2026.md), whatever the order of
+    the games and whichever Python or numpy adds them.
+
+    >>> rows = np.array([[1e16, 1.0, -1e16, 0.0], [0.5, 0.25, 0.25, 0.0]])
+    >>> row_sums(rows).tolist(), float(rows[0].sum())
+    ([1.0, 1.0], 0.0)
+    """
+    return np.array([math.fsum(row) for row in values.tolist()], dtype=float).reshape(
+        values.shape[:1]
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class Single:
     """:func:`solve_one`'s solution of one unknown, with W_e at every state after the
@@ -425,7 +441,7 @@ def solve_many(
     step the same iteration: ``problems[k]`` = (opponent ratings, half-points scored),
     started from ``starts[k]``. The unknowns with the same number of games iterate
     together as the rows of arrays (every value computed element by element as
-    :func:`solve_one` computes it, every sum in numpy's order: :func:`row_sums`), so each
+    :func:`solve_one` computes it, every W_e correctly rounded: :func:`row_sums`), so each
     solution, trace and W_e is identical to :func:`solve_one`'s. None where
     :func:`solve_one` would not end normally (a 0 % or 100 % score, an opponent at
     -infinity, no root within its step cap): the caller asks :func:`solve_one` itself."""
@@ -476,7 +492,7 @@ def _expected_rows(
     """:func:`_expected_and_slope` for rows of any lengths: ``xs[r]`` against ``rows[r]``.
     The differences are taken in Python (the same IEEE operations numpy applies element by
     element), P and its density in one numpy call each over all games, and each row is
-    summed in numpy's order (:func:`numpy_sum_at`), so every value equals
+    summed correctly rounded (``math.fsum``, :func:`row_sums`), so every value equals
     :func:`_expected_and_slope`'s to the last bit."""
     normal = curve.kind == "normal"
     if normal:
@@ -495,10 +511,11 @@ def _expected_rows(
     expected: list[float] = []
     slopes: list[float] = []
     first = 0
+    fsum = math.fsum
     for row in rows:
         n = len(row)
-        expected.append(numpy_sum_at(cdf, first, n))
-        total = numpy_sum_at(density, first, n)
+        expected.append(fsum(cdf[first : first + n]))
+        total = fsum(density[first : first + n])
         slopes.append(total / norm if normal else factor * total)
         first += n
     return expected, slopes
@@ -757,12 +774,20 @@ class _System:
         self.fk_sure = self.fk[~finite]
         self.own_weight = self.w - np.bincount(self.lk, None, self.m) / 2
         self.diagonal = (np.arange(self.m), np.arange(self.m))
+        #: every game's position among the fixed then the linked games, row by row, and
+        #: where each row's games end: W_e of a row is the correctly rounded sum of its P
+        owner = np.concatenate([self.fk, self.lk])
+        self.by_row = np.argsort(owner, kind="stable")
+        self.row_ends = np.bincount(owner, minlength=self.m).cumsum().tolist()
 
     def residual(self, x: np.ndarray) -> np.ndarray:
         m, c = self.m, self.curve
-        # float64 even without a constant opponent in any row (bincount of nothing is int64)
-        we: np.ndarray = np.bincount(self.fk, c.p(x[self.fk] - self.fo), m).astype(float)
-        we += np.bincount(self.lk, c.p(x[self.lk] - x[self.lj]), m)
+        games = np.concatenate([c.p(x[self.fk] - self.fo), c.p(x[self.lk] - x[self.lj])])
+        p: list[float] = games[self.by_row].tolist()
+        fsum, we, first = math.fsum, np.empty(m), 0
+        for k, last in enumerate(self.row_ends):
+            we[k] = fsum(p[first:last])
+            first = last
         f: np.ndarray = self.w - we
         if self.any_extreme:
             mean = (self.fixed_sum + np.bincount(self.ek, x[self.ej], m)) / self.n

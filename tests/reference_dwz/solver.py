@@ -113,10 +113,11 @@ class Curve:
         """W_e = sum P(own - opponent) and its derivative in ``own``."""
         if self.kind == "normal":
             z = (own - opponents) / self.sigma
-            slope = float(np.exp(-0.5 * z * z).sum()) / (self.sigma * math.sqrt(2 * math.pi))
-            return float(ndtr(z).sum()), slope
+            density = math.fsum(np.exp(-0.5 * z * z).tolist())
+            slope = density / (self.sigma * math.sqrt(2 * math.pi))
+            return math.fsum(ndtr(z).tolist()), slope
         p = expit((own - opponents) * self._scale)
-        return float(p.sum()), self._scale * float((p * (1 - p)).sum())
+        return math.fsum(p.tolist()), self._scale * math.fsum((p * (1 - p)).tolist())
 
     def integral(self, d: np.ndarray) -> np.ndarray:
         """Psi(d) with Psi' = P: d Phi(d/sigma) + sigma phi(d/sigma) (normal),
@@ -297,8 +298,12 @@ class _System:
 
     def residual(self, x: np.ndarray) -> np.ndarray:
         m, c = self.m, self.curve
-        we = np.bincount(self.fk, c.p(x[self.fk] - self.fo), m)
-        we += np.bincount(self.lk, c.p(x[self.lk] - x[self.lj]), m)
+        rows: list[list[float]] = [[] for _ in range(m)]
+        for k, p in zip(self.fk.tolist(), c.p(x[self.fk] - self.fo).tolist(), strict=True):
+            rows[k].append(p)
+        for k, p in zip(self.lk.tolist(), c.p(x[self.lk] - x[self.lj]).tolist(), strict=True):
+            rows[k].append(p)
+        we = np.array([math.fsum(row) for row in rows])
         f = self.w - we
         if self.is_extreme.any():
             mean = (self.fixed_sum + np.bincount(self.ek, x[self.ej], m)) / self.n

@@ -19,6 +19,7 @@ integers.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from decimal import Decimal
 from fractions import Fraction
@@ -28,7 +29,6 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from ratingdb.rules.numpy_sums import row_sums
 from ratingdb.rules.parameters import Precision
 from ratingdb.rules.rounding import div_half_up, round_half_up
 
@@ -272,11 +272,18 @@ class TableArithmetic:
 
 
 class FloatArithmetic:
-    """Unrounded P(D) (``p``; ``p_vector`` evaluates it on an array of differences, and
-    its sum is then numpy's) and D(p) (``d``, clamped by the family); converged when every
-    step is below ``tolerance``. ``p_array`` (without ``p_vector``): ``p`` on an array,
-    element by element the same values, for :meth:`expectations_many` (the sum stays
-    Python's, as :meth:`expectations` adds)."""
+    """Unrounded P(D) (``p``; ``p_array``, where given, evaluates it on an array of
+    differences, element by element the same values) and D(p) (``d``, clamped by the
+    family); converged when every step is below ``tolerance``.
+
+    W_e is the correctly rounded sum of the games' P(D) (``math.fsum``): the float nearest
+    to the exact sum of the floats P gives, whatever the order of the games and whichever
+    Python or numpy adds them.
+
+    >>> arith = FloatArithmetic(lambda d: 0.1 if d > 0 else 0.2, lambda p: 0.0, 1e-9, 677)
+    >>> arith.expected(1500, [1400] * 10), sum([0.1] * 10)
+    (1.0, 0.9999999999999999)
+    """
 
     precision: Precision = "float"
 
@@ -286,14 +293,12 @@ class FloatArithmetic:
         d: Callable[[float], float],
         tolerance: float,
         extreme: float,
-        p_vector: Callable[[np.ndarray], np.ndarray] | None = None,
         p_array: Callable[[np.ndarray], np.ndarray] | None = None,
     ) -> None:
         self._p = p
         self._d = d
         self._tolerance = tolerance
         self._extreme = extreme
-        self._p_vector = p_vector
         self._p_array = p_array
 
     def mean(self, total: Num, n: int) -> float:
@@ -304,60 +309,35 @@ class FloatArithmetic:
         return self.mean(sum(opponents), n) + self._d(w2 / (2 * n))
 
     def expected(self, own: Num, opponents: Sequence[Num]) -> float:
-        if self._p_vector is not None:
-            return float(self._p_vector(own - np.asarray(opponents, dtype=float)).sum())
-        return float(sum(self._p(float(own - opp)) for opp in opponents))
+        return self.expectations(own, opponents)[0]
 
     def expectations(self, own: Num, opponents: Sequence[Num]) -> tuple[float, list[Num]]:
-        if self._p_vector is not None:
-            values = self._p_vector(own - np.asarray(opponents, dtype=float))
-            return float(values.sum()), [float(v) for v in values]
-        games: list[Num] = [self._p(float(own - opp)) for opp in opponents]
-        return float(sum(games)), games
+        return self.expectations_many([own], [opponents])[0]
 
     def expectations_many(
         self, owns: Sequence[Num], opponents: Sequence[Sequence[Num]]
     ) -> list[tuple[Num, list[Num]]]:
-        if self._p_vector is not None:
-            return self._vector_many(self._p_vector, owns, opponents)
-        vector = self._p_array
-        if vector is None:
-            return [self.expectations(own, o) for own, o in zip(owns, opponents, strict=True)]
         lengths = [len(o) for o in opponents]
         total = sum(lengths)
-        own = np.repeat(np.asarray(owns, dtype=float), lengths)
-        flat = np.fromiter(chain.from_iterable(opponents), dtype=float, count=total)
-        values: list[float] = vector(own - flat).tolist() if total else []
+        vector = self._p_array
+        values: list[float]
+        if vector is None:
+            p = self._p
+            values = [
+                p(float(own - opp)) for own, row in zip(owns, opponents, strict=True) for opp in row
+            ]
+        elif total:
+            own = np.repeat(np.asarray(owns, dtype=float), lengths)
+            flat = np.fromiter(chain.from_iterable(opponents), dtype=float, count=total)
+            values = vector(own - flat).tolist()
+        else:
+            values = []
         out: list[tuple[Num, list[Num]]] = []
         start = 0
         for n in lengths:
             games: list[Num] = values[start : start + n]
-            out.append((float(sum(games)) if n else 0.0, games))
+            out.append((math.fsum(games), games))
             start += n
-        return out
-
-    @staticmethod
-    def _vector_many(
-        vector: Callable[[np.ndarray], np.ndarray],
-        owns: Sequence[Num],
-        opponents: Sequence[Sequence[Num]],
-    ) -> list[tuple[Num, list[Num]]]:
-        """:meth:`expectations_many` with ``p_vector``: the players with the same number
-        of games as the rows of one array, each row summed as numpy sums it alone
-        (:func:`~ratingdb.rules.numpy_sums.row_sums`)."""
-        out: list[tuple[Num, list[Num]]] = [(0.0, [])] * len(owns)
-        by_games: dict[int, list[int]] = {}
-        for k, o in enumerate(opponents):
-            by_games.setdefault(len(o), []).append(k)
-        for n, ks in by_games.items():
-            if n == 0:
-                for k in ks:
-                    out[k] = (0.0, [])
-                continue
-            own = np.array([owns[k] for k in ks], dtype=float)
-            values = vector(own[:, None] - np.array([opponents[k] for k in ks], dtype=float))
-            for k, total, games in zip(ks, row_sums(values).tolist(), values.tolist(), strict=True):
-                out[k] = (total, games)
         return out
 
     def probability(self, value: Num) -> float:

@@ -93,7 +93,7 @@ def d_float(p: float, d_limit: int, p_limit: float) -> float:
 
 def arithmetic_for(params: Dwz2026Parameters) -> Arithmetic:
     """The precision of ``params``: the tables of Anhang 2.1/2.2 in thousandths, or the
-    unrounded normal distribution (numpy sums W_e)."""
+    unrounded normal distribution (W_e: the correctly rounded sum, WO 3.3.2)."""
     if params.precision == "table":
         d = d_table(params.d_limit, params.p_limit)
         return TableArithmetic(p_table(), d, 1000, params.d_limit)
@@ -103,5 +103,5 @@ def arithmetic_for(params: Dwz2026Parameters) -> Arithmetic:
         lambda p: d_float(p, d_limit, p_limit),
         float(params.float_tolerance),
         d_limit,
-        p_vector=lambda d: ndtr(d / SIGMA),
+        p_array=lambda d: ndtr(d / SIGMA),  # p_float element by element
     )

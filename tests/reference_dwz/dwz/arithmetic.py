@@ -19,6 +19,7 @@ integers.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from decimal import Decimal
 from fractions import Fraction
@@ -196,15 +197,15 @@ class FloatArithmetic:
 
     def expected(self, own: Num, opponents: Sequence[Num]) -> float:
         if self._p_vector is not None:
-            return float(self._p_vector(own - np.asarray(opponents, dtype=float)).sum())
-        return float(sum(self._p(float(own - opp)) for opp in opponents))
+            return math.fsum(self._p_vector(own - np.asarray(opponents, dtype=float)).tolist())
+        return math.fsum(self._p(float(own - opp)) for opp in opponents)
 
     def expectations(self, own: Num, opponents: Sequence[Num]) -> tuple[float, list[Num]]:
         if self._p_vector is not None:
             values = self._p_vector(own - np.asarray(opponents, dtype=float))
-            return float(values.sum()), [float(v) for v in values]
+            return math.fsum(values.tolist()), [float(v) for v in values]
         games: list[Num] = [self._p(float(own - opp)) for opp in opponents]
-        return float(sum(games)), games
+        return math.fsum(games), games
 
     def probability(self, value: Num) -> float:
         return float(value)
