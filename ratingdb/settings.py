@@ -8,6 +8,9 @@
 * ``RATINGDB_LANG``: the language of the CLI's tables and documents, ``de`` (default) or
   ``en`` (``en-GB``, ``de_DE.UTF-8`` name the same); ``ratingdb --lang`` overrides it. The
   web chooses per request (docs/i18n.md);
+* ``RATINGDB_EVALUATE_ON_SUBMIT``: whether the officer's pages run the recalculation right
+  after a submission, correction or deletion (``1``/``yes``/``true``/``on``, the default;
+  ``0``/``no``/``false``/``off``: the nightly run evaluates, docs/officers.md);
 * the plausibility bounds of input data (:class:`Bounds`, :mod:`ratingdb.plausibility`):
   ``RATINGDB_EARLIEST_DATE`` (default 1950-01-01), ``RATINGDB_DAYS_AHEAD`` (default 400),
   ``RATINGDB_MAX_LEAVING_SHARE`` (default 0.05) and ``RATINGDB_TODAY`` (the day the
@@ -27,6 +30,9 @@ from decimal import Decimal
 from pathlib import Path
 
 from ratingdb.errors import RatingdbError
+
+#: the words of a yes/no setting
+YES, NO = ("1", "yes", "true", "on"), ("0", "no", "false", "off")
 
 
 class SettingsError(RatingdbError, ValueError):
@@ -90,6 +96,7 @@ class Settings:
     web_threads: int
     language: str = "de"
     bounds: Bounds = Bounds()
+    evaluate_on_submit: bool = True
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, *, web: bool = False) -> Settings:
@@ -119,4 +126,9 @@ class Settings:
             raise SettingsError(
                 f"RATINGDB_LANG: unknown language {raw_lang!r} (one of {', '.join(LANGUAGES)})"
             )
-        return cls(url, home, threads, language, Bounds.from_env(env))
+        raw_now = env.get("RATINGDB_EVALUATE_ON_SUBMIT", "1").strip().lower()
+        if raw_now not in YES + NO:
+            raise SettingsError(
+                f"RATINGDB_EVALUATE_ON_SUBMIT: expected 1 or 0 (yes/no), got {raw_now!r}"
+            )
+        return cls(url, home, threads, language, Bounds.from_env(env), raw_now in YES)

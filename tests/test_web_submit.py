@@ -13,7 +13,6 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.engine import URL
 
-from tests.builders import ok
 from tests.submit_support import CODE, World, csrf_of, sign_in, submit_world
 from tests.test_change_report import difference, exported
 from tests.web_support import bearer, client_for, document, engine_for, user_token
@@ -172,9 +171,10 @@ def test_out_of_scope_or_window_is_refused_with_the_api_message(world):
     assert _count(world, "SELECT count(*) FROM tournaments WHERE code = :c", c=CODE) == 0
 
 
-def test_upload_decide_what_if_submit_run_evaluated(world):
-    """The whole path over HTTP; the what-if shown is the difference of the exports before
-    the submission and after the run (change-report property, through the page)."""
+def test_upload_decide_what_if_submit_evaluated_at_once(world):
+    """The whole path over HTTP; submitting runs the recalculation at once, and the what-if
+    shown is the difference of the exports before the submission and after that run
+    (change-report property, through the page)."""
     client = _signed_in(world)
     draft = _draft(client, world.trf)
     page = client.get(draft)
@@ -204,9 +204,10 @@ def test_upload_decide_what_if_submit_run_evaluated(world):
     before = exported(engine_for(world.url))
     assert _count(world, "SELECT count(*) FROM tournaments WHERE code = :c", c=CODE) == 0
     answer = client.post(f"{draft}/submit", data={"csrf": csrf}, follow_redirects=False)
-    assert answer.status_code == 303 and answer.headers["location"] == "/officer"
-    overview = client.get("/officer").text
-    assert re.search(rf'href="/tournaments/{CODE}".*?state-pending', overview, re.S)
+    assert answer.status_code == 303
+    assert answer.headers["location"].startswith(f"/officer/done/{CODE}?action=add&run=")
+    done = client.get(answer.headers["location"])  # evaluated at once (WO 6.4.3)
+    assert 'id="evaluated"' in done.text and '<table id="evaluation">' in done.text
     # the choices are kept with the submission
     with engine_for(world.url).connect() as conn:
         player = conn.execute(
@@ -225,8 +226,7 @@ def test_upload_decide_what_if_submit_run_evaluated(world):
                        "player_id": world.right_player, "how": "chosen"}]  # fmt: skip
     assert _count(world, "SELECT count(*) FROM web_drafts WHERE id = :i",
                   i=draft.rsplit("/", 1)[1]) == 0  # fmt: skip
-    ok(["recalc", "--quiet"], world.url)
-    overview = client.get("/officer").text
+    overview = client.get("/officer").text  # no nightly run needed
     assert re.search(rf'href="/tournaments/{CODE}".*?state-evaluated', overview, re.S)
     assert client.get(f"/tournaments/{CODE}").status_code == 200
     expected = difference(before, exported(engine_for(world.url)))

@@ -17,7 +17,6 @@ from typing import Any
 
 import pytest
 
-from tests.builders import ok
 from tests.submit_support import CODE, PASSWORD, SWT_CORPUS, World, submit_world
 from tests.test_web_browser import CHROMIUM
 from tests.test_web_layout import OVERFLOW
@@ -120,16 +119,15 @@ def test_trf_with_an_ambiguous_player_from_upload_to_evaluation(site, browser):
         }
         _shot(page, "what-if")
         page.click("#submit")
-        page.wait_for_url(base + "/officer")
-        assert "state-pending" in _state(page, CODE)
-        _shot(page, "pending")
-        ok(["recalc", "--quiet"], world.url)  # the nightly job
-        page.reload()
+        page.wait_for_url("**/officer/done/**")  # evaluated at once, no nightly run
+        assert page.locator("#evaluated").count() == 1
+        assert page.locator("table#evaluation tbody tr").count() >= 2
+        _shot(page, "evaluated")
+        page.goto(base + "/officer")
         assert "state-evaluated" in _state(page, CODE)
         page.click(f"a[href='/tournaments/{CODE}']")
         page.wait_for_url(f"{base}/tournaments/{CODE}")
         page.wait_for_selector("table#evaluation")
-        _shot(page, "evaluated")
         # the Karteikarte of the decided player now ends with the value the what-if showed
         page.goto(f"{base}/players/{world.right_player}")
         assert shown[str(world.right_player)] in page.locator("table#evaluations").inner_text()
@@ -155,10 +153,8 @@ def test_swt_file_from_upload_to_evaluation(site, browser):
         assert page.locator("table#who-is-who tr.open").count() == 0
         _shot(page, "swt-draft")
         page.click("#submit")
-        page.wait_for_url(base + "/officer")
-        assert "state-pending" in _state(page, "EWS-2019")
-        ok(["recalc", "--quiet"], world.url)
-        page.reload()
+        page.wait_for_url("**/officer/done/**")
+        page.goto(base + "/officer")
         assert "state-evaluated" in _state(page, "EWS-2019")
         page.click("a[href='/tournaments/EWS-2019']")
         page.wait_for_selector("table#evaluation")
@@ -186,15 +182,34 @@ def test_correction_and_deletion(site, browser):
         page.wait_for_selector("table#what-if")
         _shot(page, "correction")
         page.click("#submit")
+        page.wait_for_url("**/officer/done/**")
+        assert page.locator("#evaluated").count() == 1
+        page.goto(base + "/officer")
+        assert "state-evaluated" in _state(page, CODE)
+        # the stored results edited: unchanged is no change, one flipped result is one
+        page.goto(f"{base}/officer/upload?correct={CODE}")
+        page.click("#edit-stored")
+        page.wait_for_url("**/officer/drafts/**")
+        assert page.locator("#unchanged").count() == 1
+        _shot(page, "edit-unchanged")
+        select = page.locator("table#results select").first
+        old = select.input_value()
+        select.select_option({"1-0": "0-1", "0-1": "1-0"}.get(old, "1-0"))
+        page.click("#save-results")
+        page.wait_for_selector("#changes-in-words")
+        assert page.locator("#changes-in-words li").count() == 1
+        _shot(page, "edit-one-result")
+        page.click("form[action$='/discard'] button")
         page.wait_for_url(base + "/officer")
-        assert "state-pending" in _state(page, CODE)
         page.click(f"a[href='/officer/tournaments/{CODE}/delete']")
         page.wait_for_selector("#changes")
         assert page.locator("table#what-if tr.moved").count() >= 1
         page.fill("textarea[name=reason]", "entered twice by mistake")
         _shot(page, "delete")
         page.click("#delete")
-        page.wait_for_url(base + "/officer")
+        page.wait_for_url("**/officer/done/**")
+        _shot(page, "deleted")
+        page.goto(base + "/officer")
         assert page.locator(f"a[href='/tournaments/{CODE}']").count() == 0
     finally:
         page.context.close()

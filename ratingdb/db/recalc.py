@@ -139,20 +139,22 @@ def run_recalc(
     full: bool = False,
     dry_run: bool = False,
     progress: Callable[[int, int, int], None] | None = None,
+    wait: float = 0,
 ) -> RunReport:
-    """One recalculation run; raises :class:`RecalcBusy` if another one is running, the
-    :class:`RulesError` or :class:`RecalcFailed` of a failed run (recorded, nothing
-    changed). A dry run records nothing and writes nothing.
+    """One recalculation run; raises :class:`RecalcBusy` if another one is running (after
+    waiting up to ``wait`` seconds for it to end), the :class:`RulesError` or
+    :class:`RecalcFailed` of a failed run (recorded, nothing changed). A dry run records
+    nothing and writes nothing.
     ``progress(re-evaluated, walked, to walk)`` follows the replay from the change point
     (never called when there is nothing to replay)."""
-    started = time.perf_counter()
-    started_at = datetime.now(UTC)
     with engine.connect() as conn:
         raw = conn.connection.driver_connection
-        if not conn.execute(text("SELECT pg_try_advisory_lock(:k)"), {"k": LOCK_KEY}).scalar():
+        if not _take_run_lock(conn, wait):
             conn.rollback()
             raise RecalcBusy("another recalculation run is in progress; try again later")
         conn.commit()
+        started = time.perf_counter()
+        started_at = datetime.now(UTC)
         run_id: int | None = None
         at = _Position()
         staging = False
@@ -175,6 +177,20 @@ def run_recalc(
             if staging and not _gone(raw, None):
                 _quietly(lambda: drop_stage(conn))
             _unlock(conn, raw)
+
+
+def _take_run_lock(conn: Connection, wait: float) -> bool:
+    """The run lock, at once or within ``wait`` seconds (a run started by an officer's
+    submission waits for the nightly one, then goes)."""
+    if wait <= 0:
+        return bool(conn.execute(text("SELECT pg_try_advisory_lock(:k)"), {"k": LOCK_KEY}).scalar())
+    conn.execute(text(f"SET LOCAL lock_timeout = '{int(wait * 1000)}ms'"))
+    try:
+        conn.execute(text("SELECT pg_advisory_lock(:k)"), {"k": LOCK_KEY})
+    except DBAPIError:  # lock_timeout: the other run is still going
+        conn.rollback()
+        return False
+    return True
 
 
 def _full_pending(conn: Connection) -> bool:

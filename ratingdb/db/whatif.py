@@ -17,7 +17,7 @@ must roll that transaction back (nothing here is ever committed).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from sqlalchemy import text
@@ -41,6 +41,9 @@ class MovedRating:
     current: PlayerState
     baseline: PlayerState
     after: PlayerState
+    #: a player the change creates (a new member): his page exists only once the change
+    #: is submitted, under another id than the what-if's
+    new: bool = False
 
     @property
     def delta(self) -> int | None:
@@ -65,6 +68,7 @@ class MovedRating:
             "after_index": self.after.index,
             "delta": self.delta,
             "evaluations_changed": self.baseline.evaluations != self.after.evaluations,
+            "new": self.new,
         }
 
 
@@ -73,6 +77,10 @@ class WhatIf:
     pending_changes: int
     tournaments_evaluated: int
     moved: list[MovedRating] = field(default_factory=list)
+    #: how many participants of the changed tournament the run would give a stored rating
+    #: (None: the change is no tournament's, or deletes it); 0 is a tournament in which
+    #: nobody can be rated
+    rated: int | None = None
 
 
 def _simulate(session: Session) -> RunReport:
@@ -100,6 +108,7 @@ def what_if(session: Session, change: Callable[[Session], T]) -> tuple[T, WhatIf
         result = change(session)
         session.flush()
         report = dry_run(session)
+        rated = _rated(session, result)
     finally:
         savepoint.rollback()
     with_change = {c.player_id: c for c in report.ratings_changed}
@@ -113,4 +122,27 @@ def what_if(session: Session, change: Callable[[Session], T]) -> tuple[T, WhatIf
         after_run = new.new if new is not None else current
         if before_run != after_run:
             moved.append(MovedRating(pid, some.name, current, before_run, after_run))
-    return result, WhatIf(pending, report.tournaments_evaluated, moved)
+    existing = set(
+        session.scalars(
+            text("SELECT id FROM players WHERE id = ANY(:p)"), {"p": [m.player_id for m in moved]}
+        )
+    )
+    moved = [replace(m, new=m.player_id not in existing) for m in moved]
+    return result, WhatIf(pending, report.tournaments_evaluated, moved, rated)
+
+
+def _rated(session: Session, result: Any) -> int | None:
+    """Participants of the changed tournament (``result.tournament``, a code) with a stored
+    rating after the simulated run; None for a deletion or a change of no tournament."""
+    code = getattr(result, "tournament", None)
+    if not isinstance(code, str) or getattr(result, "action", None) in ("delete", "unchanged"):
+        return None
+    return int(
+        session.execute(
+            text(
+                "SELECT count(*) FROM rating_snapshots s JOIN tournaments t "
+                "ON t.id = s.tournament_id WHERE t.code = :c AND s.stored"
+            ),
+            {"c": code},
+        ).scalar_one()
+    )

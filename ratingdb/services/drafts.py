@@ -161,6 +161,7 @@ def view(parsed: Parsed, options: Options) -> dict[str, Any]:
     parsed_doc = parse_tournament(doc)
     info = parsed_doc.tournament
     raw = {str(p.get("id")): p for p in doc.get("players", []) if isinstance(p, dict)}
+    shown = {p.id: p.name or "" for p in parsed_doc.players}
     return {
         "name": info.name or info.id,
         "code": info.id,
@@ -185,7 +186,12 @@ def view(parsed: Parsed, options: Options) -> dict[str, Any]:
             for p in parsed_doc.players
         ],
         "games": [
-            {"round": g.round, "white": g.white, "black": g.black, "result": g.result}
+            {
+                "round": g.round,
+                "white": f"{g.white} {shown.get(g.white, '')}".strip(),
+                "black": f"{g.black} {shown.get(g.black, '')}".strip(),
+                "result": g.result,
+            }
             for g in parsed_doc.games
         ],
     }

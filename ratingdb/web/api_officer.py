@@ -74,6 +74,7 @@ def previewed(engine: Engine, plan: Plan) -> dict[str, Any]:
         "pending_changes": report.pending_changes,
         "tournaments_evaluated": report.tournaments_evaluated,
         "moved": [m.to_dict() for m in report.moved],
+        "rated": report.rated,
     }
 
 

@@ -49,13 +49,17 @@ def create_app(
     threads: int | None = None,
     offload: int = 0,
     cache: bool = False,
+    evaluate_on_submit: bool | None = None,
 ) -> FastAPI:
     """The app on ``engine``; ``today`` fixes the date for tests (default: the clock);
     ``threads`` limits the threads that run the (synchronous) database work of requests
     (the officers' writes have :data:`ratingdb.web.offload.WRITE_THREADS` of their own);
     ``offload`` worker processes (at a lower priority) run the officers' writes and what-ifs
     (:mod:`ratingdb.web.offload`; 0: they run in request threads); ``cache`` keeps the
-    public pages in memory, keyed by the data version (:mod:`ratingdb.web.page_cache`)."""
+    public pages in memory, keyed by the data version (:mod:`ratingdb.web.page_cache`);
+    ``evaluate_on_submit``: the officer's pages run the recalculation right after a change
+    (default: the setting :data:`ratingdb.services.recalc.SETTING`, on)."""
+    from ratingdb.services.recalc import evaluate_on_submit as setting
     from ratingdb.web.page_cache import DataVersion, PageCache, conninfo_of
 
     version = DataVersion(conninfo_of(engine)) if cache else None
@@ -82,7 +86,9 @@ def create_app(
             from ratingdb.web.offload import Offload
 
             url = engine.url.render_as_string(hide_password=False)
-            workers = Offload(url, offload, modules=(api_officer.__name__,))
+            workers = Offload(
+                url, offload, modules=(api_officer.__name__, "ratingdb.services.recalc")
+            )
             try:
                 workers.start()
                 app.state.offload = workers
@@ -105,6 +111,7 @@ def create_app(
     )
     app.state.engine = engine
     app.state.today = today or date.today
+    app.state.evaluate_on_submit = setting() if evaluate_on_submit is None else evaluate_on_submit
     app.state.templates = templates()
     app.add_middleware(RefuseUnsafeText)  # inside: its error page is in the request's language
     app.add_middleware(LanguageMiddleware)

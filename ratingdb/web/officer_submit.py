@@ -33,6 +33,7 @@ from datetime import date
 from functools import partial
 from pathlib import Path
 from typing import Annotated, Any, cast
+from urllib.parse import quote, urlencode
 
 from fastapi import APIRouter, File, Form, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -44,7 +45,7 @@ from ratingdb.db.models import Tournament
 from ratingdb.errors import InputError, NotFound, RatingdbError, Unauthenticated
 from ratingdb.i18n import _
 from ratingdb.queries import who_is_who
-from ratingdb.services import drafts, tournaments
+from ratingdb.services import drafts, recalc, tournaments
 from ratingdb.services.database import write
 from ratingdb.services.permissions import check_edit
 from ratingdb.web.deps import SignedIn, SignedInDep
@@ -227,6 +228,7 @@ def _draft_context(
         "choices": choices,
         "target": draft.target,
         "results": drafts.RESULTS if parsed.format in ("trf", "json") else None,
+        "at_once": request.app.state.evaluate_on_submit,
     }
 
 
@@ -330,8 +332,73 @@ async def submit(
         drafts.submitted, plan=_plan(request, signed, ctx), draft_id=draft_id,
         user_id=signed.user.user_id,
     )  # fmt: skip
-    await in_a_request_thread(request, write, change)
-    return RedirectResponse("/officer", status_code=303)
+    written = await in_a_request_thread(request, write, change)
+    return await _evaluated(request, written)
+
+
+async def _evaluated(request: Request, written: tournaments.Written) -> Response:
+    """After a change: the recalculation for it at once (WO 6.4.3; unless switched off,
+    :func:`ratingdb.services.recalc.evaluate_on_submit`), then the page of what was stored
+    and evaluated (:func:`done_page`)."""
+    query: dict[str, str] = {"action": written.action}
+    if written.action != tournaments.UNCHANGED:
+        if request.app.state.evaluate_on_submit:
+            outcome = await off_the_readers(request, recalc.evaluate_now, None)
+            if outcome.run_id is not None:
+                query["run"] = str(outcome.run_id)
+            elif not outcome.ok:
+                query["busy"] = "1"
+        else:
+            query["night"] = "1"
+    path = f"/officer/done/{quote(written.tournament, safe='')}?{urlencode(query)}"
+    return RedirectResponse(path, status_code=303)
+
+
+@router.get("/officer/done/{code}", response_class=HTMLResponse)
+async def done_page(
+    request: Request,
+    code: str,
+    user: SignedInDep,
+    action: str = "add",
+    run: int | None = None,
+    busy: str = "",
+    night: str = "",
+) -> Response:
+    """What a change stored and what its run evaluated: the run's outcome (evaluated, or
+    failed with the reason: the change stays pending), the stored evaluation of the
+    tournament; a deletion links to the overview."""
+    if user is None:
+        return to_sign_in(request)
+    ctx = await in_thread(_done_context, request, user, code[:30], action, run)
+    ctx.update(user=user.user, csrf=user.csrf, busy=bool(busy), night=bool(night))
+    return render(request, "officer_done.html", ctx)
+
+
+def _done_context(
+    request: Request, user: SignedIn, code: str, action: str, run_id: int | None
+) -> dict[str, Any]:
+    from ratingdb.db.models import RecalcRun
+    from ratingdb.web.pages import table_for
+
+    with Session(request.app.state.engine) as session:
+        run = session.get(RecalcRun, run_id) if run_id is not None else None
+        t = session.scalar(select(Tournament).where(Tournament.code == code))
+        table = None
+        if t is not None and run is not None and run.status == "succeeded":
+            table = table_for(session, code, _today(request), user.user)
+        return {
+            "code": code,
+            "action": action if action in ACTIONS else "add",
+            "run": run,
+            "exists": t is not None,
+            "name": t.name if t is not None else code,
+            "status": t.status if t is not None else None,
+            "table": table,
+        }
+
+
+#: the changes an officer makes (:class:`ratingdb.services.tournaments.Written`)
+ACTIONS = ("add", "correct", "delete", tournaments.UNCHANGED)
 
 
 @router.post("/officer/drafts/{draft_id}/discard")
@@ -421,5 +488,7 @@ async def delete(
     signed = _posting(user, csrf)
     if len(reason.strip()) < 3:
         raise InputError("reason", "give the reason for the deletion (it goes into the audit log)")
-    await in_a_request_thread(request, write, _delete_plan(request, signed, code, reason.strip()))
-    return RedirectResponse("/officer", status_code=303)
+    written = await in_a_request_thread(
+        request, write, _delete_plan(request, signed, code, reason.strip())
+    )
+    return await _evaluated(request, written)

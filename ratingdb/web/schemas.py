@@ -330,6 +330,11 @@ class Moved(BaseModel):
     evaluations_changed: bool = Field(
         description="an evaluation (snapshot) of the player differs, with or without the change"
     )
+    new: bool = Field(
+        False,
+        description="a player the change creates (a new member): his id exists only in the "
+        "what-if, submitting gives him another",
+    )
 
 
 class WhatIfOut(BaseModel):
@@ -338,6 +343,11 @@ class WhatIfOut(BaseModel):
     pending_changes: int = Field(description="other edits waiting for the next run")
     tournaments_evaluated: int
     moved: list[Moved]
+    rated: int | None = Field(
+        None,
+        description="participants of the tournament who would get a stored rating (0: "
+        "nobody in it can be rated); null for a deletion",
+    )
 
 
 class AuditEntryOut(BaseModel):
