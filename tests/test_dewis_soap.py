@@ -656,3 +656,11 @@ def test_the_wsdl_names_every_operation_and_this_server(federation):
     for name in OPERATIONS:
         assert f'<operation name="{name}">' in answer.text
     assert f'location="{federation["base"]}/services/soap/index.php"' in answer.text
+
+
+def test_a_deeply_nested_argument_is_a_wrong_type_not_a_crash(federation):
+    nested = "<a>" * 8_000 + "x" + "</a>" * 8_000  # 56 KiB, within the limit
+    body = ENVELOPE.format(body=f"<ns1:unionRatingList>{nested}</ns1:unionRatingList>")
+    answer = _post(federation["base"], body)
+    assert answer.status_code == 200
+    assert _faultstring(answer) == "that is not a valid union id"
