@@ -12,9 +12,9 @@ import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.pool import NullPool
 
+from ratingdb.errors import InputError
 from ratingdb.io.dsb_clubs import parse_orgs
 from ratingdb.io.dsb_list import ListError, parse_list, week_date
-from ratingdb.io.errors import InputError
 from tests.cli import run
 from tests.conftest import at_head
 

@@ -469,7 +469,7 @@ def test_export_derives_a_stable_uuid_and_marks_computers(db):
 
 def test_one_entry_point_detects_every_format(db):
     from ratingdb.db.dsb_exchange import import_tournament
-    from ratingdb.io.errors import InputError
+    from ratingdb.errors import InputError
     from ratingdb.io.tournament_file import detect, read_tournament
 
     here = Path(__file__).parent

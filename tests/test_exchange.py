@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.pool import NullPool
 
 from ratingdb.db.trf_import import import_trf
-from ratingdb.io.errors import InputError
+from ratingdb.errors import InputError
 from ratingdb.io.trf import TrfError, parse
 from tests.builders import ok
 from tests.cli import run, wo_2026_throughout

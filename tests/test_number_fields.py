@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy.engine import make_url
 
+from ratingdb.errors import InputError
 from ratingdb.io import dsb_xml, swt
 from ratingdb.io.dsb_list import parse_list
-from ratingdb.io.errors import InputError
 from ratingdb.io.numbers import NotANumber, optional_number, whole_number
 from ratingdb.io.tournament_file import read_tournament
 from ratingdb.plausibility import FIDE_ID, RATING, ROUND, START_RANK

@@ -207,8 +207,8 @@ def test_round_trip_through_the_member_list_reader():
     """Our spieler.csv read by ``ratingdb players import``'s reader (ratingdb/io/dsb_list.py).
     Until that reader knows the 2026 nu header ("Name,Vorname", "Letzte Auswertung"), the
     test stops at the header."""
+    from ratingdb.errors import InputError
     from ratingdb.io.dsb_list import parse_list
-    from ratingdb.io.errors import InputError
 
     rows = [row(), row(vkz="C0401", member_number="3", passive=True), row(
         dsb_id=None, surname="Özdemir", given_name="Ali", dwz=None, index=None,

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
+from ratingdb.errors import InputError
 from ratingdb.io.elo_kbsb_json import parse_document, parse_period
-from ratingdb.io.errors import InputError
 from ratingdb.rules.elo_kbsb import (
     RULES_NAME,
     KbsbGameInput,

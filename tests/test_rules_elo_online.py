@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
+from ratingdb.errors import InputError
 from ratingdb.io.elo_online_json import parse_document, parse_input
-from ratingdb.io.errors import InputError
 from ratingdb.rules.elo_online import (
     RULES_NAME,
     OnlineEloParameters,

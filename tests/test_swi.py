@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from ratingdb.errors import InputError
 from ratingdb.io import swi
-from ratingdb.io.errors import InputError
 from tests import shared_files
 
 CORPUS = shared_files.CORPUS / "swi"

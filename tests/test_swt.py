@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from ratingdb.errors import InputError
 from ratingdb.io import swt
-from ratingdb.io.errors import InputError
 from ratingdb.io.tournament_file import detect, read_tournament
 from tests import shared_files
 from tests.builders import organisations

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ratingdb.io.errors import InputError
+from ratingdb.errors import InputError
 from ratingdb.io.trf import (
     PLACEHOLDERS,
     NationalRecord,

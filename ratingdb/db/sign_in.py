@@ -50,7 +50,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.db.models import AuditEntry, User, WebSession
 from ratingdb.db.users import Principal, hash_token
-from ratingdb.io.errors import InputError
+from ratingdb.errors import InputError
 
 FREE_FAILURES = 5
 FIRST_LOCK_SECONDS = 30

@@ -700,10 +700,6 @@ def stored_evaluation_from(
     return timeline, snaps, found
 
 
-def load_snapshots_for(session: Session, tournament_id: int) -> dict[int, Snapshot]:
-    return load_snapshots(session, modul_keys(session), only=tournament_id).get(tournament_id, {})
-
-
 #: the columns of ``residual_games`` a replay writes
 RESIDUAL_COLUMNS = "owner_id, opponent_rating, score, played_on, expires_on, created_by_id, seq"
 

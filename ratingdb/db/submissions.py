@@ -33,7 +33,7 @@ from ratingdb.db.models import (
 from ratingdb.db.organisations import require_organisation
 from ratingdb.db.store import find_tournament
 from ratingdb.engine.order import OrderKey
-from ratingdb.io.errors import InputError
+from ratingdb.errors import InputError
 from ratingdb.io.evaluate_json import json_kind, parse_tournament
 from ratingdb.names import control_character, describe_control
 from ratingdb.plausibility import check_date

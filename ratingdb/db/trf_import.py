@@ -26,7 +26,7 @@ from ratingdb.db.locks import lock_tournament
 from ratingdb.db.models import Participant, Player, Tournament
 from ratingdb.db.store import find_tournament, load_games, load_participants
 from ratingdb.db.submissions import add_tournament, correct_tournament, lock
-from ratingdb.io.errors import InputError
+from ratingdb.errors import InputError
 from ratingdb.io.trf import (
     NationalRecord,
     RoundEntry,

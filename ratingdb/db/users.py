@@ -27,7 +27,7 @@ from sqlalchemy import CursorResult, delete, select, text, update
 from sqlalchemy.orm import Session
 
 from ratingdb.db.models import ROLES, ApiToken, AuditEntry, User, WebSession
-from ratingdb.io.errors import InputError
+from ratingdb.errors import InputError
 
 TOKEN_PREFIX = "rdb_"
 _NAME = re.compile(r"^[A-Za-z0-9._@-]{1,100}$")

@@ -18,8 +18,8 @@ import io
 import re
 from dataclasses import dataclass
 
+from ratingdb.errors import InputError
 from ratingdb.io.dsb_list import ListError, check_encoding, normalise
-from ratingdb.io.errors import InputError
 from ratingdb.io.trf import decode
 from ratingdb.names import control_character, describe_control
 

@@ -35,7 +35,7 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
-from ratingdb.io.errors import InputError
+from ratingdb.errors import InputError
 from ratingdb.io.numbers import NotANumber, optional_number
 from ratingdb.io.trf import decode
 from ratingdb.names import control_character, describe_control

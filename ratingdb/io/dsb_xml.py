@@ -52,7 +52,7 @@ from typing import Any
 import defusedxml.ElementTree as SafeET
 from defusedxml import DefusedXmlException
 
-from ratingdb.io.errors import InputError
+from ratingdb.errors import InputError
 from ratingdb.io.numbers import NotANumber, whole_number
 from ratingdb.io.trf import NationalRecord, TrfGame, TrfPlayer, TrfTournament
 from ratingdb.plausibility import (

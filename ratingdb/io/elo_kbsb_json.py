@@ -17,7 +17,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from ratingdb.io.errors import InputError
+from ratingdb.errors import InputError
 from ratingdb.io.evaluate_json import (
     MAX_RATING,
     _array,

@@ -14,7 +14,7 @@ import re
 from datetime import datetime
 from typing import Any
 
-from ratingdb.io.errors import InputError
+from ratingdb.errors import InputError
 from ratingdb.io.evaluate_json import (
     _array,
     _check_rating,

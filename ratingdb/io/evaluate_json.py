@@ -20,7 +20,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Any, TypeVar
 
-from ratingdb.io.errors import InputError
+from ratingdb.errors import InputError
 from ratingdb.plausibility import INDEX, RATING, ROUND, bounds
 from ratingdb.rules.model import (
     KINDS,

@@ -1,7 +1,7 @@
 """Which JSON reader parses a rule family's ``ratingdb evaluate`` input (by input shape,
 see :mod:`ratingdb.rules`): tournaments (docs/evaluate.md), rating periods and online game
 lists (docs/rules-elo.md). Every reader returns ``(inputs, was_array)`` and raises
-:class:`~ratingdb.io.errors.InputError` with the JSON path."""
+:class:`~ratingdb.errors.InputError` with the JSON path."""
 
 from __future__ import annotations
 

@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 
-from ratingdb.io.errors import InputError
+from ratingdb.errors import InputError
 from ratingdb.io.numbers import NotANumber, optional_number, whole_number
 from ratingdb.io.trf import NationalRecord, TrfGame, TrfPlayer, TrfTournament
 from ratingdb.names import full_name

@@ -61,7 +61,7 @@ from datetime import date, timedelta
 from decimal import Decimal
 from pathlib import Path
 
-from ratingdb.io.errors import InputError
+from ratingdb.errors import InputError
 from ratingdb.io.numbers import NotANumber, optional_number
 from ratingdb.io.trf import NationalRecord, RoundEntry, TrfGame, TrfPlayer, TrfTournament
 from ratingdb.plausibility import BIRTH_YEAR, FIDE_ID, RATING, Range

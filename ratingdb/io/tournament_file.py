@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from datetime import date
 
+from ratingdb.errors import InputError
 from ratingdb.io import dewis_xml, dsb_xml, swi, swt, trf
-from ratingdb.io.errors import InputError
 from ratingdb.io.text import check_strings
 from ratingdb.io.trf import TrfTournament
 

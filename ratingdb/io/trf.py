@@ -51,7 +51,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from decimal import Decimal, InvalidOperation
 
-from ratingdb.io.errors import InputError
+from ratingdb.errors import InputError
 from ratingdb.io.numbers import NotANumber, optional_number, whole_number
 from ratingdb.io.text import unsafe_place
 from ratingdb.plausibility import BIRTH_YEAR, FIDE_ID, PLAYER_COUNT, RATING, START_RANK, Range

@@ -157,16 +157,6 @@ def changed_scoring(records: list[str], other: dict[str, str]) -> dict[str, str]
     return {k: f"{v:.1f}" for k, v in scoring.items() if v != standard[k]}
 
 
-def participant_players(session: Session, tournament_id: int) -> dict[int, int | None]:
-    """participant id -> player id (None for textual participants)."""
-    return dict(
-        session.execute(
-            text("SELECT id, player_id FROM participants WHERE tournament_id = :t"),
-            {"t": tournament_id},
-        ).all()
-    )
-
-
 def _keys(number: int, name: str, age: str, vkz: str, res: Any) -> tuple[Any, ...]:
     change = (
         res.rating_new - res.rating_old

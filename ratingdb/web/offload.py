@@ -18,7 +18,6 @@ before; an unexpected exception is logged in the worker and answered 500.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import importlib
 import logging
 import multiprocessing
@@ -42,8 +41,6 @@ T = TypeVar("T")
 #: a busy core) every officer's edit and a run's write phase would wait behind a what-if
 #: starved by the reads (a priority inversion); at +10 it gets about a tenth of a busy core
 NICE = 10
-#: from this ``nice`` on the worker also takes Linux's idle scheduling class (``SCHED_IDLE``)
-IDLE_FROM = 20
 #: the threads (and database connections beyond ``RATINGDB_WEB_THREADS``) of the officers'
 #: writes in a server process: :func:`in_a_request_thread`
 WRITE_THREADS = 4
@@ -60,10 +57,6 @@ def _start_worker(url: str, nice: int, modules: tuple[str, ...]) -> None:
     global _engine
     if nice:
         os.nice(nice)
-    if nice >= IDLE_FROM and hasattr(os, "SCHED_IDLE"):
-        # Linux: the worker runs only when no other process wants the core
-        with contextlib.suppress(OSError):
-            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     for name in modules:  # the work's modules, imported before the first request
         importlib.import_module(name)
     _engine = create_engine(url, pool_size=1, max_overflow=1, pool_recycle=3600)
