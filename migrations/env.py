@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from alembic import context
-from sqlalchemy import create_engine, pool
 
-from ratingdb.db.connection import database_url, normalise_url
+from ratingdb.db.connection import connect, database_url, normalise_url
 from ratingdb.db.models import Base
 
 config = context.config
@@ -30,7 +29,7 @@ def run_migrations_online() -> None:
         with context.begin_transaction():
             context.run_migrations()
         return
-    engine = create_engine(_url(), poolclass=pool.NullPool)
+    engine = connect(_url())
     with engine.connect() as conn:
         context.configure(connection=conn, target_metadata=target_metadata)
         with context.begin_transaction():

@@ -18,12 +18,10 @@ import random
 import time
 from datetime import date
 
-from sqlalchemy import create_engine
 from sqlalchemy.orm import Session
-from sqlalchemy.pool import NullPool
 
 from ratingdb.db import migrate
-from ratingdb.db.connection import scratch_server
+from ratingdb.db.connection import connect, scratch_server
 from ratingdb.db.trf_import import export_trf, import_trf
 from ratingdb.io.dsb_list import parse_list
 from ratingdb.io.trf import NationalRecord, TrfGame, TrfPlayer, TrfTournament, parse, write
@@ -85,7 +83,7 @@ def main() -> None:
     rng = random.Random(1)
     with scratch_server(args.database_url) as url:
         migrate.upgrade(url)
-        engine = create_engine(url, poolclass=NullPool)
+        engine = connect(url)
         ids = list(range(100001, 100001 + args.players))
         first = member_list(ids, rng)
         rows = timed(f"parse member list ({len(ids)} rows, {len(first) // 1024} KiB)",

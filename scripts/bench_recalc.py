@@ -32,9 +32,10 @@ from concurrent.futures import ProcessPoolExecutor
 from datetime import date
 from typing import Any, TypeVar
 
-from sqlalchemy import create_engine, text
+from sqlalchemy import text
 from sqlalchemy.orm import Session
-from sqlalchemy.pool import NullPool
+
+from ratingdb.db.connection import connect
 
 T = TypeVar("T")
 
@@ -63,7 +64,7 @@ def load(url: str, players: int, years: int, seed: int) -> dict[str, Any]:
     from ratingdb.synth import generate
 
     migrate.upgrade(normalise_url(url))
-    engine = create_engine(url, poolclass=NullPool)
+    engine = connect(url)
     t0 = time.perf_counter()
     fed = generate(players, years, seed)
     t1 = time.perf_counter()
@@ -83,7 +84,7 @@ def full_replay(url: str) -> dict[str, Any]:
     """The pending full replay a bulk load leaves (in a child process)."""
     from ratingdb.db.recalc import run_recalc
 
-    engine = create_engine(url, poolclass=NullPool)
+    engine = connect(url)
     c0, t0 = cpu_seconds(), time.perf_counter()
     report = run_recalc(engine)
     wall, cpu = time.perf_counter() - t0, cpu_seconds() - c0
@@ -105,7 +106,7 @@ def late_insert(url: str) -> dict[str, Any]:
     from ratingdb.db.samples import late_tournament
     from ratingdb.db.submissions import add_tournament
 
-    engine = create_engine(url, poolclass=NullPool)
+    engine = connect(url)
     with Session(engine) as session:
         last_end = session.execute(text("SELECT max(end_date) FROM tournaments")).scalar_one()
     end = date(last_end.year - 1, last_end.month, min(last_end.day, 28))

@@ -50,9 +50,10 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import create_engine, text
+from sqlalchemy import text
 from sqlalchemy.orm import Session
-from sqlalchemy.pool import NullPool
+
+from ratingdb.db.connection import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -136,7 +137,7 @@ def prepare(url: str, seed: int, today: date) -> dict[str, Any]:
     from ratingdb.db.users import add_user, issue_token
     from ratingdb.queries.tournament import submission_document
 
-    engine = create_engine(url, poolclass=NullPool)
+    engine = connect(url)
     rng = random.Random(seed)
     with Session(engine) as session, session.begin():
         players = session.execute(

@@ -27,8 +27,9 @@ from datetime import date
 
 import httpx
 import psutil
-from sqlalchemy import create_engine, text
-from sqlalchemy.pool import NullPool
+from sqlalchemy import text
+
+from ratingdb.db.connection import connect
 
 PAGES = {
     "card": "/players/{player}",
@@ -52,7 +53,7 @@ def database_url(given: str | None) -> str:
 
 
 def samples(url: str, size: int, seed: int) -> tuple[list[int], list[str], dict[str, int]]:
-    engine = create_engine(url, poolclass=NullPool)
+    engine = connect(url)
     with engine.connect() as conn:
         conn.execute(text("SELECT setseed(:s)"), {"s": (seed % 1000) / 1000})
         players = (

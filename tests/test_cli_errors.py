@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from ratingdb import errors
-from ratingdb.db.opening import DatabaseUnavailable, NotMigrated
+from ratingdb.db.connection import DatabaseUnavailable, NotMigrated
 from ratingdb.db.recalc import RecalcBusy
 from ratingdb.io.trf import TrfError
 from ratingdb.rules.errors import ConvergenceError, RulesError

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ratingdb.services.database import configured_url, connection_errors
+from ratingdb.services import database
 
 
 @click.group()
@@ -20,59 +20,38 @@ def db() -> None:
 @click.argument("revision", default="head")
 def upgrade(revision: str) -> None:
     """Migrate the database up to REVISION (default: head)."""
-    from ratingdb.db import migrate
-
-    url = configured_url()
-    with connection_errors():
-        migrate.upgrade(url, revision)
-        click.echo(f"database at revision {migrate.current(url)}")
+    click.echo(f"database at revision {database.upgrade(revision)}")
 
 
 @db.command(context_settings={"ignore_unknown_options": True})
 @click.argument("revision")
 def downgrade(revision: str) -> None:
     """Migrate the database down to REVISION (e.g. -1 or base)."""
-    from ratingdb.db import migrate
-
-    url = configured_url()
-    with connection_errors():
-        migrate.downgrade(url, revision)
-        click.echo(f"database at revision {migrate.current(url) or 'base'}")
+    click.echo(f"database at revision {database.downgrade(revision) or 'base'}")
 
 
 @db.command()
 def current() -> None:
     """Print the database's migration revision."""
-    from ratingdb.db import migrate
-
-    url = configured_url()
-    with connection_errors():
-        click.echo(migrate.current(url) or "base (empty database)")
+    click.echo(database.current_revision() or "base (empty database)")
 
 
 @db.command()
 def url() -> None:
     """Print the database URL in use (password hidden, socket folder readable)."""
-    from ratingdb.db.connection import display_url
-
-    click.echo(display_url(configured_url()))
+    click.echo(database.shown_url())
 
 
 @db.command()
 def start() -> None:
     """Start the embedded server and keep it running until `ratingdb db stop`."""
-    from ratingdb.db import embedded
-
-    embedded.start()
-    click.echo(f"embedded PostgreSQL {embedded.status()} in {embedded.data_dir()}")
+    click.echo(f"embedded PostgreSQL {database.start_server()}")
 
 
 @db.command()
 def stop() -> None:
     """Stop the embedded server."""
-    from ratingdb.db import embedded
-
-    was_running = embedded.stop()
+    was_running = database.stop_server()
     click.echo(
         "embedded PostgreSQL stopped" if was_running else "embedded PostgreSQL was not running"
     )
@@ -81,6 +60,4 @@ def stop() -> None:
 @db.command()
 def status() -> None:
     """Show whether the embedded server runs."""
-    from ratingdb.db import embedded
-
-    click.echo(f"embedded PostgreSQL {embedded.status()} in {embedded.data_dir()}")
+    click.echo(f"embedded PostgreSQL {database.server_status()}")

@@ -1,21 +1,38 @@
-"""Which database to use and how to connect.
+"""The one place that opens a database: which one, how to connect, whether it is usable.
 
 ``DATABASE_URL`` (any PostgreSQL URL; ``postgresql://`` is read with the psycopg 3 driver)
 wins; without it ratingdb starts the embedded server (:mod:`ratingdb.db.embedded`).
+:func:`connect` makes every SQLAlchemy engine of ratingdb (the application's, the
+migrations', the web's workers'). :func:`configured_url` and :func:`require_head` raise a
+typed error whose message is the one line a user should see (both are
+:class:`ratingdb.errors.Unavailable`): the command line prints it and exits with code 2,
+the web server refuses to start with it.
 """
 
 from __future__ import annotations
 
-import contextlib
 import re
 import shutil
 import tempfile
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
+from sqlalchemy import Engine
 from sqlalchemy.engine import URL, make_url
 
+from ratingdb.errors import Unavailable
+
 DRIVER = "postgresql+psycopg"
+
+
+class DatabaseUnavailable(Unavailable):
+    """The database cannot be reached, its URL is wrong, or a migration failed."""
+
+
+class NotMigrated(Unavailable):
+    """The database is not at the newest migration (run ``ratingdb db upgrade``)."""
 
 
 def normalise_url(raw: str | URL) -> URL:
@@ -69,7 +86,7 @@ def display_url(url: URL) -> str:
     return readable if make_url(readable).query == url.query else text
 
 
-@contextlib.contextmanager
+@contextmanager
 def scratch_server(database_url: str | None = None) -> Iterator[URL]:
     """A database for a benchmark: ``database_url`` as given, or a private embedded
     server in a temporary folder, deleted afterwards."""
@@ -87,3 +104,50 @@ def scratch_server(database_url: str | None = None) -> Iterator[URL]:
         if server_ is not None:
             server_.cleanup()
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def connect(url: str | URL, **options: Any) -> Engine:
+    """An engine on ``url`` (the psycopg 3 driver); without ``options`` it keeps no
+    connection pool (one command, one connection)."""
+    from sqlalchemy import create_engine
+    from sqlalchemy.pool import NullPool
+
+    return create_engine(normalise_url(url), **(options or {"poolclass": NullPool}))
+
+
+def configured_url() -> URL:
+    """``DATABASE_URL`` or the embedded server's URL; DatabaseUnavailable for a bad URL."""
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        return database_url()
+    except (ValueError, ArgumentError) as err:
+        raise DatabaseUnavailable(f"DATABASE_URL: {err}") from None
+
+
+@contextmanager
+def connection_errors() -> Iterator[None]:
+    """Connection and migration failures as DatabaseUnavailable with one clear line."""
+    from alembic.util import CommandError
+    from sqlalchemy.exc import OperationalError
+
+    try:
+        yield
+    except OperationalError as err:
+        reason = str(err.orig).strip().splitlines()[0] if err.orig else str(err)
+        raise DatabaseUnavailable(f"cannot connect to the database: {reason}") from None
+    except CommandError as err:
+        raise DatabaseUnavailable(f"migrations: {err}") from None
+
+
+def require_head(url: URL) -> None:
+    """NotMigrated unless the database at ``url`` is at the newest migration."""
+    from ratingdb.db import migrate
+
+    with connection_errors():
+        current = migrate.current(url)
+    if current != migrate.head():
+        raise NotMigrated(
+            f"the database is at revision {current or 'base'}, not {migrate.head()}: "
+            "run `ratingdb db upgrade`"
+        )

@@ -55,9 +55,10 @@ def downgrade(url: URL, revision: str) -> None:
 
 def current(url: URL) -> str | None:
     from alembic.runtime.migration import MigrationContext
-    from sqlalchemy import create_engine, pool
 
-    engine = create_engine(url, poolclass=pool.NullPool)
+    from ratingdb.db.connection import connect
+
+    engine = connect(url)
     with engine.connect() as conn:
         return MigrationContext.configure(conn).get_current_revision()
 

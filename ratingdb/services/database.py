@@ -1,5 +1,6 @@
-"""Opening the configured database, transactions on it, and reading documents: the same
-for the command line and the web (docs/DESIGN.md, "Service layer")."""
+"""The database for every front end (the command line, the web): opening it
+(:mod:`ratingdb.db.connection` is the one place that connects), migrating it, the embedded
+server, transactions on it, and reading documents (docs/DESIGN.md, "Service layer")."""
 
 from __future__ import annotations
 
@@ -11,11 +12,13 @@ from sqlalchemy import Engine
 from sqlalchemy.engine import URL
 from sqlalchemy.orm import Session
 
-from ratingdb.db.opening import (
+from ratingdb.db.connection import (
     DatabaseUnavailable,
     NotMigrated,
     configured_url,
+    connect,
     connection_errors,
+    display_url,
     require_head,
 )
 from ratingdb.errors import InputError
@@ -25,29 +28,89 @@ __all__ = [
     "DatabaseUnavailable",
     "NotMigrated",
     "configured_url",
+    "connect",
     "connection_errors",
+    "current_revision",
     "decode_utf8",
+    "downgrade",
     "json_document",
     "open_engine",
     "refusals_named",
+    "server_status",
+    "shown_url",
+    "start_server",
+    "stop_server",
+    "upgrade",
     "write",
 ]
 
 T = TypeVar("T")
 
 
-def open_engine(url: URL | None = None, **options: Any) -> Engine:
+def open_engine(url: str | URL | None = None, **options: Any) -> Engine:
     """An engine on ``url`` (default: the configured database), which must be migrated to
     head: :class:`DatabaseUnavailable` or :class:`NotMigrated` otherwise. Without
     ``options`` the engine keeps no connection pool (one command, one connection)."""
-    from sqlalchemy import create_engine
-    from sqlalchemy.pool import NullPool
+    engine = connect(configured_url() if url is None else url, **options)
+    require_head(engine.url)
+    return engine
 
-    url = configured_url() if url is None else url
-    require_head(url)
-    if not options:
-        options = {"poolclass": NullPool}
-    return create_engine(url, **options)
+
+def upgrade(revision: str = "head") -> str | None:
+    """Migrate the configured database up to ``revision``; returns the revision it is at."""
+    from ratingdb.db import migrate
+
+    url = configured_url()
+    with connection_errors():
+        migrate.upgrade(url, revision)
+        return migrate.current(url)
+
+
+def downgrade(revision: str) -> str | None:
+    """Migrate the configured database down to ``revision`` (``-1``, ``base``, …); returns
+    the revision it is at (None: base)."""
+    from ratingdb.db import migrate
+
+    url = configured_url()
+    with connection_errors():
+        migrate.downgrade(url, revision)
+        return migrate.current(url)
+
+
+def current_revision() -> str | None:
+    """The configured database's migration revision (None: an empty database)."""
+    from ratingdb.db import migrate
+
+    url = configured_url()
+    with connection_errors():
+        return migrate.current(url)
+
+
+def shown_url() -> str:
+    """The configured database's URL to read and copy (password hidden)."""
+    return display_url(configured_url())
+
+
+def start_server() -> str:
+    """Start the embedded server (kept running until :func:`stop_server`); its status."""
+    from ratingdb.db import embedded
+
+    embedded.start()
+    return server_status()
+
+
+def stop_server() -> bool:
+    """Stop the embedded server; whether it was running."""
+    from ratingdb.db import embedded
+
+    return embedded.stop()
+
+
+def server_status() -> str:
+    """``running``/``stopped`` and the embedded server's data folder."""
+    from ratingdb.db import embedded
+
+    return f"{embedded.status()} in {embedded.data_dir()}"
 
 
 def write(engine: Engine, change: Callable[[Session], T]) -> T:

@@ -28,7 +28,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, TypeVar, cast
 
 from fastapi import Request
-from sqlalchemy import Engine, create_engine
+from sqlalchemy import Engine
 
 from ratingdb.errors import RatingdbError
 from ratingdb.services.outcomes import as_error
@@ -59,7 +59,9 @@ def _start_worker(url: str, nice: int, modules: tuple[str, ...]) -> None:
         os.nice(nice)
     for name in modules:  # the work's modules, imported before the first request
         importlib.import_module(name)
-    _engine = create_engine(url, pool_size=1, max_overflow=1, pool_recycle=3600)
+    from ratingdb.services.database import connect
+
+    _engine = connect(url, pool_size=1, max_overflow=1, pool_recycle=3600)
 
 
 def _run(work: Callable[[Engine, Any], T], plan: Any) -> tuple[str, Any]:
