@@ -8,18 +8,19 @@ consumed, expiring, WO 4.1.1) in step with the snapshots.
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import replace
 from datetime import date, datetime
 from decimal import Decimal
+from functools import lru_cache
 from typing import Any, cast
 
 import psycopg
 from psycopg.rows import namedtuple_row, tuple_row
 from sqlalchemy import text
+from sqlalchemy.dialects.postgresql.psycopg import dialect as psycopg_dialect
 from sqlalchemy.orm import Session
 
 from ratingdb.dates import add_years
@@ -145,10 +146,15 @@ def driver(session: Session) -> psycopg.Connection[Any]:
 
 Source = Session | psycopg.Connection[Any]
 
+_PSYCOPG = psycopg_dialect()  # type: ignore[no-untyped-call]  # (SQLAlchemy leaves it untyped)
 
+
+@lru_cache(maxsize=1024)
 def _driver_sql(sql: str) -> str:
-    """``:name`` placeholders (as in the rest of the module) as the driver's ``%(name)s``."""
-    return re.sub(r"(?<![:\w]):(\w+)", r"%(\1)s", sql)
+    """``sql`` with ``:name`` placeholders (``text()``'s form, as everywhere in ratingdb) in
+    the driver's form, compiled by SQLAlchemy's psycopg dialect: ``%(name)s``, a literal
+    ``%`` escaped, ``::`` casts kept."""
+    return str(text(sql).compile(dialect=_PSYCOPG))
 
 
 def _fetch(
@@ -188,7 +194,7 @@ def fetch_together(
                 for sql, params in queries:
                     cursor = raw.cursor(row_factory=namedtuple_row)
                     cursors.append(cursor)
-                    cursor.execute(_driver_sql(sql), params)
+                    cursor.execute(_driver_sql(sql), params or {})
             return [cast(list[Any], cursor.fetchall()) for cursor in cursors]
         finally:
             for cursor in cursors:
