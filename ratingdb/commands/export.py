@@ -24,6 +24,7 @@ def export() -> None:
 @click.option("--format", "fmt", type=click.Choice(["csv", "json"]), default="csv")
 def export_evaluations(fmt: str) -> None:
     """Every snapshot in a stable order (tournament order, then player), for diffing."""
+    from ratingdb.csv_cells import neutral
     from ratingdb.queries.export import COLUMNS, evaluation_rows
 
     with Session(engine()) as session:
@@ -34,7 +35,7 @@ def export_evaluations(fmt: str) -> None:
     writer = csv.DictWriter(sys.stdout, fieldnames=list(COLUMNS), lineterminator="\n")
     writer.writeheader()
     for row in rows:
-        writer.writerow(row)
+        writer.writerow({k: neutral(v) for k, v in row.items()})
 
 
 @export.command("evaluation")

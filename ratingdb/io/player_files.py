@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from ratingdb.csv_cells import neutralise
+
 SPIELER_CSV_17 = (
     "ID", "ZPS", "Mitgliedsnummer", "Status", "Name,Vorname", "Geschlecht",
     "Spielberechtigung", "Geburtsjahr", "Letzte Auswertung", "DWZ", "Index", "FIDE-Elozahl",
@@ -162,6 +164,7 @@ def _name(row: PlayerFileRow) -> str:
 
 
 def _csv_field(value: str) -> str:
+    value = neutralise(value)  # a name that a spreadsheet would run as a formula
     # nu quotes a field with a comma, a quote, a blank or a line break (header:
     # "Name,Vorname", "Letzte Auswertung"); every other field stands bare
     if any(c in value for c in ',"\r\n\t '):
@@ -260,8 +263,14 @@ def swisschess_json(rows: Iterable[PlayerFileRow]) -> bytes:
     return (json.dumps({"player": players}, ensure_ascii=False, indent=2) + "\n").encode()
 
 
+#: the dates a ZIP entry can carry (its MS-DOS timestamp counts years from 1980 in 7 bits)
+ZIP_FIRST_DAY, ZIP_LAST_DAY = date(1980, 1, 1), date(2107, 12, 31)
+
+
 def zipped(files: Sequence[tuple[str, bytes]], day: date) -> bytes:
-    """The files in one ZIP archive, each dated ``day`` (the same bytes every time)."""
+    """The files in one ZIP archive, each dated ``day`` (the same bytes every time); a day
+    outside the format's range (a list dated before 1980) is dated at its nearest end."""
+    day = min(max(day, ZIP_FIRST_DAY), ZIP_LAST_DAY)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, data in files:

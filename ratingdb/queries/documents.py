@@ -5,9 +5,10 @@ rating chart and further tables (the Karteikarte's memberships). CSV: one header
 the column names, then the rows of the main table in their spreadsheet form
 (``csv_columns``/``csv_rows`` when given: one number per cell, ``1306-50`` as DWZ and index,
 the Sonderwertung mark in its own column); UTF-8 without BOM, comma-separated, decimal
-point, an empty cell for a missing value, the header lines not repeated: a CSV is for
-spreadsheets (docs/data-exchange.md). PDF: A4 landscape, the title and header lines
-above the chart and the tables, which span the width of the page (:func:`column_widths`),
+point, an empty cell for a missing value, the header lines not repeated, a text cell that
+would start a formula behind an apostrophe: a CSV is for spreadsheets
+(docs/data-exchange.md). PDF: A4 landscape, the title and header lines above the chart
+and the tables, which span the width of the page (:func:`column_widths`),
 the column header repeated on every page, a footer with the print date ("Stand") and
 "page x of y". The texts are in
 the language in force (:mod:`ratingdb.i18n`).
@@ -22,6 +23,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
+from ratingdb.csv_cells import neutral_row
 from ratingdb.i18n import _
 from ratingdb.queries.chart import ChartPoint, layout
 
@@ -96,11 +98,13 @@ def column_widths(
 
 
 def to_csv(doc: Document) -> str:
-    """The main table for spreadsheets: ``csv_columns``/``csv_rows``, else the display's."""
+    """The main table for spreadsheets: ``csv_columns``/``csv_rows``, else the display's;
+    every text cell that a spreadsheet would read as a formula neutralised
+    (:mod:`ratingdb.csv_cells`)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(doc.columns if doc.csv_columns is None else doc.csv_columns)
-    writer.writerows(doc.rows if doc.csv_rows is None else doc.csv_rows)
+    writer.writerow(neutral_row(doc.columns if doc.csv_columns is None else doc.csv_columns))
+    writer.writerows(neutral_row(r) for r in (doc.rows if doc.csv_rows is None else doc.csv_rows))
     return out.getvalue()
 
 
