@@ -3,8 +3,8 @@
 A spreadsheet opening a CSV reads a cell that starts with ``=``, ``+``, ``-`` or ``@`` (and,
 in some programs, a tab or a carriage return before one of them) as a formula:
 ``=HYPERLINK("http://…";"klick")`` in a submitted player's name would become a link in the
-rating list an officer downloads. Every CSV ratingdb writes passes its text cells through
-:func:`neutralise` (:func:`ratingdb.queries.documents.to_csv` for the evaluations, rating
+rating list an officer downloads. Every CSV ratingdb writes passes the text cells of its rows
+through :func:`neutralise` (:func:`ratingdb.queries.documents.to_csv` for the evaluations, rating
 lists, top lists and Karteikarten; ``ratingdb export evaluations``; the DSB's
 ``spieler.csv``/``vereine.csv``), which puts an apostrophe before such a cell, as the OWASP
 guidance describes: the spreadsheet shows the text as it is (the name stays readable), and

@@ -16,7 +16,6 @@ import pytest
 from sqlalchemy import text
 
 from ratingdb import i18n, terms
-from ratingdb.csv_cells import FORMULA_START
 from ratingdb.io.dsb_list import parse_list
 from ratingdb.queries.reports import card_spreadsheet_columns, list_labels
 from tests.builders import ok
@@ -33,22 +32,12 @@ def example(pg_server):
         yield url, client_for(url), players
 
 
-def shown(cell: str) -> str:
-    """A cell as a spreadsheet shows it: a head such as ``+/-`` is written ``'+/-`` (a
-    spreadsheet would read it as a formula: ratingdb/csv_cells.py)."""
-    if cell.startswith("'") and cell[1:].startswith(FORMULA_START):
-        return cell[1:]
-    return cell
-
-
 def parse(data: str) -> list[dict[str, str]]:
-    rows = csv.reader(io.StringIO(data, newline=""))
-    columns = [shown(c) for c in next(rows)]
-    return [dict(zip(columns, r, strict=True)) for r in rows]
+    return list(csv.DictReader(io.StringIO(data, newline="")))
 
 
 def header(data: str) -> list[str]:
-    return [shown(c) for c in next(csv.reader(io.StringIO(data, newline="")))]
+    return next(csv.reader(io.StringIO(data, newline="")))
 
 
 def page_heads(html: str, table_id: str) -> list[str]:

@@ -99,11 +99,12 @@ def column_widths(
 
 def to_csv(doc: Document) -> str:
     """The main table for spreadsheets: ``csv_columns``/``csv_rows``, else the display's;
-    every text cell that a spreadsheet would read as a formula neutralised
-    (:mod:`ratingdb.csv_cells`)."""
+    every text cell of the rows that a spreadsheet would read as a formula neutralised
+    (:mod:`ratingdb.csv_cells`; the column heads are ratingdb's own words, such as
+    ``+/-``, which no spreadsheet runs)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(neutral_row(doc.columns if doc.csv_columns is None else doc.csv_columns))
+    writer.writerow(doc.columns if doc.csv_columns is None else doc.csv_columns)
     writer.writerows(neutral_row(r) for r in (doc.rows if doc.csv_rows is None else doc.csv_rows))
     return out.getvalue()
 
