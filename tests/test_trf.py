@@ -138,7 +138,9 @@ DIETZ = _line_of("001    4")
             "start rank 9, which has no 001",
         ),
         (ADLER, 97, "-", f"{ADLER}:97", "a played game needs colour w or b"),
-        (ADLER, 70, "1990-13-17", f"{ADLER}:70", "not a date"),
+        (ADLER, 49, " 2450", f"{ADLER}:53", "column 53 should be blank: the FIDE rating runs "
+         "into it (shifted columns?)"),
+        (ADLER, 58, "     46000011", f"{ADLER}:69", "the FIDE id runs into it"),
     ],
 )
 def test_errors_name_line_and_column(line, column, new, where, message):
@@ -146,6 +148,28 @@ def test_errors_name_line_and_column(line, column, new, where, message):
         parse(_replace(ALL, line, column, new), "t.trf")
     assert info.value.location == f"t.trf:{where}"
     assert message in info.value.message
+
+
+@pytest.mark.parametrize(
+    ("column", "new", "warning"),
+    [
+        (70, "1990-13-17", "column 70: not a date: '1990-13-17' (month must be in 1..12) "
+         "(left empty)"),
+        (70, "12.12.1837", "column 70: birth year 1837 is not plausible (1850..2200) (left "
+         "empty)"),
+        (70, "  1990/05/1", "column 80 should be blank: the birth date runs into it (shifted "
+         "columns?); left empty"),
+        (54, "G3R", "column 54: a federation is 3 letters, got 'G3R' (left empty)"),
+        (11, "G1 ", "column 11: a title is letters, got 'G1' (left empty)"),
+    ],
+)  # fmt: skip
+def test_fields_no_rating_needs_are_warnings_left_empty(column, new, warning):
+    """A birth date, federation or title that cannot be read (or is shifted) is a warning
+    naming line and column, and the value is left empty: the file is imported."""
+    t = parse(_replace(ALL, ADLER, column, new), "t.trf")
+    assert f"line {ADLER}: {warning}" in t.warnings, t.warnings
+    adler = t.player(1)
+    assert {70: adler.birth, 54: adler.federation, 11: adler.title}[column] in (None, "")
 
 
 def test_missing_dates_and_lines_that_are_no_records():
@@ -337,10 +361,12 @@ def test_review_findings_in_the_parser():
     line = _line_of("001    1")
     with pytest.raises(TrfError, match="FIDE rating is not a number"):
         parse(_replace(ALL, line, 49, "245²"), "t.trf")
-    # birth year 0000 is unknown; an implausible one is an error with its place
+    # birth year 0000 is unknown; an implausible one is a warning with its place
     assert parse(_replace(ALL, line, 70, "0000/00/00"), "t.trf").player(1).birth is None
-    with pytest.raises(TrfError, match=f"t.trf:{line}:70: birth year 1066"):
-        parse(_replace(ALL, line, 70, "1066/00/00"), "t.trf")
+    implausible = parse(_replace(ALL, line, 70, "1066/00/00"), "t.trf")
+    assert implausible.player(1).birth is None
+    assert f"line {line}: column 70: birth year 1066 is not plausible (1850..2200) (left " \
+        "empty)" in implausible.warnings  # fmt: skip
     # sex d (diverse) has no TRF letter: written blank, read back as unknown
     t = parse(ALL, "t.trf")
     t.player(1).sex = "d"

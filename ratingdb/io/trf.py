@@ -826,15 +826,40 @@ def _player(line: str, number: int, rep: _Report) -> TrfPlayer | None:
         rep.warn(number, f"column 86: {err} (ignored)")
     rating = _read(rep, number, 49, lambda: _int_field(line, 49, 52, RATING, "FIDE rating"))
     fide_id = _read(rep, number, 58, lambda: _int_field(line, 58, 68, FIDE_ID, "FIDE id"))
-    birth = _read(rep, number, 70, lambda: _birth(_field(line, 70, 79)))
+    # no rating needs the birth date, federation or title from the file (a member's come
+    # from the member list): unreadable, implausible or shifted, they are warnings, left empty
+    birth: date | int | None = None
+    try:
+        birth = _birth(_field(line, 70, 79))
+    except _Bad as err:
+        rep.warn(number, f"column 70: {err} (left empty)")
+    federation = _field(line, 54, 56)
+    if federation and not _FEDERATION.fullmatch(federation):
+        rep.warn(number, f"column 54: a federation is 3 letters, got {federation!r} (left empty)")
+        federation = ""
+    title = _field(line, 11, 13)
+    if title and not _TITLE.fullmatch(title):
+        rep.warn(number, f"column 11: a title is letters, got {title!r} (left empty)")
+        title = ""
+    for gap, field_name in _shifted(line):
+        if field_name in ("FIDE rating", "FIDE id"):
+            rep.error(number, gap, f"column {gap} should be blank: the {field_name} runs into "
+                      "it (shifted columns?)")  # fmt: skip
+        else:
+            rep.warn(number, f"column {gap} should be blank: the {field_name} runs into it "
+                     "(shifted columns?); left empty")  # fmt: skip
+            if field_name == "birth date":
+                birth = None
+            elif field_name == "federation":
+                federation = ""
     rounds = _rounds(line, number, rep, start_rank)
     return TrfPlayer(
         start_rank=start_rank,
         sex={"w": "f"}.get(sex, sex),
-        title=_field(line, 11, 13),
+        title=title,
         name=name,
         rating=rating or None,
-        federation=_field(line, 54, 56),
+        federation=federation,
         fide_id=fide_id or None,
         birth=birth,
         points=points,
@@ -842,6 +867,31 @@ def _player(line: str, number: int, rep: _Report) -> TrfPlayer | None:
         rounds=rounds,
         line=number,
     )
+
+
+_FEDERATION = re.compile(r"[A-Za-z]{3}")
+_TITLE = re.compile(r"[A-Za-z]{1,3}")
+
+
+def _shifted(line: str) -> list[tuple[int, str]]:
+    """The blank columns between the fields of a ``001`` line that hold a character, and
+    the field that runs into each (a field written a column or two off its place): the FIDE
+    rating into 53, the federation into 57 (or the FIDE id, when digits meet there), the
+    FIDE id or the birth date into 69, the birth date into 80."""
+    found = []
+
+    def at(column: int) -> str:
+        return line[column - 1 : column]
+
+    if at(53).strip():
+        found.append((53, "FIDE rating" if at(53).isdigit() and at(52).isdigit() else "federation"))
+    if at(57).strip():
+        found.append((57, "FIDE id" if at(57).isdigit() and at(58).isdigit() else "federation"))
+    if at(69).strip():
+        found.append((69, "FIDE id" if at(69).isdigit() and at(68).isdigit() else "birth date"))
+    if at(80).strip():
+        found.append((80, "birth date"))
+    return found
 
 
 def _words(cell: str) -> tuple[str, str, str] | None:
