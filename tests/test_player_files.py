@@ -155,9 +155,12 @@ def test_one_club_and_errors(federation):
     nobody = run(["export", "list", "--club", "C9999", "--format", "dsb-csv"], federation)
     assert nobody.returncode != 0 and "no members in C9999" in nobody.stderr
     assert "Traceback" not in nobody.stderr
-    bad = run(["export", "list", "--club", "C0401", "--age-class", "U0x", "--format",
-               "dsb-csv"], federation)  # fmt: skip
-    assert bad.returncode == 2 and "unknown age class" in bad.stderr
+    bad = run(["--lang", "en", "export", "list", "--club", "C0401", "--age-class", "U0x",
+               "--format", "dsb-csv"], federation)  # fmt: skip
+    assert bad.returncode == 2 and "unknown age class 'U0x'" in bad.stderr
+    german = run(["export", "list", "--club", "C0401", "--age-class", "U0x", "--format",
+                  "dsb-csv"], federation)  # fmt: skip
+    assert german.returncode == 2 and "unbekannte Altersklasse 'U0x'" in german.stderr
 
 
 def row(**changes: object) -> PlayerFileRow:
