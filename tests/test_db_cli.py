@@ -203,3 +203,47 @@ def test_settings_made_by_hand_stay(tmp_path):
         assert not embedded.configure(tmp_path)
         assert embedded.SETTINGS_MARK not in conf.read_text()
         (tmp_path / "postgresql.auto.conf").unlink(missing_ok=True)
+
+
+@pytest.mark.parametrize("content", ["", "[12"])
+def test_an_empty_or_broken_handle_file_means_no_handles(private_home, content):
+    """A kill while the wheel wrote its handle file left it empty or cut: commands work,
+    with one warning line, and the file is whole again."""
+    env = {"RATINGDB_HOME": str(private_home)}
+    assert run(["db", "start"], env).returncode == 0
+    handles = embedded.data_dir(private_home) / embedded.HANDLES
+    handles.write_text(content)
+    done = run(["db", "upgrade"], env)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr and "DATABASE_URL" not in done.stderr
+    assert done.stderr.count("\n") <= 1, done.stderr
+    assert isinstance(json.loads(handles.read_text()), list)
+    assert run(["db", "stop"], env).returncode == 0
+
+
+def test_the_handle_file_is_written_whole(tmp_path):
+    path = tmp_path / embedded.HANDLES
+    embedded.write_handles(path, [1, 2, 3])
+    assert json.loads(path.read_text()) == [1, 2, 3]
+    assert [p.name for p in tmp_path.iterdir()] == [embedded.HANDLES]  # no temporary left
+    assert embedded.read_handles(tmp_path / "missing.json") == []
+    for broken in ("{}", '["x"]', "\x00\x00", "[true]"):
+        path.write_text(broken)
+        assert embedded.read_handles(path) == []
+
+
+def test_a_killed_server_gives_one_line(private_home):
+    """kill -9 of the embedded server under a command: every later command answers with
+    at most one line on stderr (or works, the server started again), never a traceback."""
+    import signal
+    import time
+
+    env = {"RATINGDB_HOME": str(private_home)}
+    assert run(["db", "start"], env).returncode == 0
+    pid = int((embedded.data_dir(private_home) / "postmaster.pid").read_text().split()[0])
+    os.kill(pid, signal.SIGKILL)
+    time.sleep(1)
+    for args in (["db", "status"], ["db", "upgrade"], ["db", "current"], ["db", "stop"]):
+        done = run(args, env)
+        assert "Traceback" not in done.stderr, (args, done.stderr)
+        assert done.stderr.count("\n") <= 1, (args, done.stderr)

