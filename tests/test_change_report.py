@@ -30,6 +30,7 @@ from ratingdb.db.submissions import (
 )
 from ratingdb.db.whatif import what_if
 from ratingdb.errors import RatingdbError
+from ratingdb.i18n import use
 from ratingdb.queries.export import evaluation_rows
 from ratingdb.queries.tournament import submission_document
 from ratingdb.services.rechenmodule import add_adjustment, add_rechenmodul
@@ -437,3 +438,24 @@ def test_the_report_is_the_difference_of_the_exports(federation, data):
     assert {m.player_id: (m.after.rating, m.after.index) for m in preview.moved} == {
         pid: new for pid, (_old, new) in expected.items()
     }, label
+
+
+def test_a_line_names_stored_residual_games_and_changed_earlier_evaluations():
+    state = change_report.PlayerState
+    stored = change_report.RatingChange(8, "Çelik", state(), state(None, None, (1, 5)))
+    earlier = change_report.RatingChange(
+        9, "Wolf, Lea", state(1742, 31, (3, 1)), state(1742, 31, (3, 2))
+    )
+    moved = change_report.RatingChange(10, "Meier, Anna", state(1742, 31), state(1753, 32))
+    with use("en"):
+        assert stored.line() == "Çelik (8): – → – (no DWZ yet, residual games stored)"
+        assert earlier.line() == (
+            "Wolf, Lea (9): 1742-31 → 1742-31"
+            " (current DWZ unchanged, an earlier evaluation changed)"
+        )
+        assert moved.line() == "Meier, Anna (10): 1742-31 → 1753-32 (+11)"
+    with use("de"):
+        assert stored.line().endswith("(noch keine DWZ, Restpartien gespeichert)")
+        assert earlier.line().endswith(
+            "(aktuelle DWZ unverändert, eine frühere Auswertung geändert)"
+        )

@@ -35,6 +35,7 @@ from sqlalchemy.orm import Session
 from ratingdb.db.store import driver
 from ratingdb.engine.model import Snapshot
 from ratingdb.engine.order import ORDER_DESC
+from ratingdb.i18n import _
 from ratingdb.names import full_name
 from ratingdb.queries.export import VALUES_ROW
 
@@ -98,14 +99,18 @@ class RatingChange:
         return self.old.evaluations != self.new.evaluations
 
     def line(self) -> str:
-        """``Meier, Anna (17): 1742-31 → 1753-32 (+11)``; ``(evaluations only)`` when the
-        current DWZ stayed and an evaluation changed."""
+        """``Meier, Anna (17): 1742-31 → 1753-32 (+11)``, in the language in force; where the
+        current DWZ stayed and only an evaluation changed, the note says which case it is:
+        a player still without a DWZ whose residual games were stored (WO 4.1.1), or an
+        earlier evaluation of a rated player that changed."""
         if self.delta:
             note = f" ({self.delta:+d})"
-        elif not self.dwz_changed:
-            note = " (evaluations only)"
-        else:
+        elif self.dwz_changed:
             note = ""
+        elif self.new.rating is None:
+            note = " (" + _("no DWZ yet, residual games stored") + ")"
+        else:
+            note = " (" + _("current DWZ unchanged, an earlier evaluation changed") + ")"
         return f"{self.name} ({self.player_id}): {self.old.dwz} → {self.new.dwz}{note}"
 
     def record(self) -> list[Any]:
