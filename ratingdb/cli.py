@@ -85,8 +85,20 @@ class Main(click.Group):
     default=None,
     help="Language of tables and documents (default: RATINGDB_LANG, else de).",
 )
-def main(lang: str | None) -> None:
+@click.option(
+    "--database",
+    metavar="NAME",
+    default=None,
+    help="Use the database NAME of the configured server for every command, e.g. "
+    "ratingdb_demo, the one `ratingdb demo` builds (default: RATINGDB_DATABASE, else the "
+    "server's own).",
+)
+def main(lang: str | None, database: str | None) -> None:
     """ratingdb: chronological chess rating database (DWZ 2026 and other Rechenmodule)."""
+    if database is not None:
+        from ratingdb.commands.common import select_database
+
+        select_database(database)
     if lang is None:
         from ratingdb.settings import Settings, SettingsError
 

@@ -1,6 +1,9 @@
 """The environment ratingdb reads, validated once (docs/database.md, docs/web.md).
 
 * ``DATABASE_URL``: any PostgreSQL URL; without it the embedded server is used;
+* ``RATINGDB_DATABASE``: the database of the configured server that every command uses
+  instead of the server's own (``DATABASE_URL``'s, or the embedded server's ``postgres``),
+  e.g. ``ratingdb_demo``; ``ratingdb --database NAME`` sets it for one call;
 * ``RATINGDB_HOME``: the embedded server's folder (default: the platform's user data
   folder, e.g. ``~/.local/share/ratingdb``);
 * ``RATINGDB_WEB_THREADS``: worker threads (and database connections) of ``ratingdb
@@ -23,6 +26,7 @@ a traceback from ``int()``.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import date
@@ -97,6 +101,8 @@ class Settings:
     language: str = "de"
     bounds: Bounds = Bounds()
     evaluate_on_submit: bool = True
+    #: RATINGDB_DATABASE: the database of the server every command uses (None: its own)
+    database: str | None = None
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, *, web: bool = False) -> Settings:
@@ -131,4 +137,19 @@ class Settings:
             raise SettingsError(
                 f"RATINGDB_EVALUATE_ON_SUBMIT: expected 1 or 0 (yes/no), got {raw_now!r}"
             )
-        return cls(url, home, threads, language, Bounds.from_env(env), raw_now in YES)
+        database = env.get("RATINGDB_DATABASE", "").strip() or None
+        if database is not None:
+            check_database_name(database, "RATINGDB_DATABASE")
+        return cls(url, home, threads, language, Bounds.from_env(env), raw_now in YES, database)
+
+
+def check_database_name(name: str, where: str) -> None:
+    """A database name as ``ratingdb demo`` and ``serve --database`` use them: letters,
+    digits and ``_``, 1 to 63 characters, not starting with a digit.
+
+    >>> check_database_name("ratingdb_demo", "--database")
+    """
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]{0,62}", name):
+        raise SettingsError(
+            f"{where}: not a database name (letters, digits and _, 1 to 63 characters): {name!r}"
+        )

@@ -92,7 +92,8 @@ def test_on_demand_server_stops_with_its_last_user(private_home):
 
 def test_serve_stops_the_server_it_started(private_home):
     """``ratingdb serve`` on the embedded server: started on demand, stopped when the web
-    server stops (Ctrl-C); a server kept by ``db start`` stays up."""
+    server stops (Ctrl-C, or SIGTERM as a service manager sends it); a server kept by ``db
+    start`` stays up."""
     import signal
     import socket
     import time
@@ -104,7 +105,7 @@ def test_serve_stops_the_server_it_started(private_home):
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
 
-    def serve_once() -> None:
+    def serve_once(sig: int = signal.SIGINT) -> None:
         # Ctrl-C as a terminal delivers it, also when the tests themselves run with SIGINT
         # ignored (nohup, a background job): an ignored signal is inherited across exec, a
         # handler is not, so the server starts with Python's own Ctrl-C handling
@@ -131,13 +132,15 @@ def test_serve_stops_the_server_it_started(private_home):
                     assert proc.poll() is None and time.monotonic() < deadline
                     time.sleep(0.5)
             assert "running" in embedded.status(private_home)
-            proc.send_signal(signal.SIGINT)
+            proc.send_signal(sig)
             assert proc.wait(timeout=60) == 0
         finally:
             if proc.poll() is None:
                 proc.kill()
 
     serve_once()
+    assert embedded.status(private_home) == "stopped"
+    serve_once(signal.SIGTERM)
     assert embedded.status(private_home) == "stopped"
     assert run(["db", "start"], env).returncode == 0
     serve_once()

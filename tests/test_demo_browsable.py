@@ -99,3 +99,47 @@ def test_demo_karteikarte_in_chromium(demo_served):
             assert page.locator("svg.chart circle.pt").count() >= 1
         finally:
             browser.close()
+
+
+def _signs_in(stdout: str) -> dict[str, str]:
+    """The demo's printed users: name -> password."""
+    found = dict(re.findall(r"^\s+(referent|admin) / (\S+)\s", stdout, re.M))
+    assert set(found) == {"referent", "admin"}, stdout
+    return found
+
+
+def test_the_demo_prints_how_to_sign_in_and_the_officer_can(demo_served, demo_run):
+    """The printed officer signs in on the served demo with the printed password and sees
+    his overview; the administrator too."""
+    import httpx
+
+    base, _path, _name, _dwz = demo_served
+    out, _url = demo_run
+    for name, password in _signs_in(out.stdout).items():
+        with httpx.Client(base_url=base, timeout=30) as client:
+            page = client.get("/anmelden")
+            csrf = re.search(r'name="csrf" value="([^"]+)"', page.text)
+            assert csrf, page.text
+            answer = client.post(
+                "/anmelden",
+                data={"name": name, "password": password, "csrf": csrf.group(1),
+                      "next": "/officer"},
+            )  # fmt: skip
+            assert answer.status_code == 303, (name, answer.text)
+            overview = client.get("/officer")
+            assert overview.status_code == 200 and "Übersicht" in overview.text
+
+
+def test_every_command_takes_the_demo_database(demo_run):
+    """``ratingdb --database ratingdb_demo`` (the printed hint) acts on the demo's database:
+    its users are there; the same as RATINGDB_DATABASE; a bad name is one error line."""
+    from tests.cli import run
+
+    out, url = demo_run
+    listed = run(["--database", "ratingdb_demo", "user", "list"], url)
+    assert listed.returncode == 0, listed.stderr
+    assert "referent" in listed.stdout and "admin" in listed.stdout
+    assert "--database ratingdb_demo user list" in out.stdout
+    bad = run(["--database", "x; drop", "user", "list"], url)
+    assert bad.returncode != 0 and bad.stderr.startswith("error: --database: not a database")
+    assert "Traceback" not in bad.stderr

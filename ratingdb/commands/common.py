@@ -33,6 +33,37 @@ class Failure(click.ClickException):
         click.echo(f"error: {self.format_message()}", err=True, file=file)
 
 
+#: the variable ``ratingdb --database NAME`` sets for the commands of one call (and the
+#: processes they start), read by every command through :mod:`ratingdb.settings`
+DATABASE_SETTING = "RATINGDB_DATABASE"
+
+
+def select_database(name: str) -> None:
+    """Every command of this call (and ``serve``'s worker processes) uses database ``name``
+    of the configured server: the one setting :data:`DATABASE_SETTING` that all commands
+    read (``ratingdb --database ratingdb_demo user add …`` acts on the demo's database)."""
+    import os
+
+    from ratingdb.settings import SettingsError, check_database_name
+
+    try:
+        check_database_name(name, "--database")
+    except SettingsError as err:
+        raise Failure(str(err)) from None
+    before = os.environ.get(DATABASE_SETTING)
+    os.environ[DATABASE_SETTING] = name
+    ctx = click.get_current_context(silent=True)
+    if ctx is not None:  # for this call only (an in-process caller keeps its own)
+
+        def restore() -> None:
+            if before is None:
+                os.environ.pop(DATABASE_SETTING, None)
+            else:
+                os.environ[DATABASE_SETTING] = before
+
+        ctx.find_root().call_on_close(restore)
+
+
 def engine() -> Engine:
     """An engine on the configured database, which must be migrated to head."""
     from ratingdb.services.database import open_engine

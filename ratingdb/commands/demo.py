@@ -10,7 +10,8 @@
 5. one player's Karteikarte;
 6. the worked example of WO Anhang 3.1;
 7. the command that serves the demo's database in the browser (:data:`SERVE`: ``ratingdb
-   serve --database ratingdb_demo``, on the same server) and the Karteikarte's address.
+   serve --database ratingdb_demo``, on the same server), the Karteikarte's address, and
+   how to sign in: an officer and an administrator with generated passwords, printed once.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from ratingdb.db.samples import late_tournament
 from ratingdb.errors import InputError, Unavailable
 from ratingdb.i18n import _
 from ratingdb.services.database import configured_url, connection_errors
+from ratingdb.services.synthetic import demo_users
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import URL
@@ -45,7 +47,7 @@ def _fresh_database() -> URL:
 
     from ratingdb.db import migrate
 
-    server = configured_url()
+    server = configured_url(selected=False)
     with connection_errors():
         admin = create_engine(server, isolation_level="AUTOCOMMIT", poolclass=NullPool)
         try:
@@ -89,7 +91,7 @@ def demo(players: int, years: int, seed: int) -> None:
 
     click.echo(
         _("1. fresh database %(name)r on %(url)s")
-        % {"name": DEMO_DB, "url": configured_url().render_as_string()}
+        % {"name": DEMO_DB, "url": configured_url(selected=False).render_as_string()}
     )
     eng = create_engine(_fresh_database(), poolclass=NullPool)
 
@@ -126,6 +128,7 @@ def demo(players: int, years: int, seed: int) -> None:
                 "", "the demo federation has too few active players; use more --players"
             )
         add_tournament(session, doc, actor="demo officer")
+        users = demo_users(session, doc["tournament"]["vkz"])
     click.echo(
         _(
             "4. an officer inserts a late tournament that ended %(end)s (%(players)d players); "
@@ -181,4 +184,21 @@ def demo(players: int, years: int, seed: int) -> None:
         "   "
         + _("then open %(url)s (the rating card above)")
         % {"url": f"http://127.0.0.1:8000/players/{shown_player}"}
+    )
+    click.echo(
+        "   "
+        + _("and sign in at %(url)s (passwords shown once, stored only as hashes):")
+        % {"url": "http://127.0.0.1:8000/anmelden"}
+    )
+    for name, _role, password, scopes in users:
+        what = (
+            _("rating officer for the VKZ %(scopes)s…") % {"scopes": ", ".join(scopes)}
+            if scopes
+            else _("administrator")
+        )
+        click.echo(f"     {name} / {password}   ({what})")
+    click.echo(
+        "   "
+        + _("other commands act on the demo's database with --database: %(example)s")
+        % {"example": f"ratingdb --database {DEMO_DB} user list"}
     )

@@ -45,16 +45,19 @@ def normalise_url(raw: str | URL) -> URL:
     return url
 
 
-def database_url() -> URL:
-    """``DATABASE_URL`` if set, else the embedded server's URL (started on demand)."""
+def database_url(*, selected: bool = True) -> URL:
+    """``DATABASE_URL`` if set, else the embedded server's URL (started on demand); with
+    ``selected``, at the database ``RATINGDB_DATABASE`` names (``ratingdb --database``)."""
     from ratingdb.settings import Settings
 
-    configured = Settings.from_env().database_url
-    if configured:
-        return normalise_url(configured)
-    from ratingdb.db.embedded import embedded_uri
+    settings = Settings.from_env()
+    if settings.database_url:
+        url = normalise_url(settings.database_url)
+    else:
+        from ratingdb.db.embedded import embedded_uri
 
-    return normalise_url(embedded_uri())
+        url = normalise_url(embedded_uri())
+    return url.set(database=settings.database) if selected and settings.database else url
 
 
 #: query values that read the same unencoded in a URL (a Unix-socket folder, a port, a mode)
@@ -115,12 +118,13 @@ def connect(url: str | URL, **options: Any) -> Engine:
     return create_engine(normalise_url(url), **(options or {"poolclass": NullPool}))
 
 
-def configured_url() -> URL:
-    """``DATABASE_URL`` or the embedded server's URL; DatabaseUnavailable for a bad URL."""
+def configured_url(*, selected: bool = True) -> URL:
+    """``DATABASE_URL`` or the embedded server's URL, at the database ``RATINGDB_DATABASE``
+    names unless not ``selected``; DatabaseUnavailable for a bad URL."""
     from sqlalchemy.exc import ArgumentError
 
     try:
-        return database_url()
+        return database_url(selected=selected)
     except (ValueError, ArgumentError) as err:
         raise DatabaseUnavailable(f"DATABASE_URL: {err}") from None
 

@@ -97,13 +97,13 @@ def for_file(
             str(p.start_rank), p.name, p.birth_year, p.fide_id, rec.number if rec else None,
             "open", m.how,
         )  # fmt: skip
+        c = choices.get(p.start_rank)
         if p.computer:
             row.state = "computer"
-        elif m.player_id is not None:
+        elif m.player_id is not None and c is None:
             row.state, row.player = "matched", known.get(m.player_id)
-        else:
+        else:  # open, or decided by the officer (also over the import's match)
             row.candidates = candidates(session, p.name, p.birth_year, day)
-            c = choices.get(p.start_rank)
             if c is not None:
                 row.state, row.choice = "decided", c
                 if c.player_id is not None:

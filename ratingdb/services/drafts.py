@@ -25,6 +25,7 @@ from sqlalchemy.orm import Session
 from ratingdb.db.trf_import import Choice
 from ratingdb.db.users import Principal
 from ratingdb.errors import InputError
+from ratingdb.i18n import _
 from ratingdb.io.evaluate_json import parse_tournament
 from ratingdb.io.trf import TrfTournament
 from ratingdb.services import tournaments
@@ -292,3 +293,48 @@ def with_results(content: bytes, filename: str, options: Options, results: dict[
     for k, result in results.items():
         t.games[k] = replace(t.games[k], result=result, coloured=True)
     return trf.write(t).encode()
+
+
+def header_problems(
+    session: Session, parsed: Parsed, options: Options, user: Principal, today: date
+) -> list[tuple[str, str]]:
+    """Everything about the draft that can be checked without the matching, at once and in
+    the officer's language: the VKZ missing (a plain Swiss-Manager TRF names none) or
+    unknown, outside the officer's organisation levels (WO 6.3), the tournament more than a
+    year ago (WO 6.2). (where, message) pairs; the draft page lets the officer fix them in
+    place (:func:`with_options`)."""
+    from sqlalchemy import select
+
+    from ratingdb.db.models import Organisation
+    from ratingdb.services.permissions import in_scope, within_deadline
+
+    shown = view(parsed, options)
+    vkz, end = shown["vkz"], shown["end"]
+    out: list[tuple[str, str]] = []
+    if not vkz:
+        out.append(("VKZ", _("The file names no VKZ (a plain TRF of a pairing program has "
+                             "none): enter the tournament's VKZ below.")))  # fmt: skip
+    else:
+        known = session.scalar(select(Organisation.id).where(Organisation.vkz == vkz))
+        if known is None and not options.create_organisation:
+            out.append(("VKZ", _("VKZ %(vkz)s is unknown: correct it below, or tick "
+                                 "“create the organisation”.") % {"vkz": vkz}))  # fmt: skip
+        if not in_scope(user, vkz):
+            out.append(("VKZ", _("VKZ %(vkz)s is outside your organisation levels "
+                                 "(%(scopes)s) (WO 6.3).")
+                        % {"vkz": vkz, "scopes": ", ".join(user.scopes)}))  # fmt: skip
+    if not user.is_admin and not within_deadline(end, today):
+        out.append((_("End"), _("The tournament ended on %(end)s, more than one year ago: "
+                                "only an administrator may submit it (WO 6.2).")
+                    % {"end": end.isoformat()}))  # fmt: skip
+    return out
+
+
+def default_vkz(parsed: Parsed, options: Options, user: Principal) -> Options:
+    """A file that names no VKZ gets the VKZ of an officer with a single organisation level
+    (his one scope) as the default; he can change it on the draft page."""
+    from dataclasses import replace
+
+    if options.vkz or user.is_admin or len(user.scopes) != 1 or view(parsed, options)["vkz"]:
+        return options
+    return replace(options, vkz=user.scopes[0])

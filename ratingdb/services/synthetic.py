@@ -23,3 +23,22 @@ def load_synthetic(session: Session, players: int, years: int, seed: int) -> dic
     if clash:
         raise InputError("", f"tournament {clash.code} exists already: load another --seed")
     return load_federation(session, fed)
+
+
+#: the demo's users: an officer for the late tournament's level and an administrator
+OFFICER, ADMIN = "referent", "admin"
+
+
+def demo_users(session: Session, vkz: str) -> list[tuple[str, str, str, list[str]]]:
+    """The users ``ratingdb demo`` signs in with: an officer for the first letter of
+    ``vkz`` (his organisation level, WO 6.3) and an administrator, each with a generated
+    password (printed once, stored as a hash): (name, role, password, scopes)."""
+    from ratingdb.db.sign_in import reset_password
+    from ratingdb.db.users import add_user
+
+    out = []
+    for name, role, scopes, full in ((OFFICER, "officer", [vkz[:1]], "Demo-Referent"),
+                                     (ADMIN, "admin", [], "Demo-Administrator")):  # fmt: skip
+        add_user(session, name, role, scopes, full_name=full)
+        out.append((name, role, reset_password(session, name, actor="demo"), scopes))
+    return out

@@ -177,9 +177,11 @@ def upload(
         options = _options(code, vkz, kind, encoding, start, end, complete_rounds,
                            create_organisation)  # fmt: skip
         filename, content = _uploaded(file, example)
-        drafts.read(content, filename, options)  # every problem of the file, or nothing
+        parsed = drafts.read(content, filename, options)  # every problem of the file
     except InputError as err:
         return _upload_page(request, signed, stored, form, err)
+    if stored is None:
+        options = drafts.default_vkz(parsed, options, signed.user)
     with Session(request.app.state.engine) as session, session.begin():
         draft_id = draft_store.create(
             session, signed.user.user_id, filename, content, options.to_dict(), stored
@@ -222,6 +224,8 @@ def _draft_context(
         "draft_id": draft.id,
         "options": options,
         "parsed": parsed,
+        "problems": drafts.header_problems(session, parsed, options, user.user, today),
+        "kinds": drafts.KINDS,
         "view": drafts.view(parsed, options),
         "rows": rows,
         "open": who_is_who.open_rows(rows),
@@ -264,7 +268,8 @@ async def draft_page(request: Request, draft_id: str, user: SignedInDep) -> Resp
              "items": items, "broken": True},
             status,
         )  # fmt: skip
-    what_if = None if ctx["open"] else await _what_if(request, _plan(request, user, ctx))
+    blocked = ctx["open"] or ctx["problems"]
+    what_if = None if blocked else await _what_if(request, _plan(request, user, ctx))
     ctx.update(user=user.user, csrf=user.csrf, what_if=what_if)
     return render(request, "officer_draft.html", ctx, what_if["status"] if what_if else 200)
 
@@ -274,8 +279,13 @@ def _read_draft(request: Request, user: SignedIn, draft_id: str) -> dict[str, An
         return _draft_context(request, session, user, draft_id)
 
 
-def _choice(value: str, club: str) -> dict[str, Any] | None:
-    """A choice field's value (``p123``, ``new``, ``non``) as stored; None when empty."""
+def _choice(value: str, club: str, player: str = "") -> dict[str, Any] | None:
+    """A choice field's value (``p123``, ``new``, ``non``; ``id`` with the player id typed
+    in ``player``) as stored; None when empty."""
+    if value == "id":
+        value = f"p{player.strip()}" if player.strip().isdigit() else ""
+        if not value:
+            raise InputError("player", "give the id of the database player (a number)")
     if value.startswith("p") and value[1:].isdigit() and len(value) < 19:
         return {"kind": "player", "player_id": int(value[1:])}
     if value == "new":
@@ -305,15 +315,47 @@ def _store_choices(request: Request, user: SignedIn, draft_id: str, fields: dict
         stored: dict[str, Any] = {}
         everyone_else = fields.get("all") == "non"
         for row in ctx["rows"]:
-            if row.state not in ("open", "decided"):
+            if row.state not in ("open", "decided", "matched"):
                 continue
             value = fields.get(f"c{row.key}", "")
-            choice = _choice(value, fields.get(f"club{row.key}", ""))
+            choice = _choice(
+                value, fields.get(f"club{row.key}", ""), fields.get(f"id{row.key}", "")
+            )
+            if row.state == "matched":  # the import's match, unless the officer overrides it
+                if choice is not None:
+                    stored[row.key] = choice
+                continue
             if choice is None and everyone_else:
                 choice = {"kind": "nonmember"}
             if choice is not None:
                 stored[row.key] = choice
         draft_store.set_choices(session, ctx["draft"], stored)
+
+
+@router.post("/officer/drafts/{draft_id}/options")
+def save_options(
+    request: Request,
+    draft_id: str,
+    user: SignedInDep,
+    csrf: Annotated[str, Form(max_length=200)] = "",
+    code: Annotated[str, Form(max_length=30)] = "",
+    vkz: Annotated[str, Form(max_length=10)] = "",
+    kind: Annotated[str, Form(max_length=20)] = "",
+    start: Annotated[str, Form(max_length=20)] = "",
+    end: Annotated[str, Form(max_length=20)] = "",
+    create_organisation: Annotated[str, Form(max_length=5)] = "",
+) -> Response:
+    """The draft's tournament id, VKZ, kind, dates and "create the organisation" set in
+    place: the file is read again with them, who is who stays as chosen."""
+    signed = _posting(user, csrf)
+    with Session(request.app.state.engine) as session, session.begin():
+        draft = draft_store.load(session, draft_id, signed.user.user_id)
+        old = drafts.Options.from_dict(draft.options)
+        new = _options(code, vkz, kind, old.encoding or "", start, end,
+                       "1" if old.complete_rounds else "", create_organisation)  # fmt: skip
+        drafts.read(draft.content, draft.filename, new)  # the file still reads with them
+        draft.options = new.to_dict()
+    return RedirectResponse(f"/officer/drafts/{draft_id}#fix", status_code=303)
 
 
 @router.post("/officer/drafts/{draft_id}/submit")
