@@ -73,7 +73,8 @@ def test_trf2026_team_sample_layout():
     assert sum(1 for r in t.records if r[:3] in ("013", "310")) == 4  # one line per team
     assert any(r.startswith("802") for r in t.records)
     assert t.player(1).national["GER"].number == "10020001"
-    assert t.player(3).national["NED"].rating == 2111
+    assert "NED" not in t.player(3).national  # another federation's: kept as it is
+    assert [x[:8] for x in t.player(3).kept] == ["NED    3"]
     assert all(3 not in p.byes for p in t.players)  # "0000 - *": not paired yet, nothing
     assert len(t.games) == 4 and t.warnings == []
 
@@ -254,7 +255,7 @@ def test_the_corpus_script_prints_the_table(capsys, monkeypatch):
     assert rows["swiss-manager.trf"][1:] == ["Swiss-Manager", "yes", "2", "0", "-", "6/6"]
     assert re.search(r"three-errors.trf +JaVaFo / TRF\(x\) +no +- +3 +round 1: unknown result "
                      r"code 'X'", "\n".join(out))  # fmt: skip
-    assert out[-1].startswith("11 of 13 files accepted; points column kept for 47 of 47 players")
+    assert out[-1].startswith("12 of 14 files accepted; points column kept for 51 of 51 players")
 
 
 def test_lichess_byes_absences_and_games_in_progress():
@@ -331,6 +332,7 @@ def test_bad_bye_values_are_warnings_naming_the_line():
 @pytest.mark.parametrize(
     ("name", "encoding"),
     [("bbpairings-bye-values.trf", "utf-8"), ("trf2026-scoring.trf", "utf-8"),
+     ("national-and-dat.trf", "utf-8"),
      ("trf2026-team.trf", "utf-8"), ("spielfrei-team.trf", "utf-8"),
      ("swiss-manager.trf", "cp1252"), ("all-records.trf", "utf-8"),
      ("irish-icu.trf", "utf-8")],
@@ -355,6 +357,7 @@ def test_import_export_import_keeps_what_the_file_carries(empty_db, tmp_path, na
         assert (q.title, q.federation, q.rating, q.byes) == (p.title, p.federation, p.rating,
                                                              p.byes), p.name  # fmt: skip
         assert q.points == p.points, p.name  # the points column
+        assert q.kept == p.kept, p.name  # other federations' and programs' records
         if p.fide_id or p.national.get("GER"):  # a player record: the full birth date too
             assert q.birth == p.birth, p.name
     # and once more: the export imports again as it is
@@ -576,6 +579,21 @@ def test_no_start_date_and_a_round_date_after_the_end():
     text = text.replace("042 24/09/2010\n", "052 2010/09/01\n")
     with pytest.raises(TrfError, match="end date 2010-09-01 is before the start date 2010-09-24"):
         parse(text, "t.trf")
+
+
+def test_other_federations_and_tornelo_records_belong_to_their_players():
+    """RUS and ITA national rating records and Tornelo's DAT lines (two for one start rank)
+    are kept with their player, not read as the DSB's record: no error, no warning."""
+    t = read("national-and-dat.trf")
+    assert t.warnings == [] and t.records == []
+    assert [x[:3] for x in t.player(1).kept] == ["DAT", "DAT"]
+    assert [x[:3] for x in t.player(2).kept] == ["RUS", "DAT"]
+    assert [x[:3] for x in t.player(3).kept] == ["ITA"]
+    assert list(t.player(1).national) == ["GER"] and t.player(1).national["GER"].rating == 2050
+    # a record whose player is not in the file stays a record of the tournament, with a warning
+    orphan = parse((DATA / "national-and-dat.trf").read_text() + "DAT    9 R1\n", "o.trf")
+    assert orphan.records == ["DAT    9 R1"]
+    assert any("DAT record for start rank 9, which has no 001 line" in w for w in orphan.warnings)
 
 
 def test_the_tournament_page_shows_the_files_point_values(empty_db):

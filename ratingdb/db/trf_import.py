@@ -390,6 +390,7 @@ def _keep_exchange(session: Session, stored: Tournament, t: TrfTournament) -> No
         "uncoloured": [[g.round, g.white, g.black] for g in t.games if not g.coloured],
         "start_ranks": [p.start_rank for p in t.players],
         "points": _differing_points(t),
+        "player_records": {str(p.start_rank): p.kept for p in t.players if p.kept},
     }
     stored.exchange = {k: v for k, v in exchange.items() if v}
 
@@ -532,6 +533,9 @@ def export_trf(session: Session, ident: str, *, file_ranks: bool = True) -> TrfT
     if len(ranks) != len(parts) or not file_ranks:
         ranks = list(range(1, len(parts) + 1))
     rank = {p.id: ranks[k] for k, p in enumerate(parts)}
+    #: each participant's kept records (under the file's start rank)
+    kept = exchange.get("player_records") or {}
+    file_rank = dict(zip((p.id for p in parts), exchange.get("start_ranks") or [], strict=False))
     players = []
     for p in parts:
         r = info[p.id]
@@ -558,6 +562,7 @@ def export_trf(session: Session, ident: str, *, file_ranks: bool = True) -> TrfT
             rank=None,
             rounds=byes,
             line=0,
+            kept=list(kept.get(str(file_rank.get(p.id)), [])),
         )
         number = r.dsb_id or r.member_key
         if p.player_id is not None and (number or r.rating_source == "dwz"):

@@ -9,12 +9,15 @@ Record types read (fixed columns, 1-based as in the FIDE documents):
 * player lines ``001``: start rank 5-8, sex 10, title 11-13, name 15-47, FIDE rating 49-52,
   federation 54-56, FIDE id 58-68, birth date 70-79, points 81-84, rank 86-89, then per
   round (round 1 at 92) opponent 92-95, colour 97, result 99, every 10 columns;
-* TRF26 national rating records (NRS): a 3-letter federation code such as ``GER`` instead of
-  ``001``, the same static columns: start rank of the linked ``001`` record, national
-  rating (for GER: the DWZ) at 49-52, national number (DSB id, or ZPS-member number
-  ``VKZ-nnn``) at 58-68;
+* TRF26 national rating records (NRS): a FIDE federation code instead of ``001``, the same
+  static columns: start rank of the linked ``001`` record, national rating at 49-52,
+  national number at 58-68; ``GER`` is read (the DWZ, the DSB id or ZPS-member number
+  ``VKZ-nnn``), every other federation's is kept as it is with its player
+  (``TrfPlayer.kept``), as is another three-letter record with a start rank (Tornelo's
+  ``DAT``);
 * team records ``013`` and ``310`` mark a team competition; they, TRF-2026's other team
-  records and JaVaFo's ``XX?`` records are kept as lines (``records``).
+  records, JaVaFo's ``XX?`` and bbpPairings' ``BB?`` records are kept as lines
+  (``records``); ``BB?`` and ``162`` set the point values (:func:`scoring_of`).
 
 What real programs write and is accepted: records that repeat (``112`` one line per deputy,
 ``132`` one line per round date in TRF-2026 samples, one team record per team); lines that
@@ -111,6 +114,32 @@ _TRF26_SCORING = {"W": ("W",), "D": ("D",), "L": ("L",), "A": ("Z", "F"), "P": (
 _SCORING_VALUE = re.compile(r"[0-9]{1,3}(?:\.[0-9])?", re.ASCII)
 _BB_TAG = re.compile(r"BB[WDLZFU]")
 _NRS_TAG = re.compile(r"^[A-Z]{3}$")
+#: FIDE's federation codes: a record with one of them and a start rank is a national rating
+#: record (TRF-2026 NRS); another three-letter tag with a start rank (Tornelo's ``DAT``) is a
+#: record of that player that ratingdb keeps as it is
+FIDE_FEDERATIONS = frozenset(
+    (
+        "AFG", "ALB", "ALG", "AND", "ANG", "ANT", "ARG", "ARM", "ARU", "AUS", "AUT", "AZE",
+        "BAH", "BAN", "BAR", "BDI", "BEL", "BER", "BHU", "BIH", "BIZ", "BLR", "BOL", "BOT",
+        "BRA", "BRN", "BRU", "BUL", "BUR", "CAF", "CAM", "CAN", "CAY", "CHA", "CHI", "CHN",
+        "CIV", "CMR", "COD", "COL", "COM", "CPV", "CRC", "CRO", "CUB", "CYP", "CZE", "DEN",
+        "DJI", "DMA", "DOM", "ECU", "EGY", "ENG", "ERI", "ESA", "ESP", "EST", "ETH", "FAI",
+        "FID", "FIJ", "FIN", "FRA", "GAB", "GAM", "GCI", "GEO", "GEQ", "GER", "GHA", "GRE",
+        "GRN", "GUA", "GUM", "GUY", "HAI", "HKG", "HON", "HUN", "INA", "IND", "IOM", "IRI",
+        "IRL", "IRQ", "ISL", "ISR", "ISV", "ITA", "IVB", "JAM", "JCI", "JOR", "JPN", "KAZ",
+        "KEN", "KGZ", "KOR", "KOS", "KSA", "KUW", "LAO", "LAT", "LBA", "LBN", "LBR", "LCA",
+        "LES", "LIE", "LTU", "LUX", "MAC", "MAD", "MAR", "MAS", "MAW", "MDA", "MDV", "MEX",
+        "MGL", "MKD", "MLI", "MLT", "MNC", "MNE", "MOZ", "MRI", "MTN", "MYA", "NAM", "NCA",
+        "NED", "NEP", "NGR", "NIG", "NOR", "NRU", "NZL", "OMA", "PAK", "PAN", "PAR", "PER",
+        "PHI", "PLE", "PLW", "PNG", "POL", "POR", "PUR", "QAT", "ROU", "RSA", "RUS", "RWA",
+        "SCO", "SEN", "SEY", "SGP", "SKN", "SLE", "SLO", "SMR", "SOL", "SOM", "SRB", "SRI",
+        "SSD", "STP", "SUD", "SUI", "SUR", "SVK", "SWE", "SWZ", "SYR", "TAN", "THA", "TJK",
+        "TKM", "TLS", "TOG", "TPE", "TTO", "TUN", "TUR", "UAE", "UGA", "UKR", "URU", "USA",
+        "UZB", "VAN", "VEN", "VIE", "VIN", "WLS", "YEM", "ZAM", "ZIM",
+    )
+)  # fmt: skip
+#: the national rating records ratingdb reads (the DSB's); others are kept as they are
+READ_NRS = {"GER"}
 _DATE = re.compile(r"^([0-9]{4})[/-]([0-9]{2})[/-]([0-9]{2})$")
 _SHORT_DATE = re.compile(r"^([0-9]{2})/([0-9]{2})/([0-9]{2})$")
 
@@ -285,6 +314,10 @@ class TrfPlayer:
     rounds: list[RoundEntry]
     line: int
     national: dict[str, NationalRecord] = field(default_factory=dict)
+    #: this player's records ratingdb keeps as they are and writes back after his ``001``
+    #: line: national rating records of other federations, other programs' player records
+    #: (Tornelo's ``DAT``); columns 5-8 hold his start rank
+    kept: list[str] = field(default_factory=list)
     #: a chess computer (DSB XML ``###COMPUTER###``): a textual participant whose games
     #: are struck (WO 4.1.4); TRF itself has no such mark
     computer: bool = False
@@ -442,6 +475,7 @@ def parse(
     players: list[TrfPlayer] = []
     by_rank: dict[int, TrfPlayer] = {}
     national: list[NationalRecord] = []
+    player_records: list[tuple[int, str, int]] = []  # (start rank, line, line number)
     meta: dict[str, str] = {}
     round_dates: list[tuple[int, date]] = []  # (round, date)
     records: list[str] = []
@@ -484,10 +518,12 @@ def parse(
             players.append(player)
             if _DDMMYY.fullmatch(_field(line, 70, 79)):
                 two_digit_years.append(player)
-        elif kind == "nrs":
+        elif kind == "nrs" and tag in READ_NRS:
             rec = _national(line, number, rep)
             if rec is not None:
                 national.append(rec)
+        elif kind in ("nrs", "player record"):
+            player_records.append((int(line[4:8]), line, number))
         elif kind == "team":
             team = True
             records.append(line)
@@ -564,6 +600,13 @@ def parse(
             )
         else:
             owner.national[rec.federation] = rec
+    for rank, line, number in player_records:
+        if rank in by_rank:
+            by_rank[rank].kept.append(line)
+        else:
+            rep.warn(number, f"{line[:3]} record for start rank {rank}, which has no 001 line: "
+                     "kept as a record of the tournament")  # fmt: skip
+            records.append(line)
     rated = _counts(header, len(players), rep)
     tournament = TrfTournament(
         source=source,
@@ -617,7 +660,7 @@ def line_kind(line: str) -> str:
     if _BB_TAG.fullmatch(tag) and sep:
         return "record"  # bbpPairings' point values (:func:`scoring_of`)
     if _NRS_TAG.match(tag) and sep and rank.isdigit() and rank.isascii():
-        return "nrs"
+        return "nrs" if tag in FIDE_FEDERATIONS else "player record"
     if tag.isdigit() and sep:
         return "record"
     return "comment"
@@ -971,7 +1014,11 @@ def _national(line: str, number: int, rep: _Report) -> NationalRecord | None:
     before = len(rep.problems)
     start_rank = _read(rep, number, 5, lambda: _int_field(line, 5, 8, START_RANK, "start rank"))
     rating = _read(rep, number, 49, lambda: _int_field(line, 49, 52, RATING, "national rating"))
-    birth = _read(rep, number, 70, lambda: _birth(_field(line, 70, 79)))
+    birth: date | int | None = None
+    try:
+        birth = _birth(_field(line, 70, 79))
+    except _Bad as err:  # the 001 line's counts; this one only repeats it
+        rep.warn(number, f"column 70: {err} (left empty)")
     if len(rep.problems) != before or not start_rank:
         if not start_rank and len(rep.problems) == before:
             rep.error(number, 5, "a national rating record needs the start rank of its 001 line")
@@ -1361,6 +1408,7 @@ def write(t: TrfTournament) -> str:
                     ]
                 )
             )
+        lines += [f"{x[:4]}{p.start_rank:4d}{x[8:]}" for x in p.kept]
     lines += t.records
     return "\n".join(lines) + "\n"
 
@@ -1370,7 +1418,9 @@ TOURNAMENT_FIELDS = (
     "name", "city", "federation", "start", "end", "type", "arbiter", "time_control",
     "round_dates", "other", "team", "records",
 )  # fmt: skip
-PLAYER_FIELDS = ("name", "sex", "title", "rating", "federation", "fide_id", "birth", "byes")
+PLAYER_FIELDS = (
+    "name", "sex", "title", "rating", "federation", "fide_id", "birth", "byes", "kept",
+)  # fmt: skip
 
 
 def differences(a: TrfTournament, b: TrfTournament) -> list[str]:
