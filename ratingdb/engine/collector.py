@@ -20,10 +20,6 @@ beyond one stretch, and what was frozen is still freed by reference counting whe
 (a cycle alive at a collection and dropped later waits for the collector after the run).
 Leaving the collector (also on an error) unfreezes everything and restores it as it was.
 
-The worker process of a full replay (ratingdb/engine/parallel.py) runs its loop inside a
-:class:`ChunkCollector` too, one "chunk" a tournament (``parallel.COLLECT_EVERY``): its
-automatic collections scanned the tasks waiting in its queue again and again.
-
 The look-ahead of the worker process holds no reference
 cycles either: its entries are freed by reference counting once applied
 (``tests/test_engine_parallel.py``); an earlier version's batches and entries referred to
