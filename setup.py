@@ -11,8 +11,7 @@ And it compiles ``ratingdb/rules/_fastsolve.c`` (the float precision's solver: p
 R_h and first-rating groups) and ``ratingdb/rules/_fastdwz.c`` (the passes over the
 players: rated games, W_e, K or E, R_n, the table iteration) in C (docs/engine.md, "The fast rules
 core"), and ``ratingdb/db/_fasttext.c`` (a snapshot's output columns as the text COPY
-reads, ratingdb/db/snapshot_text.py), and ``ratingdb/_records.c`` (many objects of a plain
-slots dataclass at once, ratingdb/records.py). Every extension is optional: without a C compiler
+reads, ratingdb/db/snapshot_text.py). Every extension is optional: without a C compiler
 the install goes on and the same numbers and texts are computed in Python."""
 
 from __future__ import annotations
@@ -68,21 +67,11 @@ FASTDWZ = Extension(
 FASTTEXT = Extension(
     "ratingdb.db._fasttext",
     ["ratingdb/db/_fasttext.c"],
-    depends=["ratingdb/_slots.h"],  # shared with _records (in the sdist, a rebuild on change)
-    extra_compile_args=["-O2"],
-    optional=True,
-)
-
-#: objects of plain slots dataclasses from rows of their field values (ratingdb/records.py)
-RECORDS = Extension(
-    "ratingdb._records",
-    ["ratingdb/_records.c"],
-    depends=["ratingdb/_slots.h"],
     extra_compile_args=["-O2"],
     optional=True,
 )
 
 setup(
     cmdclass={"build_py": BuildWithMigrations},
-    ext_modules=[FASTSOLVE, FASTDWZ, FASTTEXT, RECORDS],
+    ext_modules=[FASTSOLVE, FASTDWZ, FASTTEXT],
 )
