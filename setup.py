@@ -11,8 +11,8 @@ And it compiles ``ratingdb/rules/_fastsolve.c`` (the float precision's solver: p
 R_h and first-rating groups) and ``ratingdb/rules/_fastdwz.c`` (the passes over the
 players: rated games, W_e, K or E, R_n, the table iteration) in C (docs/engine.md, "The fast rules
 core"), and ``ratingdb/db/_fasttext.c`` (a snapshot's output columns as the text COPY
-reads, ratingdb/db/snapshot_text.py). Every extension is optional: without a C compiler
-the install goes on and the same numbers and texts are computed in Python."""
+reads, ratingdb/db/snapshot_text.py). The extensions are required: without a C compiler
+the install stops with one line that says so (``BuildExtensions``)."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ import shutil
 from pathlib import Path
 
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
 
 
@@ -48,19 +49,33 @@ class BuildWithMigrations(build_py):
         )
 
 
+class BuildExtensions(build_ext):
+    """The extensions are part of the package: without a C compiler and Python's headers
+    the install stops, with one line that says so (never a package without them)."""
+
+    def run(self) -> None:
+        from distutils.errors import CCompilerError, DistutilsExecError, DistutilsPlatformError
+
+        try:
+            super().run()
+        except (CCompilerError, DistutilsExecError, DistutilsPlatformError, OSError) as e:
+            raise SystemExit(
+                "error: ratingdb's C extensions could not be built (a C compiler such as gcc "
+                f"or clang and Python's development headers are needed): {e}"
+            ) from None
+
+
 FASTSOLVE = Extension(
     "ratingdb.rules._fastsolve",
     ["ratingdb/rules/_fastsolve.c"],
     # IEEE operations one by one, as Python and numpy compute them: no fused multiply-add
     extra_compile_args=["-O2", "-ffp-contract=off", "-fno-fast-math"],
-    optional=True,
 )
 #: the passes over the players: rated games, W_e, K or E, R_n, the table iteration
 FASTDWZ = Extension(
     "ratingdb.rules._fastdwz",
     ["ratingdb/rules/_fastdwz.c"],
     extra_compile_args=["-O2", "-ffp-contract=off", "-fno-fast-math"],
-    optional=True,
 )
 
 #: a snapshot's output columns as COPY text (ratingdb/db/snapshot_text.py)
@@ -68,10 +83,9 @@ FASTTEXT = Extension(
     "ratingdb.db._fasttext",
     ["ratingdb/db/_fasttext.c"],
     extra_compile_args=["-O2"],
-    optional=True,
 )
 
 setup(
-    cmdclass={"build_py": BuildWithMigrations},
+    cmdclass={"build_py": BuildWithMigrations, "build_ext": BuildExtensions},
     ext_modules=[FASTSOLVE, FASTDWZ, FASTTEXT],
 )

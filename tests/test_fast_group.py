@@ -28,7 +28,6 @@ except ImportError:  # pragma: no cover - an install without a C compiler
 
 SIGMA = 200 * math.sqrt(2)
 
-pytestmark = pytest.mark.skipif(_fastsolve is None, reason="the C extension is not built")
 
 
 def python_solution(eqs: list[Equation], start: list[float], curve: Curve) -> Solution:

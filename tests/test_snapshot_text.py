@@ -239,7 +239,6 @@ def test_copy_text_stores_what_psycopg_adaptation_stores(raw):
 
 
 # -- the output columns in C (ratingdb/db/_fasttext.c) -----------------------------------------
-needs_c = pytest.mark.skipif(snapshot_text.compiled is None, reason="_fasttext not built")
 NUMBERS = st.one_of(
     st.none(),
     st.integers(min_value=-(2**70), max_value=2**70),
@@ -278,7 +277,6 @@ OUTPUTS = st.builds(
 )
 
 
-@needs_c
 @given(OUTPUTS)
 def test_the_c_lines_are_pythons_or_left_to_python(o):
     """Every line the extension writes is the Python version's, character for character;
@@ -306,7 +304,6 @@ def _stepped(value: float, steps: int) -> float:
     return value
 
 
-@needs_c
 @given(st.lists(THOUSANDTHS, min_size=1, max_size=6))
 def test_the_c_writes_decimal_floats_as_repr_does(values):
     """A float that is a decimal of at most 3 places is written from its thousandths in C
@@ -325,7 +322,6 @@ def test_the_c_writes_decimal_floats_as_repr_does(values):
     assert line is not None and f"\t{json.dumps([*values, None], separators=(',', ':'))}\n" in line
 
 
-@needs_c
 def test_the_c_lines_of_ordinary_outputs_and_what_it_leaves():
     assert snapshot_text.compiled is not None
     rng = random.Random(29)
@@ -369,7 +365,6 @@ def test_the_c_lines_of_ordinary_outputs_and_what_it_leaves():
         assert line.endswith("[0.0,-0.0]\n")
 
 
-@needs_c
 def test_the_c_lines_read_slots_and_attributes_alike():
     """The C writer reads a SnapshotOutput's values by their names; an object of another
     class with the same attributes gives the same line, and an unset slot raises what
@@ -416,7 +411,6 @@ def _ordinary(rng: random.Random, n: int) -> Snapshot:
     return s
 
 
-@needs_c
 def test_the_c_rows_are_pythons_and_leave_the_rest_to_python():
     """Every row ``snapshot_lines`` writes is :func:`snapshot_line`'s, character for
     character: the ordinary ones in C, and mixed among them the ones it leaves to Python
@@ -450,7 +444,6 @@ def test_the_c_rows_are_pythons_and_leave_the_rest_to_python():
     assert snapshot_text.compiled.snapshot_lines([], modul_ids, line) == ""
 
 
-@needs_c
 def test_the_c_rows_raise_what_python_raises():
     rng = random.Random(12)
     s = _ordinary(rng, 1)
