@@ -110,3 +110,29 @@ def test_an_automatic_match_can_be_overridden(world):
     assert f'<tr class="decided" data-key="{key}">' in page.text
     row = re.search(rf'<tr class="decided" data-key="{key}">(.*?)</tr>', page.text, re.S)
     assert row and "Nichtmitglied" in row.group(1)
+
+
+def test_the_officer_forms_answer_in_german(world):
+    """The forms' own refusals in the page's language: no file chosen, a date that is no
+    date, a deletion without its reason."""
+    from sqlalchemy import text
+
+    from tests.web_support import engine_for
+
+    client = _signed_in(world, "anna")
+    csrf = csrf_of(client.get("/officer/upload").text)
+    answer = client.post("/officer/upload", data={"csrf": csrf})
+    assert answer.status_code == 422 and "wählen Sie eine Datei" in answer.text
+    answer = client.post(
+        "/officer/upload",
+        data={"csrf": csrf, "end": "2026-13-01"},
+        files={"file": ("web.trf", world.trf, "text/plain")},
+    )
+    assert answer.status_code == 422 and "erwartet ein Datum JJJJ-MM-TT" in answer.text
+    with engine_for(world.url).connect() as conn:
+        code = conn.execute(
+            text("SELECT code FROM tournaments WHERE vkz = :v ORDER BY end_date DESC LIMIT 1"),
+            {"v": world.vkz},
+        ).scalar_one()
+    answer = client.post(f"/officer/tournaments/{code}/delete", data={"csrf": csrf, "reason": ""})
+    assert answer.status_code == 422 and "Grund der Löschung" in answer.text

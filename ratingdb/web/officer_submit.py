@@ -113,7 +113,7 @@ def _stored_tournament(request: Request, user: SignedIn, code: str) -> dict[str,
     with Session(request.app.state.engine) as session:
         t = session.scalar(select(Tournament).where(Tournament.code == code[:30]))
         if t is None:
-            raise NotFound(f"no tournament {code!r}")
+            raise NotFound(_("no tournament %(code)r") % {"code": code})
         check_edit(user.user, code=t.code, vkz=t.vkz, end=t.end_date, today=_today(request))
         return {"code": t.code, "name": t.name, "vkz": t.vkz, "end": t.end_date}
 
@@ -135,10 +135,16 @@ def _options(
         try:
             return date.fromisoformat(value.strip())
         except ValueError:
-            raise InputError(name, f"expected a date YYYY-MM-DD, got {value.strip()!r}") from None
+            raise InputError(
+                name, _("expected a date YYYY-MM-DD, got %(value)r") % {"value": value.strip()}
+            ) from None
 
     if kind and kind not in drafts.KINDS:
-        raise InputError("kind", f"expected {', '.join(drafts.KINDS)}, got {kind!r}")
+        raise InputError(
+            "kind",
+            _("expected %(kinds)s, got %(kind)r")
+            % {"kinds": ", ".join(drafts.KINDS), "kind": kind},
+        )
     return drafts.Options(
         code=code.strip() or None,
         vkz=vkz.strip() or None,
@@ -195,15 +201,17 @@ def _uploaded(file: UploadFile | None, example: str) -> tuple[str, bytes]:
         content = file.file.read(draft_store.MAX_BYTES + 1)
         name = Path(file.filename).name[:100] or "upload"
         if len(content) > draft_store.MAX_BYTES:
-            raise InputError(name, f"the file has more than {draft_store.MAX_BYTES} bytes")
+            raise InputError(
+                name, _("the file has more than %(n)d bytes") % {"n": draft_store.MAX_BYTES}
+            )
         if not content:
-            raise InputError(name, "the file is empty")
+            raise InputError(name, _("the file is empty"))
         return name, content
     if example:
         if example not in examples():
-            raise InputError("example", f"no example {example!r}")
+            raise InputError("example", _("no example %(name)r") % {"name": example})
         return example, (EXAMPLES / example).read_bytes()
-    raise InputError("file", "choose a file to upload (or one of the examples)")
+    raise InputError("file", _("choose a file to upload (or one of the examples)"))
 
 
 # -- 2.-3. the draft: who is who, what changes, submit ------------------------------------------
@@ -285,17 +293,17 @@ def _choice(value: str, club: str, player: str = "") -> dict[str, Any] | None:
     if value == "id":
         value = f"p{player.strip()}" if player.strip().isdigit() else ""
         if not value:
-            raise InputError("player", "give the id of the database player (a number)")
+            raise InputError("player", _("give the id of the database player (a number)"))
     if value.startswith("p") and value[1:].isdigit() and len(value) < 19:
         return {"kind": "player", "player_id": int(value[1:])}
     if value == "new":
         if not club.strip():
-            raise InputError("club", "a new member needs the VKZ of his club")
+            raise InputError("club", _("a new member needs the VKZ of his club"))
         return {"kind": "new", "club": club.strip()[:10]}
     if value == "non":
         return {"kind": "nonmember"}
     if value:
-        raise InputError("choice", f"unknown choice {value!r}")
+        raise InputError("choice", _("unknown choice %(value)r") % {"value": value})
     return None
 
 
@@ -369,7 +377,10 @@ async def submit(
     ctx = await in_thread(_read_draft, request, signed, draft_id)
     if ctx["open"]:
         names = ", ".join(f"{r.key} {r.name}" for r in ctx["open"][:10])
-        raise InputError("who is who", f"decide who these participants are first: {names}")
+        raise InputError(
+            _("who is who"),
+            _("decide who these participants are first: %(names)s") % {"names": names},
+        )
     change = partial(
         drafts.submitted, plan=_plan(request, signed, ctx), draft_id=draft_id,
         user_id=signed.user.user_id,
@@ -529,7 +540,9 @@ async def delete(
 ) -> Response:
     signed = _posting(user, csrf)
     if len(reason.strip()) < 3:
-        raise InputError("reason", "give the reason for the deletion (it goes into the audit log)")
+        raise InputError(
+            "reason", _("give the reason for the deletion (it goes into the audit log)")
+        )
     written = await in_a_request_thread(
         request, write, _delete_plan(request, signed, code, reason.strip())
     )
