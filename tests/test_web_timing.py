@@ -69,7 +69,7 @@ def counting(engine: Any) -> Iterator[list[str]]:
 def test_every_answer_says_where_its_time_went(world):
     url, player = world
     app = create_app(engine_for(url), today=lambda: TODAY, cache=True)
-    with TestClient(app) as client:
+    with TestClient(app, client=("127.0.0.1", 50000)) as client:
         first = client.get(f"/players/{player}")
         again = client.get(f"/players/{player}")
         unknown = client.get("/players/999999999")
@@ -133,7 +133,7 @@ def test_a_page_reads_its_data_in_few_round_trips(world, path, trips):
             {"me": player},
         ).scalar_one()
     target = path.format(player=player, participant=participant, former=former, club=club)
-    with TestClient(create_app(engine, today=lambda: TODAY)) as client:
+    with TestClient(create_app(engine, today=lambda: TODAY), client=("127.0.0.1", 50000)) as client:
         client.get(target)  # the timeline parsed, if not before
         answer = client.get(target)
     if "former" in path:

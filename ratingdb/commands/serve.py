@@ -40,6 +40,7 @@ def serve(host: str, port: int, workers: int, log_level: str, database: str | No
         port=port,
         workers=workers,
         log_level=log_level,
+        server_header=False,  # no banner naming the server's software (docs/web.md)
     )
 
 

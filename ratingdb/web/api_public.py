@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Response
@@ -17,6 +16,7 @@ from ratingdb.web import schemas
 from ratingdb.web.deps import OptionalUser, ReleasingRoute, SessionDep, TodayDep
 from ratingdb.web.lists import selected_list
 from ratingdb.web.pages import TopListDep, card_for, table_for, tournament_list
+from ratingdb.web.schemas import IsoDate
 
 router = APIRouter(prefix="/api", tags=["public"], route_class=ReleasingRoute)
 
@@ -97,8 +97,8 @@ def api_card(
 )
 def api_tournaments(
     session: SessionDep,
-    ended_from: Annotated[date | None, Query(alias="from")] = None,
-    ended_to: Annotated[date | None, Query(alias="to")] = None,
+    ended_from: Annotated[IsoDate | None, Query(alias="from")] = None,
+    ended_to: Annotated[IsoDate | None, Query(alias="to")] = None,
     vkz: Annotated[str | None, Query(max_length=10, description="VKZ prefix")] = None,
     name: Annotated[str | None, Query(max_length=100)] = None,
     limit: Annotated[int, Query(ge=1, le=MAX_LIMIT)] = 50,
@@ -191,7 +191,7 @@ def api_list(
     age_class: Annotated[
         str | None, Query(max_length=8, description="youth, junior, adult, U<n> or Ü<n>")
     ] = None,
-    day: Annotated[date | None, Query(alias="date")] = None,
+    day: Annotated[IsoDate | None, Query(alias="date")] = None,
 ) -> dict[str, Any]:
     """Members by DWZ (players without DWZ last); CSV and PDF: ``/lists.csv``,
     ``/lists.pdf`` with the same query."""

@@ -25,6 +25,7 @@ from ratingdb.web import (
     run_pages,
 )
 from ratingdb.web.assets import add_assets
+from ratingdb.web.bodies import BodyGuard
 from ratingdb.web.dewis import service as dewis_service
 from ratingdb.web.errors import HANDLERS, RefuseUnsafeText
 from ratingdb.web.language import LanguageMiddleware, template_context
@@ -114,6 +115,7 @@ def create_app(
     app.state.evaluate_on_submit = setting() if evaluate_on_submit is None else evaluate_on_submit
     app.state.templates = templates()
     app.add_middleware(RefuseUnsafeText)  # inside: its error page is in the request's language
+    app.add_middleware(BodyGuard)  # before any body is read (ratingdb/web/bodies.py)
     app.add_middleware(LanguageMiddleware)
     for router in (
         pages.router,

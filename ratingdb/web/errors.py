@@ -66,6 +66,10 @@ def _respond(request: Request, status: int, summary: str, items: list[dict[str, 
     return JSONResponse(body(summary, items), status_code=status, headers=headers)
 
 
+#: an error answer (JSON for the API, the error page for pages) outside a handler
+respond = _respond
+
+
 async def ratingdb_error(request: Request, exc: Exception) -> Any:
     """Every error of the hierarchy (and the foreign ones :func:`as_error` knows), by the
     one table of :mod:`ratingdb.services.outcomes`."""

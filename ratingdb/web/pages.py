@@ -49,6 +49,7 @@ from ratingdb.web.lists import (
     top_query,
 )
 from ratingdb.web.page_cache import depends_on
+from ratingdb.web.schemas import IsoDate
 
 router = APIRouter(include_in_schema=False, route_class=ReleasingRoute)
 LIST_PAGE_ROWS = 100
@@ -174,8 +175,8 @@ def card_pdf(player_id: int, session: SessionDep, today: TodayDep, user: Optiona
 def tournaments(
     request: Request,
     session: SessionDep,
-    ended_from: Annotated[date | None, Query(alias="from")] = None,
-    ended_to: Annotated[date | None, Query(alias="to")] = None,
+    ended_from: Annotated[IsoDate | None, Query(alias="from")] = None,
+    ended_to: Annotated[IsoDate | None, Query(alias="to")] = None,
     vkz: Annotated[str | None, Query(max_length=10)] = None,
     name: Annotated[str | None, Query(max_length=100)] = None,
     offset: Annotated[int, Query(ge=0)] = 0,
@@ -274,7 +275,7 @@ ListClub = Annotated[str | None, Query(max_length=100, description="a club's VKZ
 ListLevel = Annotated[str | None, Query(max_length=10, description="a VKZ of the directory")]
 ListPrefix = Annotated[str | None, Query(max_length=10, description="a VKZ prefix")]
 ListAge = Annotated[str | None, Query(max_length=8)]
-ListDay = Annotated[date | None, Query(alias="date")]
+ListDay = Annotated[IsoDate | None, Query(alias="date")]
 
 
 def club_answer(session: Session, club: str | None) -> list[Any] | None:
@@ -425,7 +426,7 @@ async def top_list_selection(
     organisation: Annotated[
         str | None, Query(max_length=10, description="VKZ of the level or club; 000: all")
     ] = None,
-    day: Annotated[date | None, Query(alias="date", description="default: today")] = None,
+    day: Annotated[IsoDate | None, Query(alias="date", description="default: today")] = None,
     limit: Annotated[str | None, Query(max_length=9, description="places, 1 to 1000")] = None,
     birth_year_from: Annotated[str | None, Query(max_length=9)] = None,
     birth_year_to: Annotated[str | None, Query(max_length=9)] = None,

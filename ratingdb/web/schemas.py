@@ -2,10 +2,29 @@
 
 from __future__ import annotations
 
+import re
 from datetime import date, datetime
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, BeforeValidator, Field
+
+_ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+def _iso_date(value: Any) -> Any:
+    """A date parameter as a date is written (``2026-11-21``): a number such as ``0`` is
+    no date (pydantic would read it as seconds since 1970)."""
+    from ratingdb.i18n import _
+
+    if not isinstance(value, str | date) or (
+        isinstance(value, str) and not _ISO_DATE.fullmatch(value)
+    ):
+        raise ValueError(_("a date is written YYYY-MM-DD, e.g. 2026-11-21"))
+    return value
+
+
+#: a date of a query parameter: ``YYYY-MM-DD`` only
+IsoDate = Annotated[date, BeforeValidator(_iso_date)]
 
 
 class ErrorItem(BaseModel):

@@ -87,9 +87,27 @@ def count_statements(engine: Any) -> None:
         event.listen(engine, "after_cursor_execute", _done)
 
 
+#: clients that see the ``Server-Timing`` header without credentials: the machine itself
+#: (the operator's load tests, scripts/load_mixed.py)
+LOCAL_CLIENTS = frozenset({"127.0.0.1", "::1"})
+
+
+def shows_timing(scope: Scope) -> bool:
+    """Whether the answer carries ``Server-Timing``: to a signed-in browser, an API token's
+    client or the machine itself, never to an anonymous client elsewhere (the figures tell
+    a stranger how the server is built and how busy it is)."""
+    client = scope.get("client")
+    if client and client[0] in LOCAL_CLIENTS:
+        return True
+    for key, value in scope.get("headers", ()):
+        if key == b"authorization" or (key == b"cookie" and b"rdb_session=" in value):
+            return True
+    return False
+
+
 class ServerTiming:
     """Pure ASGI middleware (outermost): a :class:`Timing` for each HTTP request and the
-    ``Server-Timing`` header on its answer."""
+    ``Server-Timing`` header on its answer (:func:`shows_timing`)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -101,9 +119,10 @@ class ServerTiming:
         started = time.perf_counter()
         timing = Timing()
         token = current.set(timing)
+        shown = shows_timing(scope)
 
         async def timed(message: Message) -> None:
-            if message["type"] == "http.response.start":
+            if message["type"] == "http.response.start" and shown:
                 value = header(timing, time.perf_counter() - started)
                 message = {
                     **message,
