@@ -375,3 +375,25 @@ def test_import_through_the_command_line(scratch_db, tmp_path):
     games = sum(CORPUS_FACTS[p.name][2] for p in corpus_files()) + 3
     assert counts() == (imported + 1, games)
     engine.dispose()
+
+
+def test_team_names_boards_and_matches_are_kept(tmp_path):
+    """A SwissChess team file's teams become TRF-2026 records: 310 (name, match and game
+    points, the players' start ranks in board order) and 802 (opponent, home/away and game
+    points per round); written back by the TRF export."""
+    players = [P("Ast, A", 1, team=1, board=2), P("Ast, B", 2, team=1, board=1),
+               P("Baum, C", 3, team=2, board=1), P("Baum, D", 4, team=2, board=2)]  # fmt: skip
+    s = Swt(players, 1, teams=[T("Ast", 999, 1), T("Baum", 1000, 2)])
+    s.game(1, 2, 3, "1-0").game(1, 4, 1, "1/2")
+    s.team_records = {(999, 1): (1, 1000), (1000, 1): (3, 999)}
+    t = read_tournament(s.to_bytes(), "team.SWT")
+    assert t.records == [
+        "310   1 Ast" + " " * 46 + "2.0    1.5         2    1",
+        "802   1          2.0    1.5   2 w  1.5",
+        "310   2 Baum" + " " * 45 + "0.0    0.5         3    4",
+        "802   2          0.0    0.5   1 b  0.5",
+    ]
+    from ratingdb.io.trf import parse, write
+
+    again = parse(write(t), "again.trf")
+    assert again.records == t.records and again.team

@@ -167,6 +167,8 @@ class SwtTeam:
     number: int
     name: str
     opponents: dict[int, tuple[int, int]] = field(default_factory=dict)  # round -> (id, offset)
+    #: round -> True when the team is the home team (its record's byte 8 is 1, away is 3)
+    home: dict[int, bool] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -340,6 +342,7 @@ def parse(data: bytes, source: str = "<swt>", encoding: str | None = None) -> Sw
                 rec_at = team_pairings + (k * stored_rounds + r) * PAIRING_SIZE
                 if u8(rec_at + 0x08):
                     t.opponents[r + 1] = (u16(rec_at + 0x09), rec_at)
+                    t.home[r + 1] = u8(rec_at + 0x08) == 1
         teams.append(t)
     if problems:
         raise SwtError(source, problems)
@@ -561,12 +564,75 @@ def to_tournament(
         players=players,
         games=out_games,
         team=swt.team,
+        records=team_records(swt, players, rank) if swt.team else [],
         other={
             "swt_version": str(swt.version),
             **({"deputies": swt.deputies} if swt.deputies else {}),
         },
         warnings=warnings,
     )
+
+
+def team_records(swt: SwtFile, players: list[TrfPlayer], rank: dict[int, int]) -> list[str]:
+    """A team tournament's teams as TRF-2026 records: one ``310`` per team (pairing number,
+    name, match and game points, its players' start ranks in board order) and one ``802``
+    per team (its opponent, home ``w``/away ``b`` and game points in each round; a round
+    without an opponent is ``ZPB``). Match points 2 for a won match, 1 for a drawn one (the
+    TRF-2026 default of ``362``)."""
+    by_rank = {p.start_rank: p for p in players}
+    members: dict[int, list[SwtPlayer]] = {}
+    for p in swt.players:
+        if not p.placeholder and p.ident in rank:
+            members.setdefault(p.team_number, []).append(p)
+    number_of = {t.ident: t.number for t in swt.teams}
+    team_of_rank = {rank[p.ident]: p.team_number for ps in members.values() for p in ps}
+
+    def game_points(team: SwtTeam, rnd: int) -> Decimal:
+        total = Decimal(0)
+        for p in members.get(team.number, []):
+            for e in by_rank[rank[p.ident]].rounds:
+                if e.round == rnd and e.opponent and team_of_rank.get(e.opponent) != team.number:
+                    total += e.points
+        return total
+
+    rows = []
+    for team in sorted(swt.teams, key=lambda t: t.number):
+        per_round = []
+        match = games = Decimal(0)
+        for rnd in range(1, swt.rounds + 1):
+            opponent = team.opponents.get(rnd)
+            if opponent is None or opponent[0] not in number_of:
+                per_round.append(("ZPB", "", None))
+                continue
+            other = next(t for t in swt.teams if t.ident == opponent[0])
+            mine, theirs = game_points(team, rnd), game_points(other, rnd)
+            match += 2 if mine > theirs else 1 if mine == theirs else 0
+            games += mine
+            per_round.append((f"{other.number:3d}", "w" if team.home.get(rnd) else "b", mine))
+        boards = sorted(members.get(team.number, []), key=lambda p: (p.board, rank[p.ident]))
+        rows.append(
+            _columns([(1, "310"), (5, f"{team.number:3d}"), (9, team.name[:32]),
+                      (55, f"{match:6.1f}"), (62, f"{games:6.1f}")]
+                     + [(74 + 5 * k, f"{rank[p.ident]:4d}") for k, p in enumerate(boards)])
+        )  # fmt: skip
+        rows.append(
+            _columns([(1, "802"), (5, f"{team.number:3d}"), (15, f"{match:6.1f}"),
+                      (22, f"{games:6.1f}")]
+                     + [part for k, (opp, colour, points) in enumerate(per_round)
+                        for part in ((29 + 13 * k, opp), (33 + 13 * k, colour),
+                                     (35 + 13 * k, f"{points:4.1f}" if points is not None
+                                      else " 0.0"))])
+        )  # fmt: skip
+    return rows
+
+
+def _columns(parts: list[tuple[int, str]]) -> str:
+    """Strings placed at 1-based columns."""
+    out: list[str] = []
+    for column, value in parts:
+        out += [" "] * (column - 1 - len(out))
+        out[column - 1 : column - 1 + len(value)] = list(value)
+    return "".join(out).rstrip()
 
 
 def _text(points: Decimal | None) -> str:
