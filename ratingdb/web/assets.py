@@ -77,14 +77,15 @@ def add_assets(app: FastAPI) -> None:
 
     @app.get("/docs", include_in_schema=False)
     def swagger_ui() -> HTMLResponse:
-        page = get_swagger_ui_html(
+        html = get_swagger_ui_html(
             openapi_url=openapi_url,
             title=f"{app.title} API",
             oauth2_redirect_url=oauth2_redirect,
             swagger_js_url=f"{DOCS_ASSETS_URL}/swagger-ui-bundle.js",
             swagger_css_url=f"{DOCS_ASSETS_URL}/swagger-ui.css",
             swagger_favicon_url="/favicon.ico",
-        ).body.decode()
+        )
+        page = bytes(html.body).decode()
         # the inline start script replaced by this server's file (no inline script runs)
         start, end = page.index("<script>"), page.index("</script>", page.index("<script>"))
         page = page[:start] + '<script src="/static/swagger-init.js">' + page[end:]
