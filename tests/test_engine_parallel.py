@@ -430,7 +430,7 @@ def test_a_machine_that_cannot_start_processes_replays_without_a_worker(monkeypa
 
 def test_the_worker_leaves_no_cyclic_garbage():
     """What the look-ahead held is freed by reference counting once applied (the full
-    replay runs with the cyclic collector paused, ratingdb/engine/collector.py): a collection
+    replay runs with the cyclic collector paused, ratingdb/db/collector.py): a collection
     afterwards finds no entry of the look-ahead."""
     import gc
 
