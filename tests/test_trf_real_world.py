@@ -611,3 +611,29 @@ def test_the_tournament_page_shows_the_files_point_values(empty_db):
     assert '<dt>Punktwertung</dt><dd id="scoring">spielfrei (Freilos) 0.5</dd>' in page.text
     assert "pairing-allocated bye 0.5" in client.get("/tournaments/BB1?lang=en").text
     assert 'id="scoring"' not in client.get("/tournaments/JV1").text
+
+
+def test_a_team_swisschess_file_keeps_its_teams_through_page_and_export(empty_db, tmp_path):
+    """The teams of a SwissChess team file (names, board order, matches, points) survive the
+    import: the tournament page lists them (German), the TRF export writes them back."""
+    from tests.swt_builder import P, Swt, T
+    from tests.web_support import client_for
+
+    players = [P("Ast, A", 1, team=1, board=1), P("Ast, B", 2, team=1, board=2),
+               P("Baum, C", 3, team=2, board=1), P("Baum, D", 4, team=2, board=2)]  # fmt: skip
+    s = Swt(players, 1, teams=[T("Ast", 999, 1), T("Baum", 1000, 2)])
+    s.game(1, 1, 3, "1-0").game(1, 4, 2, "1/2")
+    s.team_records = {(999, 1): (1, 1000), (1000, 1): (3, 999)}
+    path = tmp_path / "team.SWT"
+    path.write_bytes(s.to_bytes())
+    out = run(["tournament", "import", str(path), "--id", "TM1", "--vkz", "C01"], empty_db)
+    assert out.returncode == 0, out.stderr
+    exported = run(["tournament", "export", "TM1", "--format", "trf"], empty_db).stdout
+    again = parse(exported, "again.trf")
+    assert [r[:3] for r in again.records] == ["310", "802", "310", "802"]
+    assert again.records[0].startswith("310   1 Ast") and again.records[0].endswith("1    2")
+    page = client_for(empty_db).get("/tournaments/TM1").text
+    assert "<h2>Mannschaften</h2>" in page
+    row = page[page.index('<table id="teams">'):page.index("</table>", page.index('id="teams"'))]
+    assert '<td class="l">Ast</td><td>2.0</td><td>1.5</td><td class="l">Baum (w) 1.5</td>' in row
+    assert '<td class="l">Baum</td><td>0.0</td><td>0.5</td><td class="l">Ast (b) 0.5</td>' in row

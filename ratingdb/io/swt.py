@@ -597,7 +597,7 @@ def team_records(swt: SwtFile, players: list[TrfPlayer], rank: dict[int, int]) -
 
     rows = []
     for team in sorted(swt.teams, key=lambda t: t.number):
-        per_round = []
+        per_round: list[tuple[str, str, Decimal | None]] = []
         match = games = Decimal(0)
         for rnd in range(1, swt.rounds + 1):
             opponent = team.opponents.get(rnd)

@@ -220,6 +220,39 @@ class RoundEntry:
         return scoring[scoring_key(self.code, bool(self.opponent))]
 
 
+@dataclass(frozen=True, slots=True)
+class TeamRow:
+    """A team of a team tournament as its TRF-2026 records give it: number, name, match and
+    game points (``310``) and per round (opponent team number or a bye type such as ``ZPB``,
+    ``w``/``b``, game points) from its ``802`` record."""
+
+    number: int
+    name: str
+    match_points: str
+    game_points: str
+    rounds: tuple[tuple[str, str, str], ...]
+
+
+def teams_of(records: Iterable[str]) -> list[TeamRow]:
+    """The teams of a tournament's kept ``310`` and ``802`` records (none: an empty list),
+    by team number; a record that cannot be read is left out (it is kept as it is)."""
+    named: dict[int, tuple[str, str, str]] = {}
+    rounds: dict[int, tuple[tuple[str, str, str], ...]] = {}
+    for line in records:
+        number = line[4:7].strip()
+        if not (number.isascii() and number.isdigit()):
+            continue
+        if line[:3] == "310":
+            named[int(number)] = (line[8:40].strip(), line[54:60].strip(), line[61:67].strip())
+        elif line[:3] == "802":
+            cells = []
+            for start in range(28, len(line), 13):  # opponent at 29, colour 33, points 35-38
+                cell = line[start : start + 11]
+                cells.append((cell[0:3].strip(), cell[4:5].strip(), cell[6:10].strip()))
+            rounds[int(number)] = tuple(cells)
+    return [TeamRow(k, *named[k], rounds.get(k, ())) for k in sorted(named)]
+
+
 def scoring_key(code: str, opponent: bool) -> str:
     """Which point value (:data:`SCORING_KEYS`) a round's code scores, as bbpPairings counts
     them: ``1 + W F`` a win (``+`` without an opponent: a pairing-allocated bye), ``= D H``

@@ -18,7 +18,7 @@ from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from ratingdb.db.store import FIND_TOURNAMENT
-from ratingdb.io.trf import scoring_of
+from ratingdb.io.trf import TeamRow, scoring_of, teams_of
 from ratingdb.queries.evaluation_display import evaluation_rows, headers, spreadsheet_headers
 from ratingdb.queries.problems import problems_from, problems_sql
 from ratingdb.queries.publication import PUBLISHED
@@ -55,6 +55,8 @@ class TournamentInfoRow:
     #: the point values the tournament's file set where they differ from the standard ones
     #: (key of :data:`ratingdb.io.trf.SCORING_KEYS` -> points; docs/data-exchange.md)
     scoring: dict[str, str] = field(default_factory=dict)
+    #: a team tournament's teams from its file's TRF-2026 team records (310/802)
+    teams: list[TeamRow] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -74,7 +76,13 @@ class TournamentInfoRow:
             "players": self.players,
             "games": self.games,
             "scoring": self.scoring,
-        }
+            "teams": [
+                {"number": t.number, "name": t.name, "match_points": t.match_points,
+                 "game_points": t.game_points,
+                 "rounds": [{"opponent": o, "colour": c, "game_points": g} for o, c, g in t.rounds]}
+                for t in self.teams
+            ],
+        }  # fmt: skip
 
 
 @dataclass
@@ -146,6 +154,7 @@ def info_from(r: Any) -> TournamentInfoRow:
         r.time_control, list(r.evaluators or []), r.processed_at, r.evaluated_at,
         r.calculated_at, r.players, r.games, r.vkz_name or "",
         changed_scoring(r.kept_records or [], r.kept_other or {}),
+        teams_of(r.kept_records or []),
     )  # fmt: skip
 
 
