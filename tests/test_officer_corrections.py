@@ -195,7 +195,45 @@ def test_a_corrected_file_keeps_the_stored_entry_rating_it_does_not_carry(world)
     draft = answer.headers["location"]
     page = client.get(draft)
     assert page.status_code == 200, page.text
+    assert 'class="open"' not in page.text  # who is who as stored
     assert 'id="what-if"' not in page.text  # nobody's rating moves
-    client.post(f"{draft}/submit", data={"csrf": csrf_of(page.text)})
-    kept = {r[0]: r[4:7] for r in _rows(world, ROW, c=code)}
-    assert kept == {r[0]: r[4:7] for r in rows}
+    answer = client.post(
+        f"{draft}/submit", data={"csrf": csrf_of(page.text)}, follow_redirects=False
+    )
+    assert answer.status_code == 303, answer.text
+    kept = {r[0]: r[1:7] for r in _rows(world, ROW, c=code)}
+    assert kept == {r[0]: r[1:7] for r in rows}
+
+
+def test_a_corrected_file_keeps_who_is_who_it_cannot_say(world):
+    """A non-member of the stored tournament (no ids in the file) is decided as stored when
+    the corrected file is uploaded: nobody is open, nothing of him changes."""
+    code = _rows(
+        world,
+        "SELECT t.code FROM tournaments t WHERE t.end_date >= '2025-11-22' AND EXISTS ("
+        "SELECT 1 FROM participants p WHERE p.tournament_id = t.id AND p.player_id IS NULL) "
+        "ORDER BY t.end_date DESC LIMIT 1",
+    )[0][0]
+    rows = _rows(world, ROW, c=code)
+    with engine_for(world.url).connect() as conn:
+        from sqlalchemy.orm import Session
+
+        with Session(bind=conn) as session:
+            content = trf.write(export_trf(session, code)).encode()
+    client = _signed_in(world)
+    page = client.get(f"/officer/upload?correct={code}")
+    answer = client.post(
+        "/officer/upload",
+        data={"csrf": csrf_of(page.text), "target": code},
+        files={"file": (f"{code}.trf", content, "text/plain")},
+        follow_redirects=False,
+    )
+    page = client.get(answer.headers["location"])
+    assert 'class="open"' not in page.text and 'class="decided"' in page.text
+    answer = client.post(
+        f"{answer.headers['location']}/submit",
+        data={"csrf": csrf_of(page.text)},
+        follow_redirects=False,
+    )
+    assert answer.status_code == 303, answer.text
+    assert [r[1:3] for r in _rows(world, ROW, c=code)] == [r[1:3] for r in rows]

@@ -338,3 +338,29 @@ def default_vkz(parsed: Parsed, options: Options, user: Principal) -> Options:
     if options.vkz or user.is_admin or len(user.scopes) != 1 or view(parsed, options)["vkz"]:
         return options
     return replace(options, vkz=user.scopes[0])
+
+
+def stored_choices(session: Session, code: str, parsed: Parsed) -> dict[str, dict[str, Any]]:
+    """Who is who as stored, for a corrected file of tournament ``code``: a participant of
+    the file the import cannot identify (no DSB id, FIDE id or unique name and birth year)
+    whose name is a stored participant's gets that participant's decision (his database
+    player, or a non-member) — a field the file does not carry keeps its stored value; the
+    officer can change it on the draft page."""
+    from ratingdb.db.store import find_tournament
+    from ratingdb.db.stored_tournament import document
+    from ratingdb.db.trf_import import match_players
+
+    if parsed.tournament is None:
+        return {}
+    stored: dict[str, dict[str, Any]] = {}
+    for entry in document(session, find_tournament(session, code))["players"]:
+        if "player_id" in entry:
+            stored.setdefault(entry["name"], {"kind": "player", "player_id": entry["player_id"]})
+        elif not entry.get("computer"):
+            stored.setdefault(entry["name"], {"kind": "nonmember"})
+    out = {}
+    for p, m in zip(parsed.tournament.players, match_players(session, parsed.tournament),
+                    strict=True):  # fmt: skip
+        if m.player_id is None and not p.computer and p.name in stored:
+            out[str(p.start_rank)] = stored[p.name]
+    return out

@@ -192,6 +192,9 @@ def upload(
         draft_id = draft_store.create(
             session, signed.user.user_id, filename, content, options.to_dict(), stored
         )
+        if stored is not None:  # a corrected file: who is who as stored where it cannot say
+            draft = draft_store.load(session, draft_id, signed.user.user_id)
+            draft_store.set_choices(session, draft, drafts.stored_choices(session, stored, parsed))
     return RedirectResponse(f"/officer/drafts/{draft_id}", status_code=303)
 
 
