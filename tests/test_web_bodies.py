@@ -179,3 +179,22 @@ def test_every_answer_carries_the_security_headers(site):
     assert "server-timing" in stranger.get("/api/me", headers=bearer(token)).headers
     local = TestClient(create_app(engine_for(url), today=lambda: TODAY), client=("127.0.0.1", 1))
     assert "server-timing" in local.get("/").headers
+
+
+def test_an_answer_lists_at_most_a_hundred_problems():
+    """A file with 40,000 faults is answered with its first 100 problems and one line for
+    the rest, in the user's language."""
+    from ratingdb import i18n
+    from ratingdb.io.trf import TrfError
+    from ratingdb.web.errors import MAX_SHOWN, describe
+
+    problems = [(f"t.trf:{n}:1", "unknown result code") for n in range(1, 40_001)]
+    error = TrfError("t.trf:1:1", "unknown result code", problems)
+    with i18n.use("de"):
+        status, summary, items = describe(error)
+    assert status == 422 and len(items) == MAX_SHOWN + 1
+    assert len(summary) < 200
+    assert items[0]["line"] == 1 and items[MAX_SHOWN - 1]["line"] == MAX_SHOWN
+    assert items[-1]["message"] == "und 39900 weitere Probleme"
+    with i18n.use("en"):
+        assert describe(error)[2][-1]["message"] == "and 39900 more problems"

@@ -80,8 +80,25 @@ async def ratingdb_error(request: Request, exc: Exception) -> Any:
     return _respond(request, status, summary, items)
 
 
+#: the most problems an answer lists; beyond them one item says how many more there are
+MAX_SHOWN = 100
+
+
+def bounded(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The first :data:`MAX_SHOWN` items and, for the rest, one "and N more" item: an
+    upload with 40,000 faults is answered with a page of the first ones, not megabytes."""
+    if len(items) <= MAX_SHOWN:
+        return items
+    from ratingdb.i18n import ngettext
+
+    rest = len(items) - MAX_SHOWN
+    more = ngettext("and %(num)d more problem", "and %(num)d more problems", rest) % {"num": rest}
+    return [*items[:MAX_SHOWN], error_item("…", more)]
+
+
 def describe(error: RatingdbError) -> tuple[int, str, list[dict[str, Any]]]:
-    """Status, summary and items of an error (the officer's pages show them in place)."""
+    """Status, summary and items of an error (the officer's pages show them in place), at
+    most :data:`MAX_SHOWN` problems (:func:`bounded`)."""
     found = outcome(error)
     if isinstance(error, Refused):
         items = [error_item("database", error.reason)]
@@ -93,7 +110,7 @@ def describe(error: RatingdbError) -> tuple[int, str, list[dict[str, Any]]]:
     else:
         items = []
     summary = found.summary or str(error) or _DEFAULT_SUMMARY.get(found.status, "error")
-    return found.status, summary, items
+    return found.status, summary, bounded(items)
 
 
 async def server_error(request: Request, exc: Exception) -> Any:
@@ -112,7 +129,7 @@ async def validation_error(request: Request, exc: Exception) -> Any:
         error_item(".".join(str(p) for p in e.get("loc", ())), str(e.get("msg", "")))
         for e in exc.errors()
     ]
-    return _respond(request, 422, "invalid request", items)
+    return _respond(request, 422, "invalid request", bounded(items))
 
 
 async def http_error(request: Request, exc: Exception) -> Any:
