@@ -91,6 +91,7 @@ def test_foreign_errors_and_context():
     assert refused.reason == "value too long"
 
 
+@pytest.mark.slow
 def test_the_web_never_imports_the_command_line():
     code = (
         "import sys, ratingdb.web.app; "

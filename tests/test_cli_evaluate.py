@@ -377,6 +377,7 @@ def test_float_precision_rates_a_group_without_a_finite_rating() -> None:
     assert doc["trace"]["first_rating"]["method"] == "solver"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("args", "stdin", "needle"),
     [

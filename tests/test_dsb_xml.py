@@ -202,6 +202,7 @@ def reports(draw) -> X.DsbReport:
     )
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(reports())
 def test_generated_reports_validate_and_read_back(report):

@@ -8,6 +8,7 @@ from datetime import date, datetime
 from decimal import Decimal
 from fractions import Fraction
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -120,6 +121,7 @@ MIXED = Timeline(
 )
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(histories(), st.data())
 def test_incremental_equals_full_across_family_switches(history, data):

@@ -7,6 +7,7 @@ import copy
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -172,6 +173,7 @@ def test_correct(history, data):
     assert snapshot_state(h) == snapshot_state(full(players, expected))
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(histories(), st.data())
 def test_membership_change(history, data):
@@ -196,6 +198,7 @@ def test_insert_then_delete_restores_the_history(history, data):
     assert snapshot_state(h) == before
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(histories(), st.data())
 def test_batched_changes_through_apply(history, data):
@@ -223,6 +226,7 @@ def test_batched_changes_through_apply(history, data):
     assert snapshot_state(h) == snapshot_state(full(new_players, current))
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(histories(), st.data())
 def test_adding_an_adjustment(history, data):

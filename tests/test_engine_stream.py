@@ -9,6 +9,7 @@ import tracemalloc
 from collections.abc import Iterator
 from datetime import date, datetime, timedelta
 
+import pytest
 from hypothesis import given
 
 from ratingdb.engine.history import History
@@ -44,6 +45,7 @@ def streamed(players, tournaments, timeline=TIMELINE, adjustments=()):
     return snaps, problems, report
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(histories())
 def test_a_streamed_full_replay_equals_the_in_memory_one(history):
@@ -155,6 +157,7 @@ def _held(n: int) -> int:
     return held[0]
 
 
+@pytest.mark.slow
 def test_memory_does_not_grow_with_the_number_of_tournaments():
     """Eight times the tournaments of the same twelve players (both across the Umstufung
     and the Rechenmodul change): what the stream holds stays the same. Keeping the

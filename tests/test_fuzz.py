@@ -38,6 +38,7 @@ def test_every_target_has_a_budget_and_seeds():
             assert F.check(name, seed) is None, name
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(F.TARGETS))
 def test_mutated_files_raise_only_input_errors(name):
     @settings(
@@ -91,6 +92,7 @@ def _replace(doc: object, path: tuple, value: object) -> object:
     return copy
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["evaluate-json", "submission-json"])
 def test_any_value_anywhere_in_a_document(name):
     seeds = [json.loads(s) for s in F.seeds(name)[:2]]

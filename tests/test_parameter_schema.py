@@ -234,6 +234,7 @@ def parameter_sets(draw: st.DrawFn, family: str) -> dict[str, Any]:
     return out
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data(), history=histories())
 def test_any_accepted_parameter_set_runs(data, history):

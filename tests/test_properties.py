@@ -13,6 +13,7 @@ from decimal import Decimal
 from itertools import pairwise
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -168,6 +169,7 @@ def residual_games_as_multiset(output: Any) -> Any:
 
 
 # -- symmetries ----------------------------------------------------------------------------
+@pytest.mark.slow
 @SETTINGS
 @given(data=tournaments(), precision=precisions, rnd=st.randoms(use_true_random=False))
 def test_player_order_does_not_matter(data: dict[str, Any], precision: str, rnd: Any) -> None:
@@ -184,6 +186,7 @@ def test_game_order_does_not_matter(data: dict[str, Any], precision: str, rnd: A
     )
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(
     data=tournaments(),
@@ -210,6 +213,7 @@ def test_evaluation_is_deterministic(data: dict[str, Any], precision: str) -> No
 
 
 # -- table precision always ends ------------------------------------------------------------
+@pytest.mark.slow
 @SETTINGS
 @given(data=tournaments())
 def test_table_precision_always_ends(data: dict[str, Any]) -> None:

@@ -9,6 +9,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -59,6 +60,7 @@ def test_residual_games_and_other_values():
     assert compact({"a": ["ü", None, True]}) == dumps({"a": ["ü", None, True]})
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(histories())
 def test_every_snapshot_of_a_replayed_history(history):

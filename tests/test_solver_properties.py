@@ -289,6 +289,7 @@ def _peel(rows: list[list[Any]], outcome: float) -> list[int]:
 
 
 # -- the properties --------------------------------------------------------------------------
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tournaments())
 def test_nothing_refused_and_float_values_solve_the_equations(
@@ -474,6 +475,7 @@ def systems(draw: st.DrawFn) -> tuple[list[Equation], list[float], Curve]:
     return eqs, start, Curve(kind, SIGMA, 677)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(systems())
 def test_solver_converges_from_any_start(system: tuple[list[Equation], list[float], Curve]) -> None:

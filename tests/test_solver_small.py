@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -53,6 +54,7 @@ def many(draw: st.DrawFn) -> tuple[list[Problem], list[float], Curve]:
     return problems, starts, Curve(draw(st.sampled_from(["normal", "logistic"])), SIGMA, 677)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(many())
 def test_python_floats_and_numpy_rows_agree_to_the_bit(
