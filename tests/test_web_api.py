@@ -466,6 +466,25 @@ def test_audit_log_names_user_time_and_change_point(world):
     assert all(e["at"] for e in log["items"])
 
 
+def test_a_what_if_beyond_the_heavy_limit_is_answered_503_with_retry_after(world):
+    """Heavy requests are bounded per server process (ratingdb/web/offload.py): one more
+    than the limit is refused at once, saying when to come back; reads go on."""
+    from ratingdb.web.offload import RETRY_AFTER
+
+    url, client, tokens = world
+    doc = new_doc(url, "X-BUSY", end="2026-08-15")
+    client.app.state.heavy_at_once = 0  # type: ignore[attr-defined]
+    try:
+        r = client.post("/api/what-if/tournaments", json=doc, headers=bearer(tokens["officer"]))
+        assert r.status_code == 503 and r.headers["retry-after"] == str(RETRY_AFTER)
+        assert "try again in" in r.json()["error"] + str(r.json()["errors"])
+        assert client.get("/api/players").status_code == 200
+    finally:
+        client.app.state.heavy_at_once = 8  # type: ignore[attr-defined]
+    r = client.post("/api/what-if/tournaments", json=doc, headers=bearer(tokens["officer"]))
+    assert r.status_code == 200, r.text
+
+
 def test_what_if_shows_moves_and_writes_nothing(world):
     url, client, tokens = world
     me = bearer(tokens["officer"])

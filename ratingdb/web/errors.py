@@ -53,8 +53,15 @@ def _wants_html(request: Request) -> bool:
     return not request.url.path.startswith("/api") and request.url.path != "/openapi.json"
 
 
-def _respond(request: Request, status: int, summary: str, items: list[dict[str, Any]]) -> Any:
+def _respond(
+    request: Request,
+    status: int,
+    summary: str,
+    items: list[dict[str, Any]],
+    extra: dict[str, str] | None = None,
+) -> Any:
     headers = {"WWW-Authenticate": "Bearer"} if status == 401 else {}
+    headers.update(extra or {})
     if status >= 500:  # the server's fault: end the keep-alive connection cleanly
         headers["Connection"] = "close"
     if _wants_html(request):
@@ -77,7 +84,9 @@ async def ratingdb_error(request: Request, exc: Exception) -> Any:
     if error is None:  # a KeyError, IndexError: a programming error, not a missing thing
         raise exc
     status, summary, items = describe(error)
-    return _respond(request, status, summary, items)
+    retry = getattr(error, "retry_after", None)  # a busy server says when to come back
+    extra = {"Retry-After": str(retry)} if retry is not None else None
+    return _respond(request, status, summary, items, extra)
 
 
 #: the most problems an answer lists; beyond them one item says how many more there are

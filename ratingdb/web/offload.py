@@ -30,7 +30,8 @@ from typing import Any, TypeVar, cast
 from fastapi import Request
 from sqlalchemy import Engine
 
-from ratingdb.errors import RatingdbError
+from ratingdb.errors import RatingdbError, Unavailable
+from ratingdb.i18n import _
 from ratingdb.services.outcomes import as_error
 from ratingdb.web.timing import in_thread
 
@@ -44,7 +45,19 @@ NICE = 10
 #: the threads (and database connections beyond ``RATINGDB_WEB_THREADS``) of the officers'
 #: writes in a server process: :func:`in_a_request_thread`
 WRITE_THREADS = 4
+#: the heavy requests (what-ifs, evaluations on submit) a server process takes at once,
+#: running and waiting together; one more is answered 503 with ``Retry-After``
+#: (:data:`RETRY_AFTER` seconds) instead of queueing without end behind them
+HEAVY_AT_ONCE = 8
+RETRY_AFTER = 10
 log = logging.getLogger("ratingdb.web")
+
+
+class Overloaded(Unavailable):
+    """Too many heavy requests at once (:data:`HEAVY_AT_ONCE`): try again later (503)."""
+
+    retry_after = RETRY_AFTER
+
 
 _engine: Engine | None = None  # the worker process's engine
 
@@ -131,11 +144,25 @@ def _nothing(engine: Engine, plan: Any) -> None:
 
 async def off_the_readers(request: Request, work: Callable[[Engine, Any], T], plan: Any) -> T:
     """``work(engine, plan)`` in the app's worker process if it has one (``ratingdb serve``),
-    else in a request thread: the officer API's and the officer pages' what-ifs."""
-    offload = getattr(request.app.state, "offload", None)
-    if offload is not None:
-        return cast(T, await offload.run(work, plan))
-    return await in_thread(work, request.app.state.engine, plan)
+    else in a request thread: the officer API's and the officer pages' what-ifs. At most
+    ``app.state.heavy_at_once`` (:data:`HEAVY_AT_ONCE`) of them run or wait at once; one
+    more is refused at once (:class:`Overloaded`, 503 with ``Retry-After``)."""
+    state = request.app.state
+    limit = getattr(state, "heavy_at_once", HEAVY_AT_ONCE)
+    taken = getattr(state, "heavy_taken", 0)
+    if taken >= limit:
+        raise Overloaded(
+            _("the server is busy with other calculations: try again in %(seconds)d seconds")
+            % {"seconds": RETRY_AFTER}
+        )
+    state.heavy_taken = taken + 1  # the event loop's: no other request runs in between
+    try:
+        offload = getattr(state, "offload", None)
+        if offload is not None:
+            return cast(T, await offload.run(work, plan))
+        return await in_thread(work, state.engine, plan)
+    finally:
+        state.heavy_taken -= 1
 
 
 async def in_a_request_thread(request: Request, work: Callable[[Engine, Any], T], plan: Any) -> T:
