@@ -335,3 +335,17 @@ def test_the_command_line_says_one_line_and_exits_2(tmp_path):
         assert "Traceback" not in out.stderr and out.stdout == ""
         lines = [x for x in out.stderr.splitlines() if not x.startswith("warning: ")]
         assert len(lines) == 1 and lines[0].startswith(f"error: {path}"), lines
+
+
+@pytest.mark.parametrize(("value", "message"), [("1837", "birth year 1837 is not plausible"),
+                                                ("１９８０", "birth field is not a year")])  # fmt: skip
+def test_swi_birth_dates_no_rating_needs_are_warnings(value, message):
+    """An SWI birth field that cannot be read or is implausible: a warning naming line and
+    column, the birth left empty, the file imported."""
+    first, end = swi_columns()["g"]
+    lines = SWI.splitlines()
+    row = lines[SWI_LINE - 1]
+    lines[SWI_LINE - 1] = row[:first] + value.ljust(end - first) + row[end:]
+    t = read_tournament("\n".join(lines).encode(), "t.swi")
+    assert any(w.startswith(f"line {SWI_LINE}: column {first + 1}: {message}")
+               and w.endswith("(left empty)") for w in t.warnings), t.warnings  # fmt: skip

@@ -263,7 +263,7 @@ def parse(data: bytes | str, source: str = "<swi>", encoding: str | None = None)
         raw = lines[k]
         if not raw.strip():
             continue
-        player = _player(raw, k + 1, columns, problem)
+        player = _player(raw, k + 1, columns, problem, swi.warnings)
         if player is None:
             continue
         if player.number in seen:
@@ -320,7 +320,9 @@ def _columns(ruler: str) -> dict[str, tuple[int, int]]:
     return out
 
 
-def _player(raw: str, number: int, cols: dict[str, tuple[int, int]], problem) -> SwiPlayer | None:  # type: ignore[no-untyped-def]
+def _player(  # type: ignore[no-untyped-def]
+    raw: str, number: int, cols: dict[str, tuple[int, int]], problem, warnings: list[str]
+) -> SwiPlayer | None:
     line = raw.rstrip("\r\n")
     if "\t" in line:
         problem(number, line.index("\t") + 1, "tab character in a fixed-column row")
@@ -355,7 +357,12 @@ def _player(raw: str, number: int, cols: dict[str, tuple[int, int]], problem) ->
     surname, comma, given = name.partition(",")
     if comma:
         name = full_name(surname, given)
-    birth = _birth(get("g"), lambda m: problem(number, cols["g"][0] + 1, m))
+    # no rating needs the birth date from the file (a member's comes from the member list):
+    # unreadable or implausible, it is a warning and left empty
+    birth = _birth(
+        get("g"), lambda m: warnings.append(f"line {number}: column {cols['g'][0] + 1}: {m} "
+                                            "(left empty)")
+    )  # fmt: skip
     # the result blocks start after the last field (the member number), one blank later
     last_end = max(end for _, end in cols.values())
     blocks: list[SwiBlock] = []
