@@ -337,8 +337,10 @@ def test_the_command_line_says_one_line_and_exits_2(tmp_path):
         assert len(lines) == 1 and lines[0].startswith(f"error: {path}"), lines
 
 
-@pytest.mark.parametrize(("value", "message"), [("1837", "birth year 1837 is not plausible"),
-                                                ("１９８０", "birth field is not a year")])  # fmt: skip
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [("1837", "birth year 1837 is not plausible"), ("１９８０", "birth field is not a year")],
+)
 def test_swi_birth_dates_no_rating_needs_are_warnings(value, message):
     """An SWI birth field that cannot be read or is implausible: a warning naming line and
     column, the birth left empty, the file imported."""
