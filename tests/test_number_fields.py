@@ -250,7 +250,6 @@ DEWIS_FIELDS = [
     ("<noPlayer>3</noPlayer>", "noPlayer", "/dewis/playerSection/players/player[3]/noPlayer"),
     ("<idFide>4612345</idFide>", "idFide", "/dewis/playerSection/players/player[1]/idFide"),
     ("<rating>1802</rating>", "rating", "/dewis/playerSection/players/player[1]/rating"),
-    ("<dob>1990</dob>", "dob", "/dewis/playerSection/players/player[4]/dob"),
     ("<round>2</round><noWhite>4", "round", "/dewis/playerSection/games/game[4]/round"),
     ("<noWhite>4</noWhite>", "noWhite", "/dewis/playerSection/games/game[4]/noWhite"),
 ]  # fmt: skip
@@ -350,4 +349,15 @@ def test_swi_birth_dates_no_rating_needs_are_warnings(value, message):
     lines[SWI_LINE - 1] = row[:first] + value.ljust(end - first) + row[end:]
     t = read_tournament("\n".join(lines).encode(), "t.swi")
     assert any(w.startswith(f"line {SWI_LINE}: column {first + 1}: {message}")
+               and w.endswith("(left empty)") for w in t.warnings), t.warnings  # fmt: skip
+
+
+@pytest.mark.parametrize("value", ["１９９０", "1837", "-1990", "1990-13-01", "9" * 40])
+def test_dewis_birth_dates_no_rating_needs_are_warnings(value):
+    """A DeWIS dob that cannot be read or is implausible: a warning naming the element, the
+    birth left empty, the file imported."""
+    data = DEWIS.replace("<dob>1990</dob>", f"<dob>{value}</dob>").encode()
+    t = read_tournament(data, "t.xml")
+    assert t.player(4).birth is None
+    assert any(w.startswith("/dewis/playerSection/players/player[4]/dob: ")
                and w.endswith("(left empty)") for w in t.warnings), t.warnings  # fmt: skip

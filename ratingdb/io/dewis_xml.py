@@ -131,6 +131,7 @@ def parse(data: bytes, source: str = "<dewis>") -> TrfTournament:
     players_section = _child(root, "playerSection")
     ppath = f"{top}/playerSection/players/player"
     players: list[TrfPlayer] = []
+    warnings: list[str] = []
     seen: dict[int, int] = {}
     unnumbered = False
     for k, elem in enumerate(_children(_child(players_section, "players"), "player"), start=1):
@@ -150,6 +151,7 @@ def parse(data: bytes, source: str = "<dewis>") -> TrfTournament:
             problems.append((f"{path}/surname", "the player has no name"))
         dob = _text(elem, "dob")
         birth: date | int | None = None
+        before = len(problems)
         if re.fullmatch(r"[0-9]{4}", dob):
             birth = number(dob, f"{path}/dob", BIRTH_YEAR) if dob != "0000" else None
         elif dob and dob not in ("0000-00-00",):
@@ -157,6 +159,11 @@ def parse(data: bytes, source: str = "<dewis>") -> TrfTournament:
             if isinstance(birth, date) and not BIRTH_YEAR.low <= birth.year <= BIRTH_YEAR.high:
                 number(str(birth.year), f"{path}/dob", BIRTH_YEAR)
                 birth = None
+        # no rating needs the birth date from the file (a member's comes from the member
+        # list): unreadable or implausible, it is a warning and left empty
+        for where, what in problems[before:]:
+            warnings.append(f"{where}: {what} (left empty)")
+        del problems[before:]
         fide_id = optional(_text(elem, "idFide"), f"{path}/idFide", FIDE_ID)
         dwz = optional(_text(elem, "rating"), f"{path}/rating", RATING)
         pkz, vkz, member = _text(elem, "id"), _text(elem, "vkz"), _text(elem, "noMember")
@@ -231,7 +238,6 @@ def parse(data: bytes, source: str = "<dewis>") -> TrfTournament:
     start = min(round_dates.values(), default=end)
     if start > end:
         start = end
-    warnings = []
     if _child(root, "teamSection") is not None:
         warnings.append("the teamSection (teams, line-ups, match points) is not read")
     return TrfTournament(
