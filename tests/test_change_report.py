@@ -28,12 +28,12 @@ from ratingdb.db.submissions import (
     correct_tournament,
     delete_tournament,
 )
-from ratingdb.db.whatif import what_if
 from ratingdb.errors import RatingdbError
 from ratingdb.i18n import use
 from ratingdb.queries.export import evaluation_rows
 from ratingdb.queries.tournament import submission_document
 from ratingdb.services.rechenmodule import add_adjustment, add_rechenmodul
+from ratingdb.services.whatif import what_if
 from ratingdb.synth import generate
 from tests.builders import ok
 from tests.conftest import _create_migrated, _drop_database

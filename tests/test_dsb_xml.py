@@ -428,7 +428,7 @@ def db(db):
 def test_import_correct_and_export_through_the_database(db):
     from sqlalchemy import text
 
-    from ratingdb.db.dsb_exchange import export_report, import_report
+    from ratingdb.services.dsb_exchange import export_report, import_report
 
     t = swi.read(LE_2011.read_bytes(), LE_2011.name)
     report = X.from_tournament(t, tournament_uuid=UUID, head=X.header("test"))
@@ -455,7 +455,7 @@ def test_import_correct_and_export_through_the_database(db):
 
 
 def test_export_derives_a_stable_uuid_and_marks_computers(db):
-    from ratingdb.db.dsb_exchange import export_report, import_report
+    from ratingdb.services.dsb_exchange import export_report, import_report
 
     report = small_report()
     report.tournament_uuid = X.new_uuid()
@@ -469,9 +469,9 @@ def test_export_derives_a_stable_uuid_and_marks_computers(db):
 
 
 def test_one_entry_point_detects_every_format(db):
-    from ratingdb.db.dsb_exchange import import_tournament
     from ratingdb.errors import InputError
     from ratingdb.io.tournament_file import detect, read_tournament
+    from ratingdb.services.dsb_exchange import import_tournament
 
     here = Path(__file__).parent
     files = {

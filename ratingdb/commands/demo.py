@@ -27,10 +27,10 @@ from sqlalchemy.orm import Session
 from sqlalchemy.pool import NullPool
 
 from ratingdb.commands.common import recalc_progress
-from ratingdb.db.samples import late_tournament
 from ratingdb.errors import InputError, Unavailable
 from ratingdb.i18n import _
 from ratingdb.services.database import configured_url, connection_errors
+from ratingdb.services.samples import late_tournament
 from ratingdb.services.synthetic import demo_users
 
 if TYPE_CHECKING:

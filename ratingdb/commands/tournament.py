@@ -207,8 +207,8 @@ def tournament_export(ident: str, fmt: str, output: str | None) -> None:
         elif fmt == "trf":
             data = write(export_trf(session, ident)).encode()
         elif fmt == "dsb-xml":
-            from ratingdb.db.dsb_exchange import export_report
             from ratingdb.io.dsb_xml import write as write_xml
+            from ratingdb.services.dsb_exchange import export_report
 
             data = write_xml(export_report(session, ident))
         else:

@@ -17,7 +17,7 @@ transaction, the current DWZ of every player who can change (those in the re-eva
 tournaments, old and new, and in removed snapshots) and a multiset hash of all their
 evaluations; :func:`after_run` reads the same after the snapshots are written and compares.
 The hashes cover a player's whole history, so two runs' states of a player compare too (the
-what-if compares the next run with and without a change, ratingdb/db/whatif.py).
+what-if compares the next run with and without a change, ratingdb/services/whatif.py).
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@
   TRF (:mod:`ratingdb.io.trf`); a file with none is of no known format.
 
 All give the same neutral model (:class:`~ratingdb.io.trf.TrfTournament`) for the one import
-path (:func:`ratingdb.db.dsb_exchange.import_tournament`). A TournamentReport's
+path (:func:`ratingdb.services.dsb_exchange.import_tournament`). A TournamentReport's
 ``tournamentUUID``/``fileUUID`` ride along in ``other``.
 """
 

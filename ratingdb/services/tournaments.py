@@ -34,12 +34,12 @@ from ratingdb.db.models import AuditEntry, Tournament
 from ratingdb.db.organisations import require_organisation
 from ratingdb.db.trf_import import CLI_HINTS, Choice, Match
 from ratingdb.db.users import Principal
-from ratingdb.db.whatif import WhatIf, what_if
 from ratingdb.errors import InputError, NotFound
 from ratingdb.io.evaluate_json import parse_tournament
 from ratingdb.io.trf import TrfTournament
 from ratingdb.plausibility import check_tournament_dates
 from ratingdb.services.permissions import check_edit, check_memberships
+from ratingdb.services.whatif import WhatIf, what_if
 
 T = TypeVar("T")
 #: the actor of the command line in the audit log
@@ -337,7 +337,7 @@ def add_trf(
     known organisation unless ``create_organisation`` (:mod:`ratingdb.db.organisations`).
     ``choices`` (the officer's pages, by start rank) decide who is who before the import's
     matching; given, the matches are kept in the audit log."""
-    from ratingdb.db import dsb_exchange
+    from ratingdb.services import dsb_exchange
 
     if code is None and "tournamentUUID" in parsed.other:  # a corrected TournamentReport
         code = dsb_exchange.known_uuid(session, parsed.other["tournamentUUID"], parsed)
@@ -418,7 +418,7 @@ def _end_date(session: Session, ident: str) -> date | None:
 
 def preview(engine: Engine, change: Callable[[Session], T]) -> tuple[T, WhatIf]:
     """What-if: apply ``change``, simulate the next run, roll everything back; returns what
-    ``change`` returned and the ratings the next run would move (:mod:`ratingdb.db.whatif`);
+    ``change`` returned and the ratings the next run would move (:mod:`ratingdb.services.whatif`);
     it waits while edits or a run's write phase are in flight."""
     session = Session(engine)
     try:

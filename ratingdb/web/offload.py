@@ -3,7 +3,7 @@ the threads, the interpreter lock (GIL) or the CPU from the public reads (docs/w
 "Threads, connections and processes"); officers' writes in request threads.
 
 A what-if replays every tournament after its change point, twice (with and without the
-change, :mod:`ratingdb.db.whatif`): seconds of pure Python. In the server process it held a
+change, :mod:`ratingdb.services.whatif`): seconds of pure Python. In the server process it held a
 request thread for that long and the GIL for most of it, and every read in the process
 waited behind it. In a worker process of :class:`Offload` it competes with the reads only
 for the CPU, and at a lower priority (``nice`` +:data:`NICE`): the operating system serves

@@ -1,5 +1,5 @@
-"""The DSB's TournamentReport XML (and the SWI text) into the database, and a stored
-tournament out as TournamentReport XML.
+"""The DSB exchange use cases: the DSB's TournamentReport XML (and the SWI text) into the
+database, and a stored tournament out as TournamentReport XML.
 
 Import goes through the TRF import (:mod:`ratingdb.db.trf_import`): the same matching of
 players (DSB id, member number, FIDE id, name + birth year), the same submission path, all

@@ -1,5 +1,6 @@
-"""What-if: the ratings a submission, correction or deletion would move, before anything is
-written (WO 3.7: a change replays the affected tournaments and everything after them).
+"""The what-if use case: the ratings a submission, correction or deletion would move, before
+anything is written (WO 3.7: a change replays the affected tournaments and everything after
+them).
 
 The change is applied inside a savepoint, the next recalculation run is simulated
 (``recalc.dry_run``: the same incremental replay the nightly job does) and

@@ -1,4 +1,5 @@
-"""Sample submissions built from the database (for the demo and the benchmarks)."""
+"""The sample-submission use case: submissions built from the database for the demo and the
+benchmarks."""
 
 from __future__ import annotations
 
