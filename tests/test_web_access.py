@@ -271,3 +271,28 @@ def test_audit_page_shows_details_as_text(site):
     assert "before: (role: officer; scopes: C1, C2)" in page
     api = admin.get("/api/admin/audit?entity_id=emil", headers=bearer(_token(site, "root")))
     assert "before: (role: officer; scopes: C1, C2)" in api.json()["items"][0]["text"]
+
+
+def test_the_schema_declares_security_only_where_a_token_is_demanded():
+    """A public read that shows more to an officer takes a token but demands none: its
+    OpenAPI entry has no security; every operation that answers 401 without one has."""
+    doc = create_app(None).openapi()  # type: ignore[arg-type]
+    declared = {
+        (method.upper(), path): "security" in op
+        for path, ops in doc["paths"].items()
+        for method, op in ops.items()
+    }
+    public = {("GET", "/api/players"), ("GET", "/api/players/{player_id}"),
+              ("GET", "/api/tournaments"), ("GET", "/api/tournaments/{code}"),
+              ("GET", "/api/tournaments/{code}/games"), ("POST", "/api/calc"),
+              ("GET", "/api/tournaments/{code}/players/{participant_id}")}  # fmt: skip
+    assert public <= set(declared)
+    assert not any(declared[k] for k in public)
+    demanded = {
+        ("GET", "/api/me"),
+        ("POST", "/api/tournaments"),
+        ("GET", "/api/admin/audit"),
+        ("PUT", "/api/tournaments/{code}"),
+        ("POST", "/api/what-if/tournaments"),
+    }
+    assert all(declared[k] for k in demanded)

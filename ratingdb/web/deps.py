@@ -108,15 +108,22 @@ def _authenticate(engine: Engine, token: str) -> Principal | None:
         return authenticate(session, token)
 
 
-async def optional_principal(
-    request: Request,
-    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
-) -> Principal | None:
-    """The token's user, None without a token; 401 for an unknown or revoked token."""
-    if credentials is None:
+def _bearer_token(request: Request) -> str | None:
+    """The token of an ``Authorization: Bearer TOKEN`` header, None without one."""
+    scheme, _sep, token = request.headers.get("authorization", "").partition(" ")
+    return token.strip() or None if scheme.lower() == "bearer" else None
+
+
+async def optional_principal(request: Request) -> Principal | None:
+    """The token's user, None without a token; 401 for an unknown or revoked token.
+
+    The header is read from the request, not through :data:`bearer`: a public operation
+    that only shows more to an officer does not demand a token, so its OpenAPI entry
+    declares no security (only :func:`principal`'s operations do)."""
+    token = _bearer_token(request)
+    if token is None:
         return None
-    engine = request.app.state.engine
-    principal = await in_thread(_authenticate, engine, credentials.credentials)
+    principal = await in_thread(_authenticate, request.app.state.engine, token)
     if principal is None:
         raise Unauthenticated("unknown or revoked API token")
     return principal
@@ -150,9 +157,12 @@ async def signed_in(request: Request) -> SignedIn | None:
 
 
 async def principal(
-    found: Annotated[Principal | None, Depends(optional_principal)],
+    request: Request,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
 ) -> Principal:
-    """An authenticated user (officer or admin); 401 without a token."""
+    """An authenticated user (officer or admin); 401 without a token (the operation's
+    OpenAPI entry declares the bearer security)."""
+    found = await optional_principal(request)
     if found is None:
         raise Unauthenticated("an API token is required (Authorization: Bearer TOKEN)")
     return found
