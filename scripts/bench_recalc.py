@@ -103,8 +103,8 @@ def late_insert(url: str) -> dict[str, Any]:
     """A late tournament one year back: the incremental run, then a naive replay of the
     whole suffix (in a child process)."""
     from ratingdb.db.recalc import run_recalc
-    from ratingdb.db.submissions import add_tournament
     from ratingdb.services.samples import late_tournament
+    from ratingdb.services.submissions import add_tournament
 
     engine = connect(url)
     with Session(engine) as session:

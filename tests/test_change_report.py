@@ -22,17 +22,17 @@ from sqlalchemy.pool import NullPool
 from ratingdb.db import change_report
 from ratingdb.db.bulk import load_federation
 from ratingdb.db.recalc import RunReport, dry_run, run_recalc
-from ratingdb.db.submissions import (
-    add_tournament,
-    change_membership,
-    correct_tournament,
-    delete_tournament,
-)
 from ratingdb.errors import RatingdbError
 from ratingdb.i18n import use
 from ratingdb.queries.export import evaluation_rows
 from ratingdb.queries.tournament import submission_document
 from ratingdb.services.rechenmodule import add_adjustment, add_rechenmodul
+from ratingdb.services.submissions import (
+    add_tournament,
+    change_membership,
+    correct_tournament,
+    delete_tournament,
+)
 from ratingdb.services.whatif import what_if
 from ratingdb.synth import generate
 from tests.builders import ok

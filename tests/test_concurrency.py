@@ -25,11 +25,11 @@ from sqlalchemy.pool import NullPool
 from ratingdb.db.bulk import load_federation
 from ratingdb.db.locks import WRITE_KEY, hold_edits
 from ratingdb.db.recalc import LOCK_KEY, SERVER_GONE, RecalcFailed, RunReport, run_recalc
-from ratingdb.db.submissions import change_membership
 from ratingdb.queries.export import evaluation_rows, residual_rows
 from ratingdb.queries.tournament import submission_document
 from ratingdb.services import tournaments
 from ratingdb.services.database import write
+from ratingdb.services.submissions import change_membership
 from ratingdb.synth import generate
 from tests.cli import run as cli
 from tests.conftest import at_head

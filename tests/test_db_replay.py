@@ -14,9 +14,9 @@ from sqlalchemy.pool import NullPool
 from ratingdb.db.bulk import load_federation
 from ratingdb.db.recalc import RecalcBusy, run_recalc
 from ratingdb.db.store import load_history
-from ratingdb.db.submissions import add_tournament, correct_tournament, delete_tournament
 from ratingdb.queries.export import evaluation_rows, residual_rows
 from ratingdb.queries.tournament import submission_document
+from ratingdb.services.submissions import add_tournament, correct_tournament, delete_tournament
 from ratingdb.synth import generate
 from tests.conftest import at_head
 

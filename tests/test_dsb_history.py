@@ -14,13 +14,13 @@ from sqlalchemy.pool import NullPool
 
 from ratingdb.db.bulk import load_federation
 from ratingdb.db.recalc import run_recalc
-from ratingdb.db.submissions import add_tournament
 from ratingdb.queries.card import rating_card, render_card
 from ratingdb.queries.export import evaluation_rows, residual_rows
 from ratingdb.queries.reports import card_document
 from ratingdb.queries.tournament import show
 from ratingdb.rules.adjustments import dwz_2026_conversion
 from ratingdb.services.samples import late_tournament
+from ratingdb.services.submissions import add_tournament
 from ratingdb.synth import generate
 from tests.conftest import at_head
 

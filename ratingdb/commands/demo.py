@@ -80,13 +80,13 @@ def demo(players: int, years: int, seed: int) -> None:
     """The main job on the embedded database: federation, nightly run, late insert, card."""
     from ratingdb.commands.recalc import echo_changes
     from ratingdb.db.bulk import load_federation
-    from ratingdb.db.submissions import add_tournament
     from ratingdb.io.evaluate_json import parse_tournament
     from ratingdb.queries.card import rating_card, render_card
     from ratingdb.queries.evaluation_display import render_text
     from ratingdb.queries.tournament import show
     from ratingdb.rules.dwz2026 import evaluate
     from ratingdb.services.recalc import recalculate
+    from ratingdb.services.submissions import add_tournament
     from ratingdb.synth import generate
 
     click.echo(

@@ -21,7 +21,7 @@ def player() -> None:
 def _membership(
     player_id: int, vkz: str, *, joined: datetime | None = None, left: datetime | None = None
 ) -> None:
-    from ratingdb.db.submissions import change_membership
+    from ratingdb.services.submissions import change_membership
 
     with writing("") as session:
         change_membership(

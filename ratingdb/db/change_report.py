@@ -6,11 +6,12 @@ The one definition behind the run record (``recalc_runs.changes``), ``ratingdb r
 evaluations (the values ``ratingdb export evaluations`` shows, the name excepted) differs
 between the *published* state, the one the last run left, and the state after the run.
 
-Deleting or correcting a tournament removes its snapshots at once (ratingdb/db/submissions.py),
-before the run that replays the change; :func:`keep_removed` keeps what the report needs of
-them in ``removed_snapshots`` so that the published state still holds them: a deleted
-tournament's players are reported, and so is every player whose later state moved. The next
-successful run drops them (a dry run or a what-if rolls back and leaves them).
+Deleting or correcting a tournament removes its snapshots at once
+(ratingdb/services/submissions.py), before the run that replays the change;
+:func:`keep_removed` keeps what the report needs of them in ``removed_snapshots`` so that the
+published state still holds them: a deleted tournament's players are reported, and so is every
+player whose later state moved. The next successful run drops them (a dry run or a what-if
+rolls back and leaves them).
 
 The comparison is in bulk: :func:`before_run` reads, in a few queries inside the run's
 transaction, the current DWZ of every player who can change (those in the re-evaluated

@@ -25,7 +25,6 @@ from sqlalchemy.orm import Session
 from ratingdb.db.locks import lock_tournament
 from ratingdb.db.models import Participant, Player, Tournament
 from ratingdb.db.store import find_tournament, load_games, load_participants
-from ratingdb.db.submissions import add_tournament, correct_tournament, lock
 from ratingdb.errors import InputError
 from ratingdb.io.trf import (
     NationalRecord,
@@ -36,9 +35,10 @@ from ratingdb.io.trf import (
     scored_points,
 )
 from ratingdb.names import full_name
+from ratingdb.services.submissions import add_tournament, correct_tournament, lock
 
 FEDERATION = "GER"
-#: the stored entries a correction keeps (:func:`ratingdb.db.stored_tournament.entries`)
+#: the stored entries a correction keeps (:func:`ratingdb.services.stored_tournament.entries`)
 Kept = dict[tuple[str, Any], dict[str, Any]]
 
 
@@ -288,9 +288,9 @@ def submission(
     """The submission document (docs/engine.md, "Submissions") of a parsed TRF file; a new
     member chosen by the officer joins ``choices``' club on the tournament's start date.
     A correction passes the stored tournament's entries (``kept``,
-    :func:`ratingdb.db.stored_tournament.entries`): what the file does not carry keeps its
+    :func:`ratingdb.services.stored_tournament.entries`): what the file does not carry keeps its
     stored value."""
-    from ratingdb.db.stored_tournament import keep
+    from ratingdb.services.stored_tournament import keep
 
     players: list[dict[str, Any]] = []
     for p, m in zip(t.players, matches, strict=True):

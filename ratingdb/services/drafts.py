@@ -253,14 +253,14 @@ RESULTS = ("1-0", "0-1", "1/2-1/2", "+-", "-+", "--")
 
 def stored_file(session: Session, code: str) -> bytes:
     """Stored tournament ``code`` as the file the correction editor starts from: its stored
-    submission itself, every field it holds (:func:`ratingdb.db.stored_tournament.
+    submission itself, every field it holds (:func:`ratingdb.services.stored_tournament.
     document`: players with their entry ratings, sources and indices, clubs, byes, titles,
     federations; games with rounds), as a submission document (JSON). Taken over unchanged
     it changes nothing."""
     import json
 
     from ratingdb.db.store import find_tournament
-    from ratingdb.db.stored_tournament import document
+    from ratingdb.services.stored_tournament import document
 
     doc = document(session, find_tournament(session, code))
     return json.dumps(doc, ensure_ascii=False, indent=1).encode()
@@ -347,8 +347,8 @@ def stored_choices(session: Session, code: str, parsed: Parsed) -> dict[str, dic
     player, or a non-member) — a field the file does not carry keeps its stored value; the
     officer can change it on the draft page."""
     from ratingdb.db.store import find_tournament
-    from ratingdb.db.stored_tournament import document
     from ratingdb.db.trf_import import match_players
+    from ratingdb.services.stored_tournament import document
 
     if parsed.tournament is None:
         return {}

@@ -6,12 +6,12 @@ Each function takes the session of the caller's transaction and the acting ``use
 (:mod:`ratingdb.services.permissions`) and who signs the tournament as one of its
 evaluators (WO 6.5.2.1 item 4); or None for the command line, a system administrator who
 signs nothing and names a tournament by code or number. The writes themselves (change
-point, audit entry) are :mod:`ratingdb.db.submissions` and :mod:`ratingdb.db.trf_import`.
+point, audit entry) are :mod:`ratingdb.services.submissions` and :mod:`ratingdb.db.trf_import`.
 
 Order of the checks for a user: the stored tournament's scope and age (Forbidden), the
 document (InputError), the document's scope and age (Forbidden).
 
-Each write first takes the tournament's lock (:func:`ratingdb.db.submissions.lock`), then
+Each write first takes the tournament's lock (:func:`ratingdb.services.submissions.lock`), then
 reads: concurrent writes on one tournament follow one another and each sees the one before
 (a second correction replaces the first, a correction after a deletion is a 404 / "no
 tournament", a second submission of a code finds it taken), never a deadlock or a
@@ -29,7 +29,7 @@ from typing import Any, TypeVar
 from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session
 
-from ratingdb.db import stored_tournament, submissions, trf_import
+from ratingdb.db import trf_import
 from ratingdb.db.models import AuditEntry, Tournament
 from ratingdb.db.organisations import require_organisation
 from ratingdb.db.trf_import import CLI_HINTS, Choice, Match
@@ -38,6 +38,7 @@ from ratingdb.errors import InputError, NotFound
 from ratingdb.io.evaluate_json import parse_tournament
 from ratingdb.io.trf import TrfTournament
 from ratingdb.plausibility import check_tournament_dates
+from ratingdb.services import stored_tournament, submissions
 from ratingdb.services.permissions import check_edit, check_memberships
 from ratingdb.services.whatif import WhatIf, what_if
 
@@ -58,7 +59,7 @@ class Written:
     change_point: date
     actor: str
     matches: list[Match] | None = field(default=None)
-    #: what a correction changed, in words (:func:`ratingdb.db.stored_tournament.
+    #: what a correction changed, in words (:func:`ratingdb.services.stored_tournament.
     #: differences`); action ``unchanged`` when nothing: then nothing was written
     changes: tuple[str, ...] = ()
 
@@ -141,7 +142,7 @@ UNCHANGED = "unchanged"
 def _exactly(session: Session, tournament_id: int, correct: Callable[[], Written]) -> Written:
     """Run ``correct`` (a correction of tournament ``tournament_id``) so that it changes
     exactly what it changes: the stored state before and after is compared
-    (:mod:`ratingdb.db.stored_tournament`); no difference rolls everything back (no change
+    (:mod:`ratingdb.services.stored_tournament`); no difference rolls everything back (no change
     point, no audit entry, no new player: ``unchanged``), else the correction's audit
     entry lists the differences in words."""
     before = stored_tournament.state(session, tournament_id)

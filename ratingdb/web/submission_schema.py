@@ -1,6 +1,6 @@
 """JSON Schema of a tournament submission (docs/engine.md "Submissions", docs/DESIGN.md), for
 the OpenAPI document. The server validates with :mod:`ratingdb.io.evaluate_json` and
-:mod:`ratingdb.db.submissions`, whose errors name the JSON path; this schema documents."""
+:mod:`ratingdb.services.submissions`, whose errors name the JSON path; this schema documents."""
 
 from __future__ import annotations
 
