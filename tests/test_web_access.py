@@ -296,3 +296,13 @@ def test_the_schema_declares_security_only_where_a_token_is_demanded():
         ("POST", "/api/what-if/tournaments"),
     }
     assert all(declared[k] for k in demanded)
+
+
+def test_an_undeclared_method_is_405_with_allow(site):
+    browser = client(site)
+    for method, path in (("TRACE", "/api/players"), ("PATCH", "/api/me"),
+                         ("DELETE", "/api/players/1"), ("PUT", "/api/calc")):  # fmt: skip
+        answer = browser.request(method, path)
+        assert answer.status_code == 405, (method, path)
+        assert answer.headers["allow"], (method, path)
+        assert method not in answer.headers["allow"]

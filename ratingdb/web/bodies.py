@@ -165,7 +165,7 @@ class BodyGuard:
 
     async def _refusal(self, scope: Scope, path: str, limit: int) -> Any:
         area = area_of(path)
-        if area != "public":
+        if area != "public" and _routed(scope):  # else the router answers 404 or 405
             refused = await self._unauthenticated(scope, area)
             if refused is not None:
                 return refused
@@ -209,6 +209,16 @@ class BodyGuard:
         response = respond(Request(scope), status, summary, [])
         response.headers["Connection"] = "close"
         return response
+
+
+def _routed(scope: Scope) -> bool:
+    """Whether a route of the app takes this method at this path (an undeclared method is
+    answered 405 with ``Allow`` by the router, without reading the body)."""
+    from starlette.routing import Match
+
+    router = getattr(scope.get("app"), "router", None)
+    routes = getattr(router, "routes", ())
+    return any(route.matches(scope)[0] == Match.FULL for route in routes)
 
 
 #: the refusal of a page's request without a session: the page runs without the body

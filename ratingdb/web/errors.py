@@ -143,7 +143,8 @@ async def validation_error(request: Request, exc: Exception) -> Any:
 
 async def http_error(request: Request, exc: Exception) -> Any:
     assert isinstance(exc, StarletteHTTPException)
-    return _respond(request, exc.status_code, str(exc.detail), [])
+    # its headers travel with it: ``Allow`` of a 405, ``Connection`` of a cut-off body
+    return _respond(request, exc.status_code, str(exc.detail), [], dict(exc.headers or {}))
 
 
 HANDLERS: dict[Any, Any] = {
