@@ -16,10 +16,7 @@
 
 from __future__ import annotations
 
-import json
 from datetime import date
-from importlib import resources
-from typing import TYPE_CHECKING
 
 import click
 from sqlalchemy import create_engine, text
@@ -27,41 +24,17 @@ from sqlalchemy.orm import Session
 from sqlalchemy.pool import NullPool
 
 from ratingdb.commands.common import recalc_progress
-from ratingdb.errors import InputError, Unavailable
+from ratingdb.errors import InputError
 from ratingdb.i18n import _
-from ratingdb.services.database import configured_url, connection_errors
+from ratingdb.services.database import configured_url, fresh_database
+from ratingdb.services.evaluation import worked_example
 from ratingdb.services.samples import late_tournament
-from ratingdb.services.synthetic import demo_users
-
-if TYPE_CHECKING:
-    from sqlalchemy.engine import URL
+from ratingdb.services.synthetic import demo_users, load_synthetic
 
 DEMO_DB = "ratingdb_demo"
 #: what the demo prints at its end to browse what it built (works as printed: the same
 #: server, the embedded one started again if the demo's run stopped it)
 SERVE = f"ratingdb serve --database {DEMO_DB}"
-
-
-def _fresh_database() -> URL:
-    from sqlalchemy.exc import ProgrammingError
-
-    from ratingdb.db import migrate
-
-    server = configured_url(selected=False)
-    with connection_errors():
-        admin = create_engine(server, isolation_level="AUTOCOMMIT", poolclass=NullPool)
-        try:
-            with admin.connect() as conn:
-                conn.execute(text(f'DROP DATABASE IF EXISTS "{DEMO_DB}" WITH (FORCE)'))
-                conn.execute(text(f'CREATE DATABASE "{DEMO_DB}"'))
-        except ProgrammingError as err:
-            reason = str(err.orig).strip()
-            raise Unavailable(f"cannot create the demo database {DEMO_DB!r}: {reason}") from None
-        finally:
-            admin.dispose()
-    url = server.set(database=DEMO_DB)
-    migrate.upgrade(url)
-    return url
 
 
 @click.command()
@@ -79,25 +52,20 @@ def _fresh_database() -> URL:
 def demo(players: int, years: int, seed: int) -> None:
     """The main job on the embedded database: federation, nightly run, late insert, card."""
     from ratingdb.commands.recalc import echo_changes
-    from ratingdb.db.bulk import load_federation
-    from ratingdb.io.evaluate_json import parse_tournament
     from ratingdb.queries.card import rating_card, render_card
-    from ratingdb.queries.evaluation_display import render_text
     from ratingdb.queries.tournament import show
-    from ratingdb.rules.dwz2026 import evaluate
     from ratingdb.services.recalc import recalculate
     from ratingdb.services.submissions import add_tournament
-    from ratingdb.synth import generate
 
     click.echo(
         _("1. fresh database %(name)r on %(url)s")
         % {"name": DEMO_DB, "url": configured_url(selected=False).render_as_string()}
     )
-    eng = create_engine(_fresh_database(), poolclass=NullPool)
+    eng = create_engine(fresh_database(DEMO_DB), poolclass=NullPool)
 
-    fed = generate(players, years, seed)
     with Session(eng) as session, session.begin():
-        counts = load_federation(session, fed)
+        counts = load_synthetic(session, players, years, seed)
+        last = session.execute(text("SELECT max(end_date) FROM tournaments")).scalar_one()
     click.echo(
         _("2. synthetic federation: %(counts)s")
         % {"counts": ", ".join(f"{v} {k}" for k, v in counts.items())}
@@ -119,7 +87,6 @@ def demo(players: int, years: int, seed: int) -> None:
 
     # a tournament of May (before the 2026 rules and the Umstufung in the DSB timeline, when
     # the history reaches mid-2026): rated with the old rules, then converted
-    last = max(t.end for t in fed.tournaments)
     end = date(last.year if last >= date(last.year, 6, 1) else last.year - 1, 5, 20)
     with Session(eng) as session, session.begin():
         doc = late_tournament(session, end)
@@ -169,13 +136,7 @@ def demo(players: int, years: int, seed: int) -> None:
 
     click.echo("")
     click.echo(_("6. the worked example of WO Anhang 3.1:"))
-    example = json.loads(
-        resources.files("ratingdb")
-        .joinpath("data/wo-2026-example.json")
-        .read_text(encoding="utf-8")
-    )
-    t_in = parse_tournament(example)
-    click.echo(render_text(t_in, evaluate(t_in)))
+    click.echo(worked_example())
 
     click.echo("")
     click.echo(_("7. to see the demo in the browser, serve its database:"))

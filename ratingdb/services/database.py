@@ -33,6 +33,7 @@ __all__ = [
     "current_revision",
     "decode_utf8",
     "downgrade",
+    "fresh_database",
     "json_document",
     "open_engine",
     "refusals_named",
@@ -54,6 +55,33 @@ def open_engine(url: str | URL | None = None, **options: Any) -> Engine:
     engine = connect(configured_url() if url is None else url, **options)
     require_head(engine.url)
     return engine
+
+
+def fresh_database(name: str) -> URL:
+    """A new, empty database ``name`` on the configured server, migrated to head (one of the
+    same name is dropped first: the demo's); :class:`Unavailable` if the server refuses."""
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.exc import ProgrammingError
+    from sqlalchemy.pool import NullPool
+
+    from ratingdb.db import migrate
+    from ratingdb.errors import Unavailable
+
+    server = configured_url(selected=False)
+    with connection_errors():
+        admin = create_engine(server, isolation_level="AUTOCOMMIT", poolclass=NullPool)
+        try:
+            with admin.connect() as conn:
+                conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+                conn.execute(text(f'CREATE DATABASE "{name}"'))
+        except ProgrammingError as err:
+            reason = str(err.orig).strip()
+            raise Unavailable(f"cannot create the demo database {name!r}: {reason}") from None
+        finally:
+            admin.dispose()
+    url = server.set(database=name)
+    migrate.upgrade(url)
+    return url
 
 
 def upgrade(revision: str = "head") -> str | None:

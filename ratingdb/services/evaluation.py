@@ -144,3 +144,22 @@ def results_text(done: list[Evaluated], family: str) -> str:
     if not all(isinstance(e.result, TournamentResult) for e in done):
         raise InputError("", f"--format table shows DWZ evaluations; use json for {family}")
     return "\n\n".join(render_text(e.tournament, e.result, e.rechenmodul) for e in done)
+
+
+def worked_example() -> str:
+    """The worked example of WO Anhang 3.1 (``data/wo-2026-example.json``) evaluated under
+    the 2026 rules, as the evaluation display shows it (WO Anhang 3.1.11)."""
+    import json
+    from importlib import resources
+
+    from ratingdb.io.evaluate_json import parse_tournament
+    from ratingdb.queries.evaluation_display import render_text
+    from ratingdb.rules.dwz2026 import evaluate
+
+    example = json.loads(
+        resources.files("ratingdb")
+        .joinpath("data/wo-2026-example.json")
+        .read_text(encoding="utf-8")
+    )
+    t_in = parse_tournament(example)
+    return render_text(t_in, evaluate(t_in))

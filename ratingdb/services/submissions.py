@@ -1,4 +1,4 @@
-"""Officer workflows: add, correct and delete a tournament (WO 3.7, 6.2, 6.4).
+"""The submission use cases: add, correct and delete a tournament (WO 3.7, 6.2, 6.4).
 
 The submission format is the ``ratingdb evaluate`` JSON (docs/DESIGN.md) with database players:
 a player entry names an existing player by ``player_id``, or describes a new member by
