@@ -95,7 +95,7 @@ def test_every_answer_says_where_its_time_went(world):
         (f"/tournaments/{CODE}/players/{{participant}}", 3),
         ("/players/{former}", 1),
         ("/api/lists?club={club}", 2),
-        ("/lists?club={club}", 2),
+        ("/lists?club={club}", 4),
     ],
 )
 def test_a_page_reads_its_data_in_few_round_trips(world, path, trips):
@@ -107,7 +107,8 @@ def test_a_page_reads_its_data_in_few_round_trips(world, path, trips):
     through the driver, the timeline read and parsed twice). The scoresheet: three. A
     former member's card, refused to an anonymous visitor (WO 4.1.1): one. A club's rating
     list: the members, then their last evaluations, takeovers and the adjustments together
-    (4 before)."""
+    (the API: two); the page also reads whether the typed club is a VKZ or a club's name and
+    the club's place in the directory (DSB, Landesverband, Bezirk): four."""
     url, player = world
     engine = engine_for(url)
     with engine.begin() as conn:
