@@ -139,7 +139,7 @@ def test_a_page_reads_its_data_in_few_round_trips(world, path, trips):
         answer = client.get(target)
     if "former" in path:
         assert answer.status_code == 404
-        assert "no published Karteikarte" in answer.text
+        assert "Keine veröffentlichte Karteikarte" in answer.text
     else:
         assert answer.status_code == 200
     assert timings(answer.headers["server-timing"])["trips"] == trips

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.db.store import fetch_together
 from ratingdb.engine.order import ORDER_COLUMNS
-from ratingdb.i18n import _, pgettext
+from ratingdb.i18n import N_, _, pgettext
 from ratingdb.names import full_name
 from ratingdb.queries.publication import PUBLISHED
 
@@ -39,8 +39,8 @@ class RatingCard:
 
 
 #: why an anonymous visitor gets no Karteikarte (a 404 on the web, WO 4.1.1)
-UNPUBLISHED = (
-    "no published Karteikarte for player {id}: non-members and former members appear only "
+UNPUBLISHED = N_(
+    "no published Karteikarte for player %(id)s: non-members and former members appear only "
     "as textual participants (WO 4.1.1)"
 )
 
@@ -102,7 +102,7 @@ def rating_card(
     )
     row = found[0]._asdict() if found else None
     if published_only and (row is None or not row["published"]):
-        raise LookupError(UNPUBLISHED.format(id=player_id))
+        raise LookupError(_(UNPUBLISHED) % {"id": player_id})
     if row is None:
         raise LookupError(f"no player with id {player_id}")
     player = {k: v for k, v in row.items() if k != "published" and not k.startswith("takeover")}
