@@ -22,10 +22,10 @@ from sqlalchemy.orm import Session
 
 from ratingdb.db import migrate
 from ratingdb.db.connection import connect, scratch_server
-from ratingdb.db.trf_import import export_trf, import_trf
 from ratingdb.io.dsb_list import parse_list
 from ratingdb.io.trf import NationalRecord, TrfGame, TrfPlayer, TrfTournament, parse, write
 from ratingdb.services.member_list import import_list
+from ratingdb.services.trf_import import export_trf, import_trf
 
 HEADER = (
     "ID,VKZ,Mgl-Nr,Status,Spielername,Geschlecht,Spielberechtigung,Geburtsjahr,"

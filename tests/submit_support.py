@@ -4,7 +4,7 @@ new tournament whose one player the import cannot decide (two database players s
 folded name and birth year).
 
 The TRF is a stored tournament of the middle of the history written out again
-(:func:`ratingdb.db.trf_import.export_trf`, the TRF writer) under a new id: its players are
+(:func:`ratingdb.services.trf_import.export_trf`, the TRF writer) under a new id: its players are
 established, later tournaments of theirs are replayed by the next run, and the what-if has
 something to show."""
 
@@ -23,9 +23,9 @@ from sqlalchemy.orm import Session
 
 from ratingdb.db.models import Player
 from ratingdb.db.sign_in import set_password
-from ratingdb.db.trf_import import FEDERATION, export_trf
 from ratingdb.db.users import add_user
 from ratingdb.io import trf
+from ratingdb.services.trf_import import FEDERATION, export_trf
 from tests import shared_files
 from tests.web_support import TODAY, database, engine_for, ok
 

@@ -18,9 +18,9 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.orm import Session
 from sqlalchemy.pool import NullPool
 
-from ratingdb.db.trf_import import import_trf
 from ratingdb.errors import InputError
 from ratingdb.io.trf import TrfError, parse
+from ratingdb.services.trf_import import import_trf
 from tests.builders import ok
 from tests.cli import run, wo_2026_throughout
 from tests.conftest import at_head

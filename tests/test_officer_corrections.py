@@ -13,8 +13,8 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.engine import URL
 
-from ratingdb.db.trf_import import export_trf
 from ratingdb.io import trf
+from ratingdb.services.trf_import import export_trf
 from tests.builders import ok
 from tests.submit_support import World, build, csrf_of, sign_in
 from tests.web_support import client_for, database, engine_for

@@ -13,10 +13,10 @@ from sqlalchemy import text
 from sqlalchemy.engine import URL
 from sqlalchemy.orm import Session
 
-from ratingdb.db.trf_import import FEDERATION
 from ratingdb.io import trf
 from ratingdb.io.trf import NationalRecord
 from ratingdb.services import tournaments
+from ratingdb.services.trf_import import FEDERATION
 from tests.submit_support import World, csrf_of, sign_in, submit_world
 from tests.web_support import client_for, engine_for
 

@@ -293,7 +293,7 @@ def test_missing_end_date_and_not_an_swi_file():
 def test_round_trip_through_the_database(db):
     """An SWI file goes through the TRF import path: textual participants and every game."""
     from ratingdb.db.organisations import create_placeholder
-    from ratingdb.db.trf_import import import_trf
+    from ratingdb.services.trf_import import import_trf
 
     create_placeholder(db, "C05", actor="test")
     t = swi.read((CORPUS / "marceljuenemann__stadtmeisterschaft-le-2011.swi").read_bytes())

@@ -383,7 +383,7 @@ def test_generated_files_survive_the_database(migrated_engine, t):
     from sqlalchemy.orm import Session
 
     from ratingdb.db.organisations import require_organisation
-    from ratingdb.db.trf_import import export_trf, import_trf
+    from ratingdb.services.trf_import import export_trf, import_trf
 
     t.type, t.federation, t.round_dates = "Swiss System", "GER", [t.start]
     t.other, t.records = {"112": "Deputy, D\nDeputy, E"}, ["XXR 9"]
@@ -425,7 +425,7 @@ def test_a_surname_of_punctuation_survives_the_database(migrated_engine):
     from sqlalchemy.orm import Session
 
     from ratingdb.db.organisations import require_organisation
-    from ratingdb.db.trf_import import export_trf, import_trf
+    from ratingdb.services.trf_import import export_trf, import_trf
 
     text = (
         "012 A\n042 2000/01/01\n052 2000/01/01\n"

@@ -194,9 +194,9 @@ def tournament_export(ident: str, fmt: str, output: str | None) -> None:
     """Tournament ID as a submission document (the JSON it can be added with), TRF, the DSB's
     TournamentReport XML, or the input of its stored evaluation (`ratingdb evaluate FILE
     --rechenmodul auto` repeats it)."""
-    from ratingdb.db.trf_import import export_trf
     from ratingdb.io.trf import write
     from ratingdb.queries.tournament import evaluation_input, submission_document
+    from ratingdb.services.trf_import import export_trf
 
     def as_json(data: object) -> bytes:
         return (json_text(data) + "\n").encode()

@@ -1,7 +1,7 @@
 """Who is who: each participant of an uploaded file and the database
 player the import would take, with how it was found, before anything is stored.
 
-The match is the import's own (:func:`ratingdb.db.trf_import.match_players`: DSB id, ZPS
+The match is the import's own (:func:`ratingdb.services.trf_import.match_players`: DSB id, ZPS
 member number, FIDE id, then folded name + birth year with exactly one fit). A participant
 it leaves open — nobody found, or several namesakes — gets candidates from the player
 search that folds umlauts and accents (:func:`ratingdb.queries.search.search_players`,
@@ -19,11 +19,11 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-from ratingdb.db.trf_import import FEDERATION, Choice, match_players
 from ratingdb.io.trf import TrfTournament
 from ratingdb.names import full_name
 from ratingdb.queries.reports import current_ratings
 from ratingdb.queries.search import search_players
+from ratingdb.services.trf_import import FEDERATION, Choice, match_players
 
 #: at most this many candidates per open participant
 CANDIDATES = 8

@@ -22,7 +22,6 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from ratingdb.db.trf_import import Choice
 from ratingdb.db.users import Principal
 from ratingdb.errors import InputError
 from ratingdb.i18n import _
@@ -32,6 +31,7 @@ from ratingdb.services import tournaments
 from ratingdb.services.database import json_document
 from ratingdb.services.imports import read_trf
 from ratingdb.services.tournaments import Written
+from ratingdb.services.trf_import import Choice
 
 #: how the pages ask for a tournament id or VKZ a file does not give
 WEB_HINTS = (
@@ -347,8 +347,8 @@ def stored_choices(session: Session, code: str, parsed: Parsed) -> dict[str, dic
     player, or a non-member) — a field the file does not carry keeps its stored value; the
     officer can change it on the draft page."""
     from ratingdb.db.store import find_tournament
-    from ratingdb.db.trf_import import match_players
     from ratingdb.services.stored_tournament import document
+    from ratingdb.services.trf_import import match_players
 
     if parsed.tournament is None:
         return {}

@@ -1,13 +1,13 @@
 """The DSB exchange use cases: the DSB's TournamentReport XML (and the SWI text) into the
 database, and a stored tournament out as TournamentReport XML.
 
-Import goes through the TRF import (:mod:`ratingdb.db.trf_import`): the same matching of
+Import goes through the TRF import (:mod:`ratingdb.services.trf_import`): the same matching of
 players (DSB id, member number, FIDE id, name + birth year), the same submission path, all
 or nothing in the caller's transaction. What the neutral model has no field for is kept in
 the audit log: an ``import dsb-xml`` entry per import with the ``tournamentUUID``, the
 ``fileUUID`` and the ``tournamentType``. A file whose ``tournamentUUID`` was imported before
 is a corrected file (the schema demands the same UUID): it replaces that tournament
-(:func:`~ratingdb.db.trf_import.correct_trf`) instead of adding a second one.
+(:func:`~ratingdb.services.trf_import.correct_trf`) instead of adding a second one.
 
 Export: the stored tournament with the identifiers of its players at the end date (DSB id,
 VKZ and member number of the membership, club name, birth date), FIDE id and the FIDE rating
@@ -27,9 +27,9 @@ from sqlalchemy.orm import Session
 
 from ratingdb.db.models import AuditEntry, Tournament
 from ratingdb.db.store import find_tournament, load_participants
-from ratingdb.db.trf_import import Choice, Match, correct_trf, export_trf, import_trf
 from ratingdb.io import dsb_xml
 from ratingdb.io.trf import TrfTournament
+from ratingdb.services.trf_import import Choice, Match, correct_trf, export_trf, import_trf
 
 #: namespace of the UUIDs derived from tournament ids
 NAMESPACE = uuid.UUID("6f0b3c4e-2d1a-5b7e-9c8d-0a1b2c3d4e5f")
@@ -145,7 +145,7 @@ def import_tournament(
     """Any file read by :func:`ratingdb.io.tournament_file.read_tournament`: a
     TournamentReport (``other`` holds its ``tournamentUUID``) through :func:`import_report`
     (a known UUID corrects – noted in ``t.warnings``), everything else through the TRF
-    import. Same return value as :func:`~ratingdb.db.trf_import.import_trf`."""
+    import. Same return value as :func:`~ratingdb.services.trf_import.import_trf`."""
     if "tournamentUUID" not in t.other:
         return import_trf(session, t, code=code, vkz=vkz, kind=kind, actor=actor, choices=choices)
     report = dsb_xml.DsbReport(

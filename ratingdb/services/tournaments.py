@@ -6,7 +6,8 @@ Each function takes the session of the caller's transaction and the acting ``use
 (:mod:`ratingdb.services.permissions`) and who signs the tournament as one of its
 evaluators (WO 6.5.2.1 item 4); or None for the command line, a system administrator who
 signs nothing and names a tournament by code or number. The writes themselves (change
-point, audit entry) are :mod:`ratingdb.services.submissions` and :mod:`ratingdb.db.trf_import`.
+point, audit entry) are :mod:`ratingdb.services.submissions` and
+:mod:`ratingdb.services.trf_import`.
 
 Order of the checks for a user: the stored tournament's scope and age (Forbidden), the
 document (InputError), the document's scope and age (Forbidden).
@@ -29,17 +30,16 @@ from typing import Any, TypeVar
 from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session
 
-from ratingdb.db import trf_import
 from ratingdb.db.models import AuditEntry, Tournament
 from ratingdb.db.organisations import require_organisation
-from ratingdb.db.trf_import import CLI_HINTS, Choice, Match
 from ratingdb.db.users import Principal
 from ratingdb.errors import InputError, NotFound
 from ratingdb.io.evaluate_json import parse_tournament
 from ratingdb.io.trf import TrfTournament
 from ratingdb.plausibility import check_tournament_dates
-from ratingdb.services import stored_tournament, submissions
+from ratingdb.services import stored_tournament, submissions, trf_import
 from ratingdb.services.permissions import check_edit, check_memberships
+from ratingdb.services.trf_import import CLI_HINTS, Choice, Match
 from ratingdb.services.whatif import WhatIf, what_if
 
 T = TypeVar("T")

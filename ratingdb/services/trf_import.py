@@ -1,4 +1,5 @@
-"""A TRF tournament into the database, and a stored tournament back to TRF (WO 6.5.2.2).
+"""The TRF import use case: a TRF tournament into the database, and a stored tournament
+back to TRF (WO 6.5.2.2).
 
 Import: every player of the file is matched to a database player by DSB id (the national
 number of the ``GER`` record: a DSB id, or a ZPS-member number ``VKZ-nnn``), then FIDE id,
