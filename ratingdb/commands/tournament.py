@@ -194,9 +194,8 @@ def tournament_export(ident: str, fmt: str, output: str | None) -> None:
     """Tournament ID as a submission document (the JSON it can be added with), TRF, the DSB's
     TournamentReport XML, or the input of its stored evaluation (`ratingdb evaluate FILE
     --rechenmodul auto` repeats it)."""
-    from ratingdb.io.trf import write
     from ratingdb.queries.tournament import evaluation_input, submission_document
-    from ratingdb.services.trf_import import export_trf
+    from ratingdb.services import dsb_exchange, trf_import
 
     def as_json(data: object) -> bytes:
         return (json_text(data) + "\n").encode()
@@ -205,12 +204,9 @@ def tournament_export(ident: str, fmt: str, output: str | None) -> None:
         if fmt == "evaluate":
             data = as_json(evaluation_input(session, ident))
         elif fmt == "trf":
-            data = write(export_trf(session, ident)).encode()
+            data = trf_import.export_file(session, ident)
         elif fmt == "dsb-xml":
-            from ratingdb.io.dsb_xml import write as write_xml
-            from ratingdb.services.dsb_exchange import export_report
-
-            data = write_xml(export_report(session, ident))
+            data = dsb_exchange.export_file(session, ident)
         else:
             data = as_json(submission_document(session, ident))
     write_output(data, output)

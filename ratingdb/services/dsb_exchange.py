@@ -225,3 +225,9 @@ def export_report(
         extra=extra,
         head=dsb_xml.header(sender, system),
     )
+
+
+def export_file(session: Session, ident: str) -> bytes:
+    """A stored tournament as a TournamentReport XML file (UTF-8): ``ratingdb tournament
+    export --format dsb-xml``."""
+    return dsb_xml.write(export_report(session, ident))

@@ -493,6 +493,14 @@ def correct_trf(
     )
 
 
+def export_file(session: Session, ident: str) -> bytes:
+    """A stored tournament as a TRF file (UTF-8, :func:`export_trf`): ``ratingdb tournament
+    export --format trf``."""
+    from ratingdb.io.trf import write
+
+    return write(export_trf(session, ident)).encode()
+
+
 def export_trf(session: Session, ident: str, *, file_ranks: bool = True) -> TrfTournament:
     """A stored tournament as TRF: 001 lines with FIDE data (title, federation, FIDE id and
     rating, full birth date when known), GER lines with the DWZ the player brought into the
