@@ -25,7 +25,7 @@ from typing import Any
 #: the first characters that make a spreadsheet read a cell as a formula (OWASP)
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 #: cells left as they are: plain numbers, and a lone sign (the DSB's "-" for "none")
-_NUMBER = re.compile(r"[+-]?\d+(\.\d+)?|[+-]")
+_NUMBER = re.compile(r"[+-]?\d+([.,]\d+)?|[+-]")
 
 
 def neutralise(value: str) -> str:

@@ -20,6 +20,9 @@ import io
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar, Token
+from datetime import date
+from decimal import Decimal
+from fractions import Fraction
 from functools import cache
 from pathlib import Path
 
@@ -150,3 +153,64 @@ def npgettext(context: str, singular: str, plural: str, n: int) -> str:
 def N_(message: str) -> str:
     """Mark ``message`` for the catalog without translating it now (module-level names)."""
     return message
+
+
+# -- numbers, dates and CSV by the language (docs/i18n.md "Numbers and dates") ----------------
+
+#: the CSV separator of each language: a German spreadsheet reads ``;`` (the comma is its
+#: decimal mark), an English one ``,``
+CSV_DELIMITER = {"de": ";", "en": ","}
+
+
+def decimal(value: int | float | Decimal | Fraction, places: int | None = None) -> str:
+    """A number with the language's decimal mark (Babel's locale data; no grouping, so that
+    a rating stays ``2245``): ``places`` rounds half-up (WO) to that many decimals and
+    always writes them (``2,5``, ``5,990``); without ``places`` a whole number is written
+    without decimals, a Decimal with the places it has, a fraction with 3.
+
+    >>> with use("de"): decimal(2.5, 1), decimal(Decimal("5.99"), 3), decimal(-0.25, 1)
+    ('2,5', '5,990', '-0,3')
+    >>> with use("en"): decimal(2.5, 1), decimal(Fraction(7, 3), 3), decimal(2245)
+    ('2.5', '2.333', '2245')
+    """
+    from babel.numbers import format_decimal
+
+    from ratingdb.rules.rounding import decimal_half_up
+
+    if isinstance(value, Fraction) and value.denominator == 1:
+        value = int(value)
+    if isinstance(value, int) and places is None:
+        return str(value)
+    if places is not None:
+        exact = Fraction(Decimal(str(value))) if isinstance(value, float) else Fraction(value)
+        number = decimal_half_up(exact, places)
+    elif isinstance(value, Fraction):  # a fraction without places: at most 3 (the WO's W_e)
+        number = decimal_half_up(value, 3)
+    else:
+        number = Decimal(str(value)) if isinstance(value, float) else Decimal(value)
+    shown = places if places is not None else max(0, -int(number.as_tuple().exponent))
+    pattern = "0." + "0" * shown if shown else "0"
+    return str(format_decimal(number, format=pattern, locale=language()))
+
+
+def date_text(value: date | str) -> str:
+    """A date in the language's form: German ``01.12.2026`` (Babel, ``dd.MM.yyyy``), English
+    ISO 8601 ``2026-12-01`` (unambiguous for readers on both sides of the Atlantic).
+
+    >>> with use("de"): date_text(date(2026, 12, 1))
+    '01.12.2026'
+    >>> with use("en"): date_text(date(2026, 12, 1))
+    '2026-12-01'
+    """
+    if isinstance(value, str):
+        value = date.fromisoformat(value)
+    if language() == "en":
+        return value.isoformat()
+    from babel.dates import format_date
+
+    return str(format_date(value, "dd.MM.yyyy", locale=language()))
+
+
+def csv_delimiter() -> str:
+    """The CSV separator of the language in force (:data:`CSV_DELIMITER`)."""
+    return CSV_DELIMITER[language()]

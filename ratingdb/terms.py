@@ -4,8 +4,9 @@ Auswertungskomponenten", Anhang 3.1.11 with its notes), the age classes and the 
 tournament, in the language in force (:mod:`ratingdb.i18n`).
 
 German column heads are those DeWIS users know (Punkte, Partien, We, Niveau, Leistung, DWZ
-alt/neu); English keeps the WO's symbols (W, n, W_e, R_c, R_h, R_o/R_n). Pages show the
-explanation as hover text (``<abbr title>``) and in a legend below the table.
+alt/neu); English ones are words (Points, Games, Expected score, Opp. average,
+Performance, Old/New rating). Pages show the WO's symbol (W, n, W_e, R_c, R_h, R_o/R_n) with
+its explanation as hover text (``<abbr title>``) and in the legend below the table.
 """
 
 from __future__ import annotations
@@ -45,12 +46,15 @@ def evaluation_terms(coefficient: str = "k") -> tuple[Term, ...]:
     E)."""
     if coefficient == "e":
         development = Term(
-            "k", "E", pgettext("column", "E"),
+            "k", "E", pgettext("column", "Coefficient"),
             _("Development coefficient (classic DWZ rating regulations)."),
         )  # fmt: skip
     else:
         development = Term(
-            "k", "K", pgettext("column", "K"), _("Development factor (WO 3.2, Anhang 1.3).")
+            "k",
+            "K",
+            pgettext("column", "Factor"),
+            _("Development factor (WO 3.2, Anhang 1.3)."),
         )
     return (
         Term("nr", "#", pgettext("column", "#"), _("Running number (or the pairing number).")),
@@ -67,28 +71,28 @@ def evaluation_terms(coefficient: str = "k") -> tuple[Term, ...]:
         Term(
             "vkz",
             "VKZ",
-            pgettext("column", "VKZ"),
+            pgettext("column", "Club code"),
             _("Club code: the active membership at the time of the tournament."),
         ),
         Term(
             "r_o",
             "R_o",
-            pgettext("column", "R_o"),
+            pgettext("column", "Old rating"),
             _("Old rating before the tournament (entry DWZ), with its index."),
         ),
         development,
         Term(
             "r_c",
             "R_c",
-            pgettext("column", "R_c"),
+            pgettext("column", "Opp. average"),
             _("Average of the opponents' ratings / the opponents' level."),
         ),
-        Term("w", "W", pgettext("column", "W"), _("Points scored, a draw counts 0.5.")),
-        Term("n", "n", pgettext("column", "n"), _("Number of rated games.")),
+        Term("w", "W", pgettext("column", "Points"), _("Points scored, a draw counts 0.5.")),
+        Term("n", "n", pgettext("column", "Games"), _("Number of rated games.")),
         Term(
             "w_e",
             "W_e",
-            pgettext("column", "W_e"),
+            pgettext("column", "Expected score"),
             _(
                 "Expected score in the tournament = the sum of all single winning "
                 "expectations P(D)."
@@ -97,7 +101,7 @@ def evaluation_terms(coefficient: str = "k") -> tuple[Term, ...]:
         Term(
             "r_h",
             "R_h",
-            pgettext("column", "R_h"),
+            pgettext("column", "Performance"),
             _(
                 "Tournament performance independent of R_o (WO 3.6); * an exceptional "
                 "player (Sonderwertung, WO 3.6.3)."
@@ -106,7 +110,7 @@ def evaluation_terms(coefficient: str = "k") -> tuple[Term, ...]:
         Term(
             "r_n",
             "R_n",
-            pgettext("column", "R_n"),
+            pgettext("column", "New rating"),
             _("New rating after the evaluation (following DWZ), with its index."),
         ),
         Term("change", "+/-", pgettext("column", "+/-"), _("Rating change: R_n minus R_o.")),
@@ -157,7 +161,7 @@ def card_terms() -> tuple[Term, ...]:
     (its rows mix DWZ 2026's K and classic DWZ's E)."""
     by_key = {t.key: t for t in evaluation_terms()}
     k, e = by_key["k"], term("k", "e")
-    development = Term("k", "K/E", pgettext("column", "K/E"), f"{k.title} {e.title}")
+    development = Term("k", "K/E", pgettext("column", "Factor K/E"), f"{k.title} {e.title}")
     return (
         by_key["w"], by_key["n"], by_key["w_e"], development, by_key["r_c"], by_key["r_h"],
         by_key["r_o"], by_key["r_n"], by_key["change"],
@@ -170,9 +174,9 @@ def spreadsheet_companions() -> dict[str, tuple[str, ...]]:
     their index (the display's ``1306-50``), R_h by the Sonderwertung mark (``1807*``,
     WO 3.6.3), R_n also by the residual-games mark (the display's "Erstdaten", WO 3.4.2)."""
     return {
-        "r_o": (pgettext("column", "R_o index"),),
+        "r_o": (pgettext("column", "Old index"),),
         "r_h": (pgettext("column", "Exceptional"),),
-        "r_n": (pgettext("column", "R_n index"), pgettext("column", "Residual games")),
+        "r_n": (pgettext("column", "New index"), pgettext("column", "Residual games")),
     }
 
 

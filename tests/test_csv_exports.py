@@ -32,12 +32,14 @@ def example(pg_server):
         yield url, client_for(url), players
 
 
-def parse(data: str) -> list[dict[str, str]]:
-    return list(csv.DictReader(io.StringIO(data, newline="")))
+def parse(data: str, lang: str = "de") -> list[dict[str, str]]:
+    """A CSV of ``lang``: German ``;``-separated, English ``,``-separated."""
+    delimiter = i18n.CSV_DELIMITER[lang]
+    return list(csv.DictReader(io.StringIO(data, newline=""), delimiter=delimiter))
 
 
-def header(data: str) -> list[str]:
-    return next(csv.reader(io.StringIO(data, newline="")))
+def header(data: str, lang: str = "de") -> list[str]:
+    return next(csv.reader(io.StringIO(data, newline=""), delimiter=i18n.CSV_DELIMITER[lang]))
 
 
 def page_heads(html: str, table_id: str) -> list[str]:
@@ -63,7 +65,7 @@ def by_player(rows: list[dict[str, str]], column: str) -> dict[str, dict[str, st
 
 def no_placeholders(data: str) -> None:
     """Missing values are empty cells, never ``-``, ``None`` or parentheses."""
-    for row in list(csv.reader(io.StringIO(data, newline="")))[1:]:
+    for row in list(csv.reader(io.StringIO(data, newline=""), delimiter=";"))[1:]:
         for cell in row:
             assert cell not in ("-", "None") and not cell.startswith("("), row
 
@@ -75,14 +77,14 @@ def check_evaluation(data: str) -> None:
     got = [int(a[c]) for c in ("DWZ alt", "Index alt", "DWZ neu", "Index neu", "+/-")]
     assert got == [2220, 31, 2245, 32, 25]
     assert [a[c] for c in ("K", "Niveau", "Punkte", "Partien", "We", "Leistung")] == [
-        "25.0", "1855", "7.0", "7", "5.990", "2331",
+        "25,0", "1855", "7,0", "7", "5,990", "2331",
     ]  # fmt: skip
     assert (a["Sonderwertung"], a["Mitglied"], a["Restpartien"]) == ("", "ja", "")
     # G's performance 1961 counts as Sonderwertung (WO 3.6.3): the mark in its own column
     assert (int(g["Leistung"]), g["Sonderwertung"]) == (1961, "*")
     assert (int(g["DWZ neu"]), int(g["Index neu"])) == (1730, 4)
     # non-members: computed, not stored; the display's parentheses are the Mitglied column
-    assert (e["K"], e["Mitglied"], e["+/-"]) == ("42.0", "nein", "")
+    assert (e["K"], e["Mitglied"], e["+/-"]) == ("42,0", "nein", "")
     assert (int(n["DWZ neu"]), int(n["Index neu"]), n["Mitglied"]) == (1494, 1, "nein")
     # P keeps residual games (the display's "Erstdaten"): no new DWZ, the mark instead
     assert (p["DWZ neu"], p["Index neu"], p["Restpartien"]) == ("", "", "ja")
@@ -98,6 +100,8 @@ def test_evaluation_csv_on_the_web_splits_numbers_and_names_columns_as_the_page(
     with i18n.use("de"):
         expected = [*terms.spreadsheet_labels(terms.evaluation_terms()), "Mitglied"]
     assert header(data) == expected
+    # a German spreadsheet opens it: ";" between the cells, the decimal comma in them
+    assert data.splitlines()[0] == ";".join(expected) and "," not in data.splitlines()[0]
     assert without_companions(header(data))[:-1] == page_heads(page, "evaluation")
     check_evaluation(data)
     # the public CSV hides what the page hides: E is not published (WO 4.1.1)
@@ -108,10 +112,17 @@ def test_evaluation_csv_on_the_web_splits_numbers_and_names_columns_as_the_page(
         f"/tournaments/{EXAMPLE}/evaluation.csv", params={"lang": "en"}
     ).text
     english_page = english_client.get(f"/tournaments/{EXAMPLE}").text
-    assert without_companions(header(english), "en") == [*page_heads(english_page, "evaluation"),
-                                                    "Member"]  # fmt: skip
-    g = by_player(parse(english), "Player")["G"]
-    assert (g["R_h"], g["Exceptional"], g["R_n"], g["R_n index"]) == ("1961", "*", "1730", "4")
+    assert english.splitlines()[0].startswith("#,Player,Age,Club code,Old rating,Old index,")
+    assert without_companions(header(english, "en"), "en") == [
+        *page_heads(english_page, "evaluation"), "Member",
+    ]  # fmt: skip
+    english_rows = by_player(parse(english, "en"), "Player")
+    g = english_rows["G"]
+    assert (g["Performance"], g["Exceptional"], g["New rating"], g["New index"]) == (
+        "1961", "*", "1730", "4",
+    )  # fmt: skip
+    a = english_rows["A"]
+    assert (a["Factor"], a["Points"], a["Expected score"]) == ("25.0", "7.0", "5.990")
 
 
 def pdf_text(path) -> str:
@@ -128,7 +139,7 @@ def test_evaluation_csv_of_the_cli_is_the_same_table(example, tmp_path):
     # the page and the PDF keep the display of WO Anhang 3.1.11 (2220-31, 1961*, (42.0))
     ok(["export", "evaluation", EXAMPLE, "--format", "pdf", "-o", str(tmp_path / "e.pdf")], url)
     shown = pdf_text(tmp_path / "e.pdf")
-    assert all(v in shown for v in ("2220-31", "2245-32", "1961*", "(42.0)", "Erstdaten"))
+    assert all(v in shown for v in ("2220-31", "2245-32", "1961*", "(42,0)", "Erstdaten"))
 
 
 def test_rating_list_csv_has_dwz_and_index_apart_and_the_page_names(example):
@@ -178,4 +189,6 @@ def test_card_csv_splits_numbers_and_names_columns_as_the_page(example, tmp_path
     (tmp_path / "card.pdf").write_bytes(pdf)
     assert "2220-31" in pdf_text(tmp_path / "card.pdf")  # the PDF keeps the display
     english = ok(["--lang", "en", "player", "card", str(players["A"]), "--format", "csv"], url)
-    assert header(english)[8:13] == ["Exceptional", "R_o", "R_o index", "R_n", "R_n index"]
+    assert header(english, "en")[8:13] == [
+        "Exceptional", "Old rating", "Old index", "New rating", "New index",
+    ]  # fmt: skip

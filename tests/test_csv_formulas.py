@@ -78,7 +78,10 @@ def federation(
 
 
 def cells(data: str) -> list[list[str]]:
-    return list(csv.reader(io.StringIO(data, newline="")))
+    """The cells of a CSV in either form: German ``;``-separated (the people's CSVs in
+    German), else ``,`` (English, the DSB's and the machine formats)."""
+    delimiter = csv.Sniffer().sniff(data.splitlines()[0], delimiters=",;").delimiter
+    return list(csv.reader(io.StringIO(data, newline=""), delimiter=delimiter))
 
 
 def assert_neutral(data: str, *, names: int = 1) -> None:
@@ -88,7 +91,7 @@ def assert_neutral(data: str, *, names: int = 1) -> None:
     flat = [cell for row in rows for cell in row]
     for cell in flat:
         if cell.startswith(FORMULA_START):
-            assert re.fullmatch(r"[+-]?\d+(\.\d+)?", cell), repr(cell)
+            assert re.fullmatch(r"[+-]?\d+([.,]\d+)?", cell), repr(cell)
     shown = [c for c in flat if c.startswith("'") and any(f in c for f in [*FORMULAS, CLUB])]
     assert len(shown) >= names, flat[:80]
     for cell in shown:
@@ -97,7 +100,7 @@ def assert_neutral(data: str, *, names: int = 1) -> None:
 
 
 def negative_numbers(data: str) -> list[str]:
-    return [c for row in cells(data) for c in row if re.fullmatch(r"-\d+(\.\d+)?", c)]
+    return [c for row in cells(data) for c in row if re.fullmatch(r"-\d+([.,]\d+)?", c)]
 
 
 def test_neutralise_keeps_numbers_and_plain_names():

@@ -194,8 +194,8 @@ def test_club_names_are_shown(empty_db):
         out = run(args, url)
         assert out.returncode == 0, out.stderr
     listing = run(["export", "list", "--club", "10614", "--date", "2026-08-02"], url).stdout
-    assert listing.splitlines()[0].startswith("#,Name,VKZ,Verein,Mgl-Nr")
-    assert '"Müller, Jörg",10614,SC Musterstadt 1920,17,' in listing
+    assert listing.splitlines()[0].startswith("#;Name;VKZ;Verein;Mgl-Nr")
+    assert "Müller, Jörg;10614;SC Musterstadt 1920;17;" in listing
     eng = create_engine(url, poolclass=NullPool)
     with Session(eng) as session:
         assert tournament_info(session, "K1").vkz_name == "SC Musterstadt 1920"

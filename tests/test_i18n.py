@@ -123,7 +123,10 @@ def test_cli_tables_follow_lang_and_the_setting() -> None:
     german = CliRunner().invoke(main, ["evaluate", example, "--format", "table"])
     assert german.exit_code == 0, german.output
     lines = german.output.splitlines()
-    assert lines[0].startswith("WO-Beispielturnier  Turnier-ID: 12345678  Beginn: 2026-08-10")
+    assert lines[0].startswith(
+        "WO-Beispielturnier  Turnier-ID: 12345678  Beginn: 10.08.2026  Ende: 12.12.2026"
+    )
+    assert lines[4].split()[5:12] == ["2220-31", "25,0", "1855", "7,0", "7", "5,990", "2331"]
     assert lines[2].split() == ["#", "Spieler", "Altersstufe", "VKZ", "DWZ", "alt", "K",
                                 "Niveau", "Punkte", "Partien", "We", "Leistung", "DWZ", "neu",
                                 "+/-"]  # fmt: skip
@@ -134,7 +137,10 @@ def test_cli_tables_follow_lang_and_the_setting() -> None:
     )
     for args, env in ((["evaluate"], {"RATINGDB_LANG": "en"}), (["--lang", "en", "evaluate"], {})):
         english = CliRunner().invoke(main, [*args, example, "--format", "table"], env=env)
-        assert english.output.splitlines()[2].split()[:5] == ["#", "Player", "Age", "VKZ", "R_o"]
+        out = english.output.splitlines()
+        assert out[0].startswith("WO-Beispielturnier  Tournament ID: 12345678  Start: 2026-08-10")
+        assert out[2].split()[:7] == ["#", "Player", "Age", "Club", "code", "Old", "rating"]
+        assert out[4].split()[5:12] == ["2220-31", "25.0", "1855", "7.0", "7", "5.990", "2331"]
         assert i18n.language() == "de"
     bad = CliRunner().invoke(main, ["evaluate", example], env={"RATINGDB_LANG": "fr"})
     assert bad.exit_code == 2 and "RATINGDB_LANG: unknown language 'fr'" in bad.output

@@ -38,4 +38,4 @@ def test_the_readme_example_session_runs(scratch_db, monkeypatch):
     show = outputs["tournament show"]
     assert "Neumann, Tim" in show and "Gast, Gerd" in show and "Müller, Anna" in show
     assert "Wolf, Lea" in outputs["player card"]
-    assert outputs["export list"].splitlines()[0].startswith("#,")
+    assert outputs["export list"].splitlines()[0].startswith("#;")  # German: ";"

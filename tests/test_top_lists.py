@@ -196,9 +196,9 @@ def test_page_csv_pdf_and_json_show_the_same_places(federation) -> None:
         "100", "Musterländischer Schachverband", 100, "f",
     )  # fmt: skip
     csv_text = client.get("/lists/top.csv", params=query).text
-    assert csv_text.splitlines()[0].startswith("Platz,Name,DWZ,Index,")
-    names = [line.split(",")[1:3] for line in csv_text.splitlines()[1:]]
-    assert names == [['"Adler', ' Anna"'], ['"Clausen', ' Clara"'], ['"Fuchs', ' Frieda"']]
+    assert csv_text.splitlines()[0].startswith("Platz;Name;DWZ;Index;")
+    names = [line.split(";")[1:3] for line in csv_text.splitlines()[1:]]
+    assert names == [["Adler, Anna", "2300"], ["Clausen, Clara", "2250"], ["Fuchs, Frieda", "2000"]]
     pdf = client.get("/lists/top.pdf", params=query)
     assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
     import pypdfium2 as pdfium
@@ -247,9 +247,9 @@ def test_export_list_top_writes_the_top_list(federation) -> None:
     )  # fmt: skip
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
-    assert lines[0].startswith("Platz,Name,DWZ")
+    assert lines[0].startswith("Platz;Name;DWZ")
     # the command line is an officer's: the anonymised member is on it
-    assert [line.split(",")[0] for line in lines[1:]] == ["1", "2", "3"]
+    assert [line.split(";")[0] for line in lines[1:]] == ["1", "2", "3"]
     assert "Lenz" in lines[1] and "Adler" in lines[2] and "Clausen" in lines[3]
     refused = run(["export", "list", "--federation", "000", "--sex", "f"], federation.url_for_tests)
     assert refused.returncode == 2 and "--top" in refused.stderr

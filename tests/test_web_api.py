@@ -126,7 +126,7 @@ def test_non_members_are_not_published(world):
 def test_evaluation_sorting_and_games(world):
     _, client, _ = world
     ev = client.get(f"/api/tournaments/{RECENT_A}").json()
-    assert ev["evaluated"] and ev["columns"][11] == "R_n" and ev["keys"][11] == "r_n"
+    assert ev["evaluated"] and ev["columns"][11] == "New rating" and ev["keys"][11] == "r_n"
     assert ev["tournament"]["calculated_at"] is not None  # stamped by the run
     by_rating = client.get(f"/api/tournaments/{RECENT_A}", params={"sort": "r_o", "dir": "desc"})
     ratings = [r["cells"][4] for r in by_rating.json()["rows"]]
@@ -166,7 +166,7 @@ def test_rating_list_json_and_csv(world):
     rated = [r["rating"] for r in listing["rows"] if r["rating"] is not None]
     assert rated == sorted(rated, reverse=True) and rated
     csv_text = client.get("/lists.csv", params={"club": "A0001"}).text
-    rows = list(csv.DictReader(io.StringIO(csv_text)))
+    rows = list(csv.DictReader(io.StringIO(csv_text), delimiter=";"))  # German: ";"
     assert [r["Name"] for r in rows] == [r["name"] for r in listing["rows"]]
     youth = client.get("/api/lists", params={"federation": "A", "age_class": "youth"}).json()
     assert all(r["birth_year"] >= TODAY.year - 20 for r in youth["rows"])

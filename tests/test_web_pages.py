@@ -52,12 +52,13 @@ def test_evaluation_page_shows_the_published_numbers(example):
     page = client.get(f"/tournaments/{EXAMPLE}")
     assert page.status_code == 200
     rows = {r[1].split(", ")[-1].rstrip(" ↗"): r for r in cells(page.text, "evaluation")}
-    assert rows["A"][4:13] == ["2220-31", "25.0", "1855", "7.0", "7", "5.990", "2331",
+    # German numbers: the decimal comma (docs/i18n.md "Numbers and dates")
+    assert rows["A"][4:13] == ["2220-31", "25,0", "1855", "7,0", "7", "5,990", "2331",
                                "2245-32", "+25"]  # fmt: skip
     assert rows["G"][10:12] == ["1961*", "1730-4"]  # Sonderwertung
     assert rows["P"][11] == "Erstdaten"  # as the WO prints it (Anhang 3.1.11)
     # E and N are non-members: computed, not stored, shown as textual participants
-    assert rows["E"][2:4] == ["", "-"] and rows["E"][5] == "(42.0)"
+    assert rows["E"][2:4] == ["", "-"] and rows["E"][5] == "(42,0)"
     assert rows["N"][11] == "(1494-1)"
     api = client.get(f"/api/tournaments/{EXAMPLE}").json()["rows"]
     linked = {r["cells"][1].split(", ")[-1]: r["player_id"] is not None for r in api}
@@ -76,7 +77,7 @@ def test_evaluation_page_sorts_by_link(example):
 
 
 def test_scoresheet_of_h_as_in_anhang_3_1_12(example):
-    _, client, participants = example
+    url, client, participants = example
     sheet = client.get(f"/api/tournaments/{EXAMPLE}/players/{participants['H']}").json()
     got = {
         g["opponent"].split(", ")[-1]: (g["rating"], g["result"], g["expected"])
@@ -97,7 +98,11 @@ def test_scoresheet_of_h_as_in_anhang_3_1_12(example):
     assert (sheet["score"], sheet["expected"], sheet["k"]) == (1.0, 1.308, 24.5)
     assert (sheet["rating_old"], sheet["rating_new"]) == ("1300-77", "1292-78")
     page = client.get(f"/tournaments/{EXAMPLE}/players/{participants['H']}").text
-    assert '<span id="rating-new">1292-78</span>' in page and "1.308" in page
+    assert '<span id="rating-new">1292-78</span>' in page and "1,308" in page
+    english = client_for(url).get(
+        f"/tournaments/{EXAMPLE}/players/{participants['H']}", params={"lang": "en"}
+    ).text
+    assert "1.308" in english and "1,308" not in english
 
 
 def test_scoresheet_of_a_remaining_player_marks_new_residual_games(example):

@@ -102,6 +102,7 @@ def parse(data: bytes, source: str = "<dewis>") -> TrfTournament:
             return None
 
     end = day(_text(tour, "endDate"), f"{tpath}/endDate") if tour is not None else None
+
     def number(value: str, path: str, limits: Range) -> int | None:
         try:
             return whole_number(value, limits)

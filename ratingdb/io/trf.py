@@ -287,9 +287,7 @@ def scoring_of(records: Iterable[str], other: dict[str, str]) -> dict[str, Decim
     return _scoring(records, other)[0]
 
 
-def _scoring(
-    records: Iterable[str], other: dict[str, str]
-) -> tuple[dict[str, Decimal], list[str]]:
+def _scoring(records: Iterable[str], other: dict[str, str]) -> tuple[dict[str, Decimal], list[str]]:
     """:func:`scoring_of` and the problems of its records (one text each)."""
     values: dict[str, Decimal] = {}
     problems = []

@@ -4,9 +4,11 @@ A :class:`Document` is a title, header lines (``label: value``) and a table, opt
 rating chart and further tables (the Karteikarte's memberships). CSV: one header row with
 the column names, then the rows of the main table in their spreadsheet form
 (``csv_columns``/``csv_rows`` when given: one number per cell, ``1306-50`` as DWZ and index,
-the Sonderwertung mark in its own column); UTF-8 without BOM, comma-separated, decimal
-point, an empty cell for a missing value, the header lines not repeated, a text cell that
-would start a formula behind an apostrophe: a CSV is for spreadsheets
+the Sonderwertung mark in its own column); UTF-8 without BOM, separator, numbers and dates
+as the language writes them (German ``;``, ``2,5``, ``01.12.2026``; English ``,``, ``2.5``,
+``2026-12-01``: :mod:`ratingdb.i18n`), an empty cell for a missing value, the header lines
+not repeated, a text cell that would start a formula behind an apostrophe: a CSV is for
+spreadsheets
 (docs/data-exchange.md). PDF: A4 landscape, the title and header lines above the chart
 and the tables, which span the width of the page (:func:`column_widths`),
 the column header repeated on every page, a footer with the print date ("Stand") and
@@ -24,7 +26,7 @@ from datetime import date
 from typing import Any
 
 from ratingdb.csv_cells import neutral_row
-from ratingdb.i18n import _
+from ratingdb.i18n import _, csv_delimiter, date_text
 from ratingdb.queries.chart import ChartPoint, layout
 
 #: the tables' font size and cell padding, in points
@@ -103,9 +105,14 @@ def to_csv(doc: Document) -> str:
     (:mod:`ratingdb.csv_cells`; the column heads are ratingdb's own words, such as
     ``+/-``, which no spreadsheet runs)."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(doc.columns if doc.csv_columns is None else doc.csv_columns)
-    writer.writerows(neutral_row(r) for r in (doc.rows if doc.csv_rows is None else doc.csv_rows))
+    plain = csv.writer(out, delimiter=csv_delimiter(), lineterminator="\n")
+    # the writer quotes a cell with the separator, a quote or "\n", not one with a bare
+    # "\r": such a row is written with every cell quoted, so that it reads back as one row
+    quoted = csv.writer(out, delimiter=csv_delimiter(), lineterminator="\n", quoting=csv.QUOTE_ALL)
+    plain.writerow(doc.columns if doc.csv_columns is None else doc.csv_columns)
+    for row in doc.rows if doc.csv_rows is None else doc.csv_rows:
+        cells = neutral_row(row)
+        (quoted if any("\r" in str(c) for c in cells) else plain).writerow(cells)
     return out.getvalue()
 
 
@@ -205,7 +212,7 @@ def to_pdf(doc: Document) -> bytes:
     styles = getSampleStyleSheet()
     small = styles["BodyText"].clone("small", fontSize=8, leading=10)
     width = landscape(A4)[0] - 30 * mm
-    printed = (doc.printed_on or date.today()).isoformat()
+    printed = date_text(doc.printed_on or date.today())
     left_text = _("ratingdb - %(title)s - as of %(date)s") % {"title": doc.title, "date": printed}
 
     class NumberedCanvas(Canvas):  # type: ignore[misc]
@@ -282,4 +289,9 @@ def render(doc: Document, fmt: str) -> bytes:
 
 
 def cells(values: Sequence[object]) -> tuple[str, ...]:
-    return tuple("" if v is None else str(v) for v in values)
+    """A row's cells as text: a date in the language's form (:func:`ratingdb.i18n.date_text`),
+    an empty cell for None; numbers with decimals are formatted by the caller
+    (:func:`ratingdb.i18n.decimal` with the column's places)."""
+    return tuple(
+        "" if v is None else date_text(v) if isinstance(v, date) else str(v) for v in values
+    )

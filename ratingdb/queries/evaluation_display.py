@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ratingdb import terms
-from ratingdb.i18n import _, pgettext
+from ratingdb.i18n import _, date_text, decimal, pgettext
 from ratingdb.rules.model import PlayerInput, TournamentInput, TournamentResult
 
 
@@ -64,8 +64,9 @@ def evaluation_rows(t: TournamentInput, result: TournamentResult) -> list[Displa
             new = terms.residual_mark() if res.new_residual_games else "-"
         else:
             new = _paren(_rating_index(rating_new, index_new), member)
-        k = "" if res.k is None else f"{res.k:.{decimals}f}"
-        expected = "" if res.expected is None else f"{res.expected:.3f}"
+        k = "" if res.k is None else decimal(res.k, decimals)
+        expected = "" if res.expected is None else decimal(res.expected, 3)
+        score = decimal(res.score, 1)
         performance = _text(res.performance)
         age = terms.age_class(res.age_class)
         name = player.name or res.id
@@ -75,13 +76,13 @@ def evaluation_rows(t: TournamentInput, result: TournamentResult) -> list[Displa
                     str(number), name, age, player.club_vkz or "-",
                     _rating_index(res.rating_old, res.index_old), _paren(k, member),
                     "-" if res.opponents_avg is None else str(res.opponents_avg),
-                    f"{res.score:.1f}", str(res.games), expected,
+                    score, str(res.games), expected,
                     performance + ("*" if res.exceptional else ""), new, change,
                 ),
                 (
                     str(number), name, age, player.club_vkz or "",
                     _text(res.rating_old), _text(old_index), k,
-                    _text(res.opponents_avg), f"{res.score:.1f}", str(res.games), expected,
+                    _text(res.opponents_avg), score, str(res.games), expected,
                     performance, "*" if res.exceptional else "",
                     _text(rating_new), _text(index_new),
                     _("yes") if res.group == "remaining" and res.new_residual_games else "",
@@ -117,8 +118,8 @@ def render_text(
     info = t.tournament
     parts = [
         (_("Tournament ID"), info.id),
-        (pgettext("date", "Start"), info.start.isoformat()),
-        (pgettext("date", "End"), info.end.isoformat()),
+        (pgettext("date", "Start"), date_text(info.start)),
+        (pgettext("date", "End"), date_text(info.end)),
         (_("Level (VKZ)"), info.vkz or "-"),
         (_("Rules"), f"{result.rules} ({result.precision})"),
     ]

@@ -22,7 +22,7 @@ from ratingdb import terms
 from ratingdb.db.store import fetch_together
 from ratingdb.engine.inputs import state_at
 from ratingdb.engine.model import Adjustment, PlayerRecord, PlayerState, Takeover
-from ratingdb.i18n import _, pgettext
+from ratingdb.i18n import _, date_text, decimal, pgettext
 from ratingdb.names import full_name
 from ratingdb.plausibility import check_date
 from ratingdb.queries.age_ranges import age_condition
@@ -98,8 +98,8 @@ def evaluation_document(session: Session, ident: str) -> Document:
         title=_("DWZ evaluation: %(name)s") % {"name": info.name or info.id},
         header=[
             (_("Tournament ID"), info.id),
-            (pgettext("date", "Start"), info.start.isoformat()),
-            (pgettext("date", "End"), info.end.isoformat()),
+            (pgettext("date", "Start"), date_text(info.start)),
+            (pgettext("date", "End"), date_text(info.end)),
             ("VKZ", info.vkz or "-"),
             (_("Kind"), terms.tournament_kind(info.kind)),
             (_("Rechenmodul"), f"{result.rules} ({result.precision})"),
@@ -286,7 +286,7 @@ def rating_list_document(
     rows: list[dict[str, Any]], *, scope: str, day: date, age_class: str | None
 ) -> Document:
     """Rows of :func:`rating_list_rows` as a CSV/PDF document."""
-    header = [(_("As of"), day.isoformat()), (_("Selection"), scope)]
+    header = [(_("As of"), date_text(day)), (_("Selection"), scope)]
     if age_class:
         header.append((_("Age class"), age_class))
     return Document(
@@ -353,10 +353,10 @@ def card_document(
             else (terms.residual_mark() if e["new_residual"] else "-")
         )
         numbers = (
-            f"{float(e['score']):.1f}",
+            decimal(e["score"], 1),
             e["games"],
-            None if e["expected"] is None else f"{e['expected']:.3f}",
-            None if e["k"] is None else f"{e['k']:.1f}",
+            None if e["expected"] is None else decimal(e["expected"], 3),
+            None if e["k"] is None else decimal(e["k"], 1),
             e["opponents_avg"],
         )
         exceptional = "*" if e["exceptional"] else ""

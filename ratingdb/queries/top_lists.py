@@ -30,7 +30,7 @@ from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import InputError
-from ratingdb.i18n import _, pgettext
+from ratingdb.i18n import _, date_text, pgettext
 from ratingdb.names import full_name
 from ratingdb.plausibility import check_date
 from ratingdb.queries.age_ranges import age_condition, birth_year_condition
@@ -241,7 +241,7 @@ def top_labels() -> dict[str, str]:
 
 def selection_words(query: TopListQuery) -> list[tuple[str, str]]:
     """The selection as header lines of the CSV/PDF and the page (label, value)."""
-    lines = [(_("As of"), query.on.isoformat()), (_("Places"), str(query.limit))]
+    lines = [(_("As of"), date_text(query.on)), (_("Places"), str(query.limit))]
     if query.age:
         lines.append((_("Age class"), query.age))
     if query.birth_year_from is not None or query.birth_year_to is not None:

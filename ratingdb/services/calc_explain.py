@@ -18,7 +18,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from ratingdb.i18n import N_, _, language
+from ratingdb.i18n import N_, _, decimal, language
 from ratingdb.rules.rounding import decimal_half_up, round_half_up, round_half_up_to
 from ratingdb.services.calculator import PLAYER_ID, Calculation
 from ratingdb.terms import age_class as age_name
@@ -34,17 +34,9 @@ RESULT = {Decimal("1"): "1", Decimal("0.5"): "½", Decimal("0"): "0"}
 
 
 def de(value: Any, places: int | None = None) -> str:
-    """A number with the language's decimal mark (German ``1,667``, English ``1.667``): a
-    whole number without decimals; a Decimal as it is (W_e keeps its 3 places); ``places``
-    rounds half-up (WO); ``exact`` below."""
-    if isinstance(value, Fraction) and value.denominator == 1:
-        value = int(value)
-    if isinstance(value, int) and places is None:
-        return str(value).replace("-", "−")
-    if places is not None:
-        value = decimal_half_up(Fraction(value), places)
-    text = format(Decimal(str(value)) if isinstance(value, float) else value, "f")
-    return text.replace(".", _mark()).replace("-", "−")
+    """A number of the explanation: :func:`ratingdb.i18n.decimal` (the language's decimal
+    mark, ``places`` half-up) with the typographic minus of a formula (``−33``)."""
+    return decimal(value, places).replace("-", "−")
 
 
 def _mark() -> str:

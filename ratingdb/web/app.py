@@ -159,6 +159,8 @@ def templates() -> Jinja2Templates:
         i18n.gettext, i18n.ngettext, newstyle=True, pgettext=i18n.pgettext,
         npgettext=i18n.npgettext,
     )  # fmt: skip
+    env.filters["decimal"] = i18n.decimal  # {{ e.score | decimal(1) }}: 2,5 / 2.5
+    env.filters["date"] = i18n.date_text  # {{ t.end_date | date }}: 01.12.2026 / 2026-12-01
     env.globals["tournament_kind"] = terms.tournament_kind
     env.globals["evaluation_notes"] = terms.notes
     env.globals["membership_status"] = terms.membership_status
