@@ -204,7 +204,7 @@ def test_page_csv_pdf_and_json_show_the_same_places(federation) -> None:
     import pypdfium2 as pdfium
 
     shown = "".join(p.get_textpage().get_text_range() for p in pdfium.PdfDocument(pdf.content))
-    assert "Stand: 2026-11-21" in shown and "Seite 1 von 1" in shown  # the print date
+    assert "Stand: 21.11.2026" in shown and "Seite 1 von 1" in shown  # the print date
     assert "Adler, Anna" in shown
 
 
