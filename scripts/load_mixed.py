@@ -134,8 +134,8 @@ def server_timing(value: bytes) -> dict[str, float]:
 
 def prepare(url: str, seed: int, today: date) -> dict[str, Any]:
     """Read targets, the officer's token and the documents of recent tournaments."""
-    from ratingdb.db.users import add_user, issue_token
     from ratingdb.queries.tournament import submission_document
+    from ratingdb.services.users import add_user, issue_token
 
     engine = connect(url)
     rng = random.Random(seed)

@@ -89,10 +89,10 @@ def dsb_lists(data: bytes) -> None:
 def submission_json(data: bytes) -> None:
     """An officer's submission as the API reads it: the one loader, the document's checks
     that need no database, the officer's scope of new members."""
-    from ratingdb.db.users import Principal
     from ratingdb.io.evaluate_json import parse_tournament
     from ratingdb.services.database import json_document
     from ratingdb.services.permissions import check_memberships
+    from ratingdb.services.users import Principal
 
     doc = json_document(data, "body", named=False)
     parse_tournament(doc)

@@ -22,10 +22,10 @@ from sqlalchemy.engine import URL
 from sqlalchemy.orm import Session
 
 from ratingdb.db.models import Player
-from ratingdb.db.sign_in import set_password
-from ratingdb.db.users import add_user
 from ratingdb.io import trf
+from ratingdb.services.sign_in import set_password
 from ratingdb.services.trf_import import FEDERATION, export_trf
+from ratingdb.services.users import add_user
 from tests import shared_files
 from tests.web_support import TODAY, database, engine_for, ok
 

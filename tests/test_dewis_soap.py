@@ -22,7 +22,7 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-from ratingdb.db.users import add_user
+from ratingdb.services.users import add_user
 from ratingdb.web.app import create_app
 from tests.builders import ok
 from tests.web_support import TODAY, client_for, database, engine_for, served

@@ -16,14 +16,14 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import URL
 from sqlalchemy.orm import Session
 
-from ratingdb.db.sign_in import (
+from ratingdb.services.sign_in import (
     ADDRESS_FREE_FAILURES,
     FIRST_LOCK_SECONDS,
     FREE_FAILURES,
     Locked,
     sign_in,
 )
-from ratingdb.db.users import add_user, issue_token
+from ratingdb.services.users import add_user, issue_token
 from ratingdb.web.app import create_app
 from tests.cli import run
 from tests.web_support import TODAY, bearer, database, engine_for, ok
@@ -263,7 +263,7 @@ def test_audit_page_shows_details_as_text(site):
         "address: 10.0.7.66", "failures: 5", "key: pair", "seconds: 30"]  # fmt: skip
     assert "reason: wrong password" in table and "{" not in table
     with Session(engine_for(site)) as session, session.begin():
-        from ratingdb.db.users import set_role
+        from ratingdb.services.users import set_role
 
         add_user(session, "emil", "officer", ["C1", "C2"])
         set_role(session, "emil", "admin")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy.orm import Session
 
-from ratingdb.db.users import add_user
+from ratingdb.services.users import add_user
 from tests.cli import run
 from tests.web_support import ARTIFACTS, TODAY, database, engine_for, ok, served
 

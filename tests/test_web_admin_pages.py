@@ -12,7 +12,7 @@ from sqlalchemy import text
 from sqlalchemy.engine import URL
 from sqlalchemy.orm import Session
 
-from ratingdb.db.users import add_user
+from ratingdb.services.users import add_user
 from tests.cli import run
 from tests.web_support import client_for, database, engine_for, ok
 
@@ -247,7 +247,7 @@ def test_admin_adds_a_user_with_a_generated_password(site):
 
 
 def test_admin_changes_scope_password_and_tokens(site):
-    from ratingdb.db.users import issue_token
+    from ratingdb.services.users import issue_token
     from tests.web_support import bearer
 
     with Session(engine_for(site)) as session, session.begin():

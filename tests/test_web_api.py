@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-from ratingdb.db.users import revoke
+from ratingdb.services.users import revoke
 from tests.web_support import (
     TODAY,
     bearer,

@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy.engine import URL
 from sqlalchemy.orm import Session
 
-from ratingdb.db.users import add_user, issue_token
+from ratingdb.services.users import add_user, issue_token
 from ratingdb.web.app import create_app
 from ratingdb.web.bodies import PUBLIC_LIMIT, UPLOAD_LIMIT
 from tests.cli import run

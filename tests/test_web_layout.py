@@ -17,8 +17,8 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-from ratingdb.db.sign_in import set_password
-from ratingdb.db.users import add_user, issue_token
+from ratingdb.services.sign_in import set_password
+from ratingdb.services.users import add_user, issue_token
 from tests.test_web_browser import CHROMIUM
 from tests.web_support import ARTIFACTS, TODAY, engine_for, example_database, served
 

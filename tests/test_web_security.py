@@ -19,8 +19,8 @@ from sqlalchemy import text
 from sqlalchemy.engine import URL
 from sqlalchemy.orm import Session
 
-from ratingdb.db.sign_in import FIRST_LOCK_SECONDS, FREE_FAILURES, MAX_LOCK_SECONDS
-from ratingdb.db.users import add_user
+from ratingdb.services.sign_in import FIRST_LOCK_SECONDS, FREE_FAILURES, MAX_LOCK_SECONDS
+from ratingdb.services.users import add_user
 from ratingdb.web.app import create_app
 from ratingdb.web.deps import SignedInDep
 from ratingdb.web.deps import signed_in as session_dependency

@@ -12,8 +12,8 @@ from sqlalchemy import text
 from sqlalchemy.engine import URL
 from sqlalchemy.orm import Session
 
-from ratingdb.db.sign_in import FIRST_LOCK_SECONDS, FREE_FAILURES, MAX_LOCK_SECONDS
-from ratingdb.db.users import add_user
+from ratingdb.services.sign_in import FIRST_LOCK_SECONDS, FREE_FAILURES, MAX_LOCK_SECONDS
+from ratingdb.services.users import add_user
 from tests.cli import run
 from tests.web_support import client_for, database, engine_for, ok
 

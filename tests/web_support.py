@@ -17,8 +17,8 @@ from sqlalchemy.engine import URL
 from sqlalchemy.orm import Session
 from sqlalchemy.pool import NullPool
 
-from ratingdb.db.users import add_user, issue_token
 from ratingdb.queries.tournament import submission_document
+from ratingdb.services.users import add_user, issue_token
 from ratingdb.web.app import create_app
 from tests.builders import ok
 from tests.cli import wo_2026_throughout

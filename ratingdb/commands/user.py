@@ -26,7 +26,7 @@ def user() -> None:
 @click.option("--full-name", default="", help="Shown as the evaluator of tournaments.")
 def user_add(name: str, role: str, scopes: tuple[str, ...], full_name: str) -> None:
     """Add an officer (with --scope) or an admin."""
-    from ratingdb.db.users import add_user
+    from ratingdb.services.users import add_user
 
     with writing() as session:
         add_user(session, name, role, list(scopes), full_name=full_name)
@@ -39,7 +39,7 @@ def user_add(name: str, role: str, scopes: tuple[str, ...], full_name: str) -> N
 @click.option("--label", default="", help="What the token is for (shown in `user list`).")
 def user_token(name: str, label: str) -> None:
     """Issue an API token for NAME; it is printed once and stored only as a hash."""
-    from ratingdb.db.users import issue_token
+    from ratingdb.services.users import issue_token
 
     with writing() as session:
         token = issue_token(session, name, label=label)
@@ -63,7 +63,7 @@ def user_password(name: str, password_stdin: bool, generate: bool) -> None:
     stored only as an argon2id hash. Ends NAME's signed-in sessions."""
     import sys
 
-    from ratingdb.db.sign_in import reset_password, set_password
+    from ratingdb.services.sign_in import reset_password, set_password
 
     if generate:
         if password_stdin:
@@ -91,7 +91,7 @@ def user_password(name: str, password_stdin: bool, generate: bool) -> None:
 )
 def user_scope(name: str, scopes: tuple[str, ...]) -> None:
     """Replace officer NAME's VKZ prefixes."""
-    from ratingdb.db.users import set_scopes
+    from ratingdb.services.users import set_scopes
 
     with writing() as session:
         now = ", ".join(set_scopes(session, name, list(scopes)).scopes)
@@ -104,7 +104,7 @@ def user_scope(name: str, scopes: tuple[str, ...]) -> None:
 def user_revoke(name: str, prefix: str | None) -> None:
     """Revoke NAME's API tokens (all, or one); his signed-in sessions go on (to end all of
     him: `ratingdb user disable NAME`)."""
-    from ratingdb.db.users import revoke
+    from ratingdb.services.users import revoke
 
     with writing() as session:
         count = revoke(session, name, prefix=prefix)
@@ -123,7 +123,7 @@ def user_revoke(name: str, prefix: str | None) -> None:
 def user_role(name: str, role: str, scopes: tuple[str, ...]) -> None:
     """Make NAME an officer (with --scope) or an admin; his open sessions and tokens act
     in the new role from their next request."""
-    from ratingdb.db.users import set_role
+    from ratingdb.services.users import set_role
 
     with writing() as session:
         set_role(session, name, role, list(scopes))
@@ -136,7 +136,7 @@ def user_role(name: str, role: str, scopes: tuple[str, ...]) -> None:
 def user_disable(name: str) -> None:
     """Disable NAME at once: every API token revoked, every signed-in session ended, sign-in
     refused until `ratingdb user enable NAME`."""
-    from ratingdb.db.users import disable_user
+    from ratingdb.services.users import disable_user
 
     with writing() as session:
         tokens, sessions = disable_user(session, name)
@@ -150,7 +150,7 @@ def user_disable(name: str) -> None:
 @click.argument("name")
 def user_enable(name: str) -> None:
     """Let a disabled NAME sign in again with his password (his old tokens stay revoked)."""
-    from ratingdb.db.users import enable_user
+    from ratingdb.services.users import enable_user
 
     with writing() as session:
         enable_user(session, name)
@@ -161,7 +161,7 @@ def user_enable(name: str) -> None:
 @click.option("--json", "as_json", is_flag=True)
 def user_list(as_json: bool) -> None:
     """Users with role, VKZ prefixes and active tokens."""
-    from ratingdb.db.users import list_users
+    from ratingdb.services.users import list_users
 
     with Session(engine()) as session:
         rows = list_users(session)

@@ -568,7 +568,7 @@ class WebSession(Base):
 
 class SignInThrottle(Base):
     """Counted sign-in attempts of one key (``pair:ADDRESS|NAME`` or ``addr:ADDRESS``,
-    :mod:`ratingdb.db.sign_in`) since its last success, and until when the key is locked
+    :mod:`ratingdb.services.sign_in`) since its last success, and until when the key is locked
     (migration 0014)."""
 
     __tablename__ = "sign_in_throttle"

@@ -19,8 +19,8 @@ from sqlalchemy import ColumnElement, and_, false, func, select
 from sqlalchemy.orm import Session
 
 from ratingdb.db.models import EvaluationProblem, RecalcRun, Tournament
-from ratingdb.db.users import Principal
 from ratingdb.services.permissions import scope_condition, within_deadline
+from ratingdb.services.users import Principal
 
 
 def last_failed_run(session: Session) -> RecalcRun | None:

@@ -22,7 +22,6 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from ratingdb.db.users import Principal
 from ratingdb.errors import InputError
 from ratingdb.i18n import _
 from ratingdb.io.evaluate_json import parse_tournament
@@ -32,6 +31,7 @@ from ratingdb.services.database import json_document
 from ratingdb.services.imports import read_trf
 from ratingdb.services.tournaments import Written
 from ratingdb.services.trf_import import Choice
+from ratingdb.services.users import Principal
 
 #: how the pages ask for a tournament id or VKZ a file does not give
 WEB_HINTS = (

@@ -24,8 +24,8 @@ from sqlalchemy import ColumnElement, or_, true
 from sqlalchemy.orm import InstrumentedAttribute
 
 from ratingdb.dates import add_years
-from ratingdb.db.users import Principal
 from ratingdb.errors import Forbidden
+from ratingdb.services.users import Principal
 
 __all__ = [
     "Forbidden",

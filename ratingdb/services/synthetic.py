@@ -33,8 +33,8 @@ def demo_users(session: Session, vkz: str) -> list[tuple[str, str, str, list[str
     """The users ``ratingdb demo`` signs in with: an officer for the first letter of
     ``vkz`` (his organisation level, WO 6.3) and an administrator, each with a generated
     password (printed once, stored as a hash): (name, role, password, scopes)."""
-    from ratingdb.db.sign_in import reset_password
-    from ratingdb.db.users import add_user
+    from ratingdb.services.sign_in import reset_password
+    from ratingdb.services.users import add_user
 
     out = []
     for name, role, scopes, full in ((OFFICER, "officer", [vkz[:1]], "Demo-Referent"),

@@ -2,7 +2,7 @@
 (WO 3.7, 6.2, 6.3): one implementation for the command line and the officer API.
 
 Each function takes the session of the caller's transaction and the acting ``user``: a
-:class:`~ratingdb.db.users.Principal` of the API, whose scope and deadline are checked
+:class:`~ratingdb.services.users.Principal` of the API, whose scope and deadline are checked
 (:mod:`ratingdb.services.permissions`) and who signs the tournament as one of its
 evaluators (WO 6.5.2.1 item 4); or None for the command line, a system administrator who
 signs nothing and names a tournament by code or number. The writes themselves (change
@@ -32,7 +32,6 @@ from sqlalchemy.orm import Session
 
 from ratingdb.db.models import AuditEntry, Tournament
 from ratingdb.db.organisations import require_organisation
-from ratingdb.db.users import Principal
 from ratingdb.errors import InputError, NotFound
 from ratingdb.io.evaluate_json import parse_tournament
 from ratingdb.io.trf import TrfTournament
@@ -40,6 +39,7 @@ from ratingdb.plausibility import check_tournament_dates
 from ratingdb.services import stored_tournament, submissions, trf_import
 from ratingdb.services.permissions import check_edit, check_memberships
 from ratingdb.services.trf_import import CLI_HINTS, Choice, Match
+from ratingdb.services.users import Principal
 from ratingdb.services.whatif import WhatIf, what_if
 
 T = TypeVar("T")

@@ -9,8 +9,8 @@
 * ``/admin/audit``: the audit log, newest first, filtered by user (who) and by tournament or
   user (what), 50 entries a page.
 
-The work is done by the functions the command line uses (:mod:`ratingdb.db.users`,
-:mod:`ratingdb.db.sign_in`, :mod:`ratingdb.queries.audit`), so the rules and the audit
+The work is done by the functions the command line uses (:mod:`ratingdb.services.users`,
+:mod:`ratingdb.services.sign_in`, :mod:`ratingdb.queries.audit`), so the rules and the audit
 entries are the same; the actor is the signed-in admin. Officers get 403, visitors
 without a session are sent to sign in (:mod:`ratingdb.web.guard`).
 """
@@ -26,8 +26,12 @@ from fastapi import APIRouter, Form, Path, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlalchemy.orm import Session
 
-from ratingdb.db.sign_in import reset_password, set_password
-from ratingdb.db.users import (
+from ratingdb.errors import InputError, NotFound
+from ratingdb.i18n import _
+from ratingdb.queries.audit import audit_entries
+from ratingdb.services.permissions import require_admin
+from ratingdb.services.sign_in import reset_password, set_password
+from ratingdb.services.users import (
     add_user,
     disable_user,
     enable_user,
@@ -36,10 +40,6 @@ from ratingdb.db.users import (
     set_scopes,
     user_tokens,
 )
-from ratingdb.errors import InputError, NotFound
-from ratingdb.i18n import _
-from ratingdb.queries.audit import audit_entries
-from ratingdb.services.permissions import require_admin
 from ratingdb.web.deps import ReleasingRoute, SessionDep, SignedIn, SignedInDep
 from ratingdb.web.guard import FormUserDep, render, to_sign_in
 

@@ -22,7 +22,6 @@ from fastapi import APIRouter, Depends, Query, Request
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
-from ratingdb.db.users import Principal
 from ratingdb.errors import InputError
 from ratingdb.io.trf import TrfTournament
 from ratingdb.services import tournaments
@@ -30,6 +29,7 @@ from ratingdb.services.database import json_document, write
 from ratingdb.services.imports import read_trf
 from ratingdb.services.tournaments import Written
 from ratingdb.services.trf_import import API_HINTS
+from ratingdb.services.users import Principal
 from ratingdb.web import schemas
 from ratingdb.web.deps import ReleasingRoute, UserDep
 from ratingdb.web.offload import in_a_request_thread, off_the_readers

@@ -90,7 +90,7 @@ def cross_site(scope: Scope) -> bool:
 def _signed_in(engine: Any, token: str) -> bool:
     from sqlalchemy.orm import Session
 
-    from ratingdb.db.sign_in import find_session
+    from ratingdb.services.sign_in import find_session
 
     with Session(engine) as session:
         return find_session(session, token) is not None
@@ -102,7 +102,7 @@ def _token_valid(engine: Any, token: str) -> bool:
     from sqlalchemy import text
     from sqlalchemy.orm import Session
 
-    from ratingdb.db.users import TOKEN_PREFIX, hash_token
+    from ratingdb.services.users import TOKEN_PREFIX, hash_token
 
     if not token.startswith(TOKEN_PREFIX) or len(token) > 200:
         return False

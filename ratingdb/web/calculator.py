@@ -20,7 +20,6 @@ from fastapi import APIRouter, Body, Request
 from fastapi.responses import HTMLResponse
 from sqlalchemy.orm import Session
 
-from ratingdb.db.users import Principal
 from ratingdb.errors import InputError
 from ratingdb.i18n import N_, _
 from ratingdb.queries.search import search_players
@@ -33,6 +32,7 @@ from ratingdb.services.calculator import (
     parse_request,
     split_path,
 )
+from ratingdb.services.users import Principal
 from ratingdb.terms import age_class, term
 from ratingdb.web import schemas
 from ratingdb.web.deps import OptionalUser, ReleasingRoute, SessionDep, TodayDep

@@ -17,9 +17,9 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
-from ratingdb.db.users import Principal, authenticate
 from ratingdb.errors import Unauthenticated
 from ratingdb.services.permissions import require_admin
+from ratingdb.services.users import Principal, authenticate
 from ratingdb.web.timing import in_thread
 
 bearer = HTTPBearer(
@@ -141,7 +141,7 @@ class SignedIn:
 
 
 def _find_session(engine: Engine, token: str) -> tuple[Principal, str] | None:
-    from ratingdb.db.sign_in import find_session
+    from ratingdb.services.sign_in import find_session
 
     with Session(engine) as session:
         return find_session(session, token)

@@ -20,9 +20,9 @@ from urllib.parse import quote
 from fastapi import Depends, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 
-from ratingdb.db.sign_in import same_token
 from ratingdb.errors import Forbidden
 from ratingdb.i18n import _
+from ratingdb.services.sign_in import same_token
 from ratingdb.web.deps import SignedIn, SignedInDep
 
 SIGN_IN = "/anmelden"

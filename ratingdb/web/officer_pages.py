@@ -1,7 +1,7 @@
 """The officer's pages: sign in and out (``/anmelden``, ``/abmelden``) and the
 overview (``/officer``). The rules of who may see and change what are those of the API
 (:mod:`ratingdb.services.permissions`): a session gives the same
-:class:`~ratingdb.db.users.Principal` as an API token.
+:class:`~ratingdb.services.users.Principal` as an API token.
 
 Every form carries a CSRF token: the sign-in form the one of the ``rdb_csrf`` cookie
 (double submit: a page of another site can neither read the cookie nor set the field), the
@@ -18,7 +18,10 @@ from fastapi import APIRouter, Form, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlalchemy.orm import Session
 
-from ratingdb.db.sign_in import (
+from ratingdb.i18n import _
+from ratingdb.queries.officer import officer_tournaments, state_counts
+from ratingdb.queries.runs import recorded_runs
+from ratingdb.services.sign_in import (
     SESSION_HOURS,
     Locked,
     close_session,
@@ -26,9 +29,6 @@ from ratingdb.db.sign_in import (
     same_token,
     sign_in,
 )
-from ratingdb.i18n import _
-from ratingdb.queries.officer import officer_tournaments, state_counts
-from ratingdb.queries.runs import recorded_runs
 from ratingdb.web.deps import SESSION_COOKIE, ReleasingRoute, SessionDep, SignedInDep, TodayDep
 from ratingdb.web.guard import SIGN_IN, csrf_refused, render, to_sign_in
 

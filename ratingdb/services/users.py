@@ -1,4 +1,4 @@
-"""Users of the web API and their tokens (WO 6.2, 6.3).
+"""The user use cases: users of the web API and their tokens (WO 6.2, 6.3).
 
 A user is a rating officer, responsible for the organisation levels named by VKZ prefixes
 (WO 6.3: the first characters of a tournament's VKZ decide which officer is responsible),

@@ -1,4 +1,4 @@
-"""Sign-in of people on the web pages: passwords, sessions, throttling.
+"""The sign-in use case: people signing in on the web pages: passwords, sessions, throttling.
 
 * Passwords are stored only as argon2id hashes (``argon2-cffi``, its default parameters:
   RFC 9106's low-memory profile); a hash made with older parameters is renewed at the next
@@ -28,10 +28,10 @@
   attempts exactly :data:`FREE_FAILURES` are checked before the lock, never more. A success
   takes its attempt back. Every failure and every lock is written to the audit log
   (action ``sign-in failed`` / ``sign-in locked``, the entity the submitted name).
-* A disabled user (:func:`ratingdb.db.users.disable_user`) is refused like a wrong
+* A disabled user (:func:`ratingdb.services.users.disable_user`) is refused like a wrong
   password, and his sessions and tokens end when he is disabled.
 
-The user a session belongs to is the same :class:`~ratingdb.db.users.Principal` an API
+The user a session belongs to is the same :class:`~ratingdb.services.users.Principal` an API
 token gives, so both go through :mod:`ratingdb.services.permissions`.
 """
 
@@ -49,8 +49,8 @@ from sqlalchemy import Engine, delete, select, text
 from sqlalchemy.orm import Session
 
 from ratingdb.db.models import AuditEntry, User, WebSession
-from ratingdb.db.users import Principal, hash_token
 from ratingdb.errors import InputError
+from ratingdb.services.users import Principal, hash_token
 
 FREE_FAILURES = 5
 FIRST_LOCK_SECONDS = 30
