@@ -282,3 +282,18 @@ def test_every_page_speaks_one_language(example):
             visible = unescape(re.sub(r"<[^>]+>", " ", page.text.split("<main>", 1)[1]))
             found = [w for w in foreign if re.search(rf"\b{w}\b", visible)]
             assert found == [], (path, lang, found)
+
+
+def test_a_refused_parameter_is_explained_in_the_pages_language(example):
+    """FastAPI's check of a parameter (``sort`` at most 10 characters) answers 422 with the
+    message in the page's language, not pydantic's English."""
+    url, client, _ = example
+    german = client.get(f"/tournaments/{EXAMPLE}", params={"sort": "X" * 11})
+    assert german.status_code == 422
+    assert "höchstens 10 Zeichen" in german.text and "String should" not in german.text
+    english = client_for(url).get(
+        f"/tournaments/{EXAMPLE}", params={"sort": "X" * 11, "lang": "en"}
+    )
+    assert english.status_code == 422 and "at most 10 characters" in english.text
+    api = client_for(url).get("/api/lists", params={"club": "X" * 11}).json()
+    assert api["errors"][0]["message"] == "at most 10 characters"  # the API: English

@@ -25,6 +25,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from ratingdb.errors import InputError, RatingdbError, Refused
 from ratingdb.rules.errors import RulesError
 from ratingdb.services.outcomes import as_error, outcome
+from ratingdb.web import validation_text
 
 _FILE_POSITION = re.compile(r"^(?P<file>.*?):(?P<line>\d+)(?::(?P<column>\d+))?$")
 _LINE_COLUMN = re.compile(r"^line (?P<line>\d+), column (?P<column>\d+)$")
@@ -135,7 +136,7 @@ async def server_error(request: Request, exc: Exception) -> Any:
 async def validation_error(request: Request, exc: Exception) -> Any:
     assert isinstance(exc, RequestValidationError)
     items = [
-        error_item(".".join(str(p) for p in e.get("loc", ())), str(e.get("msg", "")))
+        error_item(".".join(str(p) for p in e.get("loc", ())), validation_text.message(e))
         for e in exc.errors()
     ]
     return _respond(request, 422, "invalid request", bounded(items))
