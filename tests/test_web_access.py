@@ -103,7 +103,7 @@ def test_disabled_user_is_out_at_once_on_the_command_line(site):
 
     out = run(["user", "disable", "anna"], site)
     assert out.returncode == 0, out.stderr
-    assert out.stdout == "disabled anna: 1 token revoked, 2 sessions ended\n"
+    assert out.stdout == "anna gesperrt: 1 Token widerrufen, 2 Sitzungen beendet\n"  # German
 
     # the open sessions, the token and the password: all refused at the next request
     for b in (browser, other):
@@ -156,7 +156,7 @@ def test_admin_disables_a_user_on_his_page(site):
 def test_revoking_one_token_ends_only_that_token(site):
     browser = signed_in(site, "carl", "10.0.2.1")
     first, second = _token(site, "carl", "one"), _token(site, "carl", "two")
-    out = run(["user", "revoke", "carl", "--token", first[:12]], site)
+    out = run(["--lang", "en", "user", "revoke", "carl", "--token", first[:12]], site)
     assert out.returncode == 0 and out.stdout == "revoked 1 token of carl\n"
     assert browser.get("/api/me", headers=bearer(first)).status_code == 401
     assert browser.get("/api/me", headers=bearer(second)).status_code == 200
@@ -178,7 +178,7 @@ def test_scope_and_role_changes_apply_at_the_next_request(site):
     assert a_code in browser.get("/officer").text
     assert browser.get("/api/me", headers=bearer(token)).json()["scopes"] == ["A"]
     out = run(["user", "role", "dora", "--role", "admin"], site)
-    assert out.returncode == 0 and out.stdout == "dora is now admin\n"
+    assert out.returncode == 0 and out.stdout == "dora ist jetzt Administrator\n"
     assert browser.get("/admin/users").status_code == 200
     assert browser.get("/api/admin/audit", headers=bearer(token)).status_code == 200
     out = run(["user", "role", "dora", "--role", "officer", "--scope", "B"], site)

@@ -31,7 +31,7 @@ def test_user_commands(loaded):
     listing = json.loads(ok(["user", "list", "--json"], loaded))
     assert [(u["name"], u["active_tokens"]) for u in listing] == [("anna", 1), ("root", 0)]
     assert listing[0]["last_used_at"] is not None
-    assert "revoked 1 token of anna" in ok(["user", "revoke", "anna"], loaded)
+    assert "1 Token von anna widerrufen" in ok(["user", "revoke", "anna"], loaded)
     assert client.get("/api/me", headers=bearer(token)).status_code == 401
     assert run(["user", "token", "nobody"], loaded).stderr == "error: user: no user 'nobody'\n"
     log = client.get(

@@ -74,9 +74,10 @@ def _audit(url: URL, name: str) -> list[tuple[str, str, dict]]:  # type: ignore[
 
 
 def test_scope_and_generated_password_on_the_command_line(site):
-    ok(["user", "add", "carl", "--role", "officer", "--scope", "A"], site)
+    added = ok(["user", "add", "carl", "--role", "officer", "--scope", "A"], site)
+    assert added == "Referent carl für A angelegt; ein Token gibt `ratingdb user token carl`\n"
     out = run(["user", "scope", "carl", "--scope", "B", "--scope", "A1", "--scope", "B"], site)
-    assert (out.returncode, out.stdout) == (0, "carl now acts for A1, B\n"), out.stderr
+    assert (out.returncode, out.stdout) == (0, "carl ist jetzt zuständig für A1, B\n"), out.stderr
     bad = run(["user", "scope", "carl", "--scope", "A 1"], site)
     assert bad.returncode == 2 and bad.stdout == ""
     assert bad.stderr == "error: scope: a VKZ prefix has 1 to 10 letters or digits: 'A 1'\n"
@@ -324,7 +325,7 @@ def test_audit_log_paged_and_filtered(site):
     assert len(rows) == 50 and {r[1] for r in rows} == {"paging"}
     assert "1–50 von 120" in page.text and 'href="?actor=paging&amp;offset=50"' in page.text
     last = _rows(root.get("/admin/audit?actor=paging&offset=100").text, "audit")
-    assert len(last) == 20 and last[-1][3] == "tournament T1" and last[-1][4] == "2026-01-02"
+    assert len(last) == 20 and last[-1][3] == "tournament T1" and last[-1][4] == "02.01.2026"
     one = _rows(root.get("/admin/audit?entity_id=T7").text, "audit")
     assert [(r[1], r[2], r[3]) for r in one] == [("paging", "add", "tournament T7")]
     mine = _rows(root.get("/admin/audit?actor=root&entity_id=bert").text, "audit")

@@ -69,7 +69,7 @@ def test_password_is_stored_as_argon2id(site):
     # the prompt: asked twice, not echoed; a mismatch is asked again
     out = run(["user", "password", "anna"], site, input=f"{PASSWORD}\nx\n{PASSWORD}\n{PASSWORD}\n")
     assert out.returncode == 0, out.stderr
-    assert PASSWORD not in out.stdout and "password of anna set" in out.stdout
+    assert PASSWORD not in out.stdout and "Passwort von anna gesetzt" in out.stdout
 
 
 def test_officer_page_needs_a_session(site):

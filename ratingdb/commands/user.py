@@ -7,6 +7,7 @@ import click
 from sqlalchemy.orm import Session
 
 from ratingdb.commands.common import echo_json, engine, writing
+from ratingdb.i18n import _, ngettext
 
 
 @click.group()
@@ -30,8 +31,21 @@ def user_add(name: str, role: str, scopes: tuple[str, ...], full_name: str) -> N
 
     with writing() as session:
         add_user(session, name, role, list(scopes), full_name=full_name)
-    where = f" for {', '.join(sorted(set(scopes)))}" if scopes else ""
-    click.echo(f"added {role} {name}{where}; issue a token with `ratingdb user token {name}`")
+    click.echo(
+        _("added %(who)s; issue a token with `ratingdb user token %(name)s`")
+        % {"who": _role_words(name, role, scopes), "name": name}
+    )
+
+
+def _role_words(name: str, role: str, scopes: tuple[str, ...]) -> str:
+    """``officer anna for A1, B`` in the language in force."""
+    words = _("officer %(name)s") if role == "officer" else _("admin %(name)s")
+    if not scopes:
+        return words % {"name": name}
+    return _("%(role)s for %(scopes)s") % {
+        "role": words % {"name": name},
+        "scopes": ", ".join(sorted(set(scopes))),
+    }
 
 
 @user.command("token")
@@ -77,7 +91,7 @@ def user_password(name: str, password_stdin: bool, generate: bool) -> None:
         password = click.prompt("Password", hide_input=True, confirmation_prompt=True)
     with writing() as session:
         set_password(session, name, password)
-    click.echo(f"password of {name} set")
+    click.echo(_("password of %(name)s set") % {"name": name})
 
 
 @user.command("scope")
@@ -95,7 +109,7 @@ def user_scope(name: str, scopes: tuple[str, ...]) -> None:
 
     with writing() as session:
         now = ", ".join(set_scopes(session, name, list(scopes)).scopes)
-    click.echo(f"{name} now acts for {now}")
+    click.echo(_("%(name)s now acts for %(scopes)s") % {"name": name, "scopes": now})
 
 
 @user.command("revoke")
@@ -108,7 +122,10 @@ def user_revoke(name: str, prefix: str | None) -> None:
 
     with writing() as session:
         count = revoke(session, name, prefix=prefix)
-    click.echo(f"revoked {count} token{'s' if count != 1 else ''} of {name}")
+    click.echo(
+        ngettext("revoked %(n)d token of %(name)s", "revoked %(n)d tokens of %(name)s", count)
+        % {"n": count, "name": name}
+    )
 
 
 @user.command("role")
@@ -127,8 +144,14 @@ def user_role(name: str, role: str, scopes: tuple[str, ...]) -> None:
 
     with writing() as session:
         set_role(session, name, role, list(scopes))
-    where = f" for {', '.join(sorted(set(scopes)))}" if scopes else ""
-    click.echo(f"{name} is now {role}{where}")
+    click.echo(_("%(name)s is now %(role)s") % {"name": name, "role": _role(role, scopes)})
+
+
+def _role(role: str, scopes: tuple[str, ...]) -> str:
+    words = _("officer") if role == "officer" else _("admin")
+    if not scopes:
+        return words
+    return _("%(role)s for %(scopes)s") % {"role": words, "scopes": ", ".join(sorted(set(scopes)))}
 
 
 @user.command("disable")
@@ -140,9 +163,11 @@ def user_disable(name: str) -> None:
 
     with writing() as session:
         tokens, sessions = disable_user(session, name)
+    revoked = ngettext("%(n)d token revoked", "%(n)d tokens revoked", tokens) % {"n": tokens}
+    ended = ngettext("%(n)d session ended", "%(n)d sessions ended", sessions) % {"n": sessions}
     click.echo(
-        f"disabled {name}: {tokens} token{'s' if tokens != 1 else ''} revoked, "
-        f"{sessions} session{'s' if sessions != 1 else ''} ended"
+        _("disabled %(name)s: %(tokens)s, %(sessions)s")
+        % {"name": name, "tokens": revoked, "sessions": ended}
     )
 
 
@@ -154,7 +179,7 @@ def user_enable(name: str) -> None:
 
     with writing() as session:
         enable_user(session, name)
-    click.echo(f"enabled {name}")
+    click.echo(_("enabled %(name)s") % {"name": name})
 
 
 @user.command("list")
