@@ -77,7 +77,7 @@ def example_evaluation(example_db) -> dict[str, dict]:
     result = json.loads(ok(["tournament", "show", "12345678", "--json"], url))
     names = {}
     shown = ok(["export", "evaluation", "12345678", "--format", "csv"], url)
-    for row in csv.DictReader(io.StringIO(shown)):
+    for row in csv.DictReader(io.StringIO(shown), delimiter=";"):  # German: ";"
         names[row["#"]] = row["Spieler"].split(", ")[1]
     return {names[str(k)]: p for k, p in enumerate(result["players"], start=1)}
 
@@ -107,7 +107,7 @@ def test_example_start_values_and_residual_games(example_evaluation, example_exp
 def test_takeover_row_on_the_card_and_list_order(example_db):
     url, _ = example_db
     card = ok(["player", "card", "1", "--format", "csv"], url)  # a player of the first list
-    rows = list(csv.reader(io.StringIO(card)))
+    rows = list(csv.reader(io.StringIO(card), delimiter=";"))
     # German by default (docs/i18n.md): the words of the page, the symbols in its legend;
     # DWZ and index, the marks in columns of their own
     assert rows[0] == ["Ende", "Turnier", "Punkte", "Partien", "We", "K/E", "Niveau", "Leistung",
@@ -118,8 +118,8 @@ def test_takeover_row_on_the_card_and_list_order(example_db):
         a = conn.execute(text("SELECT id FROM players WHERE given_name = 'A'")).scalar_one()
     eng.dispose()
     card_a = list(csv.DictReader(io.StringIO(ok(["player", "card", str(a), "--format", "csv"],
-                                                url))))  # fmt: skip
-    assert card_a[0]["Ende"] == "2026-08-01" and card_a[0]["Turnier"].startswith("Datenübernahme")
+                                                url)), delimiter=";"))  # fmt: skip
+    assert card_a[0]["Ende"] == "01.08.2026" and card_a[0]["Turnier"].startswith("Datenübernahme")
     takeover = [card_a[0][c] for c in ("DWZ alt", "Index alt", "DWZ neu", "Index neu", "+/-")]
     assert takeover == ["", "", "2220", "31", ""]  # a takeover has no +/-
     example = [card_a[1][c] for c in ("DWZ alt", "Index alt", "DWZ neu", "Index neu", "+/-")]
@@ -128,29 +128,30 @@ def test_takeover_row_on_the_card_and_list_order(example_db):
     ]  # fmt: skip
     assert card_a[1]["Rechenmodul"] == "2026.1"  # the Rechenmodul of the row
     evaluation = ok(["export", "evaluation", "12345678", "--format", "csv"], url)
-    assert next(csv.reader(io.StringIO(evaluation))) == [
+    assert next(csv.reader(io.StringIO(evaluation), delimiter=";")) == [
         "#", "Spieler", "Altersstufe", "VKZ", "DWZ alt", "Index alt", "K", "Niveau", "Punkte",
         "Partien", "We", "Leistung", "Sonderwertung", "DWZ neu", "Index neu", "Restpartien",
         "+/-", "Mitglied",
     ]  # fmt: skip
     english = ok(["--lang", "en", "export", "evaluation", "12345678", "--format", "csv"], url)
-    assert next(csv.reader(io.StringIO(english))) == [
-        "#", "Player", "Age", "VKZ", "R_o", "R_o index", "K", "R_c", "W", "n", "W_e", "R_h",
-        "Exceptional", "R_n", "R_n index", "Residual games", "+/-", "Member",
+    assert next(csv.reader(io.StringIO(english))) == [  # English: ","
+        "#", "Player", "Age", "Club code", "Old rating", "Old index", "Factor", "Opp. average",
+        "Points", "Games", "Expected score", "Performance", "Exceptional", "New rating",
+        "New index", "Residual games", "+/-", "Member",
     ]  # fmt: skip
     listing = ok(["export", "list", "--club", "aaaaa", "--date", "2027-01-01"], url)
-    assert next(csv.reader(io.StringIO(listing))) == [
+    assert next(csv.reader(io.StringIO(listing), delimiter=";")) == [
         "#", "Name", "VKZ", "Verein", "Mgl-Nr", "Jahrgang", "Geschlecht", "DWZ", "Index",
         "FIDE-ID", "Spieler-ID",
     ]  # fmt: skip
-    assert list(csv.reader(io.StringIO(listing)))[1][7:9] == ["2245", "32"]
+    assert list(csv.reader(io.StringIO(listing), delimiter=";"))[1][7:9] == ["2245", "32"]
     # the player id: the Karteikarte of the row's player is that of the row's name
-    first = next(csv.DictReader(io.StringIO(listing)))
+    first = next(csv.DictReader(io.StringIO(listing), delimiter=";"))
     assert first["Name"] in ok(["player", "card", first["Spieler-ID"]], url)
     youth = ok(["export", "list", "--federation", "", "--age-class", "youth", "--date",
                 "2027-01-01"], url)  # fmt: skip
     # D (born 2010) is the only youth member; E (2006) has no membership
-    assert [r["Name"] for r in csv.DictReader(io.StringIO(youth))] == ["Player, D"]
+    assert [r["Name"] for r in csv.DictReader(io.StringIO(youth), delimiter=";")] == ["Player, D"]
     jgd = ok(["export", "list", "--federation", "", "--age-class", "Jgd", "--date", "2027-01-01"],
              url)  # fmt: skip
     assert jgd == youth  # the display's German mark selects the same class
@@ -164,8 +165,10 @@ def test_player_file_week_of_the_last_stored_evaluation(example_db):
     with eng.connect() as conn:
         a = conn.execute(text("SELECT id FROM players WHERE given_name = 'A'")).scalar_one()
     eng.dispose()
-    card = list(csv.reader(io.StringIO(ok(["player", "card", str(a), "--format", "csv"], url))))
-    end = date.fromisoformat(card[2][0])  # the example tournament (after the takeover row)
+    card_csv = ok(["player", "card", str(a), "--format", "csv"], url)
+    card = list(csv.reader(io.StringIO(card_csv), delimiter=";"))
+    day, month, year = card[2][0].split(".")  # the example tournament, a German date
+    end = date(int(year), int(month), int(day))
     spieler = ok(["export", "list", "--club", "aaaaa", "--date", "2027-01-01", "--format",
                   "dsb-csv"], url)  # fmt: skip
     rows = {r["Vorname"]: r for r in csv.DictReader(io.StringIO(spieler))}
@@ -463,7 +466,8 @@ def test_a_list_on_the_day_of_a_conversion_shows_converted_values(empty_db, tmp_
     # the default DSB timeline holds this adjustment already (migration 0007)
     assert "dwz-2026-umstufung" in ok(["adjustment", "list"], url)
     listing = ok(["export", "list", "--club", "C1", "--date", "2026-06-20"], url)
-    assert next(csv.DictReader(io.StringIO(listing)))["DWZ"] == "1800"
-    card = list(csv.DictReader(io.StringIO(ok(["player", "card", "1", "--format", "csv"], url))))
+    assert next(csv.DictReader(io.StringIO(listing), delimiter=";"))["DWZ"] == "1800"
+    card_csv = ok(["player", "card", "1", "--format", "csv"], url)
+    card = list(csv.DictReader(io.StringIO(card_csv), delimiter=";"))
     # the takeover row, no conversion
     assert [(row["DWZ neu"], row["Index neu"]) for row in card] == [("1800", "20")]
