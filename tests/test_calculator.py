@@ -305,6 +305,17 @@ def test_api_bad_input_is_422_naming_the_field(example):
                         ).status_code == 422  # fmt: skip
 
 
+def test_api_a_body_that_is_not_utf8_json_is_one_422_naming_the_body(example):
+    json_type = {"content-type": "application/json"}
+    answer = example.post("/api/calc", content=b"5\xff<B*\x15m", headers=json_type)
+    assert answer.status_code == 422, answer.text
+    (item,) = answer.json()["errors"]
+    assert item["location"] == "body" and "not JSON in UTF-8" in item["message"]
+    german = example.post("/api/calc?lang=de", content=b"\xff", headers=json_type)
+    assert german.status_code == 422
+    assert "nicht lesbar" in german.json()["errors"][0]["message"]
+
+
 def test_api_typed_in_answer(example):
     answer = example.post("/api/calc", json={"date": "2026-11-25", "player": {
         "rating": 1500, "index": 10, "birth_year": 1990}, "opponents": [

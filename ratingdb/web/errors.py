@@ -23,6 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ratingdb.errors import InputError, RatingdbError, Refused
+from ratingdb.i18n import N_, _
 from ratingdb.rules.errors import RulesError
 from ratingdb.services.outcomes import as_error, outcome
 from ratingdb.web import validation_text
@@ -142,8 +143,15 @@ async def validation_error(request: Request, exc: Exception) -> Any:
     return _respond(request, 422, "invalid request", bounded(items))
 
 
+#: why a body the framework could not parse is refused (its 400 answered as every bad input)
+UNREADABLE_BODY = N_("the request body cannot be read: it is not JSON in UTF-8 or not a form")
+
+
 async def http_error(request: Request, exc: Exception) -> Any:
     assert isinstance(exc, StarletteHTTPException)
+    if exc.status_code == 400:  # a body FastAPI could not parse: bad input, one 422
+        items = [error_item("body", _(UNREADABLE_BODY))]
+        return _respond(request, 422, "invalid request", items)
     # its headers travel with it: ``Allow`` of a 405, ``Connection`` of a cut-off body
     return _respond(request, exc.status_code, str(exc.detail), [], dict(exc.headers or {}))
 
