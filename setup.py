@@ -11,8 +11,9 @@ And it compiles ``ratingdb/rules/_fastsolve.c`` (the float precision's solver: p
 R_h and first-rating groups) and ``ratingdb/rules/_fastdwz.c`` (the passes over the
 players: rated games, W_e, K or E, R_n, the table iteration) in C (docs/engine.md, "The fast rules
 core"), and ``ratingdb/db/_fasttext.c`` (a snapshot's output columns as the text COPY
-reads, ratingdb/db/snapshot_text.py). The extensions are required: without a C compiler
-the install stops with one line that says so (``BuildExtensions``)."""
+reads, ratingdb/db/snapshot_text.py), and ``ratingdb/_records.c`` (many objects of a plain
+slots dataclass at once, ratingdb/records.py). The extensions are required: without a C
+compiler the install stops with one line that says so (``BuildExtensions``)."""
 
 from __future__ import annotations
 
@@ -82,10 +83,19 @@ FASTDWZ = Extension(
 FASTTEXT = Extension(
     "ratingdb.db._fasttext",
     ["ratingdb/db/_fasttext.c"],
+    depends=["ratingdb/_slots.h"],  # shared with _records (in the sdist, a rebuild on change)
+    extra_compile_args=["-O2"],
+)
+
+#: objects of plain slots dataclasses from rows of their field values (ratingdb/records.py)
+RECORDS = Extension(
+    "ratingdb._records",
+    ["ratingdb/_records.c"],
+    depends=["ratingdb/_slots.h"],
     extra_compile_args=["-O2"],
 )
 
 setup(
     cmdclass={"build_py": BuildWithMigrations, "build_ext": BuildExtensions},
-    ext_modules=[FASTSOLVE, FASTDWZ, FASTTEXT],
+    ext_modules=[FASTSOLVE, FASTDWZ, FASTTEXT, RECORDS],
 )

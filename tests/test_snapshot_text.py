@@ -366,9 +366,9 @@ def test_the_c_lines_of_ordinary_outputs_and_what_it_leaves():
 
 
 def test_the_c_lines_read_slots_and_attributes_alike():
-    """The C writer reads a SnapshotOutput's values by their names; an object of another
-    class with the same attributes gives the same line, and an unset slot raises what
-    reading it raises in Python."""
+    """The C writer reads a SnapshotOutput's values from their slots; an object of
+    another class with the same attributes (looked up by name) gives the same line, and
+    an unset slot raises what reading it raises in Python."""
     assert snapshot_text.compiled is not None
     o = SnapshotOutput("established", "adult", 1797, 17, 25.0, 1687, 3.5, 4, 2.604)
     o.expected_games = [0.651, None]
@@ -384,6 +384,11 @@ def test_the_c_lines_read_slots_and_attributes_alike():
     unset = SnapshotOutput.__new__(SnapshotOutput)
     with pytest.raises(AttributeError):
         snapshot_text.compiled.output_text(unset, FLOAT_TEXT, FLOAT_CACHE_SIZE)
+    # offsets outside the object, or not one a column, are refused (the layout stays)
+    for wrong in ((0,) * 18, (10**6,) * 18, (24,)):
+        with pytest.raises(ValueError):
+            snapshot_text.compiled.set_layout(SnapshotOutput, wrong)
+    assert snapshot_text.compiled.output_text(o, FLOAT_TEXT, FLOAT_CACHE_SIZE) == first
 
 
 def astuple_shallow(o: SnapshotOutput) -> tuple[object, ...]:

@@ -7,6 +7,7 @@ def output_text(o: SnapshotOutput, cache: dict[float, str], size: int) -> str | 
 
 COLUMNS: tuple[str, ...]
 
+def set_layout(cls: type, offsets: tuple[int, ...]) -> None: ...
 def snapshot_lines(
     snapshots: list[Snapshot], modul_ids: dict[str, int], line: Callable[[Snapshot], str]
 ) -> str: ...

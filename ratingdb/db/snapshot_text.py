@@ -24,6 +24,7 @@ from __future__ import annotations
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from ratingdb import records
 from ratingdb.db.snapshot_json import (
     FLOAT_CACHE_SIZE,
     FLOAT_TEXT,
@@ -82,6 +83,10 @@ try:
     compiled = _fasttext
 except ImportError:  # pragma: no cover - an install without a C compiler
     compiled = None
+if compiled is not None and records.compiled is not None:
+    # a SnapshotOutput's values read at its slots' offsets, as ratingdb/records.py finds
+    # and checks them (0.85 → 0.62 µs a typical line); by name without
+    compiled.set_layout(SnapshotOutput, records.compiled.layout(SnapshotOutput, compiled.COLUMNS))
 
 
 def output_text(o: SnapshotOutput) -> str:
