@@ -24,7 +24,7 @@ from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from ratingdb.db import store, stream
-from ratingdb.db.collector import ChunkCollector
+from ratingdb.engine.collector import ChunkCollector
 from ratingdb.services.database import open_engine
 
 

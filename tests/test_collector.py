@@ -1,4 +1,4 @@
-"""The cyclic collector during a streamed replay (ratingdb/db/collector.py): off between
+"""The cyclic collector during a streamed replay (ratingdb/engine/collector.py): off between
 chunks, cyclic garbage collected every few chunks, everything restored afterwards."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import weakref
 
 import pytest
 
-from ratingdb.db.collector import ChunkCollector
+from ratingdb.engine.collector import ChunkCollector
 
 
 class Node:

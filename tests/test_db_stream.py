@@ -13,11 +13,12 @@ from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.orm import Session
 from sqlalchemy.pool import NullPool
 
-from ratingdb.db import collector, stream
+from ratingdb.db import stream
 from ratingdb.db.bulk import load_federation
 from ratingdb.db.recalc import RecalcFailed, run_recalc
 from ratingdb.db.snapshot_text import SNAPSHOT_COLUMNS
 from ratingdb.db.store import RESIDUAL_COLUMNS, load_history, write_outcome
+from ratingdb.engine import collector
 from ratingdb.queries.export import evaluation_rows, residual_rows
 from ratingdb.synth import generate
 from tests.conftest import at_head
@@ -183,7 +184,7 @@ def test_a_writer_thread_that_fails_fails_the_run(fed, monkeypatch):
     assert " failed at tournament " in str(failed.value)
     assert _exported(fed) == before
     assert not [t for t in threading.enumerate() if t.name.startswith("ratingdb-")]
-    assert gc.isenabled() and gc.get_freeze_count() == 0  # ratingdb/db/collector.py
+    assert gc.isenabled() and gc.get_freeze_count() == 0  # ratingdb/engine/collector.py
     monkeypatch.setattr(stream, "_stage", real)
     assert run_recalc(fed, full=True).ratings_changed == []
     assert _exported(fed) == before

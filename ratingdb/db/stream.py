@@ -34,7 +34,6 @@ from sqlalchemy import Connection, text
 from sqlalchemy.orm import Session
 
 from ratingdb.db.change_report import Latest, latest_of
-from ratingdb.db.collector import ChunkCollector
 from ratingdb.db.overlap import Drain, Prefetch
 from ratingdb.db.rebuild import built_after
 from ratingdb.db.snapshot_text import (
@@ -58,6 +57,7 @@ from ratingdb.db.store import (
     snapshot_columns,
     write_problems,
 )
+from ratingdb.engine.collector import ChunkCollector
 from ratingdb.engine.model import EngineTournament, Snapshot
 from ratingdb.engine.order import KEY_ABOVE, OrderKey
 from ratingdb.engine.parallel import MIN_TOURNAMENTS, worker_count, worker_pool
@@ -211,7 +211,7 @@ def stream_to_stage(
     first = nothing_stored(session.connection())
     # the worker process starts first: its imports (about a second on the other core)
     # overlap the loading of the players' records; the cyclic collector is paused from
-    # here on (ratingdb/db/collector.py): loading 250,000 players' records started 8
+    # here on (ratingdb/engine/collector.py): loading 250,000 players' records started 8
     # full collections of everything (0.8 s, nothing found), and those records, alive to
     # the end, are frozen once loaded
     with worker_pool(workers, output_text) as pool, ChunkCollector() as collector:
