@@ -142,6 +142,37 @@ def tournament_kind(value: str) -> str:
     return names.get(value, value)
 
 
+#: each result code's points as shown, White's and Black's ("+"/"-": won/lost by forfeit)
+_RESULT_SIDES = {
+    "1-0": ("1", "0"), "0-1": ("0", "1"), "1/2-1/2": ("½", "½"), "+-": ("+", "-"),
+    "-+": ("-", "+"), "--": ("-", "-"), "W-L": ("1", "0"), "L-W": ("0", "1"), "D-D": ("½", "½"),
+}  # fmt: skip
+#: games of less than one move (TRF W/L/D): shown with their result, never rated (WO 3.4.1)
+SHORT_GAMES = ("W-L", "L-W", "D-D")
+
+
+def game_result(code: str, white: bool | None = None) -> str:
+    """A game's result code as the pages show it: the game (``white`` None: "1-0", "½-½",
+    "+/-" for a forfeit) or one side's own result (True White's, False Black's: "1", "½",
+    "+"); a game of less than one move adds "(short)" (never rated, WO 3.4.1)."""
+    if code not in _RESULT_SIDES:
+        return code
+    sides = _RESULT_SIDES[code]
+    if white is None:
+        shown = f"{sides[0]}/{sides[1]}" if code in ("+-", "-+", "--") else "-".join(sides)
+    else:
+        shown = sides[0] if white else sides[1]
+    return _("%(result)s (short)") % {"result": shown} if code in SHORT_GAMES else shown
+
+
+def game_marks() -> str:
+    """The note under a list of games: what the marks of the results mean (WO 3.4.1)."""
+    return _(
+        "+ and -: won and lost by forfeit (-/-: neither player came); (short): a game of "
+        "less than one move. Neither counts for the DWZ (WO 3.4.1)."
+    )
+
+
 def residual_mark() -> str:
     """The R_n cell of a remaining member who received residual games (the WO's
     "Erstdaten", Anhang 3.1.11)."""

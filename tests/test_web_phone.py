@@ -64,6 +64,14 @@ def site(pg_server):
                     "LIMIT 1"
                 )
             ).scalar_one()
+            participant = conn.execute(
+                text(
+                    "SELECT s.participant_id FROM rating_snapshots s JOIN tournaments t ON "
+                    "t.id = s.tournament_id WHERE t.code = :c AND s.player_group = 'established' "
+                    "AND s.games > 0 ORDER BY s.games DESC, s.participant_id LIMIT 1"
+                ),
+                {"c": code},
+            ).scalar_one()
             club, surname = conn.execute(
                 text(
                     "SELECT o.vkz, min(p.surname) FROM memberships m JOIN organisations o ON "
@@ -87,6 +95,17 @@ def site(pg_server):
                         f"/tournaments/{code}",
                         "evaluation",
                         ["td.name", "td.dwz", "td:last-child"],
+                    ),
+                    "games": (
+                        f"/tournaments/{code}/games",
+                        "participants",
+                        ["td.name", "td.dwz", "td.change"],
+                    ),
+                    "game-list": (f"/tournaments/{code}/games", "games", ["td.name", "td.result"]),
+                    "scoresheet": (
+                        f"/tournaments/{code}/players/{participant}",
+                        "scoresheet",
+                        ["td.name", "td.dwz", "td:nth-child(4)"],
                     ),
                     "club-list": (f"/lists?club={club}", "list", ["td.name", "td.dwz"]),
                     "directory": ("/lists", "directory", ["td.name", "td:last-child"]),
@@ -141,7 +160,7 @@ def test_phone_rows_carry_their_details_line(site, browser):
         context = browser.new_context(viewport={"width": width, "height": 844}, locale="de-DE")
         page = context.new_page()
         try:
-            for name in ("search", "karteikarte", "evaluation", "club-list", "top-list"):
+            for name in ("search", "karteikarte", "evaluation", "games", "club-list", "top-list"):
                 path, table, _ = pages[name]
                 page.goto(base + path)
                 sub = page.locator(f"table#{table} tbody tr td.name .sub").first
@@ -190,3 +209,56 @@ def test_calculator_shows_four_digit_ratings_whole(site, browser):
             assert fits, width
         finally:
             context.close()
+
+
+def _inside(page, table, selectors, width):
+    """The page does not scroll sideways and the cells of the first rows of ``table`` lie
+    inside the viewport's width, each with its text."""
+    m = page.evaluate(MEASURE, [table, selectors])
+    assert m["scrollWidth"] <= m["innerWidth"], (table, m["scrollWidth"])
+    assert m["rows"] >= 1, table
+    for cell in m["cells"]:
+        assert not cell.get("missing"), (table, cell)
+        assert cell["shown"] and cell["width"] > 0, (table, cell)
+        assert cell["left"] >= 0 and cell["right"] <= width, (table, cell)
+    return m
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_calculator_answer_and_player_search_fit_the_screen(site, browser, width, height):
+    """The calculator, as a club player uses it: typed-in DWZ and four opponents, then a
+    search for a player. The new DWZ, each game's rating used and P(D), and each hit's DWZ
+    are on the screen; nothing scrolls sideways; a hit shows its Jahrgang and club."""
+    base, pages = site
+    surname = pages["search"][0].split("q=")[1]
+    context = browser.new_context(viewport={"width": width, "height": height}, locale="de-DE")
+    page = context.new_page()
+    try:
+        page.goto(base + "/rechner")
+        page.fill("input[name=rating]", "1650")
+        page.fill("input[name=index]", "12")
+        for k, (rating, result) in enumerate(
+            (("1800", "1"), ("1720", "0.5"), ("2105", "0"), ("1533", "1"))
+        ):
+            page.fill(f"input[name=o{k}_rating]", rating)
+            page.select_option(f"select[name=o{k}_result]", result)
+        page.locator("button[value=calc]").first.click()
+        page.wait_for_selector("#calc-headline")
+        page.screenshot(path=str(SCREENS / f"phone-calculator-{width}.png"), full_page=False)
+        assert page.inner_text("#calc-headline").startswith("DWZ neu: ")
+        box = page.locator("#calc-headline").bounding_box()
+        assert box is not None and box["x"] + box["width"] <= width
+        m = _inside(page, "calc-games", ["td:nth-child(2)", "td:nth-child(3)", "td:nth-child(6)"],
+                    width)  # fmt: skip
+        assert [c["text"] for c in m["cells"][1::3]] == ["1800", "1720", "2105", "1533"]
+        page.fill("input[name=q]", surname)
+        page.locator("button[value=search]").click()
+        page.wait_for_selector("#calc-hits tbody tr")
+        page.locator("#calc-hits").scroll_into_view_if_needed()
+        page.screenshot(path=str(SCREENS / f"phone-calculator-hits-{width}.png"), full_page=False)
+        m = _inside(page, "calc-hits", ["td.name", "td.dwz", "td.picks"], width)
+        sub = page.locator("#calc-hits tbody td.name .sub").first
+        assert sub.is_visible() == (width < 600)
+        assert page.locator("#calc-hits thead th.wide").first.is_visible() == (width >= 600)
+    finally:
+        context.close()

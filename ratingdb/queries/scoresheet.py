@@ -33,6 +33,7 @@ from ratingdb.queries.publication import published_players
 from ratingdb.queries.tournament import load_stored_evaluation
 from ratingdb.rules.model import RESULTS, PlayerInput, PlayerResult
 from ratingdb.rules.rounding import decimal_half_up, div_half_up
+from ratingdb.terms import game_result
 
 SELECTION_2 = ("established", "first_stage", "second_stage")
 SELECTION_1 = ("established", "first_stage")
@@ -100,15 +101,6 @@ class Scoresheet:
             "coefficient": self.coefficient,
             "rating_new": self.rating_new,
         }
-
-
-_OWN_RESULT = {
-    ("1-0", True): "1", ("1-0", False): "0", ("0-1", True): "0", ("0-1", False): "1",
-    ("1/2-1/2", True): "½", ("1/2-1/2", False): "½", ("+-", True): "+", ("+-", False): "-",
-    ("-+", True): "-", ("-+", False): "+", ("--", True): "-", ("--", False): "-",
-    ("W-L", True): "1 (short)", ("W-L", False): "0 (short)", ("L-W", True): "0 (short)",
-    ("L-W", False): "1 (short)", ("D-D", True): "½ (short)", ("D-D", False): "½ (short)",
-}  # fmt: skip
 
 
 def _rating_text(rating: int | None, index: int | None, with_index: bool) -> str:
@@ -185,7 +177,7 @@ def scoresheet(
                 int(other),
                 opp_player if opp_player in shown else None,
                 shown_rating if (counted or residual) else "-",
-                _OWN_RESULT[(g.result, white)],
+                game_result(g.result, white),
                 own if (counted or residual) else None,
                 expected,
                 residual,

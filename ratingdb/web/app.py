@@ -162,6 +162,8 @@ def templates() -> Jinja2Templates:
     env.filters["decimal"] = i18n.decimal  # {{ e.score | decimal(1) }}: 2,5 / 2.5
     env.filters["date"] = i18n.date_text  # {{ t.end_date | date }}: 01.12.2026 / 2026-12-01
     env.globals["tournament_kind"] = terms.tournament_kind
+    env.globals["game_result"] = terms.game_result
+    env.globals["game_marks"] = terms.game_marks
     env.globals["evaluation_notes"] = terms.notes
     env.globals["membership_status"] = terms.membership_status
     return Jinja2Templates(env=env, context_processors=[template_context])

@@ -28,7 +28,6 @@ from ratingdb.queries.evaluation_table import (
     COLUMN_KEYS,
     EvaluationTable,
     evaluation_table,
-    tournament_info,
 )
 from ratingdb.queries.games import tournament_games
 from ratingdb.queries.reports import card_document, list_labels
@@ -258,7 +257,7 @@ def scoresheet_page(
     return _render(
         request,
         "scoresheet.html",
-        {"sheet": sheet, "coefficient_term": term("k", sheet.coefficient.lower())},
+        {"sheet": sheet, "coefficient_term": term("k", sheet.coefficient.lower()), "term": term},
     )
 
 
@@ -266,9 +265,19 @@ def scoresheet_page(
 def games_page(
     request: Request, code: str, session: SessionDep, today: TodayDep, user: OptionalUser
 ) -> HTMLResponse:
+    """All game results with each participant's points, and beside every name the DWZ
+    alt/neu of the evaluation display (its cells, so both pages write a rating alike)."""
+    table = table_for(session, code, today, user)
     data = tournament_games(session, code, today, show_all=user is not None)
-    info = tournament_info(session, code)
-    return _render(request, "games.html", {"data": data, "info": info})
+    ratings = {
+        row.participant_id: dict(zip(COLUMN_KEYS, row.cells, strict=True)) for row in table.rows
+    }
+    return _render(
+        request,
+        "games.html",
+        {"data": data, "info": table.info, "table": table, "keys": COLUMN_KEYS,
+         "ratings": ratings},
+    )  # fmt: skip
 
 
 ListClub = Annotated[str | None, Query(max_length=100, description="a club's VKZ (or name)")]
