@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from ratingdb.errors import InputError
+from ratingdb.i18n import _
 from ratingdb.settings import Bounds, Settings
 
 
@@ -107,3 +108,119 @@ MEMBER_NUMBER = Range("member number", 1, 9_999_999_999)
 BIRTH_YEAR = Range("birth year", 1850, 2200)
 #: a number of players in a header record (TRF ``062``/``072``)
 PLAYER_COUNT = Range("number of players", 0, 9999)
+
+
+# -- the plausible sizes of one tournament -----------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class SizeBound:
+    """The most of one kind a single tournament plausibly has (docs/database.md, "Size
+    bounds"); ``name`` is its key in the audit log."""
+
+    name: str
+    high: int
+
+
+#: the largest real opens have a few thousand players in one file (all groups of a big open
+#: together); 100,000 is a generated file, not a tournament
+PLAYERS = SizeBound("players", 5000)
+#: a Swiss has rarely more than 15 rounds, a double round robin of n players 2(n-1): 50 is a
+#: double round robin of 26
+ROUNDS = SizeBound("rounds", 50)
+#: one game a round: as many as the rounds
+GAMES_PER_PLAYER = SizeBound("games per player", 50)
+#: entrants who never played (no-shows of a big open, a team's reserves who were not
+#: fielded) are a few dozen; thousands are a member list, not a tournament
+WITHOUT_GAME = SizeBound("players without a game", 500)
+SIZE_BOUNDS = (PLAYERS, ROUNDS, GAMES_PER_PLAYER, WITHOUT_GAME)
+
+
+@dataclass(frozen=True, slots=True)
+class Sizes:
+    """What one tournament file or submission document holds: players, the highest round
+    any game, bye, result cell or round date names, the most games of one player (and who he
+    is: ``busiest``), and the players who played no game."""
+
+    players: int
+    rounds: int
+    most_games: int
+    busiest: str
+    without_game: int
+
+    def of(self, bound: SizeBound) -> int:
+        return {
+            PLAYERS: self.players,
+            ROUNDS: self.rounds,
+            GAMES_PER_PLAYER: self.most_games,
+            WITHOUT_GAME: self.without_game,
+        }[bound]
+
+
+@dataclass(frozen=True, slots=True)
+class Above:
+    """A bound a tournament goes above: which, what it holds, where."""
+
+    bound: SizeBound
+    found: int
+    location: str
+    message: str
+
+    def to_dict(self) -> dict[str, object]:
+        """The audit log's record of an administrator's override."""
+        return {"bound": self.bound.name, "high": self.bound.high, "found": self.found}
+
+
+class AboveBound(InputError):
+    """A tournament larger than a size bound, submitted without an administrator's override
+    (``above``: every bound it goes above; ``problems``: one located message each)."""
+
+    def __init__(self, above: list[Above]) -> None:
+        allow = _("an administrator can allow it on purpose (--allow-large; API and pages: "
+                  "allow_large)")  # fmt: skip
+        super().__init__(
+            above[0].location, "; ".join(a.message for a in above) + f"; {allow}"
+        )
+        self.above = above
+        self.problems = [(a.location, f"{a.message}; {allow}") for a in above]
+
+
+def _size_message(bound: SizeBound, found: int, sizes: Sizes) -> str:
+    values = {"found": found, "high": bound.high, "player": sizes.busiest}
+    if bound is PLAYERS:
+        text = _("%(found)d players, above the bound of %(high)d players per tournament")
+    elif bound is ROUNDS:
+        text = _("%(found)d rounds, above the bound of %(high)d rounds per tournament")
+    elif bound is GAMES_PER_PLAYER:
+        text = _("%(found)d games of player %(player)s, above the bound of %(high)d games "
+                 "per player")  # fmt: skip
+    else:
+        text = _("%(found)d players without a game, above the bound of %(high)d per tournament")
+    return text % values
+
+
+def check_sizes(sizes: Sizes, where: str, *, allow: bool = False) -> list[Above]:
+    """The size bounds a tournament goes above (``where``: the file, or the document's JSON
+    path, whose ``players`` or ``games`` the message then names); :class:`AboveBound`
+    unless ``allow`` (an administrator's override: the caller records what it allowed).
+
+    >>> small = Sizes(players=40, rounds=9, most_games=9, busiest="1", without_game=0)
+    >>> check_sizes(small, "$")
+    []
+    >>> from dataclasses import replace
+    >>> from ratingdb.i18n import use
+    >>> with use("en"):
+    ...     check_sizes(replace(small, players=100_000), "$")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ratingdb.plausibility.AboveBound: $.players: 100000 players, above the bound of 5000 ...
+    >>> [a.to_dict() for a in check_sizes(replace(small, rounds=5000), "t.trf", allow=True)]
+    [{'bound': 'rounds', 'high': 50, 'found': 5000}]
+    """
+    above = []
+    for bound in SIZE_BOUNDS:
+        found = sizes.of(bound)
+        if found > bound.high:
+            part = "players" if bound in (PLAYERS, WITHOUT_GAME) else "games"
+            location = f"{where}.{part}" if where.startswith("$") else where
+            above.append(Above(bound, found, location, _size_message(bound, found, sizes)))
+    if above and not allow:
+        raise AboveBound(above)
+    return above

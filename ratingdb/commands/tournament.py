@@ -37,15 +37,21 @@ def _changed(action: str, code: str, end: object) -> None:
 
 @tournament.command("add")
 @click.argument("source", metavar="FILE")
+@click.option(
+    "--allow-large",
+    is_flag=True,
+    help="Go above the size bounds on purpose (players, rounds, games per player, players "
+    "without a game; docs/database.md); recorded in the audit log.",
+)
 @click.option("--now", is_flag=True, help="Recalculate immediately.")
-def tournament_add(source: str, now: bool) -> None:
+def tournament_add(source: str, allow_large: bool, now: bool) -> None:
     """Add a tournament from FILE (format: docs/engine.md, "Submissions")."""
     from ratingdb.services.tournaments import add_json
 
     name = source_name(source)
     doc = read_json(source)
     with writing(name) as session:
-        written = add_json(session, doc, named=name)
+        written = add_json(session, doc, named=name, allow_large=allow_large)
     _changed("add", written.tournament, written.end)
     _now(now)
 
@@ -53,15 +59,21 @@ def tournament_add(source: str, now: bool) -> None:
 @tournament.command("correct")
 @click.argument("ident", metavar="ID")
 @click.argument("source", metavar="FILE")
+@click.option(
+    "--allow-large",
+    is_flag=True,
+    help="Go above the size bounds on purpose (players, rounds, games per player, players "
+    "without a game; docs/database.md); recorded in the audit log.",
+)
 @click.option("--now", is_flag=True, help="Recalculate immediately.")
-def tournament_correct(ident: str, source: str, now: bool) -> None:
+def tournament_correct(ident: str, source: str, allow_large: bool, now: bool) -> None:
     """Replace tournament ID's data with FILE."""
     from ratingdb.services.tournaments import correct_json
 
     name = source_name(source)
     doc = read_json(source)
     with writing(name) as session:
-        written = correct_json(session, ident, doc, named=name)
+        written = correct_json(session, ident, doc, named=name, allow_large=allow_large)
     _changed("correct", written.tournament, written.end)
     _now(now)
 
@@ -131,6 +143,12 @@ def tournament_show(ident: str, as_json: bool) -> None:
     is_flag=True,
     help="Create the VKZ's organisation when it is unknown (else an error).",
 )
+@click.option(
+    "--allow-large",
+    is_flag=True,
+    help="Go above the size bounds on purpose (players, rounds, games per player, players "
+    "without a game; docs/database.md); recorded in the audit log.",
+)
 @click.option("--now", is_flag=True, help="Recalculate immediately.")
 def tournament_import(
     source: str,
@@ -142,6 +160,7 @@ def tournament_import(
     end: datetime | None,
     complete_rounds: bool,
     create_org: bool,
+    allow_large: bool,
     now: bool,
 ) -> None:
     """Import a tournament file – TRF16/TRF26, SwissChess SWT (individual or team), DSB
@@ -161,7 +180,8 @@ def tournament_import(
         click.echo(f"warning: {name}: {warning}", err=True)
     with writing(name) as session:
         written = add_trf(
-            session, parsed, code=code, vkz=vkz, kind=kind, create_organisation=create_org
+            session, parsed, code=code, vkz=vkz, kind=kind, create_organisation=create_org,
+            allow_large=allow_large,
         )
     matches = written.matches or []
     for m in matches:

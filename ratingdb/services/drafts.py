@@ -53,6 +53,9 @@ class Options:
     end: date | None = None
     complete_rounds: bool = False
     create_organisation: bool = False
+    #: an administrator's override of the size bounds (:func:`ratingdb.services.
+    #: tournaments.within_bounds`; an officer's is not honoured)
+    allow_large: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
@@ -79,6 +82,7 @@ class Options:
             end=day("end"),
             complete_rounds=bool(data.get("complete_rounds")),
             create_organisation=bool(data.get("create_organisation")),
+            allow_large=bool(data.get("allow_large")),
         )
 
 
@@ -119,6 +123,17 @@ def read(content: bytes, filename: str, options: Options) -> Parsed:
     except InputError:  # pragma: no cover - read_trf already refused it
         kind = "trf"
     return Parsed(kind, tournament=t, warnings=list(t.warnings))
+
+
+def within_bounds(parsed: Parsed, options: Options, user: Principal) -> None:
+    """The size bounds of the file or document (:func:`ratingdb.services.tournaments.
+    within_bounds`), checked as it is uploaded: a file above one is never kept as a draft
+    (whose pages match every player) unless an administrator allows it."""
+    tournaments.within_bounds(
+        parsed.tournament if parsed.tournament is not None else parsed.doc,
+        user,
+        options.allow_large,
+    )
 
 
 def view(parsed: Parsed, options: Options) -> dict[str, Any]:
@@ -230,20 +245,26 @@ def plan(
     """The change the draft makes: a submission, or a correction of stored ``target``."""
     if parsed.tournament is None:
         if target is None:
-            return partial(tournaments.add_json, doc=parsed.doc, user=user, today=today)
+            return partial(
+                tournaments.add_json, doc=parsed.doc, user=user, today=today,
+                allow_large=options.allow_large,
+            )  # fmt: skip
         return partial(
-            tournaments.correct_json, ident=target, doc=parsed.doc, user=user, today=today
-        )
+            tournaments.correct_json, ident=target, doc=parsed.doc, user=user, today=today,
+            allow_large=options.allow_large,
+        )  # fmt: skip
     if target is None:
         return partial(
             tournaments.add_trf, parsed=parsed.tournament, code=options.code, vkz=options.vkz,
             kind=options.kind, user=user, today=today, hints=WEB_HINTS,
             create_organisation=options.create_organisation, choices=choices,
+            allow_large=options.allow_large,
         )  # fmt: skip
     return partial(
         tournaments.correct_trf, code=target, parsed=parsed.tournament, vkz=options.vkz,
         kind=options.kind, user=user, today=today,
         create_organisation=options.create_organisation, choices=choices,
+        allow_large=options.allow_large,
     )  # fmt: skip
 
 

@@ -33,9 +33,10 @@ from sqlalchemy.orm import Session
 from ratingdb.db.models import AuditEntry, Tournament
 from ratingdb.db.organisations import require_organisation
 from ratingdb.errors import InputError, NotFound
+from ratingdb.io import sizes
 from ratingdb.io.evaluate_json import parse_tournament
 from ratingdb.io.trf import TrfTournament
-from ratingdb.plausibility import check_tournament_dates
+from ratingdb.plausibility import Above, check_sizes, check_tournament_dates
 from ratingdb.services import stored_tournament, submissions, trf_import
 from ratingdb.services.permissions import check_edit, check_memberships
 from ratingdb.services.trf_import import CLI_HINTS, Choice, Match
@@ -102,6 +103,38 @@ def _plausible(start: date, end: date, where: str, today: date | None) -> None:
     """The tournament's dates within the bounds of :mod:`ratingdb.plausibility` (the
     command line passes no ``today``: :func:`ratingdb.plausibility.today`)."""
     check_tournament_dates(start, end, where, today=today)
+
+
+def within_bounds(
+    source: TrfTournament | Any, user: Principal | None, allow_large: bool, where: str = "$"
+) -> list[Above]:
+    """The size bounds of :mod:`ratingdb.plausibility` (players, rounds, games per player,
+    players without a game) for a tournament file or a submission document (``where``: the
+    document's JSON path; a file names itself), checked before anything else is done with
+    it: :class:`~ratingdb.plausibility.AboveBound` (a 422, exit code 2), unless an
+    administrator (the command line, or a user of role ``admin``) passes ``allow_large``.
+    Returns the bounds so allowed, for the audit log (:func:`_keep_above`)."""
+    if isinstance(source, TrfTournament):
+        found, where = sizes.of_file(source), source.source
+    else:
+        found = sizes.of_document(source)
+    allow = allow_large and (user is None or user.is_admin)
+    return check_sizes(found, where, allow=allow)
+
+
+def _keep_above(session: Session, code: str, above: list[Above], user: Principal | None) -> None:
+    """An administrator's override of the size bounds, in the audit log next to the
+    submission's entry."""
+    if above:
+        session.add(
+            AuditEntry(
+                actor=_actor(user),
+                action="above size bounds",
+                entity="tournament",
+                entity_id=code,
+                details={"allowed": [a.to_dict() for a in above]},
+            )
+        )
 
 
 def _existing(session: Session, code: str) -> Tournament:
@@ -190,10 +223,13 @@ def add_json(
     user: Principal | None = None,
     today: date | None = None,
     named: str | None = None,
+    allow_large: bool = False,
 ) -> Written:
     """Store a new (possibly late) tournament from a submission document (read from the
-    file ``named``, which its errors then name)."""
+    file ``named``, which its errors then name); above a size bound only with an
+    administrator's ``allow_large`` (:func:`within_bounds`)."""
     with _named(named):
+        above = within_bounds(doc, user, allow_large)
         info = parse_tournament(doc).tournament
         if user is not None:
             submissions.lock(session, info.id)
@@ -202,6 +238,7 @@ def add_json(
         _plausible(info.start, info.end, "$.tournament", today)
         t = submissions.add_tournament(session, doc, actor=_actor(user))
     _sign(t, user)
+    _keep_above(session, t.code, above, user)
     return _written("add", t, user, t.end_date)
 
 
@@ -213,16 +250,24 @@ def correct_json(
     user: Principal | None = None,
     today: date | None = None,
     named: str | None = None,
+    allow_large: bool = False,
 ) -> Written:
     """Replace tournament ``ident``'s data with the document (read from the file
-    ``named``); an API user's document must name the same tournament."""
+    ``named``); an API user's document must name the same tournament. Above a size bound
+    only with an administrator's ``allow_large`` (:func:`within_bounds`)."""
     with _named(named):
-        return _correct_json(session, ident, doc, user, today)
+        return _correct_json(session, ident, doc, user, today, allow_large)
 
 
 def _correct_json(
-    session: Session, ident: str, doc: Any, user: Principal | None, today: date | None
+    session: Session,
+    ident: str,
+    doc: Any,
+    user: Principal | None,
+    today: date | None,
+    allow_large: bool,
 ) -> Written:
+    above = within_bounds(doc, user, allow_large)
     submissions.lock(session, ident)
     if user is None:
         code = ident
@@ -245,6 +290,7 @@ def _correct_json(
     def correct() -> Written:
         t = submissions.correct_tournament(session, code, doc, actor=_actor(user))
         _sign(t, user)
+        _keep_above(session, t.code, above, user)
         return _written("correct", t, user, min(old_end or t.end_date, t.end_date))
 
     tid = _stored_id(session, code)
@@ -332,14 +378,17 @@ def add_trf(
     hints: tuple[str, str] = CLI_HINTS,
     create_organisation: bool = False,
     choices: Mapping[int, Choice] | None = None,
+    allow_large: bool = False,
 ) -> Written:
     """Import a TRF tournament; id, VKZ and kind default to the file's ``### ratingdb``
     lines (``hints`` say how the front end asks for a missing one). The VKZ must name a
     known organisation unless ``create_organisation`` (:mod:`ratingdb.db.organisations`).
     ``choices`` (the officer's pages, by start rank) decide who is who before the import's
-    matching; given, the matches are kept in the audit log."""
+    matching; given, the matches are kept in the audit log. Above a size bound only with an
+    administrator's ``allow_large`` (:func:`within_bounds`)."""
     from ratingdb.services import dsb_exchange
 
+    above = within_bounds(parsed, user, allow_large)
     if code is None and "tournamentUUID" in parsed.other:  # a corrected TournamentReport
         code = dsb_exchange.known_uuid(session, parsed.other["tournamentUUID"], parsed)
         vkz = vkz or (dsb_exchange.stored_vkz(session, code) if code else None)
@@ -359,6 +408,7 @@ def add_trf(
     _sign(t, user)
     if choices is not None:
         _keep_choices(session, t.code, matches, user)
+    _keep_above(session, t.code, above, user)
     return _written("add", t, user, t.end_date, matches)
 
 
@@ -373,9 +423,12 @@ def correct_trf(
     today: date | None = None,
     create_organisation: bool = False,
     choices: Mapping[int, Choice] | None = None,
+    allow_large: bool = False,
 ) -> Written:
     """Replace stored tournament ``code`` with the TRF's players and games (its VKZ known,
-    or created with ``create_organisation``; ``choices`` as for :func:`add_trf`)."""
+    or created with ``create_organisation``; ``choices`` and ``allow_large`` as for
+    :func:`add_trf`)."""
+    above = within_bounds(parsed, user, allow_large)
     submissions.lock(session, code)
     t = _stored(session, code, user)
     _check(user, t.code, t.vkz, t.end_date, today)
@@ -397,6 +450,7 @@ def correct_trf(
         _sign(stored, user)
         if choices is not None:
             _keep_choices(session, stored.code, matches, user)
+        _keep_above(session, stored.code, above, user)
         return _written("correct", stored, user, min(old_end, stored.end_date), matches)
 
     return _exactly(session, tid, correct)

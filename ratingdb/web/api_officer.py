@@ -89,12 +89,19 @@ async def _what_if(request: Request, plan: Plan) -> dict[str, Any]:
     return await off_the_readers(request, previewed, plan)
 
 
-def add_json(doc: Any, user: Principal, today: date) -> Plan:
-    return partial(tournaments.add_json, doc=doc, user=user, today=today)
+def add_json(doc: Any, user: Principal, today: date, allow_large: bool = False) -> Plan:
+    return partial(
+        tournaments.add_json, doc=doc, user=user, today=today, allow_large=allow_large
+    )
 
 
-def correct_json(code: str, doc: Any, user: Principal, today: date) -> Plan:
-    return partial(tournaments.correct_json, ident=code, doc=doc, user=user, today=today)
+def correct_json(
+    code: str, doc: Any, user: Principal, today: date, allow_large: bool = False
+) -> Plan:
+    return partial(
+        tournaments.correct_json, ident=code, doc=doc, user=user, today=today,
+        allow_large=allow_large,
+    )  # fmt: skip
 
 
 def delete(code: str, user: Principal, today: date) -> Plan:
@@ -111,6 +118,7 @@ def add_trf(
     return partial(
         tournaments.add_trf, parsed=parsed, code=code, vkz=file.vkz, kind=file.kind, user=user,
         today=today, hints=API_HINTS, create_organisation=file.create_organisation,
+        allow_large=file.allow_large,
     )  # fmt: skip
 
 
@@ -124,6 +132,7 @@ def correct_trf(
     return partial(
         tournaments.correct_trf, code=code, parsed=parsed, vkz=file.vkz, kind=file.kind,
         user=user, today=today, create_organisation=file.create_organisation,
+        allow_large=file.allow_large,
     )  # fmt: skip
 
 
@@ -138,6 +147,12 @@ ENCODING = Query(
 
 DATES = Query(description="YYYY-MM-DD, replacing the file's date (an SWT file may have none)")
 CREATE_ORG = Query(description="create the VKZ's organisation when it is unknown (else a 422)")
+ALLOW_LARGE = Query(
+    description="administrators: go above the size bounds on purpose (players, rounds, games "
+    "per player, players without a game; recorded in the audit log); an officer's is not "
+    "honoured (the bound's 422)"
+)
+AllowLarge = Annotated[bool, ALLOW_LARGE]
 COMPLETE = Query(
     description="TRF: leave out rounds that are paired but have no results yet (else a 422)"
 )
@@ -156,6 +171,7 @@ class FileQuery:
     end: Annotated[date | None, DATES] = None
     complete_rounds: Annotated[bool, COMPLETE] = False
     create_organisation: Annotated[bool, CREATE_ORG] = False
+    allow_large: AllowLarge = False
 
     async def read(self, request: Request) -> TrfTournament:
         return read_trf(
@@ -186,10 +202,12 @@ def me(user: UserDep) -> dict[str, Any]:
     openapi_extra=json_body(),
     summary="Submit a tournament (JSON)",
 )
-async def submit_json(request: Request, user: UserDep) -> dict[str, Any]:
+async def submit_json(
+    request: Request, user: UserDep, allow_large: AllowLarge = False
+) -> dict[str, Any]:
     doc = _json(await _raw(request))
     today = request.app.state.today()
-    return await _commit(request, add_json(doc, user, today))
+    return await _commit(request, add_json(doc, user, today, allow_large))
 
 
 @router.post(
@@ -218,9 +236,11 @@ async def submit_trf(
     openapi_extra=json_body(),
     summary="Correct a tournament (JSON)",
 )
-async def correct_with_json(request: Request, code: str, user: UserDep) -> dict[str, Any]:
+async def correct_with_json(
+    request: Request, code: str, user: UserDep, allow_large: AllowLarge = False
+) -> dict[str, Any]:
     doc = _json(await _raw(request))
-    plan = correct_json(code, doc, user, request.app.state.today())
+    plan = correct_json(code, doc, user, request.app.state.today(), allow_large)
     return await _commit(request, plan)
 
 
@@ -263,11 +283,13 @@ WHAT_IF = schemas.error_responses(401, 403, 404, 409, 422)
     summary="What a JSON submission would change",
     tags=["what-if"],
 )
-async def what_if_json(request: Request, user: UserDep) -> dict[str, Any]:
+async def what_if_json(
+    request: Request, user: UserDep, allow_large: AllowLarge = False
+) -> dict[str, Any]:
     """The players whose rating the next run would move because of this submission,
     before anything is written (the same checks as the submission)."""
     doc = _json(await _raw(request))
-    plan = add_json(doc, user, request.app.state.today())
+    plan = add_json(doc, user, request.app.state.today(), allow_large)
     return await _what_if(request, plan)
 
 
@@ -298,9 +320,11 @@ async def what_if_trf(
     summary="What a correction would change",
     tags=["what-if"],
 )
-async def what_if_correct(request: Request, code: str, user: UserDep) -> dict[str, Any]:
+async def what_if_correct(
+    request: Request, code: str, user: UserDep, allow_large: AllowLarge = False
+) -> dict[str, Any]:
     doc = _json(await _raw(request))
-    plan = correct_json(code, doc, user, request.app.state.today())
+    plan = correct_json(code, doc, user, request.app.state.today(), allow_large)
     return await _what_if(request, plan)
 
 

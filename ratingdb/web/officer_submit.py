@@ -127,7 +127,15 @@ def upload_form(request: Request, user: SignedInDep, correct: str | None = None)
 
 
 def _options(
-    code: str, vkz: str, kind: str, encoding: str, start: str, end: str, complete: str, create: str
+    code: str,
+    vkz: str,
+    kind: str,
+    encoding: str,
+    start: str,
+    end: str,
+    complete: str,
+    create: str,
+    allow_large: str = "",
 ) -> drafts.Options:
     def day(value: str, name: str) -> date | None:
         if not value.strip():
@@ -154,6 +162,7 @@ def _options(
         end=day(end, "end"),
         complete_rounds=bool(complete),
         create_organisation=bool(create),
+        allow_large=bool(allow_large),
     )
 
 
@@ -172,18 +181,21 @@ def upload(
     end: Annotated[str, Form(max_length=20)] = "",
     complete_rounds: Annotated[str, Form(max_length=5)] = "",
     create_organisation: Annotated[str, Form(max_length=5)] = "",
+    allow_large: Annotated[str, Form(max_length=5)] = "",
     target: Annotated[str, Form(max_length=30)] = "",
 ) -> Response:
     signed = _posting(user, csrf)
     form = {"code": code, "vkz": vkz, "kind": kind, "encoding": encoding, "start": start,
             "end": end, "complete_rounds": complete_rounds,
-            "create_organisation": create_organisation, "example": example}  # fmt: skip
+            "create_organisation": create_organisation, "allow_large": allow_large,
+            "example": example}  # fmt: skip
     stored = _stored_tournament(request, signed, target)["code"] if target else None
     try:
         options = _options(code, vkz, kind, encoding, start, end, complete_rounds,
-                           create_organisation)  # fmt: skip
+                           create_organisation, allow_large)  # fmt: skip
         filename, content = _uploaded(file, example)
         parsed = drafts.read(content, filename, options)  # every problem of the file
+        drafts.within_bounds(parsed, options, signed.user)
     except InputError as err:
         return _upload_page(request, signed, stored, form, err)
     if stored is None:
@@ -363,7 +375,8 @@ def save_options(
         draft = draft_store.load(session, draft_id, signed.user.user_id)
         old = drafts.Options.from_dict(draft.options)
         new = _options(code, vkz, kind, old.encoding or "", start, end,
-                       "1" if old.complete_rounds else "", create_organisation)  # fmt: skip
+                       "1" if old.complete_rounds else "", create_organisation,
+                       "1" if old.allow_large else "")  # fmt: skip
         drafts.read(draft.content, draft.filename, new)  # the file still reads with them
         draft.options = new.to_dict()
     return RedirectResponse(f"/officer/drafts/{draft_id}#fix", status_code=303)

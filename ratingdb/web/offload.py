@@ -31,7 +31,7 @@ from fastapi import Request
 from sqlalchemy import Engine
 
 from ratingdb.errors import RatingdbError, Unavailable
-from ratingdb.i18n import _
+from ratingdb.i18n import DEFAULT, _, language, use
 from ratingdb.services.outcomes import as_error
 from ratingdb.web.timing import in_thread
 
@@ -77,12 +77,13 @@ def _start_worker(url: str, nice: int, modules: tuple[str, ...]) -> None:
     _engine = connect(url, pool_size=1, max_overflow=1, pool_recycle=3600)
 
 
-def _run(work: Callable[[Engine, Any], T], plan: Any) -> tuple[str, Any]:
-    """In the worker: ``("ok", value)``, ``("error", (class, attributes, args))`` or
-    ``("bug", one line)``."""
+def _run(work: Callable[[Engine, Any], T], plan: Any, lang: str = DEFAULT) -> tuple[str, Any]:
+    """In the worker, in the request's language ``lang`` (its errors' messages):
+    ``("ok", value)``, ``("error", (class, attributes, args))`` or ``("bug", one line)``."""
     assert _engine is not None, "the worker was started without an engine"
     try:
-        return "ok", work(_engine, plan)
+        with use(lang):
+            return "ok", work(_engine, plan)
     except Exception as err:
         error = as_error(err)
         if error is None:
@@ -123,7 +124,7 @@ class Offload:
 
     def submit(self, work: Callable[[Engine, Any], Any], plan: Any) -> Future[tuple[str, Any]]:
         """``work(engine, plan)`` queued for a worker: the future of its outcome."""
-        return self._pool.submit(_run, work, plan)
+        return self._pool.submit(_run, work, plan, language())
 
     async def run(self, work: Callable[[Engine, Any], T], plan: Any) -> T:
         """``work(engine, plan)`` in a worker; its value, or its error raised here."""
