@@ -180,7 +180,11 @@ class AboveBound(InputError):
             above[0].location, "; ".join(a.message for a in above) + f"; {allow}"
         )
         self.above = above
-        self.problems = [(a.location, f"{a.message}; {allow}") for a in above]
+        # the way above the bounds said once, after the first
+        self.problems = [
+            (a.location, f"{a.message}; {allow}" if k == 0 else a.message)
+            for k, a in enumerate(above)
+        ]
 
 
 def _size_message(bound: SizeBound, found: int, sizes: Sizes) -> str:

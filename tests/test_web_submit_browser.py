@@ -260,3 +260,50 @@ def test_the_officer_pages_fit_the_screen(site, browser, width):
             assert m["bad"] == [], (name, m)
     finally:
         page.context.close()
+
+
+@pytest.mark.parametrize("width", (390, 1280))
+def test_a_file_above_a_size_bound_is_refused_and_only_administrators_see_the_override(
+    site, browser, width
+):
+    """The upload page refuses a 100,000-player document with its bounds in German (the
+    players, and the players without a game: the document's ``$.players``), on the screen at
+    both widths; the override's box is an administrator's only."""
+    import json
+
+    from tests.test_size_bounds import document
+
+    base, world = site
+    big = json.dumps(document(100_000)).encode()
+    page = _page(browser, width)
+    try:
+        _sign_in(page, base)
+        page.goto(base + "/officer/upload")
+        assert page.locator("input[name=allow_large]").count() == 0
+        page.set_input_files("input[name=file]", files=[
+            {"name": "big.json", "mimeType": "application/json", "buffer": big}])  # fmt: skip
+        page.click("form.stack button[type=submit]")
+        page.wait_for_selector("#problems")
+        assert "ungültige Eingabe, nichts gespeichert" in page.locator("#problems").inner_text()
+        problems = page.locator("table#problem-list tr.problem")
+        assert problems.count() == 2
+        problem = problems.first
+        assert "$.players" in problem.inner_text()
+        assert "100000 Spieler, über der Obergrenze von 5000 Spielern je Turnier" in (
+            problem.inner_text()
+        )
+        measured = page.evaluate(OVERFLOW)
+        _shot(page, "above-a-bound", width)
+        assert measured["scrollWidth"] <= measured["innerWidth"], measured
+    finally:
+        page.context.close()
+    page = _page(browser, width)
+    try:
+        _sign_in(page, base, "root")
+        page.goto(base + "/officer/upload")
+        box = page.locator("input[name=allow_large]")
+        assert box.count() == 1 and box.is_visible()
+        _shot(page, "upload-admin", width)
+        assert page.evaluate(OVERFLOW)["scrollWidth"] <= width
+    finally:
+        page.context.close()

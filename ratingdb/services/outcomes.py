@@ -26,6 +26,7 @@ from ratingdb.errors import (
     Unauthenticated,
     Unavailable,
 )
+from ratingdb.i18n import N_
 from ratingdb.rules.errors import RulesError
 
 #: exit code of a bad input (and of every error without its own code)
@@ -39,7 +40,8 @@ EXIT_FAILED = 1
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """``exit_code`` for the command line, ``status`` for the web, ``summary`` the web's
-    headline (None: the error's own message)."""
+    headline (None: the error's own message; marked for the catalogs, translated where it is
+    shown)."""
 
     exit_code: int
     status: int
@@ -47,9 +49,9 @@ class Outcome:
 
 
 OUTCOMES: dict[type[RatingdbError], Outcome] = {
-    InputError: Outcome(EXIT_INPUT, 422, "invalid input, nothing written"),
-    Refused: Outcome(EXIT_INPUT, 422, "refused by the database, nothing written"),
-    RulesError: Outcome(EXIT_INPUT, 422, "the evaluation failed"),
+    InputError: Outcome(EXIT_INPUT, 422, N_("invalid input, nothing written")),
+    Refused: Outcome(EXIT_INPUT, 422, N_("refused by the database, nothing written")),
+    RulesError: Outcome(EXIT_INPUT, 422, N_("the evaluation failed")),
     NotFound: Outcome(EXIT_INPUT, 404),
     Forbidden: Outcome(EXIT_INPUT, 403),
     Unauthenticated: Outcome(EXIT_INPUT, 401),

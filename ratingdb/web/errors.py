@@ -30,7 +30,11 @@ from ratingdb.web import validation_text
 
 _FILE_POSITION = re.compile(r"^(?P<file>.*?):(?P<line>\d+)(?::(?P<column>\d+))?$")
 _LINE_COLUMN = re.compile(r"^line (?P<line>\d+), column (?P<column>\d+)$")
-_DEFAULT_SUMMARY = {404: "not found", 403: "forbidden", 401: "authentication required"}
+_DEFAULT_SUMMARY = {
+    404: N_("not found"),
+    403: N_("forbidden"),
+    401: N_("authentication required"),
+}
 _PATH = re.compile(r"(?:^|:\s*)(?P<path>\$[^\s]*)$")
 
 
@@ -120,7 +124,10 @@ def describe(error: RatingdbError) -> tuple[int, str, list[dict[str, Any]]]:
         items = [error_item("evaluation", str(error))]
     else:
         items = []
-    summary = found.summary or str(error) or _DEFAULT_SUMMARY.get(found.status, "error")
+    if found.summary:  # the headline in the request's language, as the items
+        summary = _(found.summary)
+    else:
+        summary = str(error) or _(_DEFAULT_SUMMARY.get(found.status, N_("error")))
     return found.status, summary, bounded(items)
 
 
