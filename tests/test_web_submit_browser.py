@@ -273,7 +273,7 @@ def test_a_file_above_a_size_bound_is_refused_and_only_administrators_see_the_ov
 
     from tests.test_size_bounds import document
 
-    base, world = site
+    base, _world = site
     big = json.dumps(document(100_000)).encode()
     page = _page(browser, width)
     try:
