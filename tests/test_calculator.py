@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from ratingdb.errors import InputError
+from ratingdb.i18n import use
 from ratingdb.services.calc_explain import calculation_dict, explain, render_text
 from ratingdb.services.calculator import calculate, parse_request
 from tests.cli import run
@@ -204,7 +205,7 @@ def test_opponent_index_does_not_matter(db):
     ],
 )  # fmt: skip
 def test_bad_requests_name_the_field(data, location, message):
-    with pytest.raises(InputError) as err:
+    with use("en"), pytest.raises(InputError) as err:
         parse_request(data, date(2026, 11, 25))
     assert err.value.location == location
     assert message in err.value.message
@@ -227,7 +228,7 @@ def test_bad_requests_name_the_field(data, location, message):
     ],
 )
 def test_cli_bad_input_exit_2_one_line(migrated_engine, args, line):
-    out = run(["calc", *args], migrated_engine.url)
+    out = run(["--lang", "en", "calc", *args], migrated_engine.url)
     assert out.returncode == 2, out.stderr
     assert out.stdout == ""
     assert out.stderr.count("\n") == 1 and out.stderr.startswith(line), out.stderr
@@ -340,7 +341,7 @@ def test_page_without_javascript(example):
     fields["o1_result"] = ""
     bad = example.post("/rechner", data=fields)
     assert bad.status_code == 422
-    assert "Gegner 2, Ergebnis: missing: 1, 0.5 or 0" in bad.text
+    assert "Gegner 2, Ergebnis: fehlt: 1, ½ oder 0" in bad.text
     assert 'name="o0_rating" value="1600"' in bad.text  # the form is kept
     found = example.post("/rechner", data={**fields, "q": "Player, A", "action": "search"})
     assert "als Spieler" in found.text
@@ -376,7 +377,7 @@ def test_unpublished_player_only_without_publication(db):
     with pytest.raises(InputError) as err:
         calculate(db, request, published_on=TODAY)
     assert err.value.location == "$.player.id"
-    assert "no published player" in err.value.message
+    assert "kein veröffentlichter Spieler" in err.value.message  # German by default
     done = calculate(db, request)
     assert done.player.member is False and done.me.stored is False
     assert done.me.group == "first_stage"

@@ -87,7 +87,7 @@ def test_typed_in_cases_at_desktop_width(site, browser):
     # a bad row: 422, the message names it, the form keeps the values
     page.select_option("select[name=o3_result]", "")
     page.click("button.primary")
-    assert page.inner_text("#calc-error") == "Gegner 4, Ergebnis: missing: 1, 0.5 or 0"
+    assert page.inner_text("#calc-error") == "Gegner 4, Ergebnis: fehlt: 1, ½ oder 0"
     assert page.input_value("input[name=o3_rating]") == "1800"
 
 

@@ -1,10 +1,11 @@
 """What club players look up, in a real headless Chromium (Debian's ``chromium`` driven by
 Playwright) at a phone's 390×844 and a desktop's 1280×900, on the synthetic federation:
-search, Karteikarte, evaluation display, a club's rating list, the federation directory and
-a top list. On every one the DWZ (and the change, where the page shows one) of the first
-rows lies inside the viewport and the page never scrolls sideways; the further values are
-in the row's details line. Screenshots go to ``$RATINGDB_SCREENSHOTS`` (default
-tests/artifacts/screens)."""
+search, Karteikarte, evaluation display, game results, a scoresheet, the tournament list, a
+club's rating list, the federation directory, a top list and the calculator. On every one
+the DWZ (and the change, where the page shows one) of the first rows lies inside the
+viewport and the page never scrolls sideways; the further values are in the row's details
+line. Refusals are German on German pages. Screenshots go to ``$RATINGDB_SCREENSHOTS``
+(default tests/artifacts/screens)."""
 
 from __future__ import annotations
 
@@ -107,6 +108,7 @@ def site(pg_server):
                         "scoresheet",
                         ["td.name", "td.dwz", "td:nth-child(4)"],
                     ),
+                    "tournaments": ("/tournaments", "tournaments", ["td.name", "td:last-child"]),
                     "club-list": (f"/lists?club={club}", "list", ["td.name", "td.dwz"]),
                     "directory": ("/lists", "directory", ["td.name", "td:last-child"]),
                     "region": (f"/lists?org={club[0]}", "list", ["td.name", "td.dwz"]),
@@ -160,7 +162,10 @@ def test_phone_rows_carry_their_details_line(site, browser):
         context = browser.new_context(viewport={"width": width, "height": 844}, locale="de-DE")
         page = context.new_page()
         try:
-            for name in ("search", "karteikarte", "evaluation", "games", "club-list", "top-list"):
+            for name in (
+                "search", "karteikarte", "evaluation", "games", "tournaments", "club-list",
+                "top-list",
+            ):  # fmt: skip
                 path, table, _ = pages[name]
                 page.goto(base + path)
                 sub = page.locator(f"table#{table} tbody tr td.name .sub").first
@@ -260,5 +265,45 @@ def test_calculator_answer_and_player_search_fit_the_screen(site, browser, width
         sub = page.locator("#calc-hits tbody td.name .sub").first
         assert sub.is_visible() == (width < 600)
         assert page.locator("#calc-hits thead th.wide").first.is_visible() == (width >= 600)
+    finally:
+        context.close()
+
+
+def test_a_club_players_mistakes_are_answered_in_german(site, browser):
+    """A German page's refusals are German, headline and reason, and fit a phone: a
+    parameter that is no number, an unknown tournament and participant, a rating typed as
+    letters in the calculator."""
+    base, pages = site
+    code = pages["evaluation"][0].rsplit("/", 1)[1]
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="de-DE")
+    page = context.new_page()
+    try:
+        for path, status, headline, reason in (
+            ("/players/abc", 422, "ungültige Anfrage", "eine ganze Zahl erwartet"),
+            (
+                "/lists/top?organisation=000&sex=x",
+                422,
+                "ungültige Eingabe",
+                "Geschlecht ist f (weiblich)",
+            ),
+            ("/tournaments/NOPE", 404, "kein Turnier 'NOPE'", None),
+            (f"/tournaments/{code}/players/999999", 404, "kein Teilnehmer 999999", None),
+        ):
+            answer = page.goto(base + path)
+            assert answer is not None and answer.status == status, path
+            assert page.inner_text("p.error").startswith(headline), path
+            if reason:
+                assert reason in page.inner_text("main"), path
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390, path
+        page.goto(base + "/rechner")
+        page.fill("input[name=rating]", "abc")
+        page.fill("input[name=o0_rating]", "1800")
+        page.select_option("select[name=o0_result]", "1")
+        page.locator("button[value=calc]").first.click()
+        page.wait_for_selector("#calc-error")
+        page.screenshot(path=str(SCREENS / "phone-calculator-error-390.png"), full_page=False)
+        assert page.inner_text("#calc-error") == (
+            "DWZ: eine Wertungszahl muss eine ganze Zahl sein, nicht 'abc'"
+        )
     finally:
         context.close()

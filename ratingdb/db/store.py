@@ -44,6 +44,7 @@ from ratingdb.engine.order import KEY_AT_LEAST, KEY_BELOW, ORDER_COLUMNS, ORDER_
 from ratingdb.engine.problems import EvaluationProblem
 from ratingdb.engine.replay import ReplayOutcome
 from ratingdb.engine.timeline import RechenmodulVersion, Timeline
+from ratingdb.i18n import _
 from ratingdb.records import Maker
 from ratingdb.rules.model import GameInput, Kind
 from ratingdb.rules.snapshots import SnapshotOutput
@@ -665,7 +666,7 @@ def find_tournament(session: Session, ident: str) -> int:
             text("SELECT id FROM tournaments WHERE id = :i"), {"i": int(ident)}
         ).first()
     if found is None:
-        raise LookupError(f"no tournament {ident!r}")
+        raise LookupError(_("no tournament %(code)r") % {"code": ident})
     return int(found.id)
 
 

@@ -104,7 +104,7 @@ def rating_card(
     if published_only and (row is None or not row["published"]):
         raise LookupError(_(UNPUBLISHED) % {"id": player_id})
     if row is None:
-        raise LookupError(f"no player with id {player_id}")
+        raise LookupError(_("no player with id %(id)s") % {"id": player_id})
     player = {k: v for k, v in row.items() if k != "published" and not k.startswith("takeover")}
     evaluations = [r._asdict() | {"kind": "evaluation"} for r in evaluation_rows]
     evaluations = _with_takeover(row, evaluations)

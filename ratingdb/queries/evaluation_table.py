@@ -18,6 +18,7 @@ from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from ratingdb.db.store import FIND_TOURNAMENT
+from ratingdb.i18n import _
 from ratingdb.io.trf import TeamRow, scoring_of, teams_of
 from ratingdb.queries.evaluation_display import evaluation_rows, headers, spreadsheet_headers
 from ratingdb.queries.problems import problems_from, problems_sql
@@ -124,7 +125,7 @@ def tournament_info(session: Session, ident: str) -> TournamentInfoRow:
     LookupError."""
     r = session.execute(text(TOURNAMENT_INFO), found_by(ident)).first()
     if r is None:
-        raise LookupError(f"no tournament {ident!r}")
+        raise LookupError(_("no tournament %(code)r") % {"code": ident})
     return info_from(r)
 
 
@@ -216,7 +217,7 @@ def evaluation_table(
         ],
     )
     if not info_rows:
-        raise LookupError(f"no tournament {ident!r}")
+        raise LookupError(_("no tournament %(code)r") % {"code": ident})
     info = info_from(info_rows[0])
     if stored is None:  # no snapshots
         return EvaluationTable(info, (), [], evaluated=False)

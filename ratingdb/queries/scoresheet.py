@@ -131,14 +131,18 @@ def scoresheet(
     evaluation = load_stored_evaluation(session, info.id)
     if evaluation is None:
         raise LookupError(
-            f"tournament {info.code} has not been evaluated yet (run ratingdb recalc)"
+            _("tournament %(code)s has not been evaluated yet (run ratingdb recalc)")
+            % {"code": info.code}
         )
     tin, result = evaluation.input, evaluation.result
     key = str(participant_id)
     results = {r.id: r for r in result.players}
     inputs = {p.id: p for p in tin.players}
     if key not in results:
-        raise LookupError(f"no participant {participant_id} in tournament {info.code}")
+        raise LookupError(
+            _("no participant %(participant)s in tournament %(code)s")
+            % {"participant": participant_id, "code": info.code}
+        )
     players = {p.id: p.player_id for p in evaluation.tournament.participants}
     shown = (
         {p for p in players.values() if p is not None}

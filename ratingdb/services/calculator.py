@@ -34,7 +34,7 @@ from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import InputError
-from ratingdb.i18n import _
+from ratingdb.i18n import N_, _
 from ratingdb.io.evaluate_json import LAST_DATE
 from ratingdb.names import full_name
 from ratingdb.plausibility import bounds
@@ -123,7 +123,9 @@ def parse_score(value: Any, where: str) -> Decimal:
     """A game result from the player's view: 1, 0.5 (also ½, 1/2, 0,5) or 0."""
     key = str(value).strip() if isinstance(value, (int, float, str)) else None
     if isinstance(value, bool) or key is None or key not in _SCORES:
-        raise InputError(where, f"a result is 1, 0.5 (or ½) or 0, got {value!r}")
+        raise InputError(
+            where, _("a result is 1, 0.5 (or ½) or 0, got %(value)r") % {"value": value}
+        )
     return _SCORES[key]
 
 
@@ -131,9 +133,16 @@ def _int(value: Any, where: str, low: int, high: int, what: str) -> int:
     if isinstance(value, str) and _WHOLE.match(value.strip()):
         value = int(value.strip())
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InputError(where, f"{what} must be a whole number, got {value!r}")
+        raise InputError(
+            where,
+            _("%(what)s must be a whole number, got %(value)r") % {"what": _(what), "value": value},
+        )
     if not low <= value <= high:
-        raise InputError(where, f"{what} must be between {low} and {high}, got {value}")
+        raise InputError(
+            where,
+            _("%(what)s must be between %(low)s and %(high)s, got %(value)s")
+            % {"what": _(what), "low": low, "high": high, "value": value},
+        )
     return value
 
 
@@ -147,14 +156,18 @@ def parse_day(value: Any, where: str, today: date) -> date:
     if value is None or (isinstance(value, str) and not value.strip()):
         return today
     if not isinstance(value, str) or not _ISO.match(value.strip()):
-        raise InputError(where, f"a date is written YYYY-MM-DD, got {value!r}")
+        raise InputError(where, _("a date is written YYYY-MM-DD, got %(value)r") % {"value": value})
     try:
         day = date.fromisoformat(value.strip())
     except ValueError:
-        raise InputError(where, f"no such day: {value}") from None
+        raise InputError(where, _("no such day: %(value)s") % {"value": value}) from None
     earliest = bounds().earliest  # the evaluation's own bounds (ratingdb/plausibility.py)
     if not earliest <= day <= LAST_DATE:
-        raise InputError(where, f"a date from {earliest} to {LAST_DATE}, got {value}")
+        raise InputError(
+            where,
+            _("a date from %(first)s to %(last)s, got %(value)s")
+            % {"first": earliest, "last": LAST_DATE, "value": value},
+        )
     return day
 
 
@@ -165,28 +178,31 @@ def _entrant(obj: Any, where: str, *, own: bool, year: int) -> Entrant:
     if _present(obj, "id"):
         if typed:
             raise InputError(
-                f"{where}.{typed[0]}", "give either a database player's id or typed-in values"
+                f"{where}.{typed[0]}", _("give either a database player's id or typed-in values")
             )
-        return Entrant(player_id=_int(obj["id"], f"{where}.id", 1, 2**31 - 1, "a player id"))
+        return Entrant(player_id=_int(obj["id"], f"{where}.id", 1, 2**31 - 1, N_("a player id")))
     rating = index = birth_year = None
     if _present(obj, "rating"):
-        rating = _int(obj["rating"], f"{where}.rating", 1, MAX_RATING, "a rating")
+        rating = _int(obj["rating"], f"{where}.rating", 1, MAX_RATING, N_("a rating"))
     if _present(obj, "index"):
         if rating is None:
-            raise InputError(f"{where}.index", "an index needs a rating")
-        index = _int(obj["index"], f"{where}.index", 0, 999, "an index")
+            raise InputError(f"{where}.index", _("an index needs a rating"))
+        index = _int(obj["index"], f"{where}.index", 0, 999, N_("an index"))
     if own and rating is not None and index is None:
         raise InputError(
-            f"{where}.index", "the DWZ index is needed for the development factor (WO Anhang 1.3)"
+            f"{where}.index",
+            _("the DWZ index is needed for the development factor (WO Anhang 1.3)"),
         )
     if not own and rating is None:
         raise InputError(
             f"{where}.rating",
-            "an opponent needs a rating or a database id; an unrated opponent counts only "
-            "with the first rating R_1 he receives (WO Anhang 3.3)",
+            _(
+                "an opponent needs a rating or a database id; an unrated opponent counts only "
+                "with the first rating R_1 he receives (WO Anhang 3.3)"
+            ),
         )
     if own and _present(obj, "birth_year"):
-        birth_year = _int(obj["birth_year"], f"{where}.birth_year", 1900, year, "a birth year")
+        birth_year = _int(obj["birth_year"], f"{where}.birth_year", 1900, year, N_("a birth year"))
     return Entrant(rating=rating, index=index, birth_year=birth_year)
 
 
@@ -198,22 +214,28 @@ def parse_request(data: Any, today: date) -> CalcRequest:
     {"id": 42, "result": 0.5}]}``; ``date`` defaults to ``today``, a player without
     ``rating`` is unrated."""
     if not isinstance(data, dict):
-        raise InputError("$", f"a JSON object expected, got {type(data).__name__}")
+        raise InputError(
+            "$", _("a JSON object expected, got %(kind)s") % {"kind": type(data).__name__}
+        )
     day = parse_day(data.get("date"), "$.date", today)
     if "player" not in data:
-        raise InputError("$.player", "missing: a database id or rating, index and birth year")
+        raise InputError("$.player", _("missing: a database id or rating, index and birth year"))
     player = _entrant(data["player"], "$.player", own=True, year=day.year)
     opponents = data.get("opponents")
     if not isinstance(opponents, list) or not opponents:
-        raise InputError("$.opponents", "at least one opponent with a result is needed")
+        raise InputError("$.opponents", _("at least one opponent with a result is needed"))
     if len(opponents) > MAX_GAMES:
-        raise InputError("$.opponents", f"at most {MAX_GAMES} games, got {len(opponents)}")
+        raise InputError(
+            "$.opponents",
+            _("at most %(most)d games, got %(count)d")
+            % {"most": MAX_GAMES, "count": len(opponents)},
+        )
     games = []
     for k, item in enumerate(opponents):
         where = f"$.opponents[{k}]"
         opponent = _entrant(item, where, own=False, year=day.year)
         if "result" not in item:
-            raise InputError(f"{where}.result", "missing: 1, 0.5 or 0")
+            raise InputError(f"{where}.result", _("missing: 1, 0.5 or 0"))
         games.append(CalcGame(opponent, parse_score(item["result"], f"{where}.result")))
     return CalcRequest(day, player, tuple(games))
 
@@ -229,13 +251,16 @@ def calculate(
     from ratingdb.db.store import load_timeline
     from ratingdb.services.evaluation import evaluate_document
 
-    timeline, _ = load_timeline(session)
+    timeline, _versions = load_timeline(session)
     modul = timeline.at(request.day)
     if modul.family not in FAMILIES:
         raise InputError(
             "$.date",
-            f"the Rechenmodul valid on {request.day} is {modul.key}; the calculator "
-            f"computes DWZ ({', '.join(FAMILIES)}) only",
+            _(
+                "the Rechenmodul valid on %(day)s is %(key)s; the calculator computes DWZ "
+                "(%(families)s) only"
+            )
+            % {"day": request.day, "key": modul.key, "families": ", ".join(FAMILIES)},
         )
     entrants = [request.player] + [g.opponent for g in request.games]
     seats = _seats(session, entrants, request.day, modul, timeline, published_on)
@@ -244,8 +269,11 @@ def calculate(
         if seat.rating is None:
             raise InputError(
                 f"$.opponents[{k}].id",
-                f"{seat.name} has no DWZ on {request.day}; enter the rating he enters the "
-                "calculation with (a first rating R_1) instead (WO Anhang 3.3)",
+                _(
+                    "%(name)s has no DWZ on %(day)s; enter the rating he enters the calculation "
+                    "with (a first rating R_1) instead (WO Anhang 3.3)"
+                )
+                % {"name": seat.name, "day": request.day},
             )
     document = _document(request, player, opponents)
     done = evaluate_document(document, "calculator", modul.rules, modul.parameters, modul.key)
@@ -284,9 +312,10 @@ def _seats(
         if e.player_id not in allowed:
             raise InputError(
                 where,
-                f"no published player {e.player_id}: only members can be looked up (WO 4.1.1)"
+                _("no published player %(id)s: only members can be looked up (WO 4.1.1)")
+                % {"id": e.player_id}
                 if e.player_id in found
-                else f"no player {e.player_id}",
+                else _("no player %(id)s") % {"id": e.player_id},
             )
         seats.append(replace(found[e.player_id], id=sid))
     return seats

@@ -30,6 +30,8 @@ from ratingdb.web import validation_text
 
 _FILE_POSITION = re.compile(r"^(?P<file>.*?):(?P<line>\d+)(?::(?P<column>\d+))?$")
 _LINE_COLUMN = re.compile(r"^line (?P<line>\d+), column (?P<column>\d+)$")
+#: the headline of a request the framework refused (a parameter, an unreadable body)
+INVALID_REQUEST = N_("invalid request")
 _DEFAULT_SUMMARY = {
     404: N_("not found"),
     403: N_("forbidden"),
@@ -147,7 +149,7 @@ async def validation_error(request: Request, exc: Exception) -> Any:
         error_item(".".join(str(p) for p in e.get("loc", ())), validation_text.message(e))
         for e in exc.errors()
     ]
-    return _respond(request, 422, "invalid request", bounded(items))
+    return _respond(request, 422, _(INVALID_REQUEST), bounded(items))
 
 
 #: why a body the framework could not parse is refused (its 400 answered as every bad input)
@@ -158,7 +160,7 @@ async def http_error(request: Request, exc: Exception) -> Any:
     assert isinstance(exc, StarletteHTTPException)
     if exc.status_code == 400:  # a body FastAPI could not parse: bad input, one 422
         items = [error_item("body", _(UNREADABLE_BODY))]
-        return _respond(request, 422, "invalid request", items)
+        return _respond(request, 422, _(INVALID_REQUEST), items)
     # its headers travel with it: ``Allow`` of a 405, ``Connection`` of a cut-off body
     return _respond(request, exc.status_code, str(exc.detail), [], dict(exc.headers or {}))
 
@@ -206,5 +208,5 @@ class RefuseUnsafeText:
             await self.app(scope, receive, send)
             return
         request = Request(scope, receive)  # answered as FastAPI answers a bad parameter
-        response = _respond(request, 422, "invalid request", [error_item(*problem)])
+        response = _respond(request, 422, _(INVALID_REQUEST), [error_item(*problem)])
         await response(scope, receive, send)
