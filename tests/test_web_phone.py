@@ -39,8 +39,11 @@ MEASURE = """([table, selectors]) => {
                   text: cell.innerText.trim(), shown: getComputedStyle(cell).display !== 'none'});
     }
   }
+  const boxes = [...document.querySelectorAll('.scroll')]
+    .filter(e => e.scrollWidth > e.clientWidth + 1)
+    .map(e => `${(e.querySelector('table') || {}).id}: ${e.scrollWidth} > ${e.clientWidth}`);
   return {scrollWidth: document.documentElement.scrollWidth, innerWidth: vw,
-          rows: rows.length, cells};
+          rows: rows.length, cells, boxes};
 }"""
 
 
@@ -143,6 +146,7 @@ def test_dwz_and_change_of_the_first_rows_are_on_the_screen(site, browser, width
             page.screenshot(path=str(SCREENS / f"phone-{name}-{width}.png"), full_page=False)
             m = page.evaluate(MEASURE, [table, selectors])
             assert m["scrollWidth"] <= m["innerWidth"], (name, m["scrollWidth"])
+            assert m["boxes"] == [], (name, m["boxes"])  # no table scrolls in its box either
             assert m["rows"] >= 1, name
             for cell in m["cells"]:
                 assert not cell.get("missing"), (name, cell)
@@ -221,6 +225,7 @@ def _inside(page, table, selectors, width):
     inside the viewport's width, each with its text."""
     m = page.evaluate(MEASURE, [table, selectors])
     assert m["scrollWidth"] <= m["innerWidth"], (table, m["scrollWidth"])
+    assert m["boxes"] == [], (table, m["boxes"])
     assert m["rows"] >= 1, table
     for cell in m["cells"]:
         assert not cell.get("missing"), (table, cell)
