@@ -1310,11 +1310,21 @@ def _cols(parts: Iterable[tuple[int, str]]) -> str:
     return "".join(out).rstrip()
 
 
+def _date_text(day: date) -> str:
+    """``YYYY/MM/DD`` with four digits of the year for every date (``strftime("%Y")`` writes
+    the year 1 as ``1``, which no reader takes back).
+
+    >>> _date_text(date(1, 1, 3)), _date_text(date(2026, 11, 21))
+    ('0001/01/03', '2026/11/21')
+    """
+    return f"{day.year:04d}/{day.month:02d}/{day.day:02d}"
+
+
 def _birth_text(birth: date | int | None) -> str:
     if birth is None:
         return ""
     if isinstance(birth, date):
-        return f"{birth.year:04d}/{birth.month:02d}/{birth.day:02d}"
+        return _date_text(birth)
     return f"{birth:04d}/00/00"
 
 
@@ -1382,8 +1392,8 @@ def write(t: TrfTournament) -> str:
         ("012", t.name),
         ("022", t.city),
         ("032", t.federation),
-        ("042", t.start.strftime("%Y/%m/%d")),
-        ("052", t.end.strftime("%Y/%m/%d")),
+        ("042", _date_text(t.start)),
+        ("052", _date_text(t.end)),
         ("062", players),
         ("072", str(sum(1 for p in t.players if p.rating or p.national))),
         ("092", t.type),

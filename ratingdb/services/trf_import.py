@@ -434,7 +434,7 @@ def assign_code(session: Session, vkz: str, end: date) -> str:
     """A tournament id for a file that names none, as DeWIS gives one on upload: the VKZ and
     the end date (``C0001-2012-02-16``), then ``-2``, ``-3`` … when taken. The id is locked
     (:func:`lock_tournament`) before it is returned, so two uploads at once get two ids."""
-    base = f"{vkz}-{end:%Y-%m-%d}"
+    base = f"{vkz}-{end.isoformat()}"
     for n in range(1, 1000):
         code = base if n == 1 else f"{base}-{n}"
         lock_tournament(session, code)

@@ -167,8 +167,8 @@ class FileQuery:
     kind: Annotated[str | None, KIND] = None
     filename: Annotated[str, FILENAME] = "upload.trf"
     encoding: Annotated[str | None, ENCODING] = None
-    start: Annotated[date | None, DATES] = None
-    end: Annotated[date | None, DATES] = None
+    start: Annotated[schemas.IsoDate | None, DATES] = None
+    end: Annotated[schemas.IsoDate | None, DATES] = None
     complete_rounds: Annotated[bool, COMPLETE] = False
     create_organisation: Annotated[bool, CREATE_ORG] = False
     allow_large: AllowLarge = False
