@@ -14,9 +14,11 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import text
+from sqlalchemy.orm import Session
 
+from ratingdb.services.submissions import add_tournament
 from tests.test_web_browser import CHROMIUM
-from tests.web_support import ARTIFACTS, TODAY, engine_for, served, synth_database
+from tests.web_support import ARTIFACTS, TODAY, document, engine_for, served, synth_database
 
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(), reason="Debian's chromium is not installed (apt-get install chromium)"
@@ -84,6 +86,11 @@ def site(pg_server):
                     "LIMIT 1"
                 )
             ).one()
+        # a tournament submitted but not evaluated yet (the next run evaluates it)
+        pending = document(url, code, id="PHONE-PENDING", name="Offenes Turnier (eingereicht)")
+        with Session(engine_for(url)) as session:
+            add_tournament(session, pending)
+            session.commit()
         app = create_app(engine_for(url), today=lambda: TODAY)
         with served(app) as base:
             yield (
@@ -112,6 +119,11 @@ def site(pg_server):
                         ["td.name", "td.dwz", "td:nth-child(4)"],
                     ),
                     "tournaments": ("/tournaments", "tournaments", ["td.name", "td:last-child"]),
+                    "pending-games": (
+                        "/tournaments/PHONE-PENDING/games",
+                        "participants",
+                        ["td.name", "td:nth-child(3)"],  # the points
+                    ),
                     "club-list": (f"/lists?club={club}", "list", ["td.name", "td.dwz"]),
                     "directory": ("/lists", "directory", ["td.name", "td:last-child"]),
                     "region": (f"/lists?org={club[0]}", "list", ["td.name", "td.dwz"]),
@@ -310,5 +322,23 @@ def test_a_club_players_mistakes_are_answered_in_german(site, browser):
         assert page.inner_text("#calc-error") == (
             "DWZ: eine Wertungszahl muss eine ganze Zahl sein, nicht 'abc'"
         )
+    finally:
+        context.close()
+
+
+def test_game_results_of_a_tournament_not_evaluated_yet(site, browser):
+    """Submitted, not evaluated: the game results say so and show names, points and games,
+    no rating columns; on a phone the details line carries the start number."""
+    base, pages = site
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="de-DE")
+    page = context.new_page()
+    try:
+        page.goto(base + pages["pending-games"][0])
+        assert "noch nicht ausgewertet" in page.inner_text("#not-evaluated")
+        heads = page.locator("table#participants thead th").all_inner_texts()
+        assert heads == ["Nr.", "Name", "Punkte", "Partien"]
+        assert page.locator("table#participants td.dwz").count() == 0
+        assert page.locator("table#games tbody tr").count() >= 1
+        assert page.locator("table#participants tbody tr td.name .sub").first.is_visible()
     finally:
         context.close()

@@ -131,7 +131,10 @@ def scoresheet(
     evaluation = load_stored_evaluation(session, info.id)
     if evaluation is None:
         raise LookupError(
-            _("tournament %(code)s has not been evaluated yet (run ratingdb recalc)")
+            _(
+                "tournament %(code)s has not been evaluated yet (the next calculation run "
+                "evaluates it)"
+            )
             % {"code": info.code}
         )
     tin, result = evaluation.input, evaluation.result
