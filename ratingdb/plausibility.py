@@ -47,17 +47,26 @@ def check_date(
     """``day`` unchanged if it lies from ``earliest`` to ``today + days_ahead`` (``today``:
     default :func:`today`).
 
+    >>> from ratingdb.i18n import use
     >>> limits = Bounds()
     >>> check_date(date(2026, 1, 1), "--date", today=date(2026, 11, 25), limits=limits)
     datetime.date(2026, 1, 1)
-    >>> check_date(date(9999, 12, 31), "d", today=date(2026, 11, 25), limits=limits)
+    >>> with use("en"):
+    ...     check_date(date(9999, 12, 31), "d", today=date(2026, 11, 25), limits=limits)
     Traceback (most recent call last):
     ratingdb.errors.InputError: d: 9999-12-31 is not plausible (from 1950-01-01 to 2027-12-30)
+    >>> check_date(date(1949, 12, 31), "d", today=date(2026, 11, 25), limits=limits)
+    Traceback (most recent call last):
+    ratingdb.errors.InputError: d: 1949-12-31 ist nicht plausibel (von 1950-01-01 bis 2027-12-30)
     """
     limits = limits or bounds()
     last = latest(today or limits.today or date.today(), limits)
     if not limits.earliest <= day <= last:
-        raise InputError(where, f"{day} is not plausible (from {limits.earliest} to {last})")
+        raise InputError(
+            where,
+            _("%(day)s is not plausible (from %(earliest)s to %(last)s)")
+            % {"day": day, "earliest": limits.earliest, "last": last},
+        )
     return day
 
 
@@ -71,12 +80,15 @@ def check_tournament_dates(
     if start < limits.earliest:
         raise InputError(
             f"{where}.start" if where.startswith("$") else where,
-            f"start {start} is before {limits.earliest}, the earliest plausible date",
+            _("start %(start)s is before %(earliest)s, the earliest plausible date")
+            % {"start": start, "earliest": limits.earliest},
         )
     if end > today:
         raise InputError(
             f"{where}.end" if where.startswith("$") else where,
-            f"end {end} is after today ({today}): a tournament is submitted once it has ended",
+            _("end %(end)s is after today (%(today)s): a tournament is submitted once it has "
+              "ended")
+            % {"end": end, "today": today},
         )
 
 

@@ -82,6 +82,11 @@ def test_every_date_parameter_of_the_pages_refuses_what_is_no_date_in_german(wor
             assert "<html" in answer.text and "query." + name in answer.text
     answer = client.get("/tournaments", params={"to": "0"})
     assert GERMAN in html.unescape(answer.text)
+    # a date, but none a list can have: the bound in the page's language
+    for lang, words in (("de", "1949-12-31 ist nicht plausibel (von 1950-01-01 bis"),
+                        ("en", "1949-12-31 is not plausible (from 1950-01-01 to")):  # fmt: skip
+        answer = client.get(f"/lists?club={club}&date=1949-12-31&lang={lang}")
+        assert answer.status_code == 422 and words in answer.text, answer.text[-800:]
 
 
 def test_every_export_works_for_a_tournament_and_lists_of_the_year_1(world, monkeypatch, tmp_path):
