@@ -173,6 +173,16 @@ def game_marks() -> str:
     )
 
 
+def precision(value: str | None) -> str:
+    """A Rechenmodul's precision (``table``: P(D) and the performance from the WO's tables,
+    ``float``: computed exactly) in words."""
+    names = {
+        "table": pgettext("precision", "table values"),
+        "float": pgettext("precision", "computed exactly"),
+    }
+    return names.get(value or "", value or "")
+
+
 def residual_mark() -> str:
     """The R_n cell of a remaining member who received residual games (the WO's
     "Erstdaten", Anhang 3.1.11)."""

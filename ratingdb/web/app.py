@@ -164,6 +164,7 @@ def templates() -> Jinja2Templates:
     env.globals["tournament_kind"] = terms.tournament_kind
     env.globals["game_result"] = terms.game_result
     env.globals["game_marks"] = terms.game_marks
+    env.globals["precision"] = terms.precision
     env.globals["evaluation_notes"] = terms.notes
     env.globals["membership_status"] = terms.membership_status
     return Jinja2Templates(env=env, context_processors=[template_context])
