@@ -146,16 +146,21 @@ def browser():
         chromium.close()
 
 
-@pytest.mark.parametrize(("width", "height"), SIZES)
-def test_dwz_and_change_of_the_first_rows_are_on_the_screen(site, browser, width, height):
+@pytest.mark.parametrize(
+    ("width", "height", "locale"),
+    [*((w, h, "de-DE") for w, h in SIZES), *((w, h, "en-GB") for w, h in SIZES)],
+)
+def test_dwz_and_change_of_the_first_rows_are_on_the_screen(site, browser, width, height, locale):
+    """German and English (whose column heads are longer words) alike."""
     base, pages = site
     SCREENS.mkdir(parents=True, exist_ok=True)
-    context = browser.new_context(viewport={"width": width, "height": height}, locale="de-DE")
+    context = browser.new_context(viewport={"width": width, "height": height}, locale=locale)
     page = context.new_page()
     try:
         for name, (path, table, selectors) in pages.items():
             page.goto(base + path)
-            page.screenshot(path=str(SCREENS / f"phone-{name}-{width}.png"), full_page=False)
+            shot = f"phone-{name}-{width}{'' if locale == 'de-DE' else '-en'}.png"
+            page.screenshot(path=str(SCREENS / shot), full_page=False)
             m = page.evaluate(MEASURE, [table, selectors])
             assert m["scrollWidth"] <= m["innerWidth"], (name, m["scrollWidth"])
             assert m["boxes"] == [], (name, m["boxes"])  # no table scrolls in its box either
