@@ -459,3 +459,15 @@ def test_what_if_and_submit_in_the_officer_worker(world):
         page = client.get(draft)
         assert page.status_code == 403
         assert "a new member of club Z9999 is outside your organisation levels" in page.text
+        # the worker answers in the request's language: the API's English, not the default
+        import json
+
+        from tests.test_size_bounds import document
+
+        token = user_token(world.url, "worker-officer", "officer", [world.vkz])
+        answer = client.post("/api/what-if/tournaments", content=json.dumps(document(6000)),
+                             headers=bearer(token))  # fmt: skip
+        assert answer.status_code == 422, answer.text
+        assert answer.json()["errors"][0]["message"].startswith(
+            "6000 players, above the bound of 5000 players per tournament"
+        )
