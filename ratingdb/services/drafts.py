@@ -101,13 +101,19 @@ def is_json(content: bytes) -> bool:
     return content.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"{", b"[")
 
 
-def read(content: bytes, filename: str, options: Options) -> Parsed:
-    """Read the draft's file; InputError with every problem the reader finds (located)."""
+def read(
+    content: bytes, filename: str, options: Options, user: Principal | None = None
+) -> Parsed:
+    """Read the draft's file; InputError with every problem the reader finds (located).
+    With the uploading ``user``, the size bounds are checked as soon as the file is read,
+    before a document's players are parsed (:func:`within_bounds`)."""
     if is_json(content):
         doc = json_document(content, filename)
         if isinstance(doc, list):
             raise InputError(filename, "one tournament per upload, not a list of tournaments")
         try:
+            if user is not None:
+                within_bounds(Parsed("json", doc=doc), options, user)
             parse_tournament(doc)
         except InputError as err:
             raise err.with_context(filename) from None
@@ -118,6 +124,8 @@ def read(content: bytes, filename: str, options: Options) -> Parsed:
         content, filename, options.encoding, start=options.start, end=options.end,
         complete_rounds=options.complete_rounds,
     )  # fmt: skip
+    if user is not None:
+        within_bounds(Parsed("trf", tournament=t), options, user)
     try:
         kind = detect(content)
     except InputError:  # pragma: no cover - read_trf already refused it
@@ -127,8 +135,9 @@ def read(content: bytes, filename: str, options: Options) -> Parsed:
 
 def within_bounds(parsed: Parsed, options: Options, user: Principal) -> None:
     """The size bounds of the file or document (:func:`ratingdb.services.tournaments.
-    within_bounds`), checked as it is uploaded: a file above one is never kept as a draft
-    (whose pages match every player) unless an administrator allows it."""
+    within_bounds`), checked as it is uploaded (:func:`read` with the user): a file above
+    one is never kept as a draft (whose pages match every player) unless an administrator
+    allows it."""
     tournaments.within_bounds(
         parsed.tournament if parsed.tournament is not None else parsed.doc,
         user,

@@ -194,8 +194,8 @@ def upload(
         options = _options(code, vkz, kind, encoding, start, end, complete_rounds,
                            create_organisation, allow_large)  # fmt: skip
         filename, content = _uploaded(file, example)
-        parsed = drafts.read(content, filename, options)  # every problem of the file
-        drafts.within_bounds(parsed, options, signed.user)
+        # every problem of the file, and the size bounds before its players are parsed
+        parsed = drafts.read(content, filename, options, signed.user)
     except InputError as err:
         return _upload_page(request, signed, stored, form, err)
     if stored is None:
