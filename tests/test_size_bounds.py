@@ -234,3 +234,24 @@ def test_cli_import_refuses_a_file_of_3000_players_without_games(scratch_db, tmp
     assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
     assert "nobody.trf: 3000 players without a game, above the bound of 500" in out.stderr
     assert _counts(scratch_db)[0] == 0
+
+
+def test_cli_correct_refuses_too_many_games_for_one_player(scratch_db, tmp_path: Path):
+    from tests.conftest import at_head
+
+    at_head(scratch_db)
+    path = tmp_path / "small.json"
+    path.write_text(json.dumps(document(4)))
+    assert run(["tournament", "add", str(path)], scratch_db).returncode == 0
+    before = _counts(scratch_db)
+    games = [{"white": "p0", "black": f"p{1 + k % 3}", "result": "1-0"} for k in range(60)]
+    path.write_text(json.dumps(document(4, games)))
+    out = run(["--lang", "en", "tournament", "correct", "BIG-1", str(path)], scratch_db)
+    assert out.returncode == 2, out.stderr
+    assert out.stderr.count("\n") == 1
+    assert "small.json: $.games: 60 games of player p0, above the bound of 50 games" in out.stderr
+    assert _counts(scratch_db) == before  # the correction wrote nothing
+    allowed = run(["tournament", "correct", "BIG-1", str(path), "--allow-large"], scratch_db)
+    assert allowed.returncode == 0, allowed.stderr
+    entry = _allowed(scratch_db)
+    assert entry.details["allowed"] == [{"bound": "games per player", "high": 50, "found": 60}]
