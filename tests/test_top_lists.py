@@ -190,7 +190,9 @@ def test_page_csv_pdf_and_json_show_the_same_places(federation) -> None:
     assert page.text.index("Adler, Anna") < page.text.index("Clausen, Clara")
     assert page.text.index("Clausen, Clara") < page.text.index("Fuchs, Frieda")
     assert "Berg, Bernd" not in page.text
-    api = client.get("/api/lists/top", params=query).json()
+    # the API takes numbers as numbers: the form's empty limit is left out
+    api = client.get("/api/lists/top", params={k: v for k, v in query.items() if k != "limit"})
+    api = api.json()
     assert [r["player_id"] for r in api["rows"]] == [1, 3, 6]
     assert (api["organisation"], api["name"], api["limit"], api["sex"]) == (
         "100", "Musterländischer Schachverband", 100, "f",
@@ -219,15 +221,18 @@ def test_form_without_organisation_shows_the_form(federation) -> None:
 @pytest.mark.parametrize(
     ("query", "where", "german"),
     [
-        ({"limit": "zehn"}, "limit", "keine ganze Zahl"),
-        ({"limit": "0"}, "limit", "Zahl der Plätze"),
-        ({"sex": "x"}, "sex", "Geschlecht ist f"),
-        ({"age": "Kinder"}, "age", "unbekannte Altersklasse"),
+        ({"limit": "zehn"}, "query.limit", "keine ganze Zahl"),
+        ({"limit": "²"}, "query.limit", "keine ganze Zahl"),  # a digit to isdigit(): a 500
+        ({"limit": "0"}, "query.limit", "Zahl der Plätze"),
+        ({"sex": "x"}, "query.sex", "Geschlecht ist f"),
+        ({"age": "Kinder"}, "query.age", "unbekannte Altersklasse"),
         ({"birth_year_from": "2010", "birth_year_to": "2000"}, "birth_year_to", "Jahrgänge"),
-        ({"organisation": "C-3"}, "organisation", "keine VKZ"),
+        ({"organisation": "C-3"}, "query.organisation", "keine VKZ"),
     ],
 )
 def test_bad_selection_is_a_german_422_naming_the_field(federation, query, where, german) -> None:
+    """The page names the form's field; the API refuses what its schema forbids as FastAPI
+    does (``query.limit``), and the birth years' order, which no schema states, itself."""
     from tests.web_support import client_for
 
     client = client_for(federation.url_for_tests, today=TODAY)

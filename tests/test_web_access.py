@@ -306,3 +306,17 @@ def test_an_undeclared_method_is_405_with_allow(site):
         assert answer.status_code == 405, (method, path)
         assert answer.headers["allow"], (method, path)
         assert method not in answer.headers["allow"]
+
+
+def test_allow_names_every_method_of_the_path(site):
+    """A path with several operations (GET and POST /api/tournaments) names them all in
+    the ``Allow`` of its 405, not only the first route's method."""
+    browser = client(site)
+    for method, path, allowed in (
+        ("OPTIONS", "/api/tournaments", "GET, POST"),
+        ("TRACE", "/api/tournaments/S3-000001", "DELETE, GET, PUT"),
+        ("PATCH", "/api/what-if/tournaments/S3-000001", "DELETE, PUT"),
+    ):
+        answer = browser.request(method, path)
+        assert answer.status_code == 405, (method, path)
+        assert answer.headers["allow"] == allowed, (method, path)

@@ -73,6 +73,8 @@ def test_anonymise_keeps_every_number(loaded):
     path = f"/api/admin/players/{pid}/anonymise"
     assert client.post(path, headers=officer).status_code == 403
     assert client.post(f"/api/admin/players/{member}/anonymise", headers=admin).status_code == 422
+    unknown = client.post("/api/admin/players/0/anonymise", headers=admin)  # as the card's 404
+    assert unknown.status_code == 404 and "no player with id 0" in unknown.text
     done = client.post(path, headers=admin)
     assert done.status_code == 200, done.text
     assert done.json()["evaluations"] >= 1

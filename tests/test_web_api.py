@@ -171,7 +171,7 @@ def test_rating_list_json_and_csv(world):
     youth = client.get("/api/lists", params={"federation": "A", "age_class": "youth"}).json()
     assert all(r["birth_year"] >= TODAY.year - 20 for r in youth["rows"])
     bad = client.get("/api/lists", params={"club": "A0001", "age_class": "kids"})
-    assert bad.status_code == 422 and bad.json()["errors"][0]["location"] == "age_class"
+    assert bad.status_code == 422 and bad.json()["errors"][0]["location"] == "query.age_class"
     assert client.get("/api/lists").status_code == 422
 
 

@@ -34,8 +34,21 @@ AGE_CLASS_WORDS = {
     "erw": "adult", "erwachsene": "adult",
 }  # fmt: skip
 
-_UNDER = re.compile(r"[Uu](\d{1,3})")
-_OVER = re.compile(r"(?:[ÜüSs]|[Uu][Ee])(\d{1,3})|(\d{1,3})\+")
+_UNDER = re.compile(r"[Uu]([0-9]{1,3})")
+_OVER = re.compile(r"(?:[ÜüSs]|[Uu][Ee])([0-9]{1,3})|([0-9]{1,3})\+")
+#: the age classes in English (the words of :data:`AGE_CLASS_WORDS` are their German names)
+AGE_CLASSES = ("youth", "junior", "adult")
+
+
+def _any_case(word: str) -> str:
+    return "".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else re.escape(c) for c in word)
+
+
+#: every selection :func:`birth_years` reads (after ``strip()``), as a regular expression:
+#: the API declares it on its age parameters, so the schema names exactly what is accepted
+SELECTIONS = "|".join(
+    [*(_any_case(w) for w in (*AGE_CLASSES, *AGE_CLASS_WORDS)), _UNDER.pattern, _OVER.pattern]
+)
 
 UNKNOWN = N_("unknown age class %(value)r (youth/Jgd, junior/Jun, adult/Erw, U<n> or Ü<n>)")
 
@@ -44,7 +57,8 @@ def birth_years(selection: str, year: int) -> tuple[int | None, int | None] | No
     """The birth years (from, to; None: open) of ``selection`` in ``year``; ``None`` for
     ``adult``, which also takes players without birth year (:func:`age_condition`).
     ValueError for a selection that is none of the above."""
-    key = AGE_CLASS_WORDS.get(selection.strip().lower(), selection.strip())
+    word = selection.strip().lower()  # the words in any case, German or English
+    key = AGE_CLASS_WORDS.get(word, word if word in AGE_CLASSES else selection.strip())
     if key == "youth":
         return (year - 20, None)
     if key == "junior":

@@ -29,8 +29,13 @@ from ratingdb.queries.like import like_escape
 from ratingdb.queries.reports import current_ratings
 
 MAX_RESULTS = 200
-#: a ZPS number: the club's VKZ (5 characters), a dash, the membership number
-ZPS = re.compile(r"([0-9A-Za-z]{5})-(\d{1,5})")
+#: a ZPS number: the club's VKZ (5 characters), a dash, the membership number (ASCII
+#: digits: ``\d`` would take other scripts' digits too); the API declares it as the
+#: parameter's pattern (:data:`ZPS_PARAMETER`)
+ZPS_PATTERN = r"([0-9A-Za-z]{5})-([0-9]{1,5})"
+ZPS = re.compile(ZPS_PATTERN)
+#: the ``zps`` search parameter: a ZPS number or nothing
+ZPS_PARAMETER = f"^(?:{ZPS_PATTERN})?$"
 #: a DSB id or a FIDE id (both numbers; FIDE ids have up to 10 digits)
 NUMBER = re.compile(r"\d{1,12}")
 

@@ -32,7 +32,7 @@ from sqlalchemy.orm import Session
 from ratingdb.errors import InputError
 from ratingdb.i18n import _, date_text, pgettext
 from ratingdb.names import full_name
-from ratingdb.plausibility import check_date
+from ratingdb.plausibility import BIRTH_YEAR, check_date
 from ratingdb.queries.age_ranges import age_condition, birth_year_condition
 from ratingdb.queries.clubs import OrganisationScope, organisation_scope
 from ratingdb.queries.documents import Document, cells
@@ -99,7 +99,7 @@ def top_list_query(
             "limit", _("the number of places must be 1 to %(max)d") % {"max": MAX_LIMIT}
         )
     for where, year in (("birth_year_from", birth_year_from), ("birth_year_to", birth_year_to)):
-        if year is not None and not 1850 <= year <= 2200:
+        if year is not None and not BIRTH_YEAR.low <= year <= BIRTH_YEAR.high:
             raise InputError(where, _("%(year)d is no birth year") % {"year": year})
     if (
         birth_year_from is not None

@@ -24,7 +24,7 @@ from sqlalchemy import CursorResult, text
 from sqlalchemy.orm import Session
 
 from ratingdb.db.models import AuditEntry
-from ratingdb.errors import InputError
+from ratingdb.errors import InputError, NotFound
 
 PLACEHOLDER = "Anonymisiert"
 
@@ -46,7 +46,7 @@ def anonymise_player(
         text("SELECT id, anonymised FROM players WHERE id = :p FOR UPDATE"), {"p": player_id}
     ).first()
     if row is None:
-        raise InputError("player", f"no player with id {player_id}")
+        raise NotFound(f"no player with id {player_id}")  # the web's 404
     if row.anonymised:
         raise InputError("player", f"player {player_id} is anonymised already")
     member = session.execute(

@@ -36,7 +36,9 @@ def audit(
 @router.post(
     "/players/{player_id}/anonymise",
     response_model=schemas.AnonymisedOut,
-    responses=schemas.error_responses(401, 403, 422),
+    responses=schemas.error_responses(
+        401, 403, 404, 422, refused="The player is a member today, or anonymised already"
+    ),
 )
 def anonymise(request: Request, player_id: int, user: AdminDep) -> dict[str, Any]:
     """Replace a non-member's or former member's personal data in all evaluations with a

@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Query, Response
+from fastapi import APIRouter, Depends, Query, Response
 
 from ratingdb.names import full_name
+from ratingdb.plausibility import BIRTH_YEAR
+from ratingdb.queries.age_ranges import SELECTIONS
+from ratingdb.queries.clubs import VKZ
 from ratingdb.queries.evaluation_table import COLUMN_KEYS
 from ratingdb.queries.games import tournament_games
 from ratingdb.queries.scoresheet import scoresheet
-from ratingdb.queries.search import count_players, search_players
+from ratingdb.queries.search import ZPS_PARAMETER, count_players, search_players
+from ratingdb.queries.top_lists import MAX_LIMIT as MAX_PLACES
+from ratingdb.queries.top_lists import SEXES, STATUSES
 from ratingdb.queries.tournament_search import MAX_LIMIT
 from ratingdb.web import schemas
 from ratingdb.web.deps import OptionalUser, ReleasingRoute, SessionDep, TodayDep
 from ratingdb.web.lists import selected_list
-from ratingdb.web.pages import TopListDep, card_for, table_for, tournament_list
+from ratingdb.web.pages import TopListSelection, card_for, table_for, tournament_list
 from ratingdb.web.schemas import IsoDate
 
 router = APIRouter(prefix="/api", tags=["public"], route_class=ReleasingRoute)
@@ -24,7 +29,10 @@ router = APIRouter(prefix="/api", tags=["public"], route_class=ReleasingRoute)
 @router.get(
     "/players",
     response_model=list[schemas.PlayerHit],
-    responses=schemas.error_responses(401, 422),
+    responses={
+        200: {"headers": {"X-Total-Count": schemas.TOTAL_COUNT}},
+        **schemas.error_responses(401, 422),
+    },
     summary="Search players by name, DSB id, FIDE id, ZPS number or club",
 )
 def api_players(
@@ -43,7 +51,9 @@ def api_players(
     club: Annotated[str | None, Query(max_length=100, description="VKZ or club name")] = None,
     dsb_id: Annotated[str | None, Query(max_length=20)] = None,
     fide_id: Annotated[int | None, Query(ge=1, le=10**12)] = None,
-    zps: Annotated[str | None, Query(max_length=12, description="VKZ-number")] = None,
+    zps: Annotated[
+        str | None, Query(pattern=ZPS_PARAMETER, description="VKZ-number (C0327-12)")
+    ] = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
     offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0,
 ) -> list[dict[str, Any]]:
@@ -174,6 +184,36 @@ def api_scoresheet(
     return scoresheet(session, code, participant_id, today, show_all=user is not None).to_dict()
 
 
+#: an age class or range (:mod:`ratingdb.queries.age_ranges`), or nothing
+AGE = Query(
+    pattern=f"^(?:{SELECTIONS})?$",
+    description="youth, junior, adult (Jgd, Jun, Erw), U<n> (age n or less), Ü<n> (n or more)",
+)
+BORN = Query(ge=BIRTH_YEAR.low, le=BIRTH_YEAR.high)
+#: a VKZ: 1 to 10 letters and digits (:data:`ratingdb.queries.clubs.VKZ`)
+VKZ_PARAMETER = f"^{VKZ.pattern}$"
+
+
+async def top(
+    organisation: Annotated[
+        str, Query(pattern=VKZ_PARAMETER, description="VKZ of the level or club; 000: all")
+    ],
+    day: Annotated[IsoDate | None, Query(alias="date", description="default: today")] = None,
+    limit: Annotated[int, Query(ge=1, le=MAX_PLACES, description="places")] = 100,
+    birth_year_from: Annotated[int | None, BORN] = None,
+    birth_year_to: Annotated[int | None, BORN] = None,
+    age: Annotated[str | None, AGE] = None,
+    sex: Annotated[Literal[tuple(SEXES)] | None, Query(description="w is f")] = None,  # type: ignore[valid-type]
+    status: Annotated[Literal[STATUSES] | None, Query()] = None,  # type: ignore[valid-type]
+) -> TopListSelection:
+    """A top list's selection as the API declares it: numbers as numbers, each bound in
+    the schema (the pages read the form's text fields: :func:`ratingdb.web.pages.
+    top_list_selection`)."""
+    return TopListSelection(
+        organisation, day, limit, birth_year_from, birth_year_to, age, sex, status
+    )
+
+
 @router.get(
     "/lists",
     response_model=schemas.RatingList,
@@ -186,11 +226,10 @@ def api_list(
     club: Annotated[str | None, Query(max_length=10)] = None,
     federation: Annotated[str | None, Query(max_length=10)] = None,
     org: Annotated[
-        str | None, Query(max_length=10, description="an organisation level (its clubs)")
+        str | None,
+        Query(pattern=f"^(?:{VKZ.pattern})?$", description="an organisation level (its clubs)"),
     ] = None,
-    age_class: Annotated[
-        str | None, Query(max_length=8, description="youth, junior, adult, U<n> or Ü<n>")
-    ] = None,
+    age_class: Annotated[str | None, AGE] = None,
     day: Annotated[IsoDate | None, Query(alias="date")] = None,
 ) -> dict[str, Any]:
     """Members by DWZ (players without DWZ last); CSV and PDF: ``/lists.csv``,
@@ -212,7 +251,9 @@ def api_list(
     responses=schemas.error_responses(422),
     summary="Top list (Bestenliste) of a federation level or club",
 )
-def api_top_list(session: SessionDep, today: TodayDep, selection: TopListDep) -> dict[str, Any]:
+def api_top_list(
+    session: SessionDep, today: TodayDep, selection: Annotated[TopListSelection, Depends(top)]
+) -> dict[str, Any]:
     """The best ``limit`` members by DWZ on ``date``, with the filters of DeWIS's
     bestOfFederation: age class or birth years, sex, status. CSV and PDF:
     ``/lists/top.csv``, ``/lists/top.pdf`` with the same query."""

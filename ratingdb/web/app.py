@@ -19,6 +19,7 @@ from ratingdb.web import (
     api_officer,
     api_public,
     calculator,
+    contract,
     officer_pages,
     officer_submit,
     pages,
@@ -132,6 +133,7 @@ def create_app(
     ):
         app.include_router(router)
     add_assets(app)
+    contract.install(app)  # the limits of the middleware in the OpenAPI document
     if version is not None:  # outer: an entry holds every header of the answer
         app.add_middleware(
             PageCache, version=version, today=app.state.today, post_paths=dewis_service.PATHS

@@ -162,7 +162,28 @@ async def http_error(request: Request, exc: Exception) -> Any:
         items = [error_item("body", _(UNREADABLE_BODY))]
         return _respond(request, 422, _(INVALID_REQUEST), items)
     # its headers travel with it: ``Allow`` of a 405, ``Connection`` of a cut-off body
-    return _respond(request, exc.status_code, str(exc.detail), [], dict(exc.headers or {}))
+    headers = dict(exc.headers or {})
+    if exc.status_code == 405:
+        headers["Allow"] = allowed_methods(request.scope)
+    return _respond(request, exc.status_code, str(exc.detail), [], headers)
+
+
+def allowed_methods(scope: Scope) -> str:
+    """The ``Allow`` of a 405: the methods a route of the app takes at the request's path
+    (the router's own names only the first route's: ``GET`` where ``POST`` is declared
+    too)."""
+    from starlette.routing import Match
+
+    routes = getattr(getattr(scope.get("app"), "router", None), "routes", ())
+    return ", ".join(
+        method
+        for method in _METHODS
+        if any(route.matches({**scope, "method": method})[0] == Match.FULL for route in routes)
+    )
+
+
+#: the methods an ``Allow`` may name (HEAD and OPTIONS are declared nowhere)
+_METHODS = ("DELETE", "GET", "PATCH", "POST", "PUT")
 
 
 HANDLERS: dict[Any, Any] = {

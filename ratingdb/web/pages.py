@@ -405,7 +405,7 @@ def whole_number(value: str | None, where: str) -> int | None:
     value = (value or "").strip()
     if not value:
         return None
-    if not value.isdigit() or len(value) > 9:
+    if not (value.isascii() and value.isdigit()) or len(value) > 9:  # '²' is a digit too
         raise InputError(where, _("%(value)r is no whole number") % {"value": value})
     return int(value)
 

@@ -40,15 +40,32 @@ class ErrorBody(BaseModel):
     errors: list[ErrorItem] = []
 
 
-def error_responses(*codes: int) -> dict[int | str, dict[str, Any]]:
-    texts = {
-        401: "No token, or an unknown or revoked token",
-        403: "Outside the user's VKZ scope, older than one year (WO 6.2), or admins only",
-        404: "Not found (or not published, WO 4.1.1)",
-        409: "Another change to the same data was made at the same moment; try again",
-        422: "Invalid input: file line/column or JSON path and message; nothing written",
-    }
-    return {code: {"model": ErrorBody, "description": texts[code]} for code in codes}
+#: the ``Retry-After`` of a 503: the seconds after which to try again
+RETRY_AFTER = {"description": "seconds until a new try", "schema": {"type": "integer"}}
+#: the ``X-Total-Count`` of a page of hits: the number of all hits
+TOTAL_COUNT = {"description": "the number of all hits", "schema": {"type": "integer"}}
+_TEXTS = {
+    401: "No token, or an unknown or revoked token",
+    403: "Outside the user's VKZ scope, older than one year (WO 6.2), or admins only",
+    404: "Not found (or not published, WO 4.1.1)",
+    409: "Another change to the same data was made at the same moment; try again",
+    422: "Invalid input: file line/column or JSON path and message; nothing written",
+    503: "The database cannot be reached, or the server runs as many heavy requests "
+    "(what-ifs) as it takes at once; Retry-After says when to try again",
+}
+
+
+def error_responses(*codes: int, refused: str | None = None) -> dict[int | str, dict[str, Any]]:
+    """The error answers of an operation: ``codes`` and 503 (every operation reads the
+    database), each with :class:`ErrorBody`; ``refused`` names what a 422 refuses beyond
+    the limits the schema declares on each parameter (a combination of them, a date's
+    plausible range, the content of a document)."""
+    out: dict[int | str, dict[str, Any]] = {}
+    for code in (*codes, 503):
+        text = _TEXTS[code] if code != 422 or refused is None else f"{_TEXTS[422]}. {refused}"
+        out[code] = {"model": ErrorBody, "description": text}
+    out[503]["headers"] = {"Retry-After": RETRY_AFTER}
+    return out
 
 
 class PlayerHit(BaseModel):
