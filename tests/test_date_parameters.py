@@ -68,7 +68,9 @@ def test_every_date_parameter_of_the_api_refuses_what_is_no_date(world):
                 content=b"012 x\n", headers=admin,
             )  # fmt: skip
             assert answer.status_code == 422, (method, path, name, value, answer.text)
-            assert answer.json()["errors"][0]["location"] == f"query.{name}", answer.text
+            # a required parameter left out is named too (the top list's organisation)
+            places = [e["location"] for e in answer.json()["errors"]]
+            assert f"query.{name}" in places, answer.text
 
 
 def test_every_date_parameter_of_the_pages_refuses_what_is_no_date_in_german(world):
