@@ -193,6 +193,20 @@ def decimal(value: int | float | Decimal | Fraction, places: int | None = None) 
     return str(format_decimal(number, format=pattern, locale=language()))
 
 
+def number_text(value: str) -> str:
+    """A number kept as a file's text (a team's ``2.0`` match points) written as
+    :func:`decimal` writes it, with the places it has; any other text as it is.
+
+    >>> with use("de"): number_text("1.5"), number_text("2"), number_text("ZPB")
+    ('1,5', '2', 'ZPB')
+    """
+    try:
+        number = Decimal(value.strip())
+    except (ArithmeticError, ValueError):
+        return value
+    return decimal(number) if number.is_finite() else value
+
+
 def date_text(value: date | str) -> str:
     """A date in the language's form: German ``01.12.2026`` (Babel, ``dd.MM.yyyy``), English
     ISO 8601 ``2026-12-01`` (unambiguous for readers on both sides of the Atlantic).

@@ -162,6 +162,7 @@ def templates() -> Jinja2Templates:
         npgettext=i18n.npgettext,
     )  # fmt: skip
     env.filters["decimal"] = i18n.decimal  # {{ e.score | decimal(1) }}: 2,5 / 2.5
+    env.filters["number"] = i18n.number_text  # {{ t.match_points | number }}: 2,0 / 2.0
     env.filters["date"] = i18n.date_text  # {{ t.end_date | date }}: 01.12.2026 / 2026-12-01
     env.globals["tournament_kind"] = terms.tournament_kind
     env.globals["game_result"] = terms.game_result
