@@ -78,6 +78,13 @@ def site(pg_server):
                 ),
                 {"c": code},
             ).scalar_one()
+            holder = conn.execute(
+                text(
+                    "SELECT r.owner_id FROM residual_games r JOIN memberships m ON "
+                    "m.player_id = r.owner_id AND m.valid_to IS NULL "
+                    "ORDER BY r.owner_id LIMIT 1"
+                )
+            ).scalar_one()
             club, surname = conn.execute(
                 text(
                     "SELECT o.vkz, min(p.surname) FROM memberships m JOIN organisations o ON "
@@ -119,6 +126,7 @@ def site(pg_server):
                         ["td.name", "td.dwz", "td:nth-child(4)"],
                     ),
                     "tournaments": ("/tournaments", "tournaments", ["td.name", "td:last-child"]),
+                    "residual-games": (f"/players/{holder}", "residual", ["td.name", "td.dwz"]),
                     "pending-games": (
                         "/tournaments/PHONE-PENDING/games",
                         "participants",
