@@ -36,9 +36,16 @@ def today() -> date:
 
 
 def latest(today: date, limits: Bounds | None = None) -> date:
-    """The last date a list, an adjustment or a membership may carry."""
+    """The last date a list, an adjustment or a membership may carry.
+
+    >>> latest(date(2026, 11, 25), Bounds()), latest(date(9999, 12, 1), Bounds())
+    (datetime.date(2027, 12, 30), datetime.date(9999, 12, 30))
+    """
     limits = limits or bounds()
-    return min(today + timedelta(days=limits.days_ahead), date.max - timedelta(days=1))
+    last = date.max - timedelta(days=1)  # the calendar's end, whatever today is
+    if (last - today).days <= limits.days_ahead:
+        return last
+    return today + timedelta(days=limits.days_ahead)
 
 
 def check_date(

@@ -146,3 +146,32 @@ def test_every_export_works_for_a_tournament_and_lists_of_the_year_1(world, monk
             assert answer.status_code == 200, (path, lang, shown)
     listed = client.get("/api/tournaments", params={"from": "0001-01-01", "to": "0001-12-31"})
     assert [t["code"] for t in listed.json()["items"]] == ["YEAR-1"]
+
+
+def test_lists_at_the_end_of_the_calendar_export_in_every_format(world, tmp_path):
+    """With today on 9999-12-29 (``RATINGDB_TODAY``), the last day a list may carry is the
+    calendar's last but one (not ``today`` plus the days ahead, past ``date.max``): the
+    lists of 9999-12-30 come out in every format, the zips dated at the format's 2107."""
+    from datetime import date
+
+    from click.testing import CliRunner
+
+    from ratingdb.cli import main
+
+    url, club = world
+    env = {"DATABASE_URL": url.render_as_string(hide_password=False),
+           "RATINGDB_TODAY": "9999-12-29"}  # fmt: skip
+    out = tmp_path / "out"
+    for fmt in ("csv", "pdf", *PLAYER_FILE_FORMATS):
+        args = ["export", "list", "--club", club, "--date", "9999-12-30", "--format", fmt]
+        done = CliRunner().invoke(main, [*args, "-o", str(out)], env=env)
+        assert done.exit_code == 0, (fmt, done.output, done.exception)
+        assert out.stat().st_size > 0
+    client = client_for(url, today=date(9999, 12, 29))
+    for path in (f"/lists?club={club}&date=9999-12-30", f"/lists.pdf?club={club}",
+                 f"/lists.csv?club={club}&date=9999-12-30", "/lists/top?organisation=000",
+                 "/lists/top.pdf?organisation=000", f"/api/lists?club={club}&date=9999-12-30",
+                 "/api/lists/top?organisation=000", "/tournaments"):  # fmt: skip
+        answer = client.get(path)
+        assert answer.status_code == 200, (path, answer.text[-300:])
+    assert client.get(f"/lists?club={club}&date=9999-12-31").status_code == 422
