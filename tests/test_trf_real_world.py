@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from ratingdb.io.trf import MAX_PROBLEMS, TrfError, decode, parse, parse_date, write
+from ratingdb.budget import MAX_PROBLEMS
+from ratingdb.io.trf import TrfError, decode, parse, parse_date, write
 from tests.builders import organisations
 from tests.cli import run
 from tests.conftest import at_head
@@ -138,8 +139,8 @@ def test_problems_stop_at_the_limit():
     ]
     with pytest.raises(TrfError) as info:
         parse("\n".join(lines), "many.trf")
-    assert len(info.value.problems) == MAX_PROBLEMS + 1
-    assert info.value.problems[-1] == ("many.trf", "... and 5 more problems")
+    assert len(info.value.problems) == MAX_PROBLEMS and info.value.more == 5
+    assert str(info.value).splitlines()[-1] == "und 5 weitere Probleme"
 
 
 def test_repeated_records_and_defects_that_touch_no_game():

@@ -34,6 +34,7 @@ import re
 import xml.etree.ElementTree as ET
 from datetime import date
 
+from ratingdb.budget import Problems, check
 from ratingdb.io.dsb_xml import RESULTS, DsbXmlError, safe_root
 from ratingdb.io.numbers import NotANumber, optional_number, whole_number
 from ratingdb.io.trf import NationalRecord, TrfGame, TrfPlayer, TrfTournament
@@ -82,7 +83,7 @@ def parse(data: bytes, source: str = "<dewis>") -> TrfTournament:
     root = safe_root(data, source)
     if _local(root.tag) != ROOT:
         raise DsbXmlError(source, [(f"/{_local(root.tag)}", "not a DeWIS file (root 'dewis')")])
-    problems: list[tuple[str, str]] = []
+    problems = Problems()
     top = f"/{ROOT}"
     section = _child(root, "tournamentSection")
     tour = _child(section, "tournament")
@@ -136,6 +137,7 @@ def parse(data: bytes, source: str = "<dewis>") -> TrfTournament:
     seen: dict[int, int] = {}
     unnumbered = False
     for k, elem in enumerate(_children(_child(players_section, "players"), "player"), start=1):
+        check()  # the time budget of the upload (ratingdb/budget.py)
         path = f"{ppath}[{k}]"
         start_rank = number(_text(elem, "noPlayer"), f"{path}/noPlayer", START_RANK)
         if start_rank is None:
@@ -152,7 +154,7 @@ def parse(data: bytes, source: str = "<dewis>") -> TrfTournament:
             problems.append((f"{path}/surname", "the player has no name"))
         dob = _text(elem, "dob")
         birth: date | int | None = None
-        before = len(problems)
+        before, counted = len(problems), problems.more
         if re.fullmatch(r"[0-9]{4}", dob):
             birth = number(dob, f"{path}/dob", BIRTH_YEAR) if dob != "0000" else None
         elif dob and dob not in ("0000-00-00",):
@@ -165,6 +167,7 @@ def parse(data: bytes, source: str = "<dewis>") -> TrfTournament:
         for where, what in problems[before:]:
             warnings.append(f"{where}: {what} (left empty)")
         del problems[before:]
+        problems.more = counted
         fide_id = optional(_text(elem, "idFide"), f"{path}/idFide", FIDE_ID)
         dwz = optional(_text(elem, "rating"), f"{path}/rating", RATING)
         pkz, vkz, member = _text(elem, "id"), _text(elem, "vkz"), _text(elem, "noMember")
@@ -194,6 +197,7 @@ def parse(data: bytes, source: str = "<dewis>") -> TrfTournament:
     games: list[TrfGame] = []
     gpath = f"{top}/playerSection/games/game"
     for k, elem in enumerate(_children(_child(players_section, "games"), "game"), start=1):
+        check()
         path = f"{gpath}[{k}]"
         result = _text(elem, "result").replace(" ", "")
         white_text, black_text = _text(elem, "noWhite"), _text(elem, "noBlack")

@@ -52,6 +52,7 @@ from typing import Any
 import defusedxml.ElementTree as SafeET
 from defusedxml import DefusedXmlException
 
+from ratingdb.budget import MAX_PROBLEMS, Problems, check, more_line, more_of, stopped_after
 from ratingdb.errors import InputError
 from ratingdb.io.numbers import NotANumber, whole_number
 from ratingdb.io.trf import NationalRecord, TrfGame, TrfPlayer, TrfTournament
@@ -119,8 +120,10 @@ class DsbXmlError(InputError):
 
     def __init__(self, source: str, problems: list[tuple[str, str]]) -> None:
         self.problems = problems
+        self.more = more_of(problems)  # found beyond those kept (ratingdb/budget.py)
         super().__init__(f"{source}: {problems[0][0]}", problems[0][1])
-        self.args = ("\n".join(f"{source}: {where}: {what}" for where, what in problems),)
+        lines = [f"{source}: {where}: {what}" for where, what in problems]
+        self.args = ("\n".join(lines + more_line(self.more)),)
 
     def __str__(self) -> str:
         return str(self.args[0])
@@ -264,10 +267,13 @@ def xsd_problems(data: bytes, xsd: Path | None = None) -> list[tuple[str, str]] 
     schema = _SCHEMA.get(path)
     if schema is None:
         schema = _SCHEMA[path] = xmlschema.XMLSchema(str(path))
-    out = []
+    out = Problems()
     try:
         text = data.decode("utf-8") if isinstance(data, bytes) else data
         for err in schema.iter_errors(text):
+            if len(out) == MAX_PROBLEMS - 1:  # each costs milliseconds: not all of them
+                list.append(out, ("/", stopped_after(len(out))))
+                break
             out.append((err.path or "/", (err.reason or str(err)).strip()))
     except (ValueError, ArithmeticError) as err:
         # not UTF-8, or a value the validator itself cannot hold (xmlschema raises
@@ -279,9 +285,13 @@ def xsd_problems(data: bytes, xsd: Path | None = None) -> list[tuple[str, str]] 
 # -- reading ---------------------------------------------------------------------------------
 
 
+#: the attributes every element may carry (xsi:type, xsi:nil, xsi:schemaLocation)
+XSI = "{http://www.w3.org/2001/XMLSchema-instance}"
+
+
 class _Reader:
     def __init__(self) -> None:
-        self.problems: list[tuple[str, str]] = []
+        self.problems = Problems()
 
     def fail(self, path: str, message: str) -> None:
         self.problems.append((path, message))
@@ -304,6 +314,8 @@ class _Reader:
             if ns != NS:
                 self.fail(cpath, f"element in namespace {ns or '(none)'!r}, expected {NS!r}")
                 continue
+            if child.attrib and not path.startswith(f"/{ROOT}/header"):
+                self._attributes(child, cpath, seen_names[local], spec_max(spec, local) > 1)
             index = next(
                 (k for k in range(position, len(spec)) if local in spec[k][0]),
                 None,
@@ -334,6 +346,15 @@ class _Reader:
             if len(items) > 1 or spec_max(spec, name) > 1:
                 found[name] = [(e, f"{p}[{i}]") for i, (e, p) in enumerate(items, start=1)]
         return found
+
+    def _attributes(self, elem: ET.Element, path: str, index: int, repeated: bool) -> None:
+        """The schema allows no attribute below the root (but the XSI ones): each one a
+        problem, found here for little instead of by the schema check for milliseconds
+        each (100,000 of them took minutes)."""
+        where = f"{path}[{index}]" if repeated else path
+        for name in elem.attrib:
+            if not name.startswith(XSI):
+                self.fail(where, f"attribute {_split(name)[1]!r} not allowed (the schema has none)")
 
     def text(self, elem: ET.Element, path: str, *, collapse: bool = True) -> str:
         if len([c for c in elem if isinstance(c.tag, str)]):
@@ -475,6 +496,7 @@ def parse(data: bytes, source: str = "<xml>", *, xsd: bool = True) -> DsbReport:
         items = r.children(elem, path, [(("player",), 2, 10**9)]).get("player", [])
         seen: dict[int, str] = {}
         for pelem, ppath in items:
+            check()  # the time budget of the upload (ratingdb/budget.py)
             p = _player(r, pelem, ppath)
             if isinstance(p, int):  # a player with problems: its number still counts
                 known.add(p)
@@ -496,6 +518,7 @@ def parse(data: bytes, source: str = "<xml>", *, xsd: bool = True) -> DsbReport:
         numbers = None if unnumbered else known
         computers = {p.number for p in players if p.computer}
         for gelem, gpath in items:
+            check()
             g = _game(r, gelem, gpath, numbers, info.get("rounds"))
             if g is None:
                 continue
@@ -555,7 +578,7 @@ def _tournament(r: _Reader, elem: ET.Element, path: str) -> dict[str, Any]:
 def _player(r: _Reader, elem: ET.Element, path: str) -> DsbPlayer | int | None:
     """The player; only its number when other fields have problems; None without one."""
     c = r.children(elem, path, _PLAYER)
-    before = len(r.problems)
+    before = r.problems.found
 
     def get(name: str) -> tuple[ET.Element, str] | None:
         return c[name][0] if name in c else None
@@ -589,7 +612,7 @@ def _player(r: _Reader, elem: ET.Element, path: str) -> DsbPlayer | int | None:
             r.fail(x[1], f"sex is m or w, got {sex!r}")
     if number is None:
         return None
-    if len(r.problems) > before or dob_year is None:
+    if r.problems.found > before or dob_year is None:
         return number
     return DsbPlayer(
         number=number,
@@ -613,7 +636,7 @@ def _game(
     """One game; ``numbers`` are the players' (None: not checked, a player's number was
     unreadable and is reported already)."""
     c = r.children(elem, path, _GAME)
-    before = len(r.problems)
+    before = r.problems.found
 
     def get(name: str) -> tuple[ET.Element, str] | None:
         return c[name][0] if name in c else None
@@ -647,7 +670,7 @@ def _game(
     white, black = sides.get("White"), sides.get("Black")
     if white is not None and white == black:
         r.fail(f"{path}/tournamentPlayerNumberBlack", f"player {white} plays himself")
-    if len(r.problems) > before or rnd is None:
+    if r.problems.found > before or rnd is None:
         return None
     return DsbGame(rnd, white, black, points[0], points[1], day)
 
@@ -657,7 +680,7 @@ def _game(
 
 def to_tournament(report: DsbReport, source: str = "<xml>") -> TrfTournament:
     """The TRF import's model: players with their identifiers, stored games only."""
-    problems: list[tuple[str, str]] = []
+    problems = Problems()
     players = []
     for p in report.players:
         birth: date | int | None = p.dob_date or p.dob_year

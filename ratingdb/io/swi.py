@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 
+from ratingdb.budget import Problems, check, more_line, more_of
 from ratingdb.errors import InputError
 from ratingdb.io.numbers import NotANumber, optional_number, whole_number
 from ratingdb.io.trf import NationalRecord, TrfGame, TrfPlayer, TrfTournament
@@ -106,8 +107,9 @@ class SwiError(InputError):
 
     def __init__(self, source: str, problems: list[tuple[str, str]]) -> None:
         self.problems = problems
+        self.more = more_of(problems)  # found beyond those kept (ratingdb/budget.py)
         first = problems[0]
-        text = "\n".join(f"{where}: {what}" for where, what in problems)
+        text = "\n".join([f"{where}: {what}" for where, what in problems] + more_line(self.more))
         super().__init__(first[0], first[1])
         self.args = (text,)
 
@@ -212,7 +214,7 @@ def looks_like_swi(data: bytes) -> bool:
 
 def parse(data: bytes | str, source: str = "<swi>", encoding: str | None = None) -> SwiFile:
     """Read an SWI file; every problem is collected and raised at once as :class:`SwiError`."""
-    problems: list[tuple[str, str]] = []
+    problems = Problems()
 
     def problem(line: int, column: int, message: str) -> None:
         problems.append((f"{source}:{line}:{column}", message))
@@ -260,6 +262,7 @@ def parse(data: bytes | str, source: str = "<swi>", encoding: str | None = None)
     )
     seen: dict[int, int] = {}
     for k in range(ruler_at + 1, footer_at):
+        check()  # the time budget of the upload (ratingdb/budget.py)
         raw = lines[k]
         if not raw.strip():
             continue
@@ -495,7 +498,7 @@ def to_tournament(swi: SwiFile) -> TrfTournament:
 
     Raises :class:`SwiError` with every problem: an opponent not in the file, a pairing the
     opponent's row contradicts, a game ratingdb cannot store, missing dates."""
-    problems: list[tuple[str, str]] = []
+    problems = Problems()
     src = swi.source
 
     def problem(line: int, column: int, message: str) -> None:

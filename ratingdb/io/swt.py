@@ -61,6 +61,7 @@ from datetime import date, timedelta
 from decimal import Decimal
 from pathlib import Path
 
+from ratingdb.budget import Problems, more_line, more_of
 from ratingdb.errors import InputError
 from ratingdb.io.numbers import NotANumber, optional_number
 from ratingdb.io.trf import NationalRecord, RoundEntry, TrfGame, TrfPlayer, TrfTournament
@@ -109,9 +110,11 @@ class SwtError(InputError):
 
     def __init__(self, source: str, problems: list[tuple[str, str]]) -> None:
         self.problems = problems
+        self.more = more_of(problems)  # found beyond those kept (ratingdb/budget.py)
         first = problems[0]
         super().__init__(first[0], first[1])
-        self.args = ("\n".join(f"{where}: {what}" for where, what in problems),)
+        lines = [f"{where}: {what}" for where, what in problems]
+        self.args = ("\n".join(lines + more_line(self.more)),)
 
     def __str__(self) -> str:
         return str(self.args[0])
@@ -222,7 +225,7 @@ def parse(data: bytes, source: str = "<swt>", encoding: str | None = None) -> Sw
         "".encode(encoding or "cp1252")
     except (LookupError, ValueError):  # ValueError: a NUL in the name
         raise InputError(source, f"unknown encoding {encoding!r}") from None
-    problems: list[tuple[str, str]] = []
+    problems = Problems()
 
     def where(offset: int, what: str) -> str:
         return f"{source}: byte {offset} (0x{offset:X}) {what}"
@@ -479,7 +482,7 @@ def to_tournament(
     ``end`` replace the file's dates (a file may have none). Raises :class:`SwtError` with
     every problem."""
     src = swt.source
-    problems: list[tuple[str, str]] = []
+    problems = Problems()
 
     def fail(offset: int, what: str, message: str) -> None:
         problems.append((f"{src}: byte {offset} (0x{offset:X}) {what}", message))

@@ -36,7 +36,8 @@ with ``###`` are comments; ratingdb writes its tournament id and VKZ into
 ``### ratingdb id:`` / ``### ratingdb vkz:`` comments on export.
 
 Every problem of a file is reported at once (:class:`TrfError` with ``problems``, each with
-line and column, at most :data:`MAX_PROBLEMS`): unknown result code, opponent out of range,
+line and column; the first :data:`ratingdb.budget.MAX_PROBLEMS` kept, the rest counted):
+unknown result code, opponent out of range,
 asymmetric pairing (A says he played B as white, B's line disagrees), a date that is not a
 date, end before start, duplicate start rank, an NRS record without its ``001`` line, a
 FIDE id or GER number of two start ranks that both played, a round paired without results
@@ -54,6 +55,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from decimal import Decimal, InvalidOperation
 
+from ratingdb.budget import Problems, check, more_line, more_of
 from ratingdb.errors import InputError
 from ratingdb.io.numbers import NotANumber, optional_number, whole_number
 from ratingdb.io.text import unsafe_place
@@ -144,8 +146,6 @@ _DATE = re.compile(r"^([0-9]{4})[/-]([0-9]{2})[/-]([0-9]{2})$")
 _SHORT_DATE = re.compile(r"^([0-9]{2})/([0-9]{2})/([0-9]{2})$")
 
 
-#: at most this many problems are reported for one file
-MAX_PROBLEMS = 50
 #: records that may appear more than once (one line per arbiter, per round date, per team)
 REPEATABLE = {"112", "132"}
 #: records whose repetition with another value is an error (they decide the tournament)
@@ -191,8 +191,11 @@ class TrfError(InputError):
     ) -> None:
         super().__init__(location, message)
         self.problems = problems or [(location, message)]
-        if len(self.problems) > 1:
-            self.args = ("\n".join(f"{where}: {what}" for where, what in self.problems),)
+        #: problems found beyond those kept (:class:`ratingdb.budget.Problems`)
+        self.more = more_of(self.problems)
+        if len(self.problems) > 1 or self.more:
+            lines = [f"{where}: {what}" for where, what in self.problems]
+            self.args = ("\n".join(lines + more_line(self.more)),)
 
     def __str__(self) -> str:
         return str(self.args[0])
@@ -445,23 +448,25 @@ def decode(data: bytes, source: str, encoding: str = "utf-8") -> str:
 
 
 class _Report:
-    """Problems and warnings of one file; problems stop at :data:`MAX_PROBLEMS`."""
+    """Problems and warnings of one file; the first problems are kept, the rest counted
+    (:class:`ratingdb.budget.Problems`)."""
 
     def __init__(self, source: str) -> None:
         self.source = source
-        self.problems: list[tuple[str, str]] = []
+        self.problems = Problems()
         self.warnings: list[str] = []
-        self.dropped = 0
         #: (start rank, round) of cells already reported: their pairings are not checked
         self.broken: set[tuple[int, int]] = set()
         #: player lines whose start rank could not be read (reported): a start rank that
         #: no line has may be theirs, so it is not reported again
         self.unnumbered = 0
 
+    @property
+    def count(self) -> int:
+        """Every problem found so far, those beyond :data:`ratingdb.budget.MAX_PROBLEMS` too."""
+        return self.problems.found
+
     def error(self, line: int | None, column: int | None, message: str) -> None:
-        if len(self.problems) >= MAX_PROBLEMS:
-            self.dropped += 1
-            return
         where = self.source
         if line is not None:
             where += f":{line}" + (f":{column}" if column is not None else "")
@@ -473,9 +478,7 @@ class _Report:
     def raise_if_any(self) -> None:
         if not self.problems:
             return
-        problems = list(self.problems)
-        if self.dropped:
-            problems.append((self.source, f"... and {self.dropped} more problems"))
+        problems = self.problems
         raise TrfError(problems[0][0], problems[0][1], problems)
 
 
@@ -494,7 +497,8 @@ def parse(
     """Parse and validate a TRF text.
 
     Every problem of the file is collected and raised together as one :class:`TrfError`
-    (at most :data:`MAX_PROBLEMS`); defects that touch no game (points or rank columns,
+    (at most :data:`ratingdb.budget.MAX_PROBLEMS`, the rest counted); defects that touch no
+    game (points or rank columns,
     sex, counts, round dates, repeated records, lines that are no records) are warnings in
     ``warnings``. With ``complete_rounds`` a round that is paired but has no results yet is
     left out (with a warning) instead of being an error. ``start``/``end`` replace the
@@ -515,6 +519,7 @@ def parse(
     team = False
 
     for number, raw in enumerate(text.splitlines(), start=1):
+        check()  # the time budget of the upload (ratingdb/budget.py)
         line = raw.rstrip("\r")
         if not line.strip():
             continue
@@ -864,10 +869,10 @@ def _read(rep: _Report, number: int, column: int, read, default=None):  # type: 
 
 
 def _player(line: str, number: int, rep: _Report) -> TrfPlayer | None:
-    before = len(rep.problems)
+    before = rep.count
     start_rank = _read(rep, number, 5, lambda: _int_field(line, 5, 8, START_RANK, "start rank"))
     if not start_rank:
-        if len(rep.problems) == before:
+        if rep.count == before:
             rep.error(number, 5, "a player line needs a start rank 1..9999")
         rep.unnumbered += 1
         return None
@@ -1042,7 +1047,7 @@ def _rounds(line: str, number: int, rep: _Report, start_rank: int) -> list[Round
 
 
 def _national(line: str, number: int, rep: _Report) -> NationalRecord | None:
-    before = len(rep.problems)
+    before = rep.count
     start_rank = _read(rep, number, 5, lambda: _int_field(line, 5, 8, START_RANK, "start rank"))
     rating = _read(rep, number, 49, lambda: _int_field(line, 49, 52, RATING, "national rating"))
     birth: date | int | None = None
@@ -1050,8 +1055,8 @@ def _national(line: str, number: int, rep: _Report) -> NationalRecord | None:
         birth = _birth(_field(line, 70, 79))
     except _Bad as err:  # the 001 line's counts; this one only repeats it
         rep.warn(number, f"column 70: {err} (left empty)")
-    if len(rep.problems) != before or not start_rank:
-        if not start_rank and len(rep.problems) == before:
+    if rep.count != before or not start_rank:
+        if not start_rank and rep.count == before:
             rep.error(number, 5, "a national rating record needs the start rank of its 001 line")
         return None
     return NationalRecord(

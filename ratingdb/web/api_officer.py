@@ -32,7 +32,7 @@ from ratingdb.services.trf_import import API_HINTS
 from ratingdb.services.users import Principal
 from ratingdb.web import schemas
 from ratingdb.web.deps import ReleasingRoute, UserDep
-from ratingdb.web.offload import in_a_request_thread, off_the_readers
+from ratingdb.web.offload import in_a_request_thread, off_the_readers, read_off_the_readers
 from ratingdb.web.submission_schema import json_body, trf_body
 
 router = APIRouter(prefix="/api", tags=["officers"], route_class=ReleasingRoute)
@@ -55,8 +55,11 @@ async def _raw(request: Request) -> bytes:
     return b"".join(chunks)
 
 
-def _json(raw: bytes) -> Any:
-    return json_document(raw, "body", named=False)
+async def _json(request: Request) -> Any:
+    """The JSON document of the body, decoded as heavy work within the time budget of one
+    file (it was decoded in the event loop, where every other request waited for it)."""
+    raw = await _raw(request)
+    return await read_off_the_readers(request, "body", json_document, raw, "body", named=False)
 
 
 # -- running the changes of ratingdb.services.tournaments ------------------------------------
@@ -174,9 +177,12 @@ class FileQuery:
     allow_large: AllowLarge = False
 
     async def read(self, request: Request) -> TrfTournament:
-        return read_trf(
-            await _raw(request), self.filename, self.encoding, start=self.start, end=self.end,
-            complete_rounds=self.complete_rounds,
+        """The file of the body, read as heavy work within its time budget (:func:`ratingdb.
+        web.offload.read_off_the_readers`)."""
+        raw = await _raw(request)
+        return await read_off_the_readers(
+            request, self.filename, read_trf, raw, self.filename, self.encoding,
+            start=self.start, end=self.end, complete_rounds=self.complete_rounds,
         )  # fmt: skip
 
 
@@ -205,7 +211,7 @@ def me(user: UserDep) -> dict[str, Any]:
 async def submit_json(
     request: Request, user: UserDep, allow_large: AllowLarge = False
 ) -> dict[str, Any]:
-    doc = _json(await _raw(request))
+    doc = await _json(request)
     today = request.app.state.today()
     return await _commit(request, add_json(doc, user, today, allow_large))
 
@@ -239,7 +245,7 @@ async def submit_trf(
 async def correct_with_json(
     request: Request, code: str, user: UserDep, allow_large: AllowLarge = False
 ) -> dict[str, Any]:
-    doc = _json(await _raw(request))
+    doc = await _json(request)
     plan = correct_json(code, doc, user, request.app.state.today(), allow_large)
     return await _commit(request, plan)
 
@@ -288,7 +294,7 @@ async def what_if_json(
 ) -> dict[str, Any]:
     """The players whose rating the next run would move because of this submission,
     before anything is written (the same checks as the submission)."""
-    doc = _json(await _raw(request))
+    doc = await _json(request)
     plan = add_json(doc, user, request.app.state.today(), allow_large)
     return await _what_if(request, plan)
 
@@ -323,7 +329,7 @@ async def what_if_trf(
 async def what_if_correct(
     request: Request, code: str, user: UserDep, allow_large: AllowLarge = False
 ) -> dict[str, Any]:
-    doc = _json(await _raw(request))
+    doc = await _json(request)
     plan = correct_json(code, doc, user, request.app.state.today(), allow_large)
     return await _what_if(request, plan)
 

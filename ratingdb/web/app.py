@@ -56,9 +56,10 @@ def create_app(
     """The app on ``engine``; ``today`` fixes the date for tests (default: the clock);
     ``threads`` limits the threads that run the (synchronous) database work of requests
     (the officers' writes have :data:`ratingdb.web.offload.WRITE_THREADS` of their own);
-    ``offload`` worker processes (at a lower priority) run the officers' writes and what-ifs
-    (:mod:`ratingdb.web.offload`; 0: they run in request threads); ``cache`` keeps the
-    public pages in memory, keyed by the data version (:mod:`ratingdb.web.page_cache`);
+    ``offload`` worker processes (at a lower priority) run the officers' what-ifs, and one
+    more reads uploaded files (:mod:`ratingdb.web.offload`; 0: they run in request
+    threads); ``cache`` keeps the public pages in memory, keyed by the data version
+    (:mod:`ratingdb.web.page_cache`);
     ``evaluate_on_submit``: the officer's pages run the recalculation right after a change
     (default: the setting :data:`ratingdb.services.recalc.SETTING`, on)."""
     from ratingdb.services.recalc import evaluate_on_submit as setting
@@ -85,19 +86,24 @@ def create_app(
             if not offload:
                 yield
                 return
-            from ratingdb.web.offload import Offload
+            from ratingdb.web.offload import READ_NICE, Offload
 
             url = engine.url.render_as_string(hide_password=False)
             workers = Offload(
                 url, offload, modules=(api_officer.__name__, "ratingdb.services.recalc")
             )
+            # uploaded files are read in a process of their own (ratingdb/web/offload.py)
+            reader = Offload(url, 1, nice=READ_NICE, modules=(officer_submit.__name__,))
             try:
                 workers.start()
+                reader.start()
                 app.state.offload = workers
+                app.state.reader = reader
                 yield
             finally:
-                app.state.offload = None
+                app.state.offload = app.state.reader = None
                 workers.close()
+                reader.close()
         finally:
             if version is not None:
                 await version.close()

@@ -101,27 +101,29 @@ async def ratingdb_error(request: Request, exc: Exception) -> Any:
 MAX_SHOWN = 100
 
 
-def bounded(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The first :data:`MAX_SHOWN` items and, for the rest, one "and N more" item: an
-    upload with 40,000 faults is answered with a page of the first ones, not megabytes."""
-    if len(items) <= MAX_SHOWN:
+def bounded(items: list[dict[str, Any]], more: int = 0) -> list[dict[str, Any]]:
+    """The first :data:`MAX_SHOWN` items and, for the rest (and ``more`` problems a reader
+    only counted, :class:`ratingdb.budget.Problems`), one "and N more" item: an upload with
+    40,000 faults is answered with a page of the first ones, not megabytes."""
+    rest = max(len(items) - MAX_SHOWN, 0) + more
+    if not rest:
         return items
-    from ratingdb.i18n import ngettext
+    from ratingdb.budget import more_line
 
-    rest = len(items) - MAX_SHOWN
-    more = ngettext("and %(num)d more problem", "and %(num)d more problems", rest) % {"num": rest}
-    return [*items[:MAX_SHOWN], error_item("…", more)]
+    return [*items[:MAX_SHOWN], error_item("…", more_line(rest)[0])]
 
 
 def describe(error: RatingdbError) -> tuple[int, str, list[dict[str, Any]]]:
     """Status, summary and items of an error (the officer's pages show them in place), at
     most :data:`MAX_SHOWN` problems (:func:`bounded`)."""
     found = outcome(error)
+    more = 0
     if isinstance(error, Refused):
         items = [error_item("database", error.reason)]
     elif isinstance(error, InputError):  # a file's readers report all its problems at once
         problems = getattr(error, "problems", None) or [(error.location, error.message)]
         items = [error_item(str(where), str(what)) for where, what in problems]
+        more = int(getattr(error, "more", 0))
     elif isinstance(error, RulesError):
         items = [error_item("evaluation", str(error))]
     else:
@@ -130,7 +132,7 @@ def describe(error: RatingdbError) -> tuple[int, str, list[dict[str, Any]]]:
         summary = _(found.summary)
     else:
         summary = str(error) or _(_DEFAULT_SUMMARY.get(found.status, N_("error")))
-    return found.status, summary, bounded(items)
+    return found.status, summary, bounded(items, more)
 
 
 async def server_error(request: Request, exc: Exception) -> Any:

@@ -51,7 +51,7 @@ from ratingdb.services.permissions import check_edit
 from ratingdb.web.deps import SignedIn, SignedInDep
 from ratingdb.web.errors import describe
 from ratingdb.web.guard import SIGN_IN, check_csrf, render, to_sign_in
-from ratingdb.web.offload import in_a_request_thread, off_the_readers
+from ratingdb.web.offload import in_a_request_thread, off_the_readers, read_off_the_readers
 from ratingdb.web.timing import in_thread
 
 router = APIRouter(include_in_schema=False)
@@ -167,7 +167,7 @@ def _options(
 
 
 @router.post("/officer/upload", response_class=HTMLResponse)
-def upload(
+async def upload(
     request: Request,
     user: SignedInDep,
     csrf: Annotated[str, Form(max_length=200)] = "",
@@ -189,25 +189,45 @@ def upload(
             "end": end, "complete_rounds": complete_rounds,
             "create_organisation": create_organisation, "allow_large": allow_large,
             "example": example}  # fmt: skip
-    stored = _stored_tournament(request, signed, target)["code"] if target else None
+    stored = None
+    if target:
+        stored = (await in_thread(_stored_tournament, request, signed, target))["code"]
     try:
         options = _options(code, vkz, kind, encoding, start, end, complete_rounds,
                            create_organisation, allow_large)  # fmt: skip
-        filename, content = _uploaded(file, example)
-        # every problem of the file, and the size bounds before its players are parsed
-        parsed = drafts.read(content, filename, options, signed.user)
+        filename, content = await in_thread(_uploaded, file, example)
+        # every problem of the file (the first ones) and the size bounds before its players
+        # are parsed, as heavy work within the file's time budget: never in the threads
+        # that answer the pages
+        parsed = await read_off_the_readers(
+            request, filename, drafts.read, content, filename, options, signed.user
+        )
     except InputError as err:
         return _upload_page(request, signed, stored, form, err)
     if stored is None:
         options = drafts.default_vkz(parsed, options, signed.user)
+    draft_id = await in_thread(_new_draft, request, signed, filename, content, options, stored,
+                               parsed)  # fmt: skip
+    return RedirectResponse(f"/officer/drafts/{draft_id}", status_code=303)
+
+
+def _new_draft(
+    request: Request,
+    user: SignedIn,
+    filename: str,
+    content: bytes,
+    options: drafts.Options,
+    stored: str | None,
+    parsed: drafts.Parsed,
+) -> str:
     with Session(request.app.state.engine) as session, session.begin():
         draft_id = draft_store.create(
-            session, signed.user.user_id, filename, content, options.to_dict(), stored
+            session, user.user.user_id, filename, content, options.to_dict(), stored
         )
         if stored is not None:  # a corrected file: who is who as stored where it cannot say
-            draft = draft_store.load(session, draft_id, signed.user.user_id)
+            draft = draft_store.load(session, draft_id, user.user.user_id)
             draft_store.set_choices(session, draft, drafts.stored_choices(session, stored, parsed))
-    return RedirectResponse(f"/officer/drafts/{draft_id}", status_code=303)
+    return str(draft_id)
 
 
 def _uploaded(file: UploadFile | None, example: str) -> tuple[str, bytes]:

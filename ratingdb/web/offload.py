@@ -30,6 +30,7 @@ from typing import Any, TypeVar, cast
 from fastapi import Request
 from sqlalchemy import Engine
 
+from ratingdb import budget
 from ratingdb.errors import RatingdbError, Unavailable
 from ratingdb.i18n import DEFAULT, _, language, use
 from ratingdb.services.outcomes import as_error
@@ -50,6 +51,9 @@ WRITE_THREADS = 4
 #: (:data:`RETRY_AFTER` seconds) instead of queueing without end behind them
 HEAVY_AT_ONCE = 8
 RETRY_AFTER = 10
+#: the priority of the process that reads uploaded files: below the reads, above the
+#: what-ifs (a reading is bounded by its CPU budget, ratingdb/budget.py; a what-if is not)
+READ_NICE = 5
 log = logging.getLogger("ratingdb.web")
 
 
@@ -143,11 +147,15 @@ def _nothing(engine: Engine, plan: Any) -> None:
     return None
 
 
-async def off_the_readers(request: Request, work: Callable[[Engine, Any], T], plan: Any) -> T:
+async def off_the_readers(
+    request: Request, work: Callable[[Engine, Any], T], plan: Any, pool: str = "offload"
+) -> T:
     """``work(engine, plan)`` in the app's worker process if it has one (``ratingdb serve``),
-    else in a request thread: the officer API's and the officer pages' what-ifs. At most
-    ``app.state.heavy_at_once`` (:data:`HEAVY_AT_ONCE`) of them run or wait at once; one
-    more is refused at once (:class:`Overloaded`, 503 with ``Retry-After``)."""
+    else in a request thread: the officer API's and the officer pages' what-ifs, the
+    evaluation on submit and the reading of uploaded files (:func:`read_off_the_readers`).
+    At most ``app.state.heavy_at_once`` (:data:`HEAVY_AT_ONCE`) of them run or wait at
+    once; one more is refused at once (:class:`Overloaded`, 503 with ``Retry-After``).
+    ``pool``: the app's worker processes to use (``offload`` or ``reader``)."""
     state = request.app.state
     limit = getattr(state, "heavy_at_once", HEAVY_AT_ONCE)
     taken = getattr(state, "heavy_taken", 0)
@@ -158,12 +166,31 @@ async def off_the_readers(request: Request, work: Callable[[Engine, Any], T], pl
         )
     state.heavy_taken = taken + 1  # the event loop's: no other request runs in between
     try:
-        offload = getattr(state, "offload", None)
+        offload = getattr(state, pool, None)
         if offload is not None:
             return cast(T, await offload.run(work, plan))
         return await in_thread(work, state.engine, plan)
     finally:
         state.heavy_taken -= 1
+
+
+async def read_off_the_readers(
+    request: Request, source: str, read: Callable[..., T], *args: Any, **kwargs: Any
+) -> T:
+    """``read(*args, **kwargs)``, the reading of the uploaded file ``source``, as heavy work
+    (:func:`off_the_readers`, bounded with the what-ifs) in the reading worker process (its
+    own: a write's JSON body does not wait behind what-ifs; at ``nice`` +:data:`READ_NICE`)
+    within the time budget of one file (:func:`ratingdb.budget.within`: past it a 422
+    naming the file), its messages in the request's language. It ran in the event loop
+    (the API's TRF upload: every other request waited for it) or in a read thread."""
+    job = (source, read, args, kwargs)
+    return cast(T, await off_the_readers(request, _read, job, pool="reader"))
+
+
+def _read(engine: Engine, job: tuple[Any, ...]) -> Any:
+    """In the worker (or a request thread): ``(source, read, args, kwargs)``."""
+    source, read, args, kwargs = job
+    return budget.within(source, read, *args, **kwargs)
 
 
 async def in_a_request_thread(request: Request, work: Callable[[Engine, Any], T], plan: Any) -> T:

@@ -1,0 +1,285 @@
+"""Uploads that cannot flood the server (docs/web.md, "Request bodies"): a file with
+100,000 problems is answered within seconds with its first 100 and one "and N more" line,
+while pages read at the same time stay under a second; a file that costs more than its
+time budget is refused naming the file, in the user's language, nothing written; the
+reading runs as heavy work, bounded with the what-ifs (503 with Retry-After beyond it)."""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import URL
+from sqlalchemy.orm import Session
+
+from ratingdb import budget
+from ratingdb.services.users import add_user, issue_token
+from ratingdb.web.app import create_app
+from ratingdb.web.offload import RETRY_AFTER
+from tests.cli import run
+from tests.web_support import TODAY, bearer, database, engine_for, ok, served
+
+PASSWORD = "correct horse battery"
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "stadtmeisterschaft-2026.trf"
+#: reads that must stay fast while the server reads a flood: search, Karteikarte, lists
+SLOW_READ = 1.0
+
+
+def faulty_trf(lines: int) -> bytes:
+    """The example tournament and ``lines`` player lines whose FIDE id is no number (two
+    problems each: the id, and the column it runs into)."""
+    head = EXAMPLE.read_text(encoding="utf-8")
+    bad = "".join(
+        f"001 {n + 7:4d} m    Spieler{n}, Eva".ljust(57) + "XXXX     1975/00/00  0.0\n"
+        for n in range(lines)
+    )
+    return (head + bad).encode()
+
+
+def faulty_report(attributes: int) -> bytes:
+    """A TournamentReport (DSB XML) of the example with as many more players as start
+    ranks allow, together with ``attributes`` attributes the schema does not allow (the
+    check finds one problem for each)."""
+    from ratingdb.io import dsb_xml
+    from ratingdb.services.imports import read_trf
+
+    t = read_trf(EXAMPLE.read_bytes(), EXAMPLE.name)
+    xml = dsb_xml.write(dsb_xml.from_tournament(t, tournament_uuid=dsb_xml.new_uuid())).decode()
+    players = range(7, 10_000)
+    each = -(-attributes // len(players))
+    extra = "".join(
+        "<player " + " ".join(f'a{k}="{k}"' for k in range(each)) + ">"
+        f"<tournamentPlayerNumber>{n}</tournamentPlayerNumber>"
+        f"<surname>S{n}</surname><forename>E</forename><dobYear>1990</dobYear></player>"
+        for n in players
+    )
+    return xml.replace("</players>", extra + "</players>").encode()
+
+
+@pytest.fixture(scope="module")
+def site(pg_server: URL) -> Iterator[dict[str, Any]]:
+    with database(pg_server, "web_floods") as url:
+        ok(["synth", "--players", "40", "--years", "1", "--seed", "5"], url)
+        ok(["recalc", "--quiet"], url)
+        with Session(engine_for(url)) as session, session.begin():
+            add_user(session, "anna", "officer", ["A"])
+            token = issue_token(session, "anna")
+        out = run(["user", "password", "anna", "--password-stdin"], url, input=PASSWORD + "\n")
+        assert out.returncode == 0, out.stderr
+        with engine_for(url).connect() as conn:
+            players = conn.execute(
+                text("SELECT player_id FROM rating_snapshots WHERE stored ORDER BY 1 LIMIT 5")
+            ).scalars().all()  # fmt: skip
+        pages = ["/players?q=a", "/lists", "/tournaments"]
+        pages += [f"/players/{p}" for p in players]
+        yield {"url": url, "token": token, "pages": pages}
+
+
+@contextmanager
+def server(url: Any, *, offload: int = 1) -> Iterator[str]:
+    """The app as ``ratingdb serve`` builds it (threads, the worker process), without the
+    page cache: every read is computed."""
+    engine = create_engine(url, pool_size=4, max_overflow=4, pool_timeout=5)
+    app = create_app(engine, today=lambda: TODAY, threads=4, offload=offload)
+    try:
+        with served(app) as base:
+            yield base
+    finally:
+        engine.dispose()
+
+
+@contextmanager
+def reading(base: str, pages: list[str], readers: int = 4) -> Iterator[list[Any]]:
+    """``readers`` threads reading ``pages`` in turn while the block runs; yields the list
+    of (page, seconds, status) they fill."""
+    times: list[tuple[str, float, int]] = []
+    stop = threading.Event()
+
+    def read(k: int) -> None:
+        with httpx.Client(base_url=base, timeout=30) as client:
+            n = k
+            while not stop.is_set():
+                page = pages[n % len(pages)]
+                started = time.perf_counter()
+                status = client.get(page).status_code
+                times.append((page, time.perf_counter() - started, status))
+                n += 1
+                stop.wait(0.05)  # a visitor's pace, not a load test
+
+    threads = [threading.Thread(target=read, args=(k,)) for k in range(readers)]
+    for t in threads:
+        t.start()
+    try:
+        yield times
+    finally:
+        stop.set()
+        for t in threads:
+            t.join(60)
+
+
+def warm(client: httpx.Client, token: str) -> None:
+    """One faulty file through the worker process (started with the server, it imports
+    ratingdb first), so that the measured upload does not wait for its start."""
+    r = client.post("/api/what-if/tournaments/trf", params={"filename": "warm.trf"},
+                    content=faulty_trf(3), headers=bearer(token))  # fmt: skip
+    assert r.status_code == 422, r.text
+
+
+def test_100000_problems_are_answered_within_seconds_while_pages_stay_fast(site):
+    """A TRF file with 100,000 faulty lines (200,000 problems) and a TournamentReport with
+    100,000 faulty attributes (the schema check took 151 s for 40,000): each answered 422
+    within seconds with the first 100 problems and one line for the rest, while four
+    threads read the search, the Karteikarten and the lists, every read under a second."""
+    floods = {
+        "flood.trf": faulty_trf(100_000),
+        "flood.xml": faulty_report(100_000),
+    }
+    with server(site["url"]) as base, httpx.Client(base_url=base, timeout=120) as client:
+        warm(client, site["token"])
+        answers = {}
+        with reading(base, site["pages"]) as times:
+            time.sleep(0.5)
+            for name, data in floods.items():
+                started = time.perf_counter()
+                r = client.post("/api/what-if/tournaments/trf", params={"filename": name},
+                                content=data, headers=bearer(site["token"]))  # fmt: skip
+                answers[name] = (r, time.perf_counter() - started)
+            time.sleep(0.5)
+    for name, (r, seconds) in answers.items():
+        assert r.status_code == 422, r.text[:500]
+        assert seconds < 20, f"{name}: {seconds:.1f} s"
+        errors = r.json()["errors"]
+        assert len(r.content) < 60_000 and len(errors) <= 101
+        place = name if name.endswith(".trf") else "/DSB_DWZ_TournamentReport/players/player["
+        assert all(place in e["location"] for e in errors[:-1]), errors[:3]
+        size = len(floods[name]) // 1024
+        print(f"{name}: {size} KiB, 422 in {seconds:.2f} s, {len(r.content)} bytes")
+    trf_errors = answers["flood.trf"][0].json()["errors"]
+    assert re.fullmatch(r"and \d+ more problems", trf_errors[-1]["message"])
+    assert int(trf_errors[-1]["message"].split()[1]) >= 200_000 - 100
+    xml_errors = answers["flood.xml"][0].json()["errors"]
+    assert "attribute 'a0' not allowed" in xml_errors[0]["message"]
+    assert re.fullmatch(r"and \d+ more problems", xml_errors[-1]["message"])
+    assert times and all(status == 200 for _, _, status in times)
+    slowest = max(times, key=lambda t: t[1])
+    print(f"{len(times)} reads meanwhile, slowest {slowest[1]:.3f} s ({slowest[0]})")
+    assert slowest[1] < SLOW_READ, slowest
+
+
+def test_a_file_past_its_time_budget_is_refused_naming_the_file(site, monkeypatch):
+    """Reading stops when it has used its CPU time (here 0.02 s instead of 10 s): a 422
+    naming the file in the page's language (German by default, English on request), and
+    no draft is written."""
+    from fastapi.testclient import TestClient
+
+    monkeypatch.setattr(budget, "SECONDS", 0.02)
+    url = site["url"]
+    browser = TestClient(create_app(engine_for(url), today=lambda: TODAY))
+    page = browser.get("/anmelden").text
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)  # type: ignore[union-attr]
+    answer = browser.post("/anmelden", data={"name": "anna", "password": PASSWORD,
+                                             "csrf": csrf}, follow_redirects=False)  # fmt: skip
+    assert answer.status_code == 303
+    csrf = re.search(r'name="csrf" value="([^"]+)"', browser.get("/officer").text).group(1)  # type: ignore[union-attr]
+
+    def drafts() -> int:
+        with engine_for(url).connect() as conn:
+            return conn.execute(text("SELECT count(*) FROM web_drafts")).scalar_one()
+
+    before = drafts()
+    files = {"file": ("langsam.trf", faulty_trf(20_000), "text/plain")}
+    r = browser.post("/officer/upload", data={"csrf": csrf}, files=files)
+    assert r.status_code == 422
+    assert "langsam.trf" in r.text and "Sekunden Rechenzeit" in r.text
+    assert "nichts wurde gespeichert" in r.text and "seconds" not in r.text
+    r = browser.post("/officer/upload", data={"csrf": csrf}, files=files, params={"lang": "en"})
+    assert r.status_code == 422
+    assert "langsam.trf" in r.text and "seconds of the server" in r.text
+    # the API alike (English), and a file within the budget is read as before
+    api = TestClient(create_app(engine_for(url), today=lambda: TODAY))
+    r = api.post("/api/what-if/tournaments/trf", params={"filename": "langsam.trf"},
+                 content=faulty_trf(20_000), headers=bearer(site["token"]))  # fmt: skip
+    assert r.status_code == 422
+    assert r.json()["errors"][0]["location"] == "langsam.trf"
+    assert "too large or has too many faults" in r.json()["errors"][0]["message"]
+    assert drafts() == before
+
+
+def test_problems_beyond_the_first_hundred_are_counted_not_kept():
+    """The readers' problem list keeps 100 and counts the rest; the budget is CPU time of
+    the reading thread, checked as problems arrive."""
+    problems = budget.Problems()
+    for n in range(250):
+        problems.append((f"f.trf:{n}", "bad"))
+    assert len(problems) == budget.MAX_PROBLEMS and problems.more == 150
+    assert problems.found == 250
+    with budget.reading("f.trf", seconds=0.01), pytest.raises(budget.TooSlow) as info:
+        while True:
+            budget.Problems().append(("f.trf", "bad"))
+    assert info.value.location == "f.trf"
+    budget.check()  # outside a reading nothing is timed
+
+
+def test_the_schema_check_stops_after_the_first_problems():
+    """Each problem costs the TournamentReport's schema check milliseconds: it stops at the
+    limit and says so, in the language in force."""
+    from ratingdb import i18n
+    from ratingdb.io import dsb_xml
+
+    if dsb_xml.schema_path() is None:
+        pytest.fail("the DSB's XSD is part of the rules documents (ratingdb/io/dsb_xml.py)")
+    with i18n.use("en"):
+        found = dsb_xml.xsd_problems(faulty_report(2_000))
+    assert found is not None and len(found) == budget.MAX_PROBLEMS
+    assert "'a0' attribute not allowed" in found[0][1]
+    assert found[-1] == ("/", "the check stopped after 99 problems; the file may have more")
+
+
+def test_a_library_without_checks_is_stopped_by_the_cpu_timer():
+    """In a main thread (the worker process) the budget is a timer of CPU time: it stops a
+    reading inside the schema library, which calls no check of ours."""
+    from ratingdb.io import dsb_xml
+
+    data = faulty_report(20_000)
+    started = time.process_time()
+    with budget.reading("timer.xml", seconds=0.2), pytest.raises(budget.TooSlow) as info:
+        dsb_xml.xsd_problems(data)
+    assert time.process_time() - started < 2
+    assert info.value.location == "timer.xml"
+
+
+def test_uploads_beyond_the_heavy_limit_are_answered_503_while_pages_stay_fast(site):
+    """Twenty faulty uploads at once: the server reads eight (one at a time, in the worker
+    process) and answers the others 503 with Retry-After at once; reads go on."""
+    data = faulty_trf(20_000)
+    statuses: list[tuple[int, str | None]] = []
+    with server(site["url"]) as base, httpx.Client(base_url=base, timeout=120) as client:
+        warm(client, site["token"])
+        start = threading.Barrier(20)
+
+        def upload() -> None:
+            with httpx.Client(base_url=base, timeout=120) as own:
+                start.wait(30)
+                r = own.post("/api/tournaments/trf", params={"filename": "many.trf"},
+                             content=data, headers=bearer(site["token"]))  # fmt: skip
+                statuses.append((r.status_code, r.headers.get("retry-after")))
+
+        with reading(base, site["pages"]) as times:
+            uploads = [threading.Thread(target=upload) for _ in range(20)]
+            for t in uploads:
+                t.start()
+            for t in uploads:
+                t.join(120)
+    refused = [s for s in statuses if s[0] == 503]
+    print(f"{len(refused)} of 20 uploads 503, slowest read {max(t for _, t, _ in times):.3f} s")
+    assert len(statuses) == 20 and {s for s, _ in statuses} == {422, 503}
+    assert len(refused) >= 20 - 8 and all(r == str(RETRY_AFTER) for _, r in refused)
+    assert times and max(t for _, t, _ in times) < SLOW_READ
