@@ -58,8 +58,9 @@ async def _raw(request: Request) -> bytes:
 async def _json(request: Request) -> Any:
     """The JSON document of the body, decoded as heavy work within the time budget of one
     file (it was decoded in the event loop, where every other request waited for it)."""
-    raw = await _raw(request)
-    return await read_off_the_readers(request, "body", json_document, raw, "body", named=False)
+    return await read_off_the_readers(
+        request, "body", json_document, "body", named=False, body=partial(_raw, request)
+    )
 
 
 # -- running the changes of ratingdb.services.tournaments ------------------------------------
@@ -179,10 +180,10 @@ class FileQuery:
     async def read(self, request: Request) -> TrfTournament:
         """The file of the body, read as heavy work within its time budget (:func:`ratingdb.
         web.offload.read_off_the_readers`)."""
-        raw = await _raw(request)
         return await read_off_the_readers(
-            request, self.filename, read_trf, raw, self.filename, self.encoding,
+            request, self.filename, read_trf, self.filename, self.encoding,
             start=self.start, end=self.end, complete_rounds=self.complete_rounds,
+            body=partial(_raw, request),
         )  # fmt: skip
 
 

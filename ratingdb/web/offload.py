@@ -23,8 +23,9 @@ import logging
 import multiprocessing
 import os
 import traceback
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import Future, ProcessPoolExecutor
+from contextlib import asynccontextmanager
 from typing import Any, TypeVar, cast
 
 from fastapi import Request
@@ -147,15 +148,11 @@ def _nothing(engine: Engine, plan: Any) -> None:
     return None
 
 
-async def off_the_readers(
-    request: Request, work: Callable[[Engine, Any], T], plan: Any, pool: str = "offload"
-) -> T:
-    """``work(engine, plan)`` in the app's worker process if it has one (``ratingdb serve``),
-    else in a request thread: the officer API's and the officer pages' what-ifs, the
-    evaluation on submit and the reading of uploaded files (:func:`read_off_the_readers`).
-    At most ``app.state.heavy_at_once`` (:data:`HEAVY_AT_ONCE`) of them run or wait at
-    once; one more is refused at once (:class:`Overloaded`, 503 with ``Retry-After``).
-    ``pool``: the app's worker processes to use (``offload`` or ``reader``)."""
+@asynccontextmanager
+async def heavy(request: Request) -> AsyncIterator[None]:
+    """One of the app's ``heavy_at_once`` (:data:`HEAVY_AT_ONCE`) places of heavy work,
+    held while the block runs; with none free, :class:`Overloaded` at once (503 with
+    ``Retry-After``) instead of a queue without end."""
     state = request.app.state
     limit = getattr(state, "heavy_at_once", HEAVY_AT_ONCE)
     taken = getattr(state, "heavy_taken", 0)
@@ -166,25 +163,53 @@ async def off_the_readers(
         )
     state.heavy_taken = taken + 1  # the event loop's: no other request runs in between
     try:
-        offload = getattr(state, pool, None)
-        if offload is not None:
-            return cast(T, await offload.run(work, plan))
-        return await in_thread(work, state.engine, plan)
+        yield
     finally:
         state.heavy_taken -= 1
 
 
+async def off_the_readers(
+    request: Request, work: Callable[[Engine, Any], T], plan: Any, pool: str = "offload"
+) -> T:
+    """``work(engine, plan)`` in the app's worker process if it has one (``ratingdb serve``),
+    else in a request thread: the officer API's and the officer pages' what-ifs, the
+    evaluation on submit and the reading of uploaded files (:func:`read_off_the_readers`).
+    At most ``app.state.heavy_at_once`` (:data:`HEAVY_AT_ONCE`) of them run or wait at
+    once; one more is refused at once (:func:`heavy`). ``pool``: the app's worker
+    processes to use (``offload`` or ``reader``)."""
+    async with heavy(request):
+        return await _in_pool(request, work, plan, pool)
+
+
+async def _in_pool(request: Request, work: Callable[[Engine, Any], T], plan: Any, pool: str) -> T:
+    state = request.app.state
+    offload = getattr(state, pool, None)
+    if offload is not None:
+        return cast(T, await offload.run(work, plan))
+    return await in_thread(work, state.engine, plan)
+
+
 async def read_off_the_readers(
-    request: Request, source: str, read: Callable[..., T], *args: Any, **kwargs: Any
+    request: Request,
+    source: str,
+    read: Callable[..., T],
+    *args: Any,
+    body: Callable[[], Awaitable[bytes]] | None = None,
+    **kwargs: Any,
 ) -> T:
     """``read(*args, **kwargs)``, the reading of the uploaded file ``source``, as heavy work
-    (:func:`off_the_readers`, bounded with the what-ifs) in the reading worker process (its
-    own: a write's JSON body does not wait behind what-ifs; at ``nice`` +:data:`READ_NICE`)
-    within the time budget of one file (:func:`ratingdb.budget.within`: past it a 422
-    naming the file), its messages in the request's language. It ran in the event loop
-    (the API's TRF upload: every other request waited for it) or in a read thread."""
-    job = (source, read, args, kwargs)
-    return cast(T, await off_the_readers(request, _read, job, pool="reader"))
+    (:func:`heavy`, bounded with the what-ifs) in the reading worker process (its own: a
+    write's JSON body does not wait behind what-ifs; at ``nice`` +:data:`READ_NICE`) within
+    the time budget of one file (:func:`ratingdb.budget.within`: past it a 422 naming the
+    file), its messages in the request's language. It ran in the event loop (the API's TRF
+    upload: every other request waited for it) or in a read thread. ``body``: the request
+    body's reader, awaited once the place is taken, its bytes the first argument: a request
+    refused for want of a place is refused before its body is read."""
+    async with heavy(request):
+        if body is not None:
+            args = (await body(), *args)
+        job = (source, read, args, kwargs)
+        return cast(T, await _in_pool(request, _read, job, "reader"))
 
 
 def _read(engine: Engine, job: tuple[Any, ...]) -> Any:
