@@ -292,3 +292,76 @@ def test_uploads_beyond_the_heavy_limit_are_answered_503_while_pages_stay_fast(s
     assert set(statuses) == {422, 503} and len(refused) >= 20 - 8
     assert all(f"retry-after: {RETRY_AFTER}" in head.lower() for head in refused)
     assert times and max(t for _, t, _ in times) < SLOW_READ
+
+
+def test_a_body_sent_byte_by_byte_is_answered_408_while_pages_stay_fast(site, monkeypatch):
+    """A slow loris: a body that pauses (here more than 1 s) or dribbles on past its whole
+    time (here 3 s) is answered 408 in the request's language and its connection closed;
+    pages are read meanwhile."""
+    import socket
+
+    from ratingdb.web import bodies
+
+    monkeypatch.setattr(bodies, "BODY_PAUSE", 1)
+    monkeypatch.setattr(bodies, "BODY_SECONDS", 3)
+    with server(site["url"], offload=0) as base:
+        host, port = base.removeprefix("http://").split(":")
+
+        def slow(path: bytes, dribble: bool) -> tuple[bytes, float]:
+            with socket.create_connection((host, int(port)), timeout=10) as s:
+                s.sendall(b"POST " + path + b" HTTP/1.1\r\nHost: x\r\nContent-Type: "
+                          b"application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\na")
+                started = time.perf_counter()
+                answer = b""
+                s.settimeout(0.5 if dribble else 10)
+                while True:
+                    try:
+                        part = s.recv(65536)
+                    except TimeoutError:  # nothing yet: one more byte (a dribbling client)
+                        s.sendall(b"a")
+                        continue
+                    except ConnectionResetError:
+                        break
+                    if not part:
+                        break
+                    answer += part
+                return answer, time.perf_counter() - started
+
+        with reading(base, site["pages"], readers=2) as times:
+            paused, after = slow(b"/rechner", dribble=False)
+            dribbled, whole = slow(b"/api/calc", dribble=True)
+    assert paused.startswith(b"HTTP/1.1 408") and 0.9 < after < 3, (paused[:200], after)
+    assert b"connection: close" in paused.lower()
+    assert "der Inhalt der Anfrage stockte länger als 1 Sekunden".encode() in paused
+    assert dribbled.startswith(b"HTTP/1.1 408") and 2.5 < whole < 6, (dribbled[:200], whole)
+    assert b"the request's body took more than 3 seconds to arrive" in dribbled
+    assert times and max(t for _, t, _ in times) < SLOW_READ
+
+
+def test_bodies_built_to_exhaust_a_parser_are_refused_with_422(site):
+    """Deep nesting, a huge single line, tens of thousands of form fields: each a 422 that
+    names the body, at once, never a 500 or a parser's recursion."""
+    from fastapi.testclient import TestClient
+
+    client = TestClient(create_app(engine_for(site["url"]), today=lambda: TODAY))
+    me = {**bearer(site["token"]), "content-type": "application/json"}
+    deep = "[" * 200_000 + "]" * 200_000
+    r = client.post("/api/tournaments", content=deep, headers=me)
+    assert r.status_code == 422 and "nested deeper than 64 levels" in r.text
+    r = client.post("/api/calc", content='{"a":' * 100_000 + "1" + "}" * 100_000,
+                    headers={"content-type": "application/json"})  # fmt: skip
+    assert r.status_code == 422 and r.json()["errors"][0]["location"] == "body"
+    started = time.perf_counter()
+    r = client.post("/api/what-if/tournaments/trf", params={"filename": "line.trf"},
+                    content=b"012 " + b"x" * 15_000_000, headers=bearer(site["token"]))  # fmt: skip
+    assert r.status_code == 422 and r.json()["errors"][0]["location"].startswith("line.trf")
+    assert time.perf_counter() - started < 20
+    fields = "&".join(f"f{k}=" for k in range(100_000))
+    form = {"content-type": "application/x-www-form-urlencoded"}
+    for path in ("/rechner", "/anmelden"):
+        r = client.post(path, content=fields[:1_000_000], headers=form)
+        assert r.status_code == 422, (path, r.status_code)
+        assert "Der Inhalt der Anfrage ist nicht lesbar" in r.text, path
+    many = {f"f{k}": (None, "x") for k in range(5000)}
+    r = client.post("/rechner", files=many)
+    assert r.status_code == 422

@@ -14,7 +14,9 @@ looks at the request's headers first, for every method that carries a body:
    in the body, is checked afterwards by :mod:`ratingdb.web.guard`);
 3. **size**: a ``Content-Length`` above the route's limit (:func:`limit_of`) is answered
    413 at once; a body without one (chunked) is counted as it arrives and cut off with 413
-   when it passes the limit, so no more than the limit is ever read.
+   when it passes the limit, so no more than the limit is ever read;
+4. **time**: a body that pauses longer than :data:`BODY_PAUSE` between two parts or takes
+   longer than :data:`BODY_SECONDS` as a whole (a slow loris) is answered 408.
 
 The limits: :data:`UPLOAD_LIMIT` for the signed-in area and the API's writes (a
 tournament file of :data:`ratingdb.db.drafts.MAX_BYTES` and the form around it),
@@ -24,6 +26,7 @@ Every refusal carries ``Connection: close``: the client stops sending.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -48,6 +51,21 @@ class BodyTooLarge(HTTPException):
 
     def __init__(self, limit: int) -> None:
         super().__init__(413, too_large(limit), headers={"Connection": "close"})
+
+
+#: the longest a body may pause between two of its parts, and the longest it may take as a
+#: whole (a 21 MiB upload at 200 KiB/s): a body sent byte by byte (slow loris) holds a
+#: connection and a request no longer than that
+BODY_PAUSE = 10
+BODY_SECONDS = 120
+
+
+class BodyTooSlow(HTTPException):
+    """A body that paused longer than :data:`BODY_PAUSE` or took longer than
+    :data:`BODY_SECONDS` (408)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(408, message, headers={"Connection": "close"})
 
 
 def too_large(limit: int) -> str:
@@ -146,11 +164,28 @@ class BodyGuard:
             await send(message)
 
         read = 0
+        pause, whole = BODY_PAUSE, BODY_SECONDS
+        deadline = asyncio.get_running_loop().time() + whole
+
+        complete = False
 
         async def counting_receive() -> Message:
-            nonlocal read
-            message = await receive()
+            nonlocal read, complete
+            if complete:  # the body is in: waiting for a disconnect is no slow body
+                return await receive()
+            left = deadline - asyncio.get_running_loop().time()
+            try:
+                message = await asyncio.wait_for(receive(), timeout=max(min(pause, left), 0))
+            except TimeoutError:
+                raise BodyTooSlow(
+                    _("the request's body paused for more than %(seconds)d seconds")
+                    % {"seconds": pause}
+                    if left > pause
+                    else _("the request's body took more than %(seconds)d seconds to arrive")
+                    % {"seconds": whole}
+                ) from None
             if message["type"] == "http.request":
+                complete = not message.get("more_body", False)
                 read += len(message.get("body", b""))
                 if read > limit:
                     raise BodyTooLarge(limit)
@@ -158,10 +193,10 @@ class BodyGuard:
 
         try:
             await self.app(scope, counting_receive, counting_send)
-        except BodyTooLarge as err:  # raised where no handler turned it into an answer
+        except (BodyTooLarge, BodyTooSlow) as err:  # where no handler made it an answer
             if started:
                 raise
-            await self._respond(scope, 413, err.detail)(scope, _nothing, send)
+            await self._respond(scope, err.status_code, err.detail)(scope, _nothing, send)
 
     async def _refusal(self, scope: Scope, path: str, limit: int) -> Any:
         area = area_of(path)
