@@ -365,3 +365,46 @@ def test_bodies_built_to_exhaust_a_parser_are_refused_with_422(site):
     many = {f"f{k}": (None, "x") for k in range(5000)}
     r = client.post("/rechner", files=many)
     assert r.status_code == 422
+
+
+@pytest.mark.parametrize("width", (390, 1280))
+def test_the_upload_page_shows_a_flood_as_its_first_problems_in_german(site, tmp_path, width):
+    """In Chromium: the upload page answers a file with 100,000 faulty lines with its first
+    100 problems and "und N weitere Probleme", within the page's width."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.test_web_browser import CHROMIUM
+    from tests.test_web_layout import OVERFLOW
+    from tests.web_support import ARTIFACTS
+
+    if not CHROMIUM.exists():
+        pytest.fail("Debian's chromium is needed (apt-get install chromium)")
+    with server(site["url"]) as base, sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True)
+        page = chromium.new_context(viewport={"width": width, "height": 900},
+                                    locale="de-DE").new_page()  # fmt: skip
+        page.goto(base + "/officer")
+        page.fill("input[name=name]", "anna")
+        page.fill("input[name=password]", PASSWORD)
+        page.click("form[action='/anmelden'] button[type=submit]")
+        page.wait_for_url(base + "/officer")
+        measured = {}
+        floods = {"flood.trf": faulty_trf(100_000), "flood.xml": faulty_report(100_000)}
+        for name, data in floods.items():
+            page.goto(base + "/officer/upload")
+            page.set_input_files("input[name=file]", files=[
+                {"name": name, "mimeType": "text/plain", "buffer": data}])  # fmt: skip
+            page.click("form.stack button[type=submit]")
+            page.wait_for_selector("#problems", timeout=60_000)
+            rows = page.locator("table#problem-list tr.problem")
+            assert rows.count() == 101, name
+            last = rows.last.inner_text().split("\t")[-1].strip()
+            assert re.fullmatch(r"und \d+ weitere Probleme", last), last
+            measured[name] = page.evaluate(OVERFLOW)
+            screens = ARTIFACTS / "screens"
+            screens.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(screens / f"officer-flood-{name}-{width}.png"))
+        chromium.close()
+    for name, m in measured.items():
+        assert m["scrollWidth"] <= m["innerWidth"], (name, m)
+        assert m["bad"] == [], (name, m)
