@@ -228,6 +228,27 @@ def test_a_file_past_its_time_budget_is_refused_naming_the_file(site, monkeypatc
     assert drafts() == before
 
 
+def test_a_drafts_file_is_read_again_within_the_same_budget(site, monkeypatch):
+    """A draft keeps its file and reads it on every view: within the same time budget, so
+    a view past it is the upload's 422 naming the file, not a read thread held for long."""
+    from fastapi.testclient import TestClient
+
+    browser = TestClient(create_app(engine_for(site["url"]), today=lambda: TODAY))
+    page = browser.get("/anmelden").text
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)  # type: ignore[union-attr]
+    browser.post("/anmelden", data={"name": "anna", "password": PASSWORD, "csrf": csrf})
+    csrf = re.search(r'name="csrf" value="([^"]+)"', browser.get("/officer").text).group(1)  # type: ignore[union-attr]
+    r = browser.post("/officer/upload", data={"csrf": csrf, "example": EXAMPLE.name},
+                     follow_redirects=False)  # fmt: skip
+    assert r.status_code == 303, r.text[:300]
+    draft = r.headers["location"]
+    assert browser.get(draft).status_code == 200
+    monkeypatch.setattr(budget, "SECONDS", 0)
+    r = browser.get(draft)
+    assert r.status_code == 422
+    assert EXAMPLE.name in r.text and "Sekunden Rechenzeit" in r.text
+
+
 def test_problems_beyond_the_first_hundred_are_counted_not_kept():
     """The readers' problem list keeps 100 and counts the rest; the budget is CPU time of
     the reading thread, checked as problems arrive."""

@@ -40,6 +40,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from ratingdb import budget
 from ratingdb.db import drafts as draft_store
 from ratingdb.db.models import Tournament
 from ratingdb.errors import InputError, NotFound, RatingdbError, Unauthenticated
@@ -255,7 +256,9 @@ def _draft_context(
 ) -> dict[str, Any]:
     draft = draft_store.load(session, draft_id, user.user.user_id)
     options = drafts.Options.from_dict(draft.options)
-    parsed = drafts.read(draft.content, draft.filename, options)
+    # read again on every view (a draft keeps the file, not its reading), within the
+    # file's time budget as at the upload (ratingdb/budget.py)
+    parsed = budget.within(draft.filename, drafts.read, draft.content, draft.filename, options)
     choices = drafts.choices_of(draft.choices or {})
     today = _today(request)
     if parsed.tournament is not None:
@@ -397,7 +400,8 @@ def save_options(
         new = _options(code, vkz, kind, old.encoding or "", start, end,
                        "1" if old.complete_rounds else "", create_organisation,
                        "1" if old.allow_large else "")  # fmt: skip
-        drafts.read(draft.content, draft.filename, new)  # the file still reads with them
+        # the file still reads with them (within its time budget)
+        budget.within(draft.filename, drafts.read, draft.content, draft.filename, new)
         draft.options = new.to_dict()
     return RedirectResponse(f"/officer/drafts/{draft_id}#fix", status_code=303)
 
