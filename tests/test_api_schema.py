@@ -109,3 +109,13 @@ def test_a_top_list_without_organisation_is_refused_by_the_schema(api):
     answer = api.get("/api/lists/top", headers={"Accept-Language": "en"})
     assert answer.status_code == 422
     assert [e["location"] for e in answer.json()["errors"]] == ["query.organisation"]
+
+
+def test_a_long_pattern_is_not_repeated_in_the_message(api):
+    """The age classes' pattern has 400 characters: the refusal says the value is not
+    accepted (the parameter's description names the spellings)."""
+    answer = api.get("/api/lists?federation=A&age_class=Kinder")
+    assert answer.status_code == 422
+    assert [e["message"] for e in answer.json()["errors"]] == ["not an accepted value"]
+    short = api.get("/api/tournaments/X?dir=up")
+    assert short.json()["errors"][0]["message"] == "not an accepted value (^(asc|desc)$)"

@@ -29,6 +29,11 @@ MESSAGES = {
     "enum": N_("one of %(expected)s"),
 }
 
+#: a pattern longer than this is not repeated in the message (the parameter's description
+#: in the OpenAPI document says what it takes)
+LONGEST_PATTERN = 40
+LONG_PATTERN = N_("not an accepted value")
+
 
 def message(error: dict[str, Any]) -> str:
     """One pydantic error's message in the language in force.
@@ -42,10 +47,14 @@ def message(error: dict[str, Any]) -> str:
     'at most 10 characters'
     >>> message({"type": "something_new", "msg": "Some text"})
     'Some text'
+    >>> with use("de"): message({"type": "string_pattern_mismatch", "ctx": {"pattern": "x" * 41}})
+    'kein zulässiger Wert'
     """
     text = MESSAGES.get(str(error.get("type", "")))
     if text is None:
         return str(error.get("msg", ""))
+    if len(str((error.get("ctx") or {}).get("pattern", ""))) > LONGEST_PATTERN:
+        return gettext(LONG_PATTERN)  # the schema names the values (an age class's spellings)
     try:
         return gettext(text) % {k: str(v) for k, v in (error.get("ctx") or {}).items()}
     except (KeyError, TypeError, ValueError):
