@@ -119,3 +119,22 @@ def test_a_long_pattern_is_not_repeated_in_the_message(api):
     assert [e["message"] for e in answer.json()["errors"]] == ["not an accepted value"]
     short = api.get("/api/tournaments/X?dir=up")
     assert short.json()["errors"][0]["message"] == "not an accepted value (^(asc|desc)$)"
+
+
+def test_the_calculators_body_is_declared_with_the_readers_bounds(document, api):
+    from ratingdb.services.calculator import MAX_GAMES, RATINGS
+
+    body = document["paths"]["/api/calc"]["post"]["requestBody"]["content"]["application/json"]
+    opponents = body["schema"]["properties"]["opponents"]
+    assert (opponents["minItems"], opponents["maxItems"]) == (1, MAX_GAMES)
+    rating = opponents["items"]["properties"]["rating"]["anyOf"][0]
+    assert (rating["minimum"], rating["maximum"]) == RATINGS
+    game = {"rating": 1500, "result": 1}
+    player = {"rating": 1500, "index": 5, "birth_year": 1990}
+    taken = api.post("/api/calc", json={"player": player, "opponents": [game] * MAX_GAMES})
+    assert taken.status_code == 200, taken.text
+    for refused in ({"player": player, "opponents": []},
+                    {"player": player, "opponents": [game] * (MAX_GAMES + 1)},
+                    {"player": player, "opponents": [{**game, "rating": RATINGS[1] + 1}]},
+                    {"opponents": [game]}):  # fmt: skip
+        assert api.post("/api/calc", json=refused).status_code == 422, refused

@@ -45,6 +45,8 @@ FAMILIES = ("dwz2026", "dwz-classic")
 MAX_GAMES = 200
 #: ratings above this are typing errors (as in ``ratingdb evaluate``)
 MAX_RATING = 4000
+#: the bounds of the typed-in numbers (the OpenAPI document declares them: web/calculator.py)
+RATINGS, INDICES, PLAYER_IDS = (1, MAX_RATING), (0, 999), (1, 2**31 - 1)
 PLAYER_ID = "S"
 
 _SCORES = {
@@ -180,14 +182,14 @@ def _entrant(obj: Any, where: str, *, own: bool, year: int) -> Entrant:
             raise InputError(
                 f"{where}.{typed[0]}", _("give either a database player's id or typed-in values")
             )
-        return Entrant(player_id=_int(obj["id"], f"{where}.id", 1, 2**31 - 1, N_("a player id")))
+        return Entrant(player_id=_int(obj["id"], f"{where}.id", *PLAYER_IDS, N_("a player id")))
     rating = index = birth_year = None
     if _present(obj, "rating"):
-        rating = _int(obj["rating"], f"{where}.rating", 1, MAX_RATING, N_("a rating"))
+        rating = _int(obj["rating"], f"{where}.rating", *RATINGS, N_("a rating"))
     if _present(obj, "index"):
         if rating is None:
             raise InputError(f"{where}.index", _("an index needs a rating"))
-        index = _int(obj["index"], f"{where}.index", 0, 999, N_("an index"))
+        index = _int(obj["index"], f"{where}.index", *INDICES, N_("an index"))
     if own and rating is not None and index is None:
         raise InputError(
             f"{where}.index",

@@ -26,6 +26,10 @@ from ratingdb.queries.search import search_players
 from ratingdb.rules.errors import RulesError
 from ratingdb.services.calc_explain import GROUP, calculation_dict, de, explain
 from ratingdb.services.calculator import (
+    INDICES,
+    MAX_GAMES,
+    PLAYER_IDS,
+    RATINGS,
     Calculation,
     calculate,
     locations_named,
@@ -63,13 +67,81 @@ _EXAMPLE = {
 }
 
 
+
+
+def _number(bounds: tuple[int, int], what: str) -> dict[str, Any]:
+    """A typed-in number: an integer within ``bounds``, its text (the form's), or nothing
+    (null or blank); the text's value is checked by the reader (a 422 naming the path)."""
+    low, high = bounds
+    return {
+        "anyOf": [
+            {"type": "integer", "minimum": low, "maximum": high},
+            {"type": "string"},
+            {"type": "null"},
+        ],
+        "description": what,
+    }
+
+
+#: the calculator's request as :func:`ratingdb.services.calculator.parse_request` reads it
+CALC_BODY: dict[str, Any] = {
+    "type": "object",
+    "required": ["player", "opponents"],
+    "properties": {
+        "date": {
+            "type": ["string", "null"],
+            "description": "YYYY-MM-DD (it chooses the Rechenmodul); empty or missing: today",
+        },
+        "player": {
+            "type": "object",
+            "description": "a published player's id, or rating, index and birth year "
+            "(no rating: a first rating)",
+            "properties": {
+                "id": _number(PLAYER_IDS, "a database player"),
+                "rating": _number(RATINGS, "DWZ"),
+                "index": _number(INDICES, "index (needed with a rating)"),
+                "birth_year": {
+                    "type": ["integer", "string", "null"],
+                    "description": "from 1900 to the year of the date",
+                },
+            },
+        },
+        "opponents": {
+            "type": "array",
+            "minItems": 1,
+            "maxItems": MAX_GAMES,
+            "items": {
+                "type": "object",
+                "required": ["result"],
+                "properties": {
+                    "id": _number(PLAYER_IDS, "a database player"),
+                    "rating": _number(RATINGS, "DWZ (or a first rating R_1)"),
+                    "index": _number(INDICES, "index"),
+                    "result": {
+                        "anyOf": [{"enum": [1, 0.5, 0]}, {"type": "string"}],
+                        "description": "the player's result: 1, 0.5 or 0 (also \"½\", \"1/2\")",
+                    },
+                },
+            },
+        },
+    },
+    "example": _EXAMPLE,
+}
+
+
 @api_router.post(
     "/calc",
-    responses=schemas.error_responses(401, 422),
+    responses=schemas.error_responses(
+        401, 422, refused="A database player without DWZ on the date, typed-in values that "
+        "are no number or outside their range, a date whose Rechenmodul is no DWZ"
+    ),
+    openapi_extra={
+        "requestBody": {"required": True, "content": {"application/json": {"schema": CALC_BODY}}}
+    },
     summary="DWZ calculator: the new DWZ after games against opponents of given ratings",
 )
 def api_calc(
-    payload: Annotated[dict[str, Any], Body(openapi_examples={"WO": {"value": _EXAMPLE}})],
+    payload: Annotated[dict[str, Any], Body()],
     session: SessionDep,
     today: TodayDep,
     user: OptionalUser,
