@@ -138,3 +138,19 @@ def test_the_calculators_body_is_declared_with_the_readers_bounds(document, api)
                     {"player": player, "opponents": [{**game, "rating": RATINGS[1] + 1}]},
                     {"opponents": [game]}):  # fmt: skip
         assert api.post("/api/calc", json=refused).status_code == 422, refused
+
+
+def test_the_submissions_bounds_are_the_readers_bounds(document):
+    """The JSON submission declares the widths and ranges the reader checks (an id may be
+    a number, as the reader takes it; a member number its digits or a number)."""
+    from ratingdb.services.submissions import CODE_WIDTH, MAX_FIDE_ID, MEMBER_NUMBER_WIDTH
+
+    body = document["paths"]["/api/tournaments"]["post"]["requestBody"]["content"]
+    schema = body["application/json"]["schema"]["properties"]
+    code = schema["tournament"]["properties"]["id"]["anyOf"]
+    assert code == [{"type": "string", "minLength": 1, "maxLength": CODE_WIDTH},
+                    {"type": "integer"}]  # fmt: skip
+    player = schema["players"]["items"]["properties"]
+    assert player["fide_id"]["maximum"] == MAX_FIDE_ID
+    assert player["member_number"]["anyOf"][0]["maxLength"] == MEMBER_NUMBER_WIDTH
+    assert [arm["type"] for arm in player["id"]["anyOf"]] == ["string", "integer"]

@@ -53,6 +53,8 @@ NAME_WIDTH, SURNAME_WIDTH, VKZ_WIDTH, MEMBER_NUMBER_WIDTH, CODE_WIDTH = 200, 100
 MAX_PLAYER_ID = 2**63 - 1
 #: FIDE ids have at most 10 digits
 MAX_FIDE_ID = 9_999_999_999
+#: a DSB id as the DSB member lists give it (``players.dsb_id``)
+DSB_ID = r"[0-9A-Za-z-]{1,20}"
 
 
 def check_code(code: str, where: str) -> None:
@@ -298,7 +300,7 @@ def _check_ids(
             f"a FIDE id is a whole number from 1 to {MAX_FIDE_ID}, got {_shown(fide_id)}",
         )
     if dsb_id is not None and (
-        not isinstance(dsb_id, str) or not re.fullmatch(r"[0-9A-Za-z-]{1,20}", dsb_id)
+        not isinstance(dsb_id, str) or not re.fullmatch(DSB_ID, dsb_id)
     ):
         raise InputError(
             f"{path}.dsb_id",
