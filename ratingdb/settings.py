@@ -78,7 +78,7 @@ class Bounds:
                 raise SettingsError(f"RATINGDB_TODAY: not a date YYYY-MM-DD: {raw!r}") from None
         raw = env.get("RATINGDB_DAYS_AHEAD", "").strip()
         if raw:
-            if not raw.isdigit() or not 0 <= int(raw) <= 3660:
+            if not (raw.isascii() and raw.isdigit()) or not 0 <= int(raw) <= 3660:
                 raise SettingsError(f"RATINGDB_DAYS_AHEAD: a whole number 0 to 3660, got {raw!r}")
             out = replace(out, days_ahead=int(raw))
         raw = env.get("RATINGDB_MAX_LEAVING_SHARE", "").strip()

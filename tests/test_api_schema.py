@@ -154,3 +154,12 @@ def test_the_submissions_bounds_are_the_readers_bounds(document):
     assert player["fide_id"]["maximum"] == MAX_FIDE_ID
     assert player["member_number"]["anyOf"][0]["maxLength"] == MEMBER_NUMBER_WIDTH
     assert [arm["type"] for arm in player["id"]["anyOf"]] == ["string", "integer"]
+
+
+@pytest.mark.parametrize("code", ["¹¹¹¹", "١٢", "9" * 30])
+def test_a_code_of_other_digits_or_beyond_a_bigint_is_unknown(api, code):
+    """A code is looked up as a tournament's number only when it is ASCII digits that fit
+    a bigint: superscript digits ended in ``int()``'s ValueError (a 500), found by
+    schemathesis on ``/api/tournaments/{code}/games``."""
+    for path in (f"/api/tournaments/{code}", f"/api/tournaments/{code}/games"):
+        assert api.get(path).status_code == 404, path

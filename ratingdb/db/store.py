@@ -661,7 +661,7 @@ def find_tournament(session: Session, ident: str) -> int:
     found = session.execute(
         text("SELECT id FROM tournaments WHERE code = :c"), {"c": ident}
     ).first()
-    if found is None and ident.isdigit():
+    if found is None and ident.isascii() and ident.isdigit() and len(ident) <= 18:  # a bigint
         found = session.execute(
             text("SELECT id FROM tournaments WHERE id = :i"), {"i": int(ident)}
         ).first()

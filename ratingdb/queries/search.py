@@ -247,7 +247,7 @@ def resolve_player(session: Session, reference: str, day: date | None = None) ->
     player's, or the prefix of only one. NotFound, or InputError listing the candidates."""
     ref = " ".join(reference.split())
     kind, _, value = ref.partition(":")
-    if kind in ("id", "dsb") and value.strip().isdigit():
+    if kind in ("id", "dsb") and value.strip().isascii() and value.strip().isdigit():
         value = value.strip()
         column = "id" if kind == "id" else "dsb_id"
         found = session.execute(
@@ -257,7 +257,7 @@ def resolve_player(session: Session, reference: str, day: date | None = None) ->
         if found is None:
             raise NotFound(f"no player with {'id' if kind == 'id' else 'DSB id'} {value}")
         return int(found)
-    if ref.isdigit():
+    if ref.isascii() and ref.isdigit():
         rows = session.execute(
             text("SELECT id, dsb_id = :v AS by_dsb FROM players WHERE id = :i OR dsb_id = :v"),
             {"i": int(ref) if len(ref) < 19 else -1, "v": ref},

@@ -51,8 +51,9 @@ def _error(kind: str, message: str, **context: Any) -> PydanticCustomError:
 def _whole(value: Any, keys: bool) -> int:
     """An integer from JSON: an int, a whole finite float, or (for a JSON object's keys,
     which are always text) a string of digits; never a bool."""
-    if keys and isinstance(value, str) and value.strip().isdigit() and len(value) < 20:
-        return int(value.strip())
+    text = value.strip() if keys and isinstance(value, str) else ""
+    if text.isascii() and text.isdigit() and len(value) < 20:  # '²' is a digit to isdigit
+        return int(text)
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise _error("whole_number", "expected a whole number, got {value}", value=_shown(value))
     if isinstance(value, float) and (not math.isfinite(value) or value != int(value)):

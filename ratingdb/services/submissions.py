@@ -484,7 +484,7 @@ def lock(session: Session, ident: str) -> None:
     before reading it for a write: writes on one tournament follow one another
     (:func:`ratingdb.db.locks.lock_tournament`)."""
     code = ident
-    if ident.isdigit() and len(ident) <= 18:  # a bigint
+    if ident.isascii() and ident.isdigit() and len(ident) <= 18:  # a bigint ('¹' is no digit)
         code = session.scalar(
             text(
                 "SELECT coalesce((SELECT code FROM tournaments WHERE code = :c), "

@@ -329,10 +329,11 @@ def _choice(value: str, club: str, player: str = "") -> dict[str, Any] | None:
     """A choice field's value (``p123``, ``new``, ``non``; ``id`` with the player id typed
     in ``player``) as stored; None when empty."""
     if value == "id":
-        value = f"p{player.strip()}" if player.strip().isdigit() else ""
+        typed = player.strip()
+        value = f"p{typed}" if typed.isascii() and typed.isdigit() else ""
         if not value:
             raise InputError("player", _("give the id of the database player (a number)"))
-    if value.startswith("p") and value[1:].isdigit() and len(value) < 19:
+    if value.startswith("p") and value[1:].isascii() and value[1:].isdigit() and len(value) < 19:
         return {"kind": "player", "player_id": int(value[1:])}
     if value == "new":
         if not club.strip():
@@ -514,8 +515,10 @@ async def save_results(request: Request, draft_id: str, user: SignedInDep) -> Re
     signed = _posting(user, csrf if isinstance(csrf, str) else "")
     results = {}
     for key, value in form.items():
-        if key.startswith("g") and key[1:].isdigit() and len(key) < 8 and isinstance(value, str):
-            results[int(key[1:])] = value
+        number = key[1:]
+        digits = number.isascii() and number.isdigit()
+        if key.startswith("g") and digits and len(key) < 8 and isinstance(value, str):
+            results[int(number)] = value
     await in_thread(_store_results, request, signed, draft_id, results)
     return RedirectResponse(f"/officer/drafts/{draft_id}#games", status_code=303)
 

@@ -85,7 +85,7 @@ def _stamp(value: datetime | None) -> str:
 
 
 def _member_number(value: str | None) -> int:
-    return int(value) if value and value.isdigit() else 0
+    return int(value) if value and value.isascii() and value.isdigit() else 0
 
 
 def _state(status: str | None) -> str:

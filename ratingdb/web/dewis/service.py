@@ -61,7 +61,7 @@ def _semaphore() -> asyncio.Semaphore:
 
 async def _body(request: Request) -> bytes:
     declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > MAX_BODY:
+    if declared.isascii() and declared.isdigit() and int(declared) > MAX_BODY:
         raise DewisFault(faults.REQUEST_TOO_LARGE)
     chunks: list[bytes] = []
     size = 0
