@@ -103,6 +103,7 @@ def _config() -> SchemathesisConfig:
 
 @pytest.fixture(scope="module")
 def api(pg_server):
+    print(f"schemathesis: seed {SEED}, {EXAMPLES} examples")  # shown with a failure
     with synth_database(pg_server) as url:
         tokens = {
             "officer": user_token(url, "fuzz-officer", "officer", ["A"]),
