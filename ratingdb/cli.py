@@ -9,6 +9,7 @@ table in :mod:`ratingdb.services.outcomes` (3 when another recalculation run is 
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import click
@@ -30,7 +31,7 @@ from ratingdb.commands.serve import serve
 from ratingdb.commands.synth import synth
 from ratingdb.commands.tournament import tournament
 from ratingdb.commands.user import user
-from ratingdb.i18n import LANGUAGES, use
+from ratingdb.i18n import DEFAULT, LANGUAGES, normalise, use
 from ratingdb.services.outcomes import as_error, outcome
 
 
@@ -45,6 +46,18 @@ def one_line(err: click.UsageError) -> click.ClickException:
     return Failure(f"{message}{where}", err.exit_code)
 
 
+def _early_language(args: list[str]) -> str:
+    """The call's language before its options are parsed (``--lang X`` among ``args``, else
+    ``RATINGDB_LANG``, else German), so that an error in the arguments speaks it too."""
+    for at, arg in enumerate(args):
+        chosen = arg.removeprefix("--lang=") if arg.startswith("--lang=") else None
+        if arg == "--lang" and at + 1 < len(args):
+            chosen = args[at + 1]
+        if chosen in LANGUAGES:
+            return chosen
+    return normalise(os.environ.get("RATINGDB_LANG", "").strip()) or DEFAULT
+
+
 class Main(click.Group):
     """The top-level group: maps the errors of every subcommand once, and refuses an
     argument no stored text may hold (a byte sequence that is not UTF-8 arrives as a lone
@@ -53,28 +66,34 @@ class Main(click.Group):
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         from ratingdb.io.text import unsafe_character
 
-        for arg in args:
-            bad = unsafe_character(arg)
-            if bad:
-                shown = arg.encode("utf-8", "backslashreplace").decode("ascii", "replace")
-                raise Failure(f"argument {shown!r}: {bad} (not UTF-8 text)")
-        try:
-            return super().parse_args(ctx, args)
-        except click.UsageError as err:
-            raise one_line(err) from None
+        # an error in the arguments in the call's language (a Failure takes its words when
+        # made); only for parsing: click does not close the context when parsing fails
+        with use(_early_language(args)):
+            for arg in args:
+                bad = unsafe_character(arg)
+                if bad:
+                    shown = arg.encode("utf-8", "backslashreplace").decode("ascii", "replace")
+                    raise Failure(f"argument {shown!r}: {bad} (not UTF-8 text)")
+            try:
+                return super().parse_args(ctx, args)
+            except click.UsageError as err:
+                raise one_line(err) from None
 
     def invoke(self, ctx: click.Context) -> Any:
-        try:
-            return super().invoke(ctx)
-        except click.UsageError as err:
-            raise one_line(err) from None
-        except (click.ClickException, click.exceptions.Exit, click.Abort):
-            raise
-        except Exception as err:
-            error = as_error(err)
-            if error is None:
+        # the call's language for everything it says, for this call only (an in-process
+        # caller keeps its own language afterwards); ``main`` validates the setting
+        with use(ctx.params.get("lang") or _early_language([])):
+            try:
+                return super().invoke(ctx)
+            except click.UsageError as err:
+                raise one_line(err) from None
+            except (click.ClickException, click.exceptions.Exit, click.Abort):
                 raise
-            raise Failure(str(error), outcome(error).exit_code) from err
+            except Exception as err:
+                error = as_error(err)
+                if error is None:
+                    raise
+                raise Failure(str(error), outcome(error).exit_code) from err
 
 
 @click.group(cls=Main, context_settings={"help_option_names": ["-h", "--help"]})
@@ -99,15 +118,13 @@ def main(lang: str | None, database: str | None) -> None:
         from ratingdb.commands.common import select_database
 
         select_database(database)
-    if lang is None:
+    if lang is None:  # the language itself is in force already (Main.invoke)
         from ratingdb.settings import Settings, SettingsError
 
         try:
-            lang = Settings.from_env().language
+            Settings.from_env()
         except SettingsError as err:
             raise Failure(str(err)) from None
-    # for this call only (an in-process caller keeps its own language afterwards)
-    click.get_current_context().with_resource(use(lang))
 
 
 for command in (

@@ -235,3 +235,38 @@ def membership_status(value: str) -> str:
         "passive": pgettext("membership", "passive"),
     }
     return names.get(value, value)
+
+
+def match_how(value: str) -> str:
+    """How a file's player was matched to the database (``DSB id``, ``member number``,
+    ``FIDE id``, ``name + birth year``, ``new player``, ``textual``, ``computer``, and the
+    officer's own decisions ``chosen``, ``new member``, ``non-member``; docs/officers.md) in
+    words, as the officer's pages and ``tournament import`` show it."""
+    names = {
+        "DSB id": _("DSB id"),
+        "member number": _("ZPS member number"),
+        "FIDE id": _("FIDE id"),
+        "name + birth year": _("name and birth year"),
+        "new player": _("new player"),
+        "textual": _("not found"),
+        "computer": _("computer"),
+        "chosen": _("chosen by you"),
+        "new member": _("new member"),
+        "non-member": _("non-member"),
+        "player id": _("player id in the document"),
+    }
+    return names.get(value, value)
+
+
+def record_status(value: str) -> str:
+    """The status of a tournament (``submitted``, ``evaluated``, ``rejected``) or of a
+    calculation run (``running``, ``succeeded``, ``failed``) in words."""
+    names = {
+        "submitted": pgettext("status", "submitted"),
+        "evaluated": pgettext("status", "evaluated"),
+        "rejected": pgettext("status", "rejected"),
+        "running": pgettext("status", "running"),
+        "succeeded": pgettext("status", "succeeded"),
+        "failed": pgettext("status", "failed"),
+    }
+    return names.get(value, value)

@@ -46,9 +46,9 @@ def rated_with(index: int, birth_year: int | None = None) -> Callable[..., dict[
     return rated
 
 
-def ok(args: list[str], url: Any) -> str:
-    """``ratingdb ARGS`` must succeed; its stdout."""
-    out = run(args, url)
+def ok(args: list[str], url: Any, lang: str | None = "en") -> str:
+    """``ratingdb ARGS`` must succeed; its stdout (``lang`` as for :func:`tests.cli.run`)."""
+    out = run(args, url, lang=lang)
     assert out.returncode == 0, out.stderr
     return out.stdout
 

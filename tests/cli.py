@@ -26,11 +26,16 @@ class Completed:
     stderr: str
 
 
-def run(args: list[str], url: Any, input: str | bytes | None = None) -> Completed:
-    """``ratingdb ARGS`` against the database at ``url``. An exception that escapes the
-    command is rendered into stderr as the traceback a user would see, exit code 1, so
-    tests that assert "no traceback" still see one."""
+def run(
+    args: list[str], url: Any, input: str | bytes | None = None, lang: str | None = "en"
+) -> Completed:
+    """``ratingdb ARGS`` against the database at ``url``, in English unless ``lang`` names
+    another language (``RATINGDB_LANG``; ``None``: the command line's default, German). An
+    exception that escapes the command is rendered into stderr as the traceback a user
+    would see, exit code 1, so tests that assert "no traceback" still see one."""
     env = {"DATABASE_URL": url.render_as_string(hide_password=False), "RATINGDB_TODAY": TODAY}
+    if lang is not None:
+        env["RATINGDB_LANG"] = lang
     result = CliRunner().invoke(main, args, env=env, input=input, catch_exceptions=True)
     stderr = result.stderr
     code = result.exit_code

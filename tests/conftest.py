@@ -168,16 +168,16 @@ def scratch_db(pg_server: URL, request: pytest.FixtureRequest) -> Iterator[URL]:
 
 @pytest.fixture(scope="session")
 def demo_run(pg_server: URL) -> Iterator[tuple[Any, URL]]:
-    """``ratingdb demo --players 200 --years 3`` run once for the session (it is slow): its
-    output and the ``DATABASE_URL`` it ran with (the demo builds ``ratingdb_demo`` on the
-    same server, dropped afterwards)."""
+    """``ratingdb demo --players 200 --years 3`` run once for the session (it is slow) in
+    the default language (German): its output and the ``DATABASE_URL`` it ran with (the
+    demo builds ``ratingdb_demo`` on the same server, dropped afterwards)."""
     from ratingdb.commands.demo import DEMO_DB
     from tests.cli import run
 
     name = f"scratch_{uuid.uuid4().hex[:12]}"
     url = _create_database(pg_server, name)
     try:
-        yield run(["demo", "--players", "200", "--years", "3"], url), url
+        yield run(["demo", "--players", "200", "--years", "3"], url, lang=None), url
     finally:
         _drop_database(pg_server, DEMO_DB)
         _drop_database(pg_server, name)

@@ -239,7 +239,7 @@ def test_cli_wo_player_a(migrated_engine):
     args = ["calc", "--rating", "2220", "--index", "31", "--born", "1986", "--date", EXAMPLE_END]
     for rating, _ in WO_PLAYERS["A"][1]:
         args += ["--opponent", f"{rating}:1"]
-    out = run(args, migrated_engine.url)
+    out = run(args, migrated_engine.url, lang=None)  # German by default
     assert out.returncode == 0, out.stderr
     assert "DWZ neu: 2245-32 (+25)" in out.stdout
     assert "W_e = Σ P(D) = 0,664 + 0,782 + 0,830 + 0,931 + 0,967 + 0,820 + 0,996 = 5,990" in (

@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import inspect
 import json
+import os
 import re
 import subprocess
 import sys
@@ -43,7 +44,7 @@ def make_runner() -> CliRunner:
 
 
 def invoke(args: list[str], stdin: bytes | str | None = None):
-    return make_runner().invoke(main, ["evaluate", *args], input=stdin)
+    return make_runner().invoke(main, ["evaluate", *args], input=stdin, env={"RATINGDB_LANG": "en"})
 
 
 def example() -> dict[str, Any]:
@@ -393,6 +394,7 @@ def test_module_entry_point_has_no_traceback(args: list[str], stdin: bytes, need
         input=stdin,
         capture_output=True,
         timeout=60,
+        env={**os.environ, "RATINGDB_LANG": "en"},
     )
     assert_input_error(
         proc.returncode, proc.stdout.decode("utf-8"), proc.stderr.decode("utf-8"), needle

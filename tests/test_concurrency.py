@@ -369,6 +369,7 @@ def _until(check: Callable[[], Any], what: str) -> Any:
 
 def _recalc_process(url: Any) -> subprocess.Popen[str]:
     env = {**os.environ, "DATABASE_URL": url.render_as_string(hide_password=False)}
+    env["RATINGDB_LANG"] = "en"
     return subprocess.Popen(
         [sys.executable, "-m", "ratingdb.cli", "recalc", "--quiet"],
         cwd=ROOT,

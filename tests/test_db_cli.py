@@ -23,7 +23,7 @@ def run(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str
         [sys.executable, "-m", "ratingdb.cli", *args],
         capture_output=True,
         text=True,
-        env={**os.environ, **env},
+        env={**os.environ, "RATINGDB_LANG": "en", **env},
         timeout=120,
     )
 
@@ -64,7 +64,7 @@ def private_home():
 
 
 def test_embedded_start_status_stop(private_home):
-    env = {"RATINGDB_HOME": str(private_home)}
+    env = {"RATINGDB_HOME": str(private_home), "RATINGDB_LANG": "en"}
     env_no_url = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"} | env
     runner = CliRunner()
     assert "not initialised" in runner.invoke(main, ["db", "status"], env=env_no_url).output

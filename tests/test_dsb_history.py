@@ -14,6 +14,7 @@ from sqlalchemy.pool import NullPool
 
 from ratingdb.db.bulk import load_federation
 from ratingdb.db.recalc import run_recalc
+from ratingdb.i18n import date_text
 from ratingdb.queries.card import rating_card, render_card
 from ratingdb.queries.export import evaluation_rows, residual_rows
 from ratingdb.queries.reports import card_document
@@ -127,7 +128,7 @@ def test_history_2010_to_2026_with_a_late_may_tournament(scratch_db):
     old = f"{conversion['rating_old']}-{conversion['index_old']}"
     new = f"{conversion['rating_new']}-{conversion['index_new']}"
     change = f"{conversion['rating_new'] - conversion['rating_old']:+d}"
-    line = next(x for x in text_card.splitlines() if x.startswith(UMSTUFUNG.isoformat()))
+    line = next(x for x in text_card.splitlines() if x.startswith(date_text(UMSTUFUNG)))
     assert line.split()[-4:] == [old, new, change, "dwz-2026-umstufung"]
     assert "dwz-2016" in text_card and "Rechenmodul" in text_card
     assert any(r[1] == conversion["name"] and list(r[-4:-1]) == [old, new, change]

@@ -193,7 +193,9 @@ def test_club_names_are_shown(empty_db):
     ):  # fmt: skip
         out = run(args, url)
         assert out.returncode == 0, out.stderr
-    listing = run(["export", "list", "--club", "10614", "--date", "2026-08-02"], url).stdout
+    listing = run(
+        ["export", "list", "--club", "10614", "--date", "2026-08-02"], url, lang=None
+    ).stdout  # German by default
     assert listing.splitlines()[0].startswith("#;Name;VKZ;Verein;Mgl-Nr")
     assert "Müller, Jörg;10614;SC Musterstadt 1920;17;" in listing
     eng = create_engine(url, poolclass=NullPool)

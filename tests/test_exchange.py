@@ -21,9 +21,15 @@ from sqlalchemy.pool import NullPool
 from ratingdb.errors import InputError
 from ratingdb.io.trf import TrfError, parse
 from ratingdb.services.trf_import import import_trf
-from tests.builders import ok
+from tests.builders import ok as ok_in
 from tests.cli import run, wo_2026_throughout
 from tests.conftest import at_head
+
+
+def ok(args: list[str], url: object) -> str:
+    """``ratingdb ARGS`` in the default language (German: the words these tests read)."""
+    return ok_in(args, url, lang=None)
+
 
 DATA = Path(__file__).parent / "data"
 EXAMPLE = DATA / "exchange"
@@ -65,9 +71,9 @@ def example_db(pg_server):
 def test_import_reports_who_was_matched_how(example_db):
     _, report = example_db
     lines = {line.split()[2]: line for line in report.splitlines() if line.startswith("  ")}
-    assert "DSB id" in lines["A"] and "player" in lines["A"]
-    assert "new player" in lines["E"]  # FIDE id, not in the list: a non-member record
-    assert "textual" in lines["N"]  # nothing to identify him
+    assert "DSB-ID" in lines["A"] and "Spieler" in lines["A"]
+    assert "neu angelegt" in lines["E"]  # FIDE id, not in the list: a non-member record
+    assert "Nichtmitglied" in lines["N"]  # nothing to identify him
     assert "14 matched, 1 new players, 1 textual" in report
 
 
@@ -293,8 +299,10 @@ def test_member_list_memberships_takeovers_and_order(empty_db, tmp_path):
     [
         ('11,C0101,x,A,"A,B",M,D,1999,,,,,,,', "b.csv:3: column Mgl-Nr"),
         ('11,C0101,2,Q,"A,B",M,D,1999,,,,,,,', "b.csv:3: column Status: expected A or P"),
-        ('11,C0101,2,A,"A,B",M,D,1999,,5000,3,,,,',
-         "b.csv:3: column DWZ: DWZ 5000 is not plausible (1..4000)"),
+        (
+            '11,C0101,2,A,"A,B",M,D,1999,,5000,3,,,,',
+            "b.csv:3: column DWZ: DWZ 5000 is not plausible (1..4000)",
+        ),
         ('11,C0101,2,A,"A,B",M,D,1999,,,3,,,,', "b.csv:3: column Index: index 3 without a DWZ"),
         ('11,C0101,2,A,"A,B",X,D,1999,,,,,,,', "b.csv:3: column Geschlecht"),
         ('11,C0101,2,A,"A,B",M,D', "b.csv:3: 7 fields, the header has 15"),

@@ -237,3 +237,50 @@ def test_a_corrected_file_keeps_who_is_who_it_cannot_say(world):
     )
     assert answer.status_code == 303, answer.text
     assert [r[1:3] for r in _rows(world, ROW, c=code)] == [r[1:3] for r in rows]
+
+
+def test_a_reuploaded_export_is_no_change(world):
+    """The TRF export of a tournament submitted without a file, uploaded again as its
+    correction: what only the export wrote (the type record, start ranks 1..n, ``Z`` for the
+    rounds without a game) is no change, so the draft says "no change" and submitting
+    writes nothing: no row, no change point, no audit entry, the exchange data as stored."""
+    code = _rows(
+        world,
+        "SELECT t.code FROM tournaments t WHERE t.end_date >= '2025-11-22' "
+        "AND (t.exchange IS NULL OR t.exchange = '{}'::jsonb) AND NOT EXISTS ("
+        " SELECT 1 FROM games g JOIN participants p ON p.id IN (g.white_id, g.black_id) "
+        " WHERE g.tournament_id = t.id GROUP BY p.id, g.round HAVING count(*) > 1) "
+        "AND (SELECT count(DISTINCT round) FROM games g WHERE g.tournament_id = t.id) > 2 "
+        "ORDER BY t.end_date DESC, t.code LIMIT 1",
+    )[0][0]
+    exchange = "SELECT exchange FROM tournaments WHERE code = :c"
+    before = (
+        _rows(world, ROW, c=code), _rows(world, GAMES, c=code), _rows(world, WRITTEN),
+        _rows(world, exchange, c=code),
+    )  # fmt: skip
+    with engine_for(world.url).connect() as conn:
+        from sqlalchemy.orm import Session
+
+        with Session(bind=conn) as session:
+            content = trf.write(export_trf(session, code)).encode()
+    assert b" Z" in content  # rounds without a game written as Z
+    client = _signed_in(world)
+    page = client.get(f"/officer/upload?correct={code}")
+    answer = client.post(
+        "/officer/upload",
+        data={"csrf": csrf_of(page.text), "target": code},
+        files={"file": (f"{code}.trf", content, "text/plain")},
+        follow_redirects=False,
+    )
+    assert answer.status_code == 303, answer.text
+    draft = answer.headers["location"]
+    page = client.get(draft)
+    assert 'id="unchanged"' in page.text, page.text
+    answer = client.post(
+        f"{draft}/submit", data={"csrf": csrf_of(page.text)}, follow_redirects=False
+    )
+    assert answer.status_code == 303, answer.text
+    assert (
+        _rows(world, ROW, c=code), _rows(world, GAMES, c=code), _rows(world, WRITTEN),
+        _rows(world, exchange, c=code),
+    ) == before  # fmt: skip

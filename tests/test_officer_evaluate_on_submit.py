@@ -151,3 +151,38 @@ def test_a_tournament_in_which_nobody_can_be_rated_is_warned_of(world):
     page = client.get(draft)
     assert keys and 'id="nobody-rated"' in page.text, page.text
     assert "Niemand in diesem Turnier" in page.text
+
+
+@pytest.mark.parametrize("at_once", [True, False])
+def test_the_api_evaluates_on_submit_as_the_pages(world, at_once):
+    """A TRF submitted through the officer's JSON API is evaluated at once as on the pages:
+    the answer's ``evaluation`` names the run and what it changed, the tournament is
+    evaluated and nothing stays pending; with the setting off, ``evaluation`` is null and
+    the nightly run evaluates it."""
+    from fastapi.testclient import TestClient
+
+    from tests.web_support import user_token
+
+    token = user_token(world.url, f"api-{at_once}", "officer", [world.scope])
+    client = TestClient(
+        create_app(engine_for(world.url), today=lambda: TODAY, evaluate_on_submit=at_once)
+    )
+    code = f"API-{int(at_once)}"
+    answer = client.post(
+        "/api/tournaments/trf",
+        params={"id": code},
+        content=world.trf,
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    assert answer.status_code == 201, answer.text
+    evaluation = answer.json()["evaluation"]
+    if at_once:
+        assert evaluation["evaluated"] is True and evaluation["reason"] is None
+        assert isinstance(evaluation["run"], int) and evaluation["tournaments_evaluated"] >= 1
+        assert evaluation["ratings_changed"] > 0
+        assert _status(world, code) == "evaluated" and _pending(world) == 0
+    else:
+        assert evaluation is None
+        assert _status(world, code) == "submitted" and _pending(world) == 1
+        recalc.evaluate_now(engine_for(world.url))
+        assert _status(world, code) == "evaluated"

@@ -10,6 +10,7 @@ import json
 import uuid
 import zipfile
 from datetime import date
+from typing import Any
 
 import pytest
 from sqlalchemy import create_engine, text
@@ -17,8 +18,16 @@ from sqlalchemy.pool import NullPool
 
 from ratingdb.io import player_files
 from ratingdb.io.player_files import PlayerFileRow
-from tests.cli import run
+from tests.cli import Completed
+from tests.cli import run as run_in
 from tests.conftest import at_head
+
+
+def run(args: list[str], url: Any, input: str | bytes | None = None) -> Completed:
+    """``ratingdb ARGS`` in the default language (German: the words these tests read;
+    ``--lang en`` where a test reads English)."""
+    return run_in(args, url, input, lang=None)
+
 
 DAY = "2026-10-01"
 
@@ -260,7 +269,7 @@ def test_round_trip_through_players_and_clubs_import(federation, pg_server, tmp_
             assert archive.read("vereine.csv") == (tmp_path / "vereine.csv").read_bytes()
         # the next list changes Müller's Spielberechtigung in C0327: the membership follows
         path = tmp_path / "spieler.csv"
-        path.write_bytes(path.read_bytes().replace(b',M,D,1970,', b',M,A,1970,'))
+        path.write_bytes(path.read_bytes().replace(b",M,D,1970,", b",M,A,1970,"))
         later = run(["players", "import", str(path), "--date", "2026-10-15"], again)
         assert later.returncode == 0, later.stderr
         lines = export(again, "dsb-csv").decode("cp1252").split("\r\n")

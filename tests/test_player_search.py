@@ -6,14 +6,27 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.pool import NullPool
 
-from tests.builders import ok
-from tests.cli import run
+from tests.builders import ok as ok_in
+from tests.cli import Completed
+from tests.cli import run as run_in
 from tests.web_support import client_for, database
+
+
+def run(args: list[str], url: Any, input: str | bytes | None = None) -> Completed:
+    """``ratingdb ARGS`` in the default language (German: the words these tests read;
+    ``--lang en`` where a test reads English)."""
+    return run_in(args, url, input, lang=None)
+
+
+def ok(args: list[str], url: Any) -> str:
+    return ok_in(args, url, lang=None)
+
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 

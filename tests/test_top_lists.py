@@ -249,6 +249,7 @@ def test_export_list_top_writes_the_top_list(federation) -> None:
         ["export", "list", "--federation", "000", "--top", "3", "--date", "2026-10-01",
          "--sex", "f"],
         federation.url_for_tests,
+        lang=None,
     )  # fmt: skip
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()

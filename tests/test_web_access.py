@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -25,8 +26,16 @@ from ratingdb.services.sign_in import (
 )
 from ratingdb.services.users import add_user, issue_token
 from ratingdb.web.app import create_app
-from tests.cli import run
+from tests.cli import Completed
+from tests.cli import run as run_in
 from tests.web_support import TODAY, bearer, database, engine_for, ok
+
+
+def run(args: list[str], url: Any, input: str | bytes | None = None) -> Completed:
+    """``ratingdb ARGS`` in the default language (German: the words these tests read;
+    ``--lang en`` where a test reads English)."""
+    return run_in(args, url, input, lang=None)
+
 
 PASSWORD = "correct horse battery"
 

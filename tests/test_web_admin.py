@@ -6,12 +6,20 @@ from __future__ import annotations
 import csv
 import io
 import json
+from typing import Any
 
 from sqlalchemy import text
 
 from ratingdb.db.recalc import run_recalc
-from tests.cli import run
+from tests.cli import Completed
+from tests.cli import run as run_in
 from tests.web_support import TODAY, bearer, client_for, engine_for, ok
+
+
+def run(args: list[str], url: Any, input: str | bytes | None = None) -> Completed:
+    """``ratingdb ARGS`` in the default language (German: the words these tests read;
+    ``--lang en`` where a test reads English)."""
+    return run_in(args, url, input, lang=None)
 
 
 def test_user_commands(loaded):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from sqlalchemy import text
@@ -13,8 +14,16 @@ from sqlalchemy.engine import URL
 from sqlalchemy.orm import Session
 
 from ratingdb.services.users import add_user
-from tests.cli import run
+from tests.cli import Completed
+from tests.cli import run as run_in
 from tests.web_support import client_for, database, engine_for, ok
+
+
+def run(args: list[str], url: Any, input: str | bytes | None = None) -> Completed:
+    """``ratingdb ARGS`` in the default language (German: the words these tests read;
+    ``--lang en`` where a test reads English)."""
+    return run_in(args, url, input, lang=None)
+
 
 PASSWORD = "correct horse battery"
 

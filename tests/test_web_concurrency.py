@@ -16,7 +16,7 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.pool import NullPool
 
 from ratingdb.web.app import create_app
-from tests.web_support import bearer, client_for, document, engine_for, synth_database, user_token
+from tests.web_support import bearer, document, engine_for, synth_database, user_token
 
 CODE = "S3-000016"  # Open A 2026/1, VKZ A00, ended 2026-07-29 (within a year of TODAY)
 WAIT = 120
@@ -25,7 +25,10 @@ WAIT = 120
 @pytest.fixture(scope="module")
 def world(pg_server):
     with synth_database(pg_server) as url:
-        yield url, client_for(url), bearer(user_token(url, "officer-a", "officer", ["A"]))
+        # the writes only (night only): the runs an evaluation on submit starts are tested in
+        # tests/test_officer_evaluate_on_submit.py
+        client = TestClient(create_app(engine_for(url), evaluate_on_submit=False))
+        yield url, client, bearer(user_token(url, "officer-a", "officer", ["A"]))
 
 
 def at_once(requests: list[Callable[[], httpx.Response]]) -> list[httpx.Response]:

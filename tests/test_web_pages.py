@@ -99,9 +99,11 @@ def test_scoresheet_of_h_as_in_anhang_3_1_12(example):
     assert (sheet["rating_old"], sheet["rating_new"]) == ("1300-77", "1292-78")
     page = client.get(f"/tournaments/{EXAMPLE}/players/{participants['H']}").text
     assert '<span id="rating-new">1292-78</span>' in page and "1,308" in page
-    english = client_for(url).get(
-        f"/tournaments/{EXAMPLE}/players/{participants['H']}", params={"lang": "en"}
-    ).text
+    english = (
+        client_for(url)
+        .get(f"/tournaments/{EXAMPLE}/players/{participants['H']}", params={"lang": "en"})
+        .text
+    )
     assert "1.308" in english and "1,308" not in english
 
 
@@ -251,7 +253,7 @@ def test_evaluation_pdf_table_uses_the_page_width(example, tmp_path):
 
     url, _, _ = example
     target = tmp_path / "evaluation.pdf"
-    ok(["export", "evaluation", EXAMPLE, "--format", "pdf", "-o", str(target)], url)
+    ok(["export", "evaluation", EXAMPLE, "--format", "pdf", "-o", str(target)], url, lang=None)
     text_, spans, width = _pdf_text_and_paths(target.read_bytes(), "evaluation-pdf")
     available = width - 2 * 15 * 72 / 25.4  # 15 mm margins
     widest = max(right - left for left, right in spans)

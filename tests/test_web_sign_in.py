@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -14,8 +15,16 @@ from sqlalchemy.orm import Session
 
 from ratingdb.services.sign_in import FIRST_LOCK_SECONDS, FREE_FAILURES, MAX_LOCK_SECONDS
 from ratingdb.services.users import add_user
-from tests.cli import run
+from tests.cli import Completed
+from tests.cli import run as run_in
 from tests.web_support import client_for, database, engine_for, ok
+
+
+def run(args: list[str], url: Any, input: str | bytes | None = None) -> Completed:
+    """``ratingdb ARGS`` in the default language (German: the words these tests read;
+    ``--lang en`` where a test reads English)."""
+    return run_in(args, url, input, lang=None)
+
 
 PASSWORD = "correct horse battery"
 

@@ -9,6 +9,7 @@ import click
 from sqlalchemy.orm import Session
 
 from ratingdb.commands.common import engine, writing
+from ratingdb.i18n import _, date_text
 
 
 @click.group()
@@ -28,7 +29,10 @@ def adjustment_add(when: datetime, formula: str, name: str, keep_index: bool) ->
     day = when.date()
     with writing() as session:
         add_adjustment(session, day=day, formula=formula, name=name, raises_index=not keep_index)
-    click.echo(f"adjustment {formula} on {day}; change point recorded")
+    click.echo(
+        _("adjustment %(formula)s on %(day)s; change point recorded")
+        % {"formula": formula, "day": date_text(day)}
+    )
 
 
 @adjustment.command("list")
@@ -37,5 +41,5 @@ def adjustment_list() -> None:
 
     with Session(engine()) as session:
         for r in adjustments(session):
-            index = "index +1" if r.raises_index else "index kept"
-            click.echo(f"{r.effective_on}  {r.formula:22} {index:10} {r.name}")
+            index = _("index +1") if r.raises_index else _("index kept")
+            click.echo(f"{date_text(r.effective_on)}  {r.formula:22} {index:18} {r.name}")

@@ -19,6 +19,7 @@ from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import InputError
+from ratingdb.i18n import _
 from ratingdb.services.outcomes import EXIT_INPUT
 
 
@@ -28,9 +29,12 @@ class Failure(click.ClickException):
     def __init__(self, message: str, exit_code: int = EXIT_INPUT) -> None:
         super().__init__(message)
         self.exit_code = exit_code
+        # in the call's language: click shows the error after the call's context (and its
+        # language, ratingdb/cli.py) has ended
+        self.line = _("error: %(message)s")
 
     def show(self, file: IO[Any] | None = None) -> None:
-        click.echo(f"error: {self.format_message()}", err=True, file=file)
+        click.echo(self.line % {"message": self.format_message()}, err=True, file=file)
 
 
 #: the variable ``ratingdb --database NAME`` sets for the commands of one call (and the
@@ -130,7 +134,7 @@ def write_output(data: bytes, output: str | None) -> None:
         Path(output).write_bytes(data)
     except OSError as err:
         raise InputError(output, f"cannot write: {err.strerror}") from None
-    click.echo(f"wrote {output} ({len(data)} bytes)", err=True)
+    click.echo(_("wrote %(file)s (%(size)d bytes)") % {"file": output, "size": len(data)}, err=True)
 
 
 def json_text(data: Any) -> str:
@@ -184,12 +188,11 @@ def recalc_progress(enabled: bool = True) -> Iterator[Callable[[int, int, int], 
     only looked at); yields ``update(re-evaluated, walked, to walk)``."""
     from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
 
-    columns = (
-        "recalculating",
-        BarColumn(),
-        TextColumn("{task.fields[evaluated]} re-evaluated, {task.completed}/{task.total} checked"),
-        TimeElapsedColumn(),
-    )
+    counts = _("%(evaluated)s re-evaluated, %(checked)s checked") % {
+        "evaluated": "{task.fields[evaluated]}",
+        "checked": "{task.completed}/{task.total}",
+    }
+    columns = (_("recalculating"), BarColumn(), TextColumn(counts), TimeElapsedColumn())
     with _lazy_progress(columns, enabled) as update:
         yield lambda evaluated, walked, walk: update(
             completed=walked, total=walk, evaluated=evaluated

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from ratingdb.i18n import _
 from ratingdb.services import database
 
 
@@ -20,20 +21,21 @@ def db() -> None:
 @click.argument("revision", default="head")
 def upgrade(revision: str) -> None:
     """Migrate the database up to REVISION (default: head)."""
-    click.echo(f"database at revision {database.upgrade(revision)}")
+    click.echo(_("database at revision %(revision)s") % {"revision": database.upgrade(revision)})
 
 
 @db.command(context_settings={"ignore_unknown_options": True})
 @click.argument("revision")
 def downgrade(revision: str) -> None:
     """Migrate the database down to REVISION (e.g. -1 or base)."""
-    click.echo(f"database at revision {database.downgrade(revision) or 'base'}")
+    done = database.downgrade(revision) or "base"
+    click.echo(_("database at revision %(revision)s") % {"revision": done})
 
 
 @db.command()
 def current() -> None:
     """Print the database's migration revision."""
-    click.echo(database.current_revision() or "base (empty database)")
+    click.echo(database.current_revision() or _("base (empty database)"))
 
 
 @db.command()
@@ -45,19 +47,18 @@ def url() -> None:
 @db.command()
 def start() -> None:
     """Start the embedded server and keep it running until `ratingdb db stop`."""
-    click.echo(f"embedded PostgreSQL {database.start_server()}")
+    click.echo(_("embedded PostgreSQL %(state)s") % {"state": database.start_server()})
 
 
 @db.command()
 def stop() -> None:
     """Stop the embedded server."""
     was_running = database.stop_server()
-    click.echo(
-        "embedded PostgreSQL stopped" if was_running else "embedded PostgreSQL was not running"
-    )
+    stopped = _("embedded PostgreSQL stopped")
+    click.echo(stopped if was_running else _("embedded PostgreSQL was not running"))
 
 
 @db.command()
 def status() -> None:
     """Show whether the embedded server runs."""
-    click.echo(f"embedded PostgreSQL {database.server_status()}")
+    click.echo(_("embedded PostgreSQL %(state)s") % {"state": database.server_status()})

@@ -31,7 +31,10 @@ def _membership(
             joined=joined.date() if joined else None,
             left=left.date() if left else None,
         )
-    click.echo(f"player {player_id}: membership in {vkz} changed; change point recorded")
+    click.echo(
+        _("player %(id)d: membership in %(vkz)s changed; change point recorded")
+        % {"id": player_id, "vkz": vkz}
+    )
 
 
 @player.command("join")
@@ -67,7 +70,7 @@ def player_search(
     from ratingdb.queries.search import count_players, search_players
 
     if not (text and text.strip()) and not (club and club.strip()):
-        raise click.UsageError("give TEXT or --club")
+        raise click.UsageError(_("give TEXT or --club"))
     with Session(engine()) as session:
         hits = search_players(
             session, name=text, club=club, include_unpublished=True, limit=limit, offset=offset
@@ -166,6 +169,12 @@ def player_anonymise(player_id: int) -> None:
     with writing() as session:
         done = anonymise_player(session, player_id)
     click.echo(
-        f"anonymised player {player_id}: {done.evaluations} evaluations now show the "
-        "placeholder; ratings unchanged"
+        ngettext(
+            "anonymised player %(id)d: %(num)d evaluation now shows the placeholder; "
+            "ratings unchanged",
+            "anonymised player %(id)d: %(num)d evaluations now show the placeholder; "
+            "ratings unchanged",
+            done.evaluations,
+        )
+        % {"id": player_id, "num": done.evaluations}
     )

@@ -8,6 +8,7 @@ from datetime import datetime
 import click
 
 from ratingdb.commands.common import progress_bar, read_bytes, source_name, writing
+from ratingdb.i18n import _
 
 
 @click.group()
@@ -46,7 +47,7 @@ def players_import(
 
     name = source_name(source)
     rows = read_player_list(read_bytes(source), name, encoding)
-    with writing(name) as session, progress_bar("importing players", not quiet) as update:
+    with writing(name) as session, progress_bar(_("importing players"), not quiet) as update:
         report = import_player_list(
             session,
             rows,
@@ -58,6 +59,10 @@ def players_import(
         )
     click.echo(report.summary())
     for pid, who, ours, listed in report.differences[:10]:
-        click.echo(f"  player {pid} {who}: database {ours}, list {listed}")
+        click.echo(
+            "  "
+            + _("player %(id)s %(who)s: database %(ours)s, list %(listed)s")
+            % {"id": pid, "who": who, "ours": ours, "listed": listed}
+        )
     if len(report.differences) > 10:
-        click.echo(f"  ... and {len(report.differences) - 10} more")
+        click.echo("  " + _("… and %(num)d more") % {"num": len(report.differences) - 10})

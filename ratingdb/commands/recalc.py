@@ -14,6 +14,8 @@ from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
 from ratingdb.commands.common import echo_json, engine, recalc_progress
+from ratingdb.i18n import _, date_text, decimal, ngettext, pgettext
+from ratingdb.terms import record_status
 
 if TYPE_CHECKING:
     from ratingdb.services.recalc import RatingChange
@@ -32,7 +34,8 @@ def echo_changes(
     for c in changes[:limit]:
         click.echo(f"{indent}{c.line()}")
     if len(changes) > limit:
-        click.echo(f"{indent}(showing {limit} of {len(changes)}{more})")
+        shown = _("showing %(limit)d of %(total)d") % {"limit": limit, "total": len(changes)}
+        click.echo(f"{indent}({shown}{more})")
 
 
 def recalc_and_report(
@@ -44,31 +47,61 @@ def recalc_and_report(
     with recalc_progress(enabled=not quiet) as update:
         report = recalculate(eng, full=full, dry_run=dry_run, progress=update)
     if report.change_point is None and not report.full:
-        click.echo("nothing to recalculate: no pending changes")
+        click.echo(_("nothing to recalculate: no pending changes"))
         return
-    head = "dry run: would re-evaluate" if dry_run else f"run {report.run_id}: re-evaluated"
-    where = "full replay" if report.full else f"from {report.change_point}"
-    click.echo(
-        f"{head} {report.tournaments_evaluated} of {report.tournaments_total} tournaments "
-        f"({where}), {report.snapshots_written} snapshots, "
-        f"{len(report.ratings_changed)} ratings changed, {report.seconds:.2f} s"
+    where = (
+        _("full replay")
+        if report.full or report.change_point is None
+        else _("from %(day)s") % {"day": date_text(report.change_point)}
     )
+    numbers = {
+        "run": report.run_id,
+        "evaluated": report.tournaments_evaluated,
+        "total": report.tournaments_total,
+        "where": where,
+        "snapshots": report.snapshots_written,
+        "changed": len(report.ratings_changed),
+        "seconds": decimal(report.seconds, 2),
+    }
+    if dry_run:
+        summary = _(
+            "dry run: would re-evaluate %(evaluated)d of %(total)d tournaments (%(where)s), "
+            "%(snapshots)d snapshots, %(changed)d ratings changed, %(seconds)s s"
+        )
+    else:
+        summary = _(
+            "run %(run)s: re-evaluated %(evaluated)d of %(total)d tournaments (%(where)s), "
+            "%(snapshots)d snapshots, %(changed)d ratings changed, %(seconds)s s"
+        )
+    click.echo(summary % numbers)
     if report.deferred:
         click.echo(
-            f"{len(report.deferred)} tournament(s) edited during the run stay pending for the "
-            f"next run: {', '.join(report.deferred[:20])}"
+            ngettext(
+                "%(num)d tournament edited during the run stays pending for the next run: "
+                "%(codes)s",
+                "%(num)d tournaments edited during the run stay pending for the next run: "
+                "%(codes)s",
+                len(report.deferred),
+            )
+            % {"num": len(report.deferred), "codes": ", ".join(report.deferred[:20])}
         )
     if report.problems:
         click.echo(
-            f"{len(report.problems)} tournament(s) could not be rated in full; their players "
-            "named below kept their ratings (details: `ratingdb runs`):"
+            ngettext(
+                "%(num)d tournament could not be rated in full; its players named below kept "
+                "their ratings (details: `ratingdb runs`):",
+                "%(num)d tournaments could not be rated in full; their players named below "
+                "kept their ratings (details: `ratingdb runs`):",
+                len(report.problems),
+            )
+            % {"num": len(report.problems)}
         )
         for line in report.problems[:20]:
             click.echo(f"  {line}")
-    more = (
-        f"; --list {len(report.ratings_changed)} shows all"
+    more = "; " + (
+        _("--list %(num)d shows all") % {"num": len(report.ratings_changed)}
         if dry_run
-        else f"; `ratingdb runs --changes {report.run_id}` lists all"
+        else _("`ratingdb runs --changes %(run)s` lists all") % {"run": report.run_id}
     )
     echo_changes(report.ratings_changed, limit=shown, more=more)
 
@@ -127,23 +160,53 @@ def runs(as_json: bool, limit: int, show_problems: bool, run_id: int | None) -> 
         return
     if show_problems:
         rows = []
+    run_word = pgettext("calculation", "run")
     for r in rows:
         seconds = (r["finished_at"] - r["started_at"]).total_seconds() if r["finished_at"] else 0
-        where = "full" if r["full"] else f"from {r['change_point'] or '–'}"
+        point = r["change_point"]
+        where = (
+            _("full")
+            if r["full"]
+            else _("from %(day)s") % {"day": date_text(point) if point else "–"}
+        )
+        started = f"{date_text(r['started_at'].date())} {r['started_at']:%H:%M:%S}"
+        tournaments = ngettext(
+            "%(num)d tournament", "%(num)d tournaments", r["tournaments_evaluated"]
+        ) % {"num": r["tournaments_evaluated"]}
+        ratings = ngettext("%(num)d rating", "%(num)d ratings", r["ratings_changed"]) % {
+            "num": r["ratings_changed"]
+        }
         click.echo(
-            f"run {r['id']:>4}  {r['started_at']:%Y-%m-%d %H:%M:%S}  {r['status']:9} {where:16} "
-            f"{r['tournaments_evaluated']:>6} tournaments  {r['ratings_changed']:>6} ratings  "
-            f"{seconds:.2f} s"
+            f"{run_word} {r['id']:>4}  {started}  {record_status(r['status']):11} {where:18} "
+            f"{tournaments:>16}  {ratings:>14}  {decimal(seconds, 2)} s"
         )
         if r["status"] == "failed":
-            at = f"at {r['failed_tournament']}: " if r["failed_tournament"] else ""
-            click.echo(f"          failed {at}{r['message']}")
+            at = (
+                _("at %(code)s: ") % {"code": r["failed_tournament"]}
+                if r["failed_tournament"]
+                else ""
+            )
+            click.echo(f"          {record_status('failed')} {at}{r['message']}")
     if problems:
-        click.echo(f"\n{len(problems)} tournament(s) whose last evaluation struck players:")
+        click.echo(
+            "\n"
+            + ngettext(
+                "%(num)d tournament whose last evaluation struck players:",
+                "%(num)d tournaments whose last evaluation struck players:",
+                len(problems),
+            )
+            % {"num": len(problems)}
+        )
         for p in problems:
-            names = ", ".join(p["players"])
             click.echo(
-                f"  {p['code']} (ends {p['end_date']}): not rated: {names}\n    {p['message']}"
+                "  "
+                + _("%(code)s (ends %(end)s): not rated: %(names)s")
+                % {
+                    "code": p["code"],
+                    "end": date_text(p["end_date"]),
+                    "names": ", ".join(p["players"]),
+                }
+                + f"\n    {p['message']}"
             )
 
 
@@ -156,5 +219,7 @@ def _run_changes(run_id: int, as_json: bool) -> None:
     if as_json:
         echo_json([c.to_dict() for c in changes])
         return
-    click.echo(f"run {run_id}: {len(changes)} ratings changed")
+    click.echo(
+        _("run %(run)s: %(changed)d ratings changed") % {"run": run_id, "changed": len(changes)}
+    )
     echo_changes(changes, limit=len(changes))

@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.commands.common import echo_json, engine, read_json, writing
 from ratingdb.errors import InputError
+from ratingdb.i18n import _, date_text
 
 
 @click.group()
@@ -121,4 +122,7 @@ def rechenmodul_add(
             changes=changes,
             description=description,
         )
-    click.echo(f"Rechenmodul {family} {version} valid from {start}; change point recorded")
+    click.echo(
+        _("Rechenmodul %(family)s %(version)s valid from %(day)s; change point recorded")
+        % {"family": family, "version": version, "day": date_text(start)}
+    )

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 
 import click
 from sqlalchemy.orm import Session
@@ -19,6 +19,8 @@ from ratingdb.commands.common import (
     writing,
 )
 from ratingdb.commands.recalc import recalc_and_report
+from ratingdb.i18n import _, date_text, ngettext
+from ratingdb.terms import match_how, record_status, tournament_kind
 
 
 @click.group()
@@ -31,8 +33,14 @@ def _now(now: bool) -> None:
         recalc_and_report(engine(), full=False, dry_run=False, quiet=False)
 
 
-def _changed(action: str, code: str, end: object) -> None:
-    click.echo(f"{action}: tournament {code} (ends {end}); change point recorded")
+def _changed(action: str, code: str, end: date) -> None:
+    """One line of what an edit did, in the call's language: the action (``added``,
+    ``corrected``, ``deleted``, already translated), the tournament, its end and that a change
+    point waits for the next run (WO 3.7)."""
+    click.echo(
+        _("%(action)s: tournament %(code)s (ends %(end)s); change point recorded")
+        % {"action": action, "code": code, "end": date_text(end)}
+    )
 
 
 @tournament.command("add")
@@ -52,7 +60,7 @@ def tournament_add(source: str, allow_large: bool, now: bool) -> None:
     doc = read_json(source)
     with writing(name) as session:
         written = add_json(session, doc, named=name, allow_large=allow_large)
-    _changed("add", written.tournament, written.end)
+    _changed(_("added"), written.tournament, written.end)
     _now(now)
 
 
@@ -74,7 +82,7 @@ def tournament_correct(ident: str, source: str, allow_large: bool, now: bool) ->
     doc = read_json(source)
     with writing(name) as session:
         written = correct_json(session, ident, doc, named=name, allow_large=allow_large)
-    _changed("correct", written.tournament, written.end)
+    _changed(_("corrected"), written.tournament, written.end)
     _now(now)
 
 
@@ -87,7 +95,7 @@ def tournament_delete(ident: str, now: bool) -> None:
 
     with writing(ident) as session:
         written = delete(session, ident)
-    _changed("delete", written.tournament, written.end)
+    _changed(_("deleted"), written.tournament, written.end)
     _now(now)
 
 
@@ -177,7 +185,7 @@ def tournament_import(
         complete_rounds=complete_rounds,
     )  # fmt: skip
     for warning in parsed.warnings:
-        click.echo(f"warning: {name}: {warning}", err=True)
+        click.echo(_("warning: %(file)s: %(text)s") % {"file": name, "text": warning}, err=True)
     with writing(name) as session:
         written = add_trf(
             session, parsed, code=code, vkz=vkz, kind=kind, create_organisation=create_org,
@@ -185,14 +193,30 @@ def tournament_import(
         )
     matches = written.matches or []
     for m in matches:
-        who = f"player {m.player_id}" if m.player_id is not None else "textual participant"
-        click.echo(f"  {m.start_rank:4d}  {m.name[:33]:33}  {m.how:18} {who}")
+        who = (
+            _("player %(id)d") % {"id": m.player_id}
+            if m.player_id is not None
+            else _("textual participant")
+        )
+        click.echo(f"  {m.start_rank:4d}  {m.name[:33]:33}  {match_how(m.how):18} {who}")
     new = sum(1 for m in matches if m.how == "new player")
     textual = sum(1 for m in matches if m.player_id is None)
     click.echo(
-        f"imported tournament {written.tournament} (ends {written.end}): {len(matches)} players "
-        f"({len(matches) - new - textual} matched, {new} new players, {textual} textual), "
-        f"{len(parsed.games)} games; change point recorded"
+        _(
+            "imported tournament %(code)s (ends %(end)s): %(players)s (%(matched)d matched, "
+            "%(new)d new players, %(textual)d textual), %(games)s; change point recorded"
+        )
+        % {
+            "code": written.tournament,
+            "end": date_text(written.end),
+            "players": ngettext("%(num)d player", "%(num)d players", len(matches))
+            % {"num": len(matches)},
+            "matched": len(matches) - new - textual,
+            "new": new,
+            "textual": textual,
+            "games": ngettext("%(num)d game", "%(num)d games", len(parsed.games))
+            % {"num": len(parsed.games)},
+        }
     )
     _now(now)
 
@@ -240,7 +264,11 @@ def tournament_list(limit: int) -> None:
 
     with Session(engine()) as session:
         for r in rows(session, limit):
+            players = ngettext("%(num)d player", "%(num)d players", r["players"]) % {
+                "num": r["players"]
+            }
             click.echo(
-                f"{r['end_date']}  {r['code']:14} {r['vkz']:6} {r['kind']:10} "
-                f"{r['players']:4} players  {r['status']:9}  {r['name']}"
+                f"{date_text(r['end_date'])}  {r['code']:14} {r['vkz']:6} "
+                f"{tournament_kind(r['kind']):13} {players:>12}  "
+                f"{record_status(r['status']):10}  {r['name']}"
             )

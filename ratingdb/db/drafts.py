@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.db.models import WebDraft
 from ratingdb.errors import InputError, NotFound
+from ratingdb.i18n import _
 
 #: the largest file a draft keeps (the API's body limit)
 MAX_BYTES = 20 * 1024 * 1024
@@ -73,7 +74,7 @@ def load(session: Session, draft_id: str, user_id: int) -> WebDraft:
         )
     )
     if draft is None:
-        raise NotFound("no such draft (submitted, discarded or older than a day): upload again")
+        raise NotFound(_("no such draft (submitted, discarded or older than a day): upload again"))
     return draft
 
 

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.db.store import fetch_together
 from ratingdb.engine.order import ORDER_COLUMNS
-from ratingdb.i18n import N_, _, pgettext
+from ratingdb.i18n import N_, _, date_text, decimal, pgettext
 from ratingdb.names import full_name
 from ratingdb.queries.publication import PUBLISHED
 
@@ -248,7 +248,7 @@ def render_card(card: RatingCard, today: date | None = None) -> str:
             modul = f"  {e['rechenmodul']}" if e["rechenmodul"] else ""
             new = f"{e['rating_new']}-{e['index_new']}"
             lines.append(
-                f"{e['end_date'].isoformat():10}  {e['name'][:36]:36} {'':>13} {'':>7} {'':>5} "
+                f"{date_text(e['end_date']):10}  {e['name'][:36]:36} {'':>13} {'':>7} {'':>5} "
                 f"{'':>6} {'':>8} {old(e):>9} {new:>9} {signed(e):>5}{modul}"
             )
             continue
@@ -259,10 +259,10 @@ def render_card(card: RatingCard, today: date | None = None) -> str:
         )
         perf = "" if e["performance"] is None else str(e["performance"])
         lines.append(
-            f"{e['end_date'].isoformat():10}  {(e['name'] or e['tournament'])[:36]:36} "
-            f"{float(e['score']):8.1f}/{e['games']:<4} "
-            f"{'' if e['expected'] is None else format(e['expected'], '.3f'):>7} "
-            f"{'' if e['k'] is None else format(e['k'], '.1f'):>5} "
+            f"{date_text(e['end_date']):10}  {(e['name'] or e['tournament'])[:36]:36} "
+            f"{decimal(e['score'], 1):>8}/{e['games']:<4} "
+            f"{'' if e['expected'] is None else decimal(e['expected'], 3):>7} "
+            f"{'' if e['k'] is None else decimal(e['k'], 1):>5} "
             f"{'' if e['opponents_avg'] is None else e['opponents_avg']:>6} "
             f"{perf + ('*' if e['exceptional'] else ''):>8} {old(e):>9} {new:>9} "
             f"{signed(e):>5}  {e['rechenmodul'] or ''}"
@@ -271,9 +271,9 @@ def render_card(card: RatingCard, today: date | None = None) -> str:
     if card.memberships:
         lines += ["", _("Memberships:")]
         for m in card.memberships:
-            until = m["valid_to"].isoformat() if m["valid_to"] else _("today")
+            until = date_text(m["valid_to"]) if m["valid_to"] else _("today")
             lines.append(
-                f"  {m['vkz']} {m['club']}  {m['valid_from'].isoformat()} - {until}  "
+                f"  {m['vkz']} {m['club']}  {date_text(m['valid_from'])} - {until}  "
                 f"{membership_status(m['status'])}"
             )
     if card.residual_games:
@@ -283,6 +283,6 @@ def render_card(card: RatingCard, today: date | None = None) -> str:
                 _("played %(played)s, valid until %(expires)s")
                 if r["valid"]
                 else _("played %(played)s, expired %(expires)s")
-            ) % {"played": r["played_on"].isoformat(), "expires": r["expires_on"].isoformat()}
-            lines.append(f"  {r['opponent_rating']:>5} {float(r['score']):3.1f}  {text}")
+            ) % {"played": date_text(r["played_on"]), "expires": date_text(r["expires_on"])}
+            lines.append(f"  {r['opponent_rating']:>5} {decimal(r['score'], 1):>3}  {text}")
     return "\n".join(lines)

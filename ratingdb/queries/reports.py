@@ -310,7 +310,10 @@ def rating_list(
     day = day or date.today()
     rows = rating_list_rows(session, club=club, federation=federation, age_class=age_class, day=day)
     if not rows:
-        raise LookupError(f"no members in {club or f'{federation}*'} on {day}")
+        raise LookupError(
+            _("no members in %(where)s on %(day)s")
+            % {"where": club or f"{federation}*", "day": date_text(day)}
+        )
     return rating_list_document(rows, scope=list_scope(club, federation), day=day,
                                 age_class=age_class)  # fmt: skip
 

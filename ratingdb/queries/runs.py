@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.db.change_report import RatingChange, from_record, names_of
 from ratingdb.errors import NotFound
+from ratingdb.i18n import _
 
 _COLUMNS = (
     'id, started_at, finished_at, change_point, "full", status, tournaments_evaluated, '
@@ -44,7 +45,7 @@ def recorded_run(session: Session, run_id: int) -> dict[str, Any]:
         .first()
     )
     if row is None:
-        raise NotFound(f"no recalculation run {run_id} (see `ratingdb runs`)")
+        raise NotFound(_("no recalculation run %(run)s (see `ratingdb runs`)") % {"run": run_id})
     return dict(row)
 
 
@@ -55,5 +56,5 @@ def run_changes(session: Session, run_id: int) -> list[RatingChange]:
         text("SELECT changes FROM recalc_runs WHERE id = :id"), {"id": run_id}
     ).scalar_one_or_none()
     if entries is None:
-        raise NotFound(f"no recalculation run {run_id} (see `ratingdb runs`)")
+        raise NotFound(_("no recalculation run %(run)s (see `ratingdb runs`)") % {"run": run_id})
     return from_record(entries, names_of(session, (e[0] for e in entries)))

@@ -24,6 +24,7 @@ from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import InputError, NotFound
+from ratingdb.i18n import _
 from ratingdb.names import full_name
 from ratingdb.queries.like import like_escape
 from ratingdb.queries.reports import current_ratings
@@ -246,7 +247,7 @@ def resolve_player(session: Session, reference: str, day: date | None = None) ->
     in front decides when a number is both), or a name (``Wolf, Lea``) that is exactly one
     player's, or the prefix of only one. NotFound, or InputError listing the candidates."""
     ref = " ".join(reference.split())
-    kind, _, value = ref.partition(":")
+    kind, _colon, value = ref.partition(":")
     if kind in ("id", "dsb") and value.strip().isascii() and value.strip().isdigit():
         value = value.strip()
         column = "id" if kind == "id" else "dsb_id"
@@ -255,7 +256,14 @@ def resolve_player(session: Session, reference: str, day: date | None = None) ->
             {"v": int(value) if kind == "id" else value},
         ).scalar()
         if found is None:
-            raise NotFound(f"no player with {'id' if kind == 'id' else 'DSB id'} {value}")
+            raise NotFound(
+                (
+                    _("no player with id %(id)s")
+                    if kind == "id"
+                    else _("no player with DSB id %(id)s")
+                )
+                % {"id": value}
+            )
         return int(found)
     if ref.isascii() and ref.isdigit():
         rows = session.execute(
@@ -265,7 +273,7 @@ def resolve_player(session: Session, reference: str, day: date | None = None) ->
         if len(rows) == 1:
             return int(rows[0].id)
         if not rows:
-            raise NotFound(f"no player with id or DSB id {ref}")
+            raise NotFound(_("no player with id or DSB id %(id)s") % {"id": ref})
         by_id = next(r.id for r in rows if not r.by_dsb)
         by_dsb = next(r.id for r in rows if r.by_dsb)
         raise InputError(
@@ -280,7 +288,10 @@ def resolve_player(session: Session, reference: str, day: date | None = None) ->
     if len(hits) == 1:
         return int(hits[0]["id"])
     if not hits:
-        raise NotFound(f"no player named {ref!r} (ratingdb player search finds by part of a name)")
+        raise NotFound(
+            _("no player named %(name)r (ratingdb player search finds by part of a name)")
+            % {"name": ref}
+        )
     candidates = exact if exact else hits
     total = (
         len(candidates)

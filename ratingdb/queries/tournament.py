@@ -20,6 +20,7 @@ from ratingdb.db.store import (
 from ratingdb.engine.inputs import tournament_input
 from ratingdb.engine.model import EngineTournament
 from ratingdb.engine.order import ORDER_DESC
+from ratingdb.i18n import _
 from ratingdb.queries.evaluation_display import render_text
 from ratingdb.rules.model import PlayerResult, TournamentInput, TournamentResult
 
@@ -31,7 +32,8 @@ def stored_evaluation(session: Session, ident: str) -> tuple[TournamentInput, To
     if found is None:
         code = session.execute(text("SELECT code FROM tournaments WHERE id = :t"), {"t": tid})
         raise LookupError(
-            f"tournament {code.scalar_one()} has not been evaluated yet (run ratingdb recalc)"
+            _("tournament %(code)s has not been evaluated yet (run ratingdb recalc)")
+            % {"code": code.scalar_one()}
         )
     return found.input, found.result
 

@@ -25,6 +25,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.db.models import AuditEntry
 from ratingdb.errors import InputError, NotFound
+from ratingdb.i18n import _
 
 PLACEHOLDER = "Anonymisiert"
 
@@ -46,7 +47,7 @@ def anonymise_player(
         text("SELECT id, anonymised FROM players WHERE id = :p FOR UPDATE"), {"p": player_id}
     ).first()
     if row is None:
-        raise NotFound(f"no player with id {player_id}")  # the web's 404
+        raise NotFound(_("no player with id %(id)s") % {"id": player_id})  # the web's 404
     if row.anonymised:
         raise InputError("player", f"player {player_id} is anonymised already")
     member = session.execute(

@@ -22,6 +22,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.db.models import AuditEntry
 from ratingdb.errors import InputError
+from ratingdb.i18n import _
 from ratingdb.io.dsb_clubs import OrgRow
 
 ACTION = "clubs-import"
@@ -37,10 +38,17 @@ class ClubImport:
     placeholders: int = 0
 
     def summary(self) -> str:
-        return (
-            f"{self.clubs} clubs and {self.levels} federation levels: {self.created} new, "
-            f"{self.updated} updated, {self.placeholders} missing parents created"
-        )
+        """What the import did, in the language in force."""
+        return _(
+            "%(clubs)d clubs and %(levels)d federation levels: %(created)d new, "
+            "%(updated)d updated, %(placeholders)d missing parents created"
+        ) % {
+            "clubs": self.clubs,
+            "levels": self.levels,
+            "created": self.created,
+            "updated": self.updated,
+            "placeholders": self.placeholders,
+        }
 
 
 def _kind(row: OrgRow) -> str:
@@ -59,9 +67,9 @@ def _check_hierarchy(
     vkz_of = {oid: vkz for vkz, (oid, _, _, _) in existing.items()}
     parent: dict[str, str | None] = {
         vkz: vkz_of.get(pid) if pid is not None else None
-        for vkz, (_, _, _, pid) in existing.items()
+        for vkz, (_name, _level, _parent, pid) in existing.items()
     }
-    for vkz, (_, _, above) in wanted.items():
+    for vkz, (_name, _level, above) in wanted.items():
         parent[vkz] = above if above and above != vkz else None
     for row, source in rows:
         path = [row.code]
@@ -100,7 +108,7 @@ def import_orgs(
         wanted[row.code] = (row.name, _kind(row), row.parent)
     for row in clubs:
         wanted[row.code] = (row.name, "club", row.parent)
-    for _, _, parent in list(wanted.values()):
+    for _name, _level, parent in list(wanted.values()):
         if parent and parent not in wanted and parent not in existing and parent != ROOT:
             kind = "region" if parent[1:].strip("0") == "" else "district"
             wanted[parent] = (f"Verband {parent}", kind, "")

@@ -22,6 +22,7 @@ from ratingdb.db.connection import (
     require_head,
 )
 from ratingdb.errors import InputError
+from ratingdb.i18n import _
 from ratingdb.services.outcomes import as_error, is_refusal
 
 __all__ = [
@@ -135,10 +136,16 @@ def stop_server() -> bool:
 
 
 def server_status() -> str:
-    """``running``/``stopped`` and the embedded server's data folder."""
+    """``running (pid N)``/``stopped``/``not initialised`` and the embedded server's data
+    folder, in the language in force."""
     from ratingdb.db import embedded
 
-    return f"{embedded.status()} in {embedded.data_dir()}"
+    state = embedded.status()
+    if state.startswith("running (pid "):
+        words = _("running (pid %(pid)s)") % {"pid": state.removeprefix("running (pid ")[:-1]}
+    else:
+        words = {"stopped": _("stopped"), "not initialised": _("not initialised")}.get(state, state)
+    return _("%(state)s in %(folder)s") % {"state": words, "folder": embedded.data_dir()}
 
 
 def write(engine: Engine, change: Callable[[Session], T]) -> T:

@@ -40,6 +40,7 @@ from ratingdb.db.bulk import copy_rows, fix_sequences, next_ids
 from ratingdb.db.locks import hold_edits
 from ratingdb.db.models import AuditEntry, ChangePoint
 from ratingdb.errors import InputError
+from ratingdb.i18n import _
 from ratingdb.io.dsb_list import ListRow
 from ratingdb.plausibility import bounds, check_date
 
@@ -58,12 +59,21 @@ class ListImport:
     differences: list[tuple[int, str, int | None, int]] = field(default_factory=list)
 
     def summary(self) -> str:
-        return (
-            f"{self.rows} rows: {self.players_new} new players, {self.players_updated} updated, "
-            f"{self.clubs_new} new clubs, {self.memberships_new} memberships begun, "
-            f"{self.memberships_ended} ended, {self.takeovers} ratings taken over, "
-            f"{len(self.differences)} listed DWZ differ from the database"
-        )
+        """What the import did, in the language in force."""
+        return _(
+            "%(rows)d rows: %(new)d new players, %(updated)d updated, %(clubs)d new clubs, "
+            "%(begun)d memberships begun, %(ended)d ended, %(takeovers)d ratings taken over, "
+            "%(differ)d listed DWZ differ from the database"
+        ) % {
+            "rows": self.rows,
+            "new": self.players_new,
+            "updated": self.players_updated,
+            "clubs": self.clubs_new,
+            "begun": self.memberships_new,
+            "ended": self.memberships_ended,
+            "takeovers": self.takeovers,
+            "differ": len(self.differences),
+        }
 
 
 def _last_list(session: Session) -> date | None:

@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 from ratingdb.db.changes import record_change
 from ratingdb.db.models import RatingAdjustment, Rechenmodul
 from ratingdb.errors import InputError, NotFound, RatingdbError
+from ratingdb.i18n import _
 from ratingdb.names import control_character
 from ratingdb.plausibility import check_date
 
@@ -60,7 +61,7 @@ def find_rechenmodul(session: Session, version: str) -> Rechenmodul:
     """The stored version named ``version`` (of any family)."""
     row = session.scalars(select(Rechenmodul).where(Rechenmodul.version == version)).first()
     if row is None:
-        raise NotFound(f"no Rechenmodul version {version!r}")
+        raise NotFound(_("no Rechenmodul version %(version)r") % {"version": version})
     return row
 
 

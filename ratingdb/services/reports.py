@@ -10,6 +10,7 @@ from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import InputError
+from ratingdb.i18n import _, date_text
 from ratingdb.io.player_files import FORMATS as PLAYER_FILE_FORMATS
 from ratingdb.queries.documents import Document
 
@@ -54,5 +55,8 @@ def player_file(
         except ValueError as err:
             raise InputError("", str(err)) from None
     if not rows:
-        raise LookupError(f"no members in {club or f'{federation}*'} on {day}")
+        raise LookupError(
+            _("no members in %(where)s on %(day)s")
+            % {"where": club or f"{federation}*", "day": date_text(day)}
+        )
     return player_files.write(fmt, rows, day)

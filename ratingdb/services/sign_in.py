@@ -50,6 +50,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.db.models import AuditEntry, User, WebSession
 from ratingdb.errors import InputError
+from ratingdb.i18n import _
 from ratingdb.services.users import Principal, hash_token
 
 FREE_FAILURES = 5
@@ -78,7 +79,7 @@ def set_password(
         raise InputError("password", f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} characters")
     user = session.scalar(select(User).where(User.name == name))
     if user is None:
-        raise InputError("user", f"no user {name!r}")
+        raise InputError("user", _("no user %(name)r") % {"name": name})
     user.password_hash = _hasher.hash(password)
     session.execute(delete(WebSession).where(WebSession.user_id == user.id))
     session.add(

@@ -128,7 +128,11 @@ def state(session: Session, tournament_id: int) -> dict[str, Any]:
             "exchange": head.exchange or {},
         },
         "participants": parts,
-        "games": [tuple(g) for g in session.execute(text(_GAMES), {"t": tournament_id})],
+        # a multiset: the same games written in another order are the same tournament
+        "games": sorted(
+            (tuple(g) for g in session.execute(text(_GAMES), {"t": tournament_id})),
+            key=lambda g: tuple((v is None, "" if v is None else str(v)) for v in g),
+        ),
     }
 
 

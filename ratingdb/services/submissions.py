@@ -34,6 +34,7 @@ from ratingdb.db.organisations import require_organisation
 from ratingdb.db.store import find_tournament
 from ratingdb.engine.order import OrderKey
 from ratingdb.errors import InputError
+from ratingdb.i18n import _
 from ratingdb.io.evaluate_json import json_kind, parse_tournament
 from ratingdb.names import control_character, describe_control
 from ratingdb.plausibility import check_date
@@ -224,7 +225,7 @@ def _check_players(
             if not isinstance(pid, int) or isinstance(pid, bool):
                 raise InputError(f"{path}.player_id", "expected an integer player id")
             if pid not in known:
-                raise InputError(f"{path}.player_id", f"no player with id {pid}")
+                raise InputError(f"{path}.player_id", _("no player with id %(id)s") % {"id": pid})
         elif raw.get("member", True):
             name = raw.get("name")
             if not isinstance(name, str) or not name.strip():
@@ -639,7 +640,7 @@ def change_membership(
     tournament on the next run."""
     hold_edits(session)
     if not 0 < player_id <= MAX_PLAYER_ID or session.get(Player, player_id) is None:
-        raise InputError("player", f"no player with id {player_id}")
+        raise InputError("player", _("no player with id %(id)s") % {"id": player_id})
     club, kind = session.execute(
         select(Organisation.id, Organisation.kind).where(Organisation.vkz == vkz)
     ).first() or (None, None)

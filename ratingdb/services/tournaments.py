@@ -33,6 +33,7 @@ from sqlalchemy.orm import Session
 from ratingdb.db.models import AuditEntry, Tournament
 from ratingdb.db.organisations import require_organisation
 from ratingdb.errors import InputError, NotFound
+from ratingdb.i18n import _
 from ratingdb.io import sizes
 from ratingdb.io.evaluate_json import parse_tournament
 from ratingdb.io.trf import TrfTournament
@@ -140,7 +141,7 @@ def _keep_above(session: Session, code: str, above: list[Above], user: Principal
 def _existing(session: Session, code: str) -> Tournament:
     t = session.scalar(select(Tournament).where(Tournament.code == code))
     if t is None:
-        raise NotFound(f"no tournament {code!r}")
+        raise NotFound(_("no tournament %(code)r") % {"code": code})
     return t
 
 

@@ -336,9 +336,13 @@ def _store(
     kind: str,
     choices: Mapping[int, Choice] | None = None,
     kept: Kept | None = None,
+    *,
+    before: tuple[dict[str, Any], dict[int, dict[str, str]]] | None = None,
+    implied: Implied | None = None,
 ) -> tuple[Tournament, list[Match]]:
     """Match the players (the officer's ``choices`` first), build the submission and hand
-    it to ``write`` (add or correct)."""
+    it to ``write`` (add or correct; a correction passes ``before`` and ``implied`` on to
+    :func:`_keep_exchange`)."""
     matches = match_players(session, t)
     if choices:
         matches = apply_choices(t, matches, choices)
@@ -362,26 +366,73 @@ def _store(
     stored.time_control = t.time_control[:100] or None
     if t.arbiter:
         stored.evaluators = [t.arbiter[:100]]
-    _keep_exchange(session, stored, t)
+    _keep_exchange(session, stored, t, before, implied)
     session.flush()
     return stored, matches
 
 
-def _keep_exchange(session: Session, stored: Tournament, t: TrfTournament) -> None:
+@dataclass(frozen=True)
+class Implied:
+    """What ratingdb's own TRF export of a stored tournament writes beyond what is stored
+    (:func:`implied_by_export`): the tournament's exchange data a file of that export would
+    bring (its type, its start ranks 1..n) and, per start rank, the byes it writes for the
+    rounds without a game (``Z``). A correction from such a file changes none of them."""
+
+    exchange: dict[str, Any]
+    byes: dict[int, dict[str, str]]
+
+
+def implied_by_export(session: Session, ident: str) -> Implied:
+    """:class:`Implied` of stored tournament ``ident``: its TRF export, read back."""
+    from ratingdb.io.trf import parse, write
+
+    again = parse(write(export_trf(session, ident)), f"{ident}.trf")
+    return Implied(_exchange(again), {p.start_rank: _byes(p) for p in again.players if p.byes})
+
+
+def _byes(p: TrfPlayer) -> dict[str, str]:
+    return {str(r): code for r, code in sorted(p.byes.items())}
+
+
+def _keep_exchange(
+    session: Session,
+    stored: Tournament,
+    t: TrfTournament,
+    before: tuple[dict[str, Any], dict[int, dict[str, str]]] | None = None,
+    implied: Implied | None = None,
+) -> None:
     """What the file carries beyond the games (migration 0010): per participant the byes,
     title and federation; for the tournament type, federation, round dates, further header
     records, kept records, games filed without colours and the file's start ranks. The
-    submission made participant k of the file's k-th player."""
+    submission made participant k of the file's k-th player. A correction passes what was
+    stored ``before`` (exchange, byes by start rank) and what the stored tournament's own
+    export writes (``implied``): a value the file has only because the export wrote it keeps
+    the stored one, so that a re-uploaded export is no change."""
     session.flush()
     parts = session.scalars(
         select(Participant)
         .where(Participant.tournament_id == stored.id)
         .order_by(Participant.start_rank)
     ).all()
+    old_exchange, old_byes = before or ({}, {})
     for part, p in zip(parts, t.players, strict=True):
-        part.byes = {str(r): code for r, code in sorted(p.byes.items())}
+        byes = _byes(p)
+        if implied is not None:
+            was, written = old_byes.get(p.start_rank, {}), implied.byes.get(p.start_rank, {})
+            byes = {r: code for r, code in byes.items() if r in was or written.get(r) != code}
+        part.byes = byes
         part.title = p.title[:3] or None
         part.federation = p.federation[:3] or None
+    exchange = _exchange(t)
+    if implied is not None:
+        for key, value in list(exchange.items()):
+            if implied.exchange.get(key) == value and key not in old_exchange:
+                del exchange[key]
+    stored.exchange = exchange
+
+
+def _exchange(t: TrfTournament) -> dict[str, Any]:
+    """The tournament's part of :func:`_keep_exchange` (empty values left out)."""
     exchange: dict[str, Any] = {
         "type": t.type,
         "federation": t.federation,
@@ -393,7 +444,7 @@ def _keep_exchange(session: Session, stored: Tournament, t: TrfTournament) -> No
         "points": _differing_points(t),
         "player_records": {str(p.start_rank): p.kept for p in t.players if p.kept},
     }
-    stored.exchange = {k: v for k, v in exchange.items() if v}
+    return {k: v for k, v in exchange.items() if v}
 
 
 def _differing_points(t: TrfTournament) -> dict[str, list[str]]:
@@ -479,7 +530,9 @@ def correct_trf(
     kept: Kept | None = None,
 ) -> tuple[Tournament, list[Match]]:
     """Replace stored tournament ``ident`` with the TRF's players and games (WO 3.7); the
-    fields the file does not carry keep their ``kept`` values (:func:`submission`)."""
+    fields the file does not carry keep their ``kept`` values (:func:`submission`), and what
+    the file has only because ratingdb's own export wrote it changes nothing
+    (:func:`implied_by_export`)."""
     lock(session, ident)  # before new players are registered
     return _store(
         session,
@@ -490,7 +543,27 @@ def correct_trf(
         kind,
         choices,
         kept,
+        before=_stored_extras(session, ident),
+        implied=implied_by_export(session, ident),
     )
+
+
+def _stored_extras(
+    session: Session, ident: str
+) -> tuple[dict[str, Any], dict[int, dict[str, str]]]:
+    """The stored tournament's exchange data and its participants' byes by the file's start
+    rank (the stored start ranks of a file, else the participants' own)."""
+    tid = find_tournament(session, ident)
+    exchange = session.scalar(select(Tournament.exchange).where(Tournament.id == tid)) or {}
+    rows = session.execute(
+        select(Participant.start_rank, Participant.byes)
+        .where(Participant.tournament_id == tid)
+        .order_by(Participant.start_rank)
+    ).all()
+    ranks = exchange.get("start_ranks") or [r.start_rank for r in rows]
+    return exchange, {
+        rank: dict(r.byes or {}) for rank, r in zip(ranks, rows, strict=False) if r.byes
+    }
 
 
 def export_file(session: Session, ident: str) -> bytes:

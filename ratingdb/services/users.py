@@ -28,6 +28,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.db.models import ROLES, ApiToken, AuditEntry, User, WebSession
 from ratingdb.errors import InputError
+from ratingdb.i18n import _
 
 TOKEN_PREFIX = "rdb_"
 _NAME = re.compile(r"^[A-Za-z0-9._@-]{1,100}$")
@@ -62,7 +63,7 @@ def _audit(session: Session, actor: str, action: str, name: str, details: dict[s
 def _user(session: Session, name: str) -> User:
     user = session.scalar(select(User).where(User.name == name))
     if user is None:
-        raise InputError("user", f"no user {name!r}")
+        raise InputError("user", _("no user %(name)r") % {"name": name})
     return user
 
 

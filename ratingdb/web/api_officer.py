@@ -24,7 +24,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.errors import InputError
 from ratingdb.io.trf import TrfTournament
-from ratingdb.services import tournaments
+from ratingdb.services import recalc, tournaments
 from ratingdb.services.database import json_document, write
 from ratingdb.services.imports import read_trf
 from ratingdb.services.tournaments import Written
@@ -83,8 +83,24 @@ def previewed(engine: Engine, plan: Plan) -> dict[str, Any]:
 
 
 async def _commit(request: Request, plan: Plan) -> dict[str, Any]:
-    """The write in a request thread (a short transaction, :mod:`ratingdb.web.offload`)."""
-    return await in_a_request_thread(request, committed, plan)
+    """The write in a request thread (a short transaction, :mod:`ratingdb.web.offload`),
+    then, as on the officer's pages, the recalculation for it at once (WO 6.4.3; unless
+    switched off, :func:`ratingdb.services.recalc.evaluate_on_submit`): the answer's
+    ``evaluation`` says whether it ran, its run and what it changed, or why the change
+    stays pending for the next run (``null`` when nothing was written or the setting is off).
+    """
+    done = await in_a_request_thread(request, committed, plan)
+    done["evaluation"] = None
+    if done["action"] != tournaments.UNCHANGED and request.app.state.evaluate_on_submit:
+        outcome = await off_the_readers(request, recalc.evaluate_now, None)
+        done["evaluation"] = {
+            "evaluated": outcome.ok,
+            "run": outcome.run_id,
+            "tournaments_evaluated": outcome.tournaments_evaluated,
+            "ratings_changed": len(outcome.changes),
+            "reason": outcome.reason,
+        }
+    return done
 
 
 async def _what_if(request: Request, plan: Plan) -> dict[str, Any]:

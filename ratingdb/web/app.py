@@ -176,6 +176,7 @@ def templates() -> Jinja2Templates:
     env.globals["precision"] = terms.precision
     env.globals["evaluation_notes"] = terms.notes
     env.globals["membership_status"] = terms.membership_status
+    env.globals["match_how"] = terms.match_how
     return Jinja2Templates(env=env, context_processors=[template_context])
 
 

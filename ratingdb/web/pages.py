@@ -232,7 +232,7 @@ def evaluation(
 def evaluation_csv(code: str, session: SessionDep, today: TodayDep, user: OptionalUser) -> Response:
     table = table_for(session, code, today, user)
     if not table.evaluated:
-        raise LookupError(f"tournament {code} has not been evaluated yet")
+        raise LookupError(_("tournament %(code)s has not been evaluated yet") % {"code": code})
     doc = Document(
         table.info.name, table.columns, [r.cells for r in table.rows],
         csv_columns=table.csv_columns, csv_rows=[r.values for r in table.rows],

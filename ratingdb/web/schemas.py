@@ -340,8 +340,16 @@ class Me(BaseModel):
     scopes: list[str]
 
 
+class SubmitEvaluation(BaseModel):
+    evaluated: bool = Field(description="the run succeeded; false: the change stays pending")
+    run: int | None = Field(description="the run's number (`ratingdb runs`, the runs page)")
+    tournaments_evaluated: int
+    ratings_changed: int = Field(description="players whose rating or evaluations changed")
+    reason: str | None = Field(description="why it did not run or failed")
+
+
 class Written(BaseModel):
-    action: str = Field(description="add, correct or delete")
+    action: str = Field(description="add, correct, delete or unchanged (nothing written)")
     tournament: str
     name: str
     vkz: str
@@ -350,6 +358,11 @@ class Written(BaseModel):
     actor: str
     matches: list[dict[str, Any]] | None = Field(
         None, description="TRF: how each start rank was matched to a player"
+    )
+    evaluation: SubmitEvaluation | None = Field(
+        None,
+        description="the recalculation run right after the change (WO 6.4.3); null when "
+        "nothing was written or the server evaluates at night only",
     )
 
 
