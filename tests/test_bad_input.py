@@ -262,12 +262,12 @@ def test_dates_out_of_range_are_one_line(world, tmp_path):
     before = state(url)
     one_error_line(
         run(["export", "list", "--federation", "A", "--date", "9999-12-31"], url),
-        "date: 9999-12-31 ist nicht plausibel",
+        "date: 9999-12-31 is not plausible",
     )
     one_error_line(
         run(["export", "list", "--federation", "A", "--date", "1900-01-01", "--format",
              "dsb-csv"], url),
-        "1900-01-01 ist nicht plausibel",
+        "1900-01-01 is not plausible",
     )  # fmt: skip
     one_error_line(run(["adjustment", "add", "--date", "0001-01-01"], url), "--date: 0001-01-01")
     one_error_line(run(["player", "join", "1", "--club", "A0001", "--from", "1800-01-01"], url),
@@ -356,7 +356,7 @@ def test_a_header_only_member_list_ends_nothing_without_force(world, tmp_path):
         "--force",
     )
     one_error_line(run(["players", "import", str(path), "--date", "9999-01-01", "--quiet"], url),
-                   "--date: 9999-01-01 ist nicht plausibel")  # fmt: skip
+                   "--date: 9999-01-01 is not plausible")  # fmt: skip
     assert state(url) == before
 
 

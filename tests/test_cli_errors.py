@@ -142,9 +142,9 @@ def test_a_group_without_a_command_still_shows_its_help(migrated_engine):
     [
         # stored before: a version valid from 1900 (the whole history rated with it) or 9999
         (["--version", "x1", "--valid-from", "1900-01-01"],
-         "error: --valid-from: 1900-01-01 ist nicht plausibel (von 1950-01-01 bis "),
+         "error: --valid-from: 1900-01-01 is not plausible (from 1950-01-01 to "),
         (["--version", "x2", "--valid-from", "9999-01-01"],
-         "error: --valid-from: 9999-01-01 ist nicht plausibel"),
+         "error: --valid-from: 9999-01-01 is not plausible"),
         # stored before: a version without a name, or one with blanks around it
         (["--version", "", "--valid-from", "2026-11-01"],
          "error: --version: a version needs a name"),

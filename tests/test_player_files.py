@@ -162,7 +162,7 @@ def test_one_club_and_errors(federation):
     assert out.returncode == 0, out.stderr
     assert out.stdout.count("\n") == 1 and out.stdout.startswith("NU1000001|C0401|3|P|M")
     nobody = run(["export", "list", "--club", "C9999", "--format", "dsb-csv"], federation)
-    assert nobody.returncode != 0 and "no members in C9999" in nobody.stderr
+    assert nobody.returncode != 0 and "keine Mitglieder in C9999" in nobody.stderr
     assert "Traceback" not in nobody.stderr
     bad = run(["--lang", "en", "export", "list", "--club", "C0401", "--age-class", "U0x",
                "--format", "dsb-csv"], federation)  # fmt: skip

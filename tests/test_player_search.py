@@ -148,7 +148,7 @@ def test_card_by_dsb_id_or_name(members):
     by_name = run(["player", "card", "Weiss, Lukas"], members)
     assert by_name.returncode == 0 and "Karteikarte: Weiß, Lukas (ID 2," in by_name.stdout
     assert "(ID 11," in run(["player", "card", "Wolf, Leand"], members).stdout
-    ambiguous = run(["player", "card", "Wolf, Lea"], members)
+    ambiguous = run_in(["player", "card", "Wolf, Lea"], members)  # English
     assert ambiguous.returncode == 2 and ambiguous.stdout == ""
     assert ambiguous.stderr.strip() == (
         "error: Wolf, Lea: 2 players match: Wolf, Lea (id 3, C0327, born 2009, DSB id "

@@ -28,13 +28,13 @@ def test_the_readme_example_session_runs(scratch_db, monkeypatch):
         assert os.path.exists(path), path
     outputs = {}
     for args in commands:
-        done = run(args, scratch_db)
+        done = run(args, scratch_db, lang=None)  # as a user runs it: German
         assert done.returncode == 0, (args, done.stderr)
         assert "Traceback" not in done.stderr and "None" not in done.stdout, args
         outputs[" ".join(args[:2])] = done.stdout
     # the tournament file's players were matched by DSB id, the submission's new member and
     # guest took part, and the evaluation shows them
-    assert "6 players" in outputs["tournament import"] or "STM2026" in outputs["tournament import"]
+    assert "6 Spieler" in outputs["tournament import"] or "STM2026" in outputs["tournament import"]
     show = outputs["tournament show"]
     assert "Neumann, Tim" in show and "Gast, Gerd" in show and "Müller, Anna" in show
     assert "Wolf, Lea" in outputs["player card"]

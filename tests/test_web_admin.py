@@ -23,7 +23,7 @@ def run(args: list[str], url: Any, input: str | bytes | None = None) -> Complete
 
 
 def test_user_commands(loaded):
-    out = run(["user", "add", "anna", "--role", "officer"], loaded)
+    out = run_in(["user", "add", "anna", "--role", "officer"], loaded)  # English
     assert out.returncode == 2 and out.stderr.startswith("error: scope: an officer needs")
     assert "Traceback" not in out.stderr and out.stdout == ""
     ok(["user", "add", "anna", "--role", "officer", "--scope", "C0", "--scope", "B"], loaded)

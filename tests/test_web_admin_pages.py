@@ -83,7 +83,7 @@ def _audit(url: URL, name: str) -> list[tuple[str, str, dict]]:  # type: ignore[
 
 
 def test_scope_and_generated_password_on_the_command_line(site):
-    added = ok(["user", "add", "carl", "--role", "officer", "--scope", "A"], site)
+    added = ok(["user", "add", "carl", "--role", "officer", "--scope", "A"], site, lang=None)
     assert added == "Referent carl für A angelegt; ein Token gibt `ratingdb user token carl`\n"
     out = run(["user", "scope", "carl", "--scope", "B", "--scope", "A1", "--scope", "B"], site)
     assert (out.returncode, out.stdout) == (0, "carl ist jetzt zuständig für A1, B\n"), out.stderr

@@ -70,7 +70,7 @@ def test_password_is_stored_as_argon2id(site):
     with engine_for(site).connect() as conn:
         hashes = conn.execute(text("SELECT password_hash FROM users ORDER BY name")).scalars()
         assert all(h.startswith("$argon2id$v=19$") and PASSWORD not in h for h in hashes)
-    out = run(["user", "password", "anna", "--password-stdin"], site, input="short\n")
+    out = run_in(["user", "password", "anna", "--password-stdin"], site, input="short\n")
     assert out.returncode == 2
     assert out.stderr == "error: password: a password has 10 to 1000 characters\n"
     out = run(["user", "password", "nobody", "--password-stdin"], site, input=PASSWORD + "\n")
