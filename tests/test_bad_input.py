@@ -276,7 +276,7 @@ def test_dates_out_of_range_are_one_line(world, tmp_path):
     for start, end, needle in [
         ("1800-05-01", "1800-05-02", "$.tournament.start: 1800-05-01 is not plausible"),
         ("0001-01-01", "9999-12-31", "$.tournament.start"),
-        ("2026-12-30", "2027-01-01", "$.tournament.end: Ende 2027-01-01 liegt nach heute"),
+        ("2026-12-30", "2027-01-01", "$.tournament.end: end 2027-01-01 is after today"),
     ]:
         doc = document(url, RECENT_A, start=start, end=end)
         path = tmp_path / "c.json"

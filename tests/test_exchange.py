@@ -452,7 +452,7 @@ def test_review_findings_in_the_member_list_import(empty_db, tmp_path):
                 url)  # fmt: skip
     assert "1 new players" in out and "1 ended" in out  # Nina is new; Otto's membership ends
     incremental_run = ok(["recalc", "--quiet"], url)
-    assert "re-evaluated 1 of" in incremental_run
+    assert "1 von 1 Turnieren neu ausgewertet" in incremental_run
     incremental = ok(["export", "evaluations"], url)
     ok(["recalc", "--full", "--quiet"], url)
     assert ok(["export", "evaluations"], url) == incremental

@@ -156,5 +156,5 @@ def test_card_by_dsb_id_or_name(members):
     )
     assert "(ID 3," in run(["player", "card", "3"], members).stdout
     nobody = run(["player", "card", "Nobody, Nemo"], members)
-    assert nobody.returncode != 0 and "no player named 'Nobody, Nemo'" in nobody.stderr
+    assert nobody.returncode != 0 and "kein Spieler namens 'Nobody, Nemo'" in nobody.stderr
     assert "Traceback" not in nobody.stderr + ambiguous.stderr

@@ -39,9 +39,10 @@ def test_user_commands(loaded):
     listing = json.loads(ok(["user", "list", "--json"], loaded))
     assert [(u["name"], u["active_tokens"]) for u in listing] == [("anna", 1), ("root", 0)]
     assert listing[0]["last_used_at"] is not None
-    assert "1 Token von anna widerrufen" in ok(["user", "revoke", "anna"], loaded)
+    assert "1 Token von anna widerrufen" in ok(["user", "revoke", "anna"], loaded, lang=None)
     assert client.get("/api/me", headers=bearer(token)).status_code == 401
-    assert run(["user", "token", "nobody"], loaded).stderr == "error: user: no user 'nobody'\n"
+    nobody = run(["user", "token", "nobody"], loaded)
+    assert nobody.stderr == "Fehler: user: kein Benutzer 'nobody'\n"
     log = client.get(
         "/api/admin/audit",
         params={"entity_id": "anna"},

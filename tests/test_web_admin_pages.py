@@ -89,11 +89,11 @@ def test_scope_and_generated_password_on_the_command_line(site):
     assert (out.returncode, out.stdout) == (0, "carl ist jetzt zuständig für A1, B\n"), out.stderr
     bad = run(["user", "scope", "carl", "--scope", "A 1"], site)
     assert bad.returncode == 2 and bad.stdout == ""
-    assert bad.stderr == "error: scope: a VKZ prefix has 1 to 10 letters or digits: 'A 1'\n"
+    assert bad.stderr == "Fehler: scope: a VKZ prefix has 1 to 10 letters or digits: 'A 1'\n"
     bad = run(["user", "scope", "root", "--scope", "A"], site)
-    assert bad.stderr == "error: scope: an admin acts on every VKZ: give no prefixes\n"
+    assert bad.stderr == "Fehler: scope: an admin acts on every VKZ: give no prefixes\n"
     assert run(["user", "scope", "nobody", "--scope", "A"], site).stderr == (
-        "error: user: no user 'nobody'\n"
+        "Fehler: user: kein Benutzer 'nobody'\n"
     )
     generated = ok(["user", "password", "carl", "--generate"], site).strip()
     assert re.fullmatch(r"[A-Za-z0-9_-]{16}", generated)

@@ -74,7 +74,7 @@ def test_password_is_stored_as_argon2id(site):
     assert out.returncode == 2
     assert out.stderr == "error: password: a password has 10 to 1000 characters\n"
     out = run(["user", "password", "nobody", "--password-stdin"], site, input=PASSWORD + "\n")
-    assert out.stderr == "error: user: no user 'nobody'\n"
+    assert out.stderr == "Fehler: user: kein Benutzer 'nobody'\n"
     # the prompt: asked twice, not echoed; a mismatch is asked again
     out = run(["user", "password", "anna"], site, input=f"{PASSWORD}\nx\n{PASSWORD}\n{PASSWORD}\n")
     assert out.returncode == 0, out.stderr
