@@ -105,6 +105,28 @@ def _signed_in(world: World) -> Any:
     return client
 
 
+def _exported(world: World, code: str) -> bytes:
+    """The stored tournament ``code`` as ratingdb's own TRF export."""
+    from sqlalchemy.orm import Session
+
+    with engine_for(world.url).connect() as conn, Session(bind=conn) as session:
+        return trf.write(export_trf(session, code)).encode()
+
+
+def _uploaded_correction(world: World, code: str, content: bytes) -> tuple[Any, Any]:
+    """``content`` uploaded as the correction of ``code`` by the administrator: the client
+    and the upload's answer (a redirect to the draft)."""
+    client = _signed_in(world)
+    page = client.get(f"/officer/upload?correct={code}")
+    answer = client.post(
+        "/officer/upload",
+        data={"csrf": csrf_of(page.text), "target": code},
+        files={"file": (f"{code}.trf", content, "text/plain")},
+        follow_redirects=False,
+    )
+    return client, answer
+
+
 @pytest.mark.parametrize("field", list(FIELDS))
 def test_an_unchanged_correction_in_the_editor_writes_nothing(world, field):
     """Taken over unchanged, the stored submission is "no change": nothing moves in the
@@ -178,19 +200,8 @@ def test_a_corrected_file_keeps_the_stored_entry_rating_it_does_not_carry(world)
     code = _code(world, 2)
     _set_field(world, code, FIELDS["national entry rating with index"])
     rows = _rows(world, ROW, c=code)
-    with engine_for(world.url).connect() as conn:
-        from sqlalchemy.orm import Session
-
-        with Session(bind=conn) as session:
-            content = trf.write(export_trf(session, code)).encode()
-    client = _signed_in(world)
-    page = client.get(f"/officer/upload?correct={code}")
-    answer = client.post(
-        "/officer/upload",
-        data={"csrf": csrf_of(page.text), "target": code},
-        files={"file": (f"{code}.trf", content, "text/plain")},
-        follow_redirects=False,
-    )
+    content = _exported(world, code)
+    client, answer = _uploaded_correction(world, code, content)
     assert answer.status_code == 303, answer.text
     draft = answer.headers["location"]
     page = client.get(draft)
@@ -215,19 +226,8 @@ def test_a_corrected_file_keeps_who_is_who_it_cannot_say(world):
         "ORDER BY t.end_date DESC LIMIT 1",
     )[0][0]
     rows = _rows(world, ROW, c=code)
-    with engine_for(world.url).connect() as conn:
-        from sqlalchemy.orm import Session
-
-        with Session(bind=conn) as session:
-            content = trf.write(export_trf(session, code)).encode()
-    client = _signed_in(world)
-    page = client.get(f"/officer/upload?correct={code}")
-    answer = client.post(
-        "/officer/upload",
-        data={"csrf": csrf_of(page.text), "target": code},
-        files={"file": (f"{code}.trf", content, "text/plain")},
-        follow_redirects=False,
-    )
+    content = _exported(world, code)
+    client, answer = _uploaded_correction(world, code, content)
     page = client.get(answer.headers["location"])
     assert 'class="open"' not in page.text and 'class="decided"' in page.text
     answer = client.post(
@@ -258,20 +258,9 @@ def test_a_reuploaded_export_is_no_change(world):
         _rows(world, ROW, c=code), _rows(world, GAMES, c=code), _rows(world, WRITTEN),
         _rows(world, exchange, c=code),
     )  # fmt: skip
-    with engine_for(world.url).connect() as conn:
-        from sqlalchemy.orm import Session
-
-        with Session(bind=conn) as session:
-            content = trf.write(export_trf(session, code)).encode()
+    content = _exported(world, code)
     assert b" Z" in content  # rounds without a game written as Z
-    client = _signed_in(world)
-    page = client.get(f"/officer/upload?correct={code}")
-    answer = client.post(
-        "/officer/upload",
-        data={"csrf": csrf_of(page.text), "target": code},
-        files={"file": (f"{code}.trf", content, "text/plain")},
-        follow_redirects=False,
-    )
+    client, answer = _uploaded_correction(world, code, content)
     assert answer.status_code == 303, answer.text
     draft = answer.headers["location"]
     page = client.get(draft)
