@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ratingdb.i18n import _, pgettext
+from ratingdb.i18n import _, ngettext, pgettext
 
 
 @dataclass(frozen=True)
@@ -270,3 +270,19 @@ def record_status(value: str) -> str:
         "failed": pgettext("status", "failed"),
     }
     return names.get(value, value)
+
+
+def record_counts(counts: dict[str, int]) -> str:
+    """What a load wrote (``{"players": 4000, ...}``, :func:`ratingdb.db.bulk.
+    load_federation`) in words: ``4000 Spieler, 420 Turniere, …``."""
+    words = {
+        "organisations": lambda n: ngettext("%(num)d organisation", "%(num)d organisations", n),
+        "players": lambda n: ngettext("%(num)d player", "%(num)d players", n),
+        "memberships": lambda n: ngettext("%(num)d membership", "%(num)d memberships", n),
+        "tournaments": lambda n: ngettext("%(num)d tournament", "%(num)d tournaments", n),
+        "participants": lambda n: ngettext("%(num)d participant", "%(num)d participants", n),
+        "games": lambda n: ngettext("%(num)d game", "%(num)d games", n),
+    }
+    return ", ".join(
+        words[k](v) % {"num": v} if k in words else f"{v} {k}" for k, v in counts.items()
+    )

@@ -103,7 +103,7 @@ def test_demo(demo_run):
     # the demo's history ends today; until mid-2027 its late tournament ends on 2026-05-20:
     # old rules, then the Umstufung on the card
     if date(2026, 6, 1) <= date.today() < date(2027, 6, 1):
-        assert "am 2026-05-20 endete" in out.stdout and "Rechenmodul: dwz-2016" in out.stdout
+        assert "am 20.05.2026 endete" in out.stdout and "Rechenmodul: dwz-2016" in out.stdout
         assert "Umstufung 2026 (WO Anhang 4)" in out.stdout
 
 

@@ -25,11 +25,12 @@ from sqlalchemy.pool import NullPool
 
 from ratingdb.commands.common import recalc_progress
 from ratingdb.errors import InputError
-from ratingdb.i18n import _
+from ratingdb.i18n import _, date_text, decimal
 from ratingdb.services.database import configured_url, fresh_database
 from ratingdb.services.evaluation import worked_example
 from ratingdb.services.samples import late_tournament
 from ratingdb.services.synthetic import demo_users, load_synthetic
+from ratingdb.terms import record_counts
 
 DEMO_DB = "ratingdb_demo"
 #: what the demo prints at its end to browse what it built (works as printed: the same
@@ -68,7 +69,7 @@ def demo(players: int, years: int, seed: int) -> None:
         last = session.execute(text("SELECT max(end_date) FROM tournaments")).scalar_one()
     click.echo(
         _("2. synthetic federation: %(counts)s")
-        % {"counts": ", ".join(f"{v} {k}" for k, v in counts.items())}
+        % {"counts": record_counts(counts)}
     )
 
     click.echo(_("3. nightly job (full replay):"))
@@ -81,7 +82,7 @@ def demo(players: int, years: int, seed: int) -> None:
             "run": first.run_id,
             "tournaments": first.tournaments_evaluated,
             "snapshots": first.snapshots_written,
-            "s": f"{first.seconds:.2f}",
+            "s": decimal(first.seconds, 2),
         }
     )
 
@@ -101,7 +102,7 @@ def demo(players: int, years: int, seed: int) -> None:
             "4. an officer inserts a late tournament that ended %(end)s (%(players)d players); "
             "the next run replays from there:"
         )
-        % {"end": end, "players": len(doc["players"])}
+        % {"end": date_text(end), "players": len(doc["players"])}
     )
     with recalc_progress() as update:
         late = recalculate(eng, progress=update)
@@ -120,7 +121,7 @@ def demo(players: int, years: int, seed: int) -> None:
             "evaluated": late.tournaments_evaluated,
             "after": suffix,
             "changed": len(late.ratings_changed),
-            "s": f"{late.seconds:.2f}",
+            "s": decimal(late.seconds, 2),
         }
     )
     more = f"; `ratingdb runs --changes {late.run_id}` lists all"

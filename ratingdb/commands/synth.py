@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from ratingdb.commands.common import writing
+from ratingdb.terms import record_counts
 
 
 @click.command()
@@ -17,4 +18,4 @@ def synth(players: int, years: int, seed: int) -> None:
 
     with writing() as session:
         counts = load_synthetic(session, players, years, seed)
-    click.echo(", ".join(f"{v} {k}" for k, v in counts.items()))
+    click.echo(record_counts(counts))
