@@ -259,9 +259,11 @@ def match_how(value: str) -> str:
 
 
 def record_status(value: str) -> str:
-    """The status of a tournament (``submitted``, ``evaluated``, ``rejected``) or of a
-    calculation run (``running``, ``succeeded``, ``failed``) in words."""
+    """The status of a tournament (``submitted``, ``evaluated``, ``rejected``; on the
+    officer's overview also ``pending`` and ``failed``) or of a calculation run
+    (``running``, ``succeeded``, ``failed``) in words: the CLI and the pages."""
     names = {
+        "pending": pgettext("status", "pending"),
         "submitted": pgettext("status", "submitted"),
         "evaluated": pgettext("status", "evaluated"),
         "rejected": pgettext("status", "rejected"),

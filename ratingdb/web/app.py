@@ -177,6 +177,7 @@ def templates() -> Jinja2Templates:
     env.globals["evaluation_notes"] = terms.notes
     env.globals["membership_status"] = terms.membership_status
     env.globals["match_how"] = terms.match_how
+    env.globals["record_status"] = terms.record_status
     return Jinja2Templates(env=env, context_processors=[template_context])
 
 
