@@ -29,7 +29,7 @@ import numpy as np
 
 from ratingdb.rules import solver
 from ratingdb.rules.dwz import compiled
-from ratingdb.rules.dwz.arithmetic import Arithmetic, Num, TableArithmetic, three_places
+from ratingdb.rules.dwz.arithmetic import Arithmetic, Num, TableArithmetic
 from ratingdb.rules.dwz.groups import (
     AgeRules,
     GroupRules,
@@ -109,9 +109,9 @@ def plain(value: Num) -> Num | None:
         return value
     if not math.isfinite(value):
         return None
-    if type(value) is float:  # half-up to 3 places (WO), correctly rounded
-        return three_places(value)
-    return three_places(float(value))
+    if type(value) is float:  # correctly rounded to 3 places, as the formatting is
+        return round(value, 3)
+    return float(f"{value:.3f}")
 
 
 class DwzEvaluation:
