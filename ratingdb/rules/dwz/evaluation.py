@@ -29,7 +29,7 @@ import numpy as np
 
 from ratingdb.rules import solver
 from ratingdb.rules.dwz import compiled
-from ratingdb.rules.dwz.arithmetic import Arithmetic, Num, TableArithmetic
+from ratingdb.rules.dwz.arithmetic import Arithmetic, Num, TableArithmetic, three_places
 from ratingdb.rules.dwz.groups import (
     AgeRules,
     GroupRules,
@@ -48,7 +48,7 @@ from ratingdb.rules.model import (
     TournamentInput,
     TournamentResult,
 )
-from ratingdb.rules.rounding import div_half_up, round_half_up
+from ratingdb.rules.rounding import div_half_up, round_half_up, round_half_up_to
 from ratingdb.rules.solver import Curve
 
 #: the age classes (WO 3.2, classic 4.9.2) as the compiled pass numbers them
@@ -104,14 +104,15 @@ def score(w2: int) -> Decimal:
 
 
 def plain(value: Num) -> Num | None:
-    """Trace values: integers stay integers, floats keep 3 decimals, -infinity is None."""
+    """Trace values: integers stay integers, other numbers are rounded half away from zero
+    to 3 decimals (as the WO rounds; the float nearest that decimal), -infinity is None."""
     if isinstance(value, int):
         return value
     if not math.isfinite(value):
         return None
-    if type(value) is float:  # correctly rounded to 3 places, as the formatting is
-        return round(value, 3)
-    return float(f"{value:.3f}")
+    if type(value) is float:
+        return three_places(value)
+    return float(round_half_up_to(value, 3))
 
 
 class DwzEvaluation:

@@ -79,7 +79,11 @@ def plain(value: Num) -> Num | None:
     """Trace values: integers stay integers, floats keep 3 decimals, -infinity is None."""
     if isinstance(value, int):
         return value
-    return float(f"{value:.3f}") if math.isfinite(value) else None
+    if not math.isfinite(value):
+        return None
+    thousandths = Fraction(value) * 1000  # exact; halves away from zero, as the WO rounds
+    whole = math.floor(abs(thousandths) + Fraction(1, 2))
+    return float(Fraction(whole if thousandths >= 0 else -whole, 1000))
 
 
 class DwzEvaluation:
