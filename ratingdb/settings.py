@@ -14,6 +14,8 @@
 * ``RATINGDB_EVALUATE_ON_SUBMIT``: whether the officer's pages run the recalculation right
   after a submission, correction or deletion (``1``/``yes``/``true``/``on``, the default;
   ``0``/``no``/``false``/``off``: the nightly run evaluates, docs/officers.md);
+* ``RATINGDB_REPLAY_WORKERS``: worker processes of a full replay, ``0`` or ``1`` (default:
+  one on a machine with a second core, docs/engine.md);
 * the plausibility bounds of input data (:class:`Bounds`, :mod:`ratingdb.plausibility`):
   ``RATINGDB_EARLIEST_DATE`` (default 1950-01-01), ``RATINGDB_DAYS_AHEAD`` (default 400),
   ``RATINGDB_MAX_LEAVING_SHARE`` (default 0.05) and ``RATINGDB_TODAY`` (the day the
@@ -103,6 +105,8 @@ class Settings:
     evaluate_on_submit: bool = True
     #: RATINGDB_DATABASE: the database of the server every command uses (None: its own)
     database: str | None = None
+    #: RATINGDB_REPLAY_WORKERS: worker processes of a full replay (None: by the cores)
+    replay_workers: int | None = None
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, *, web: bool = False) -> Settings:
@@ -140,7 +144,13 @@ class Settings:
         database = env.get("RATINGDB_DATABASE", "").strip() or None
         if database is not None:
             check_database_name(database, "RATINGDB_DATABASE")
-        return cls(url, home, threads, language, Bounds.from_env(env), raw_now in YES, database)
+        raw_workers = env.get("RATINGDB_REPLAY_WORKERS", "").strip()
+        if raw_workers and raw_workers not in ("0", "1"):
+            raise SettingsError(f"RATINGDB_REPLAY_WORKERS: expected 0 or 1, got {raw_workers!r}")
+        workers = int(raw_workers) if raw_workers else None
+        return cls(
+            url, home, threads, language, Bounds.from_env(env), raw_now in YES, database, workers
+        )
 
 
 def check_database_name(name: str, where: str) -> None:

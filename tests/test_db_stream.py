@@ -136,7 +136,7 @@ def test_a_full_replay_with_a_worker_process_writes_the_same(fed, monkeypatch):
     """The worker process of ratingdb/engine/parallel.py (forced on for this small
     history): every row as the in-memory replay writes it."""
     monkeypatch.setattr(stream, "MIN_TOURNAMENTS", 0)
-    monkeypatch.setattr(stream, "worker_count", lambda: 1)
+    monkeypatch.setattr(stream, "worker_count", lambda configured: 1)
     report = run_recalc(fed)
     assert report.full and report.tournaments_evaluated > 30
     with Session(fed) as session:

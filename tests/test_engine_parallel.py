@@ -522,13 +522,21 @@ def test_the_worker_ignores_ctrl_c():
         lane.close(finished=False)
 
 
-def test_the_number_of_workers(monkeypatch):
-    monkeypatch.setenv("RATINGDB_REPLAY_WORKERS", "0")
-    assert parallel.worker_count() == 0
-    monkeypatch.setenv("RATINGDB_REPLAY_WORKERS", "2")
-    assert parallel.worker_count() == 2
-    monkeypatch.setenv("RATINGDB_REPLAY_WORKERS", "many")
-    assert parallel.worker_count() == 0
+def test_the_number_of_workers_is_the_settings_else_one_on_a_second_core():
+    assert parallel.worker_count(0, cores=2) == 0
+    assert parallel.worker_count(1, cores=1) == 1
+    assert parallel.worker_count(None, cores=2) == 1
+    assert parallel.worker_count(None, cores=1) == 0
+
+
+def test_the_replay_workers_setting_is_validated():
+    from ratingdb.settings import Settings, SettingsError
+
+    assert Settings.from_env({"RATINGDB_REPLAY_WORKERS": "0"}).replay_workers == 0
+    assert Settings.from_env({"RATINGDB_REPLAY_WORKERS": " 1 "}).replay_workers == 1
+    assert Settings.from_env({}).replay_workers is None
+    with pytest.raises(SettingsError, match="RATINGDB_REPLAY_WORKERS: expected 0 or 1"):
+        Settings.from_env({"RATINGDB_REPLAY_WORKERS": "many"})
 
 
 def test_inputs_and_outputs_cross_to_a_worker_unchanged():

@@ -64,6 +64,7 @@ from ratingdb.engine.parallel import MIN_TOURNAMENTS, worker_count, worker_pool
 from ratingdb.engine.problems import EvaluationProblem
 from ratingdb.engine.stream import stream_full_replay
 from ratingdb.engine.timeline import Timeline
+from ratingdb.settings import Settings
 
 #: tournaments per chunk read (and per batch written): about 30,000 games of the synthetic
 #: federation, a few MB in memory
@@ -206,7 +207,8 @@ def stream_to_stage(
     chunk = chunk or CHUNK
     if workers is None:
         rated = session.execute(text("SELECT count(*) FROM tournaments WHERE rated")).scalar_one()
-        workers = worker_count() if rated >= MIN_TOURNAMENTS else 0
+        configured = Settings.from_env().replay_workers
+        workers = worker_count(configured) if rated >= MIN_TOURNAMENTS else 0
     raw = driver(session)
     first = nothing_stored(session.connection())
     # the worker process starts first: its imports (about a second on the other core)

@@ -482,17 +482,14 @@ class ProcessLane:
             self._results.close()
 
 
-def worker_count() -> int:
-    """Worker processes of a full replay: ``RATINGDB_REPLAY_WORKERS`` (0: none), by default
-    one when the machine has a second core. More than one is not used (one worker keeps
-    the second core busy; the replay's process is the other)."""
-    configured = os.environ.get("RATINGDB_REPLAY_WORKERS", "").strip()
-    if configured:
-        try:
-            return max(0, int(configured))
-        except ValueError:
-            return 0
-    return 1 if (os.cpu_count() or 1) >= 2 else 0
+def worker_count(configured: int | None = None, cores: int | None = None) -> int:
+    """Worker processes of a full replay: ``configured`` where the settings name it
+    (``RATINGDB_REPLAY_WORKERS``, :mod:`ratingdb.settings`; 0: none), else one when the
+    machine has a second core (``cores``, default :func:`os.cpu_count`). More than one is
+    not used (one worker keeps the second core busy; the replay's process is the other)."""
+    if configured is not None:
+        return configured
+    return 1 if (cores or os.cpu_count() or 1) >= 2 else 0
 
 
 @contextmanager
