@@ -7,8 +7,9 @@ It also compiles the message catalogs (``ratingdb/locale/*/LC_MESSAGES/ratingdb.
 the ``.mo`` files the wheel carries beside them (docs/i18n.md); an editable install or a
 source checkout compiles the ``.po`` in memory instead (``ratingdb.i18n``).
 
-And it compiles ``ratingdb/rules/_fastsolve.c`` (the float precision's solver: performances
-R_h and first-rating groups) and ``ratingdb/rules/_fastdwz.c`` (the passes over the
+It compiles the modules in :data:`CYTHON_MODULES` with Cython (their annotations are
+Cython's pure-Python mode: the Python source is the only implementation), and
+``ratingdb/rules/_fastdwz.c`` (the passes over the
 players: rated games, W_e, K or E, R_n, the table iteration) in C (docs/engine.md, "The fast rules
 core"), and ``ratingdb/db/_fasttext.c`` (a snapshot's output columns as the text COPY
 reads, ratingdb/db/snapshot_text.py), and ``ratingdb/_records.c`` (many objects of a plain
@@ -66,12 +67,30 @@ class BuildExtensions(build_ext):
             ) from None
 
 
-FASTSOLVE = Extension(
-    "ratingdb.rules._fastsolve",
-    ["ratingdb/rules/_fastsolve.c"],
-    # IEEE operations one by one, as Python and numpy compute them: no fused multiply-add
-    extra_compile_args=["-O2", "-ffp-contract=off", "-fno-fast-math"],
-)
+#: Python modules compiled by Cython: the performances' iteration
+CYTHON_MODULES = ["ratingdb/rules/single_root.py"]
+
+
+def cython_extensions() -> list[Extension]:
+    """:data:`CYTHON_MODULES` as extensions (Cython is a build requirement, pyproject.toml)."""
+    try:
+        from Cython.Build import cythonize
+    except ImportError:
+        raise SystemExit(
+            "error: ratingdb is compiled with Cython (pip installs it from pyproject.toml's "
+            "build requirements; without build isolation: pip install 'cython>=3.1')"
+        ) from None
+    extensions = [
+        Extension(
+            path.removesuffix(".py").replace("/", "."),
+            [path],
+            # IEEE operations one by one, as Python computes them: no fused multiply-add
+            extra_compile_args=["-O2", "-ffp-contract=off", "-fno-fast-math"],
+        )
+        for path in CYTHON_MODULES
+    ]
+    return cythonize(extensions, language_level=3, quiet=True)  # type: ignore[no-any-return]
+
 #: the passes over the players: rated games, W_e, K or E, R_n, the table iteration
 FASTDWZ = Extension(
     "ratingdb.rules._fastdwz",
@@ -97,5 +116,5 @@ RECORDS = Extension(
 
 setup(
     cmdclass={"build_py": BuildWithMigrations, "build_ext": BuildExtensions},
-    ext_modules=[FASTSOLVE, FASTDWZ, FASTTEXT, RECORDS],
+    ext_modules=[*cython_extensions(), FASTDWZ, FASTTEXT, RECORDS],
 )

@@ -1,34 +1,23 @@
-"""solve_many's two ways of iterating many single unknowns: few games in all as
-Python floats (``_solve_small``), many as rows of numpy arrays (``_solve_rows``). Both are
-solve_one's iteration step for step; every value, step count, trace and W_e must agree to
-the last bit, whatever the rows' lengths (the performances R_h, WO 2026 3.6, classic 4.8)."""
+"""Many single unknowns at once (the performances R_h, WO 2026 3.6, classic 4.8):
+``solve_many`` and ``solve_roots`` are ``solve_one``'s iteration for each row, every value,
+step count, trace and W_e to the last bit, whatever the rows' lengths and the order of the
+games; W_e is the correctly rounded sum of scipy's P (WO 3.3.2, docs/rules-dwz2026.md)."""
 
 from __future__ import annotations
 
 import math
 import random
 
-import pytest
+import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scipy.special import expit, ndtr
 
 from ratingdb.rules import solver
 from ratingdb.rules.solver import Curve, Equation, Single, solve_many, solve_one
 
 SIGMA = 200 * math.sqrt(2)
 Problem = tuple[tuple[float, ...], int]
-
-
-def by_rows(problems: list[Problem], starts: list[float], curve: Curve) -> list[Single | None]:
-    """The numpy path for every row, whatever the number of games."""
-    out: list[Single | None] = [None] * len(problems)
-    lengths: dict[int, list[int]] = {}
-    for k, (opponents, w2) in enumerate(problems):
-        if 0 < w2 < 2 * len(opponents):
-            lengths.setdefault(len(opponents), []).append(k)
-    for ks in lengths.values():
-        solver._solve_rows(problems, starts, curve, ks, out)
-    return out
 
 
 def fingerprint(single: Single | None) -> object:
@@ -54,49 +43,62 @@ def many(draw: st.DrawFn) -> tuple[list[Problem], list[float], Curve]:
     return problems, starts, Curve(draw(st.sampled_from(["normal", "logistic"])), SIGMA, 677)
 
 
-@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(many())
-def test_python_floats_and_numpy_rows_agree_to_the_bit(
+def test_each_of_many_rows_is_solve_ones_solution(
     case: tuple[list[Problem], list[float], Curve],
 ) -> None:
     problems, starts, curve = case
-    assert sum(len(o) for o, _ in problems) <= solver.SMALL_GAMES  # the Python path
-    small = solve_many(problems, starts, curve)
-    assert [fingerprint(s) for s in small] == [
-        fingerprint(s) for s in by_rows(problems, starts, curve)
-    ]
-    for (opponents, w2), start, single in zip(problems, starts, small, strict=True):
-        if single is not None:  # solve_one's own steps, values and trace
-            alone = solve_one(
-                Equation("X", opponents, (w2,) + (0,) * (len(opponents) - 1)), start, curve
-            )
-            assert (alone.values, alone.steps, alone.trace) == fingerprint(single)[:3]  # type: ignore[index]
+    for (opponents, w2), start, single in zip(
+        problems, starts, solve_many(problems, starts, curve), strict=True
+    ):
+        if not 0 < w2 < 2 * len(opponents):
+            assert single is None  # 0 % or 100 %: the caller's rule
+            continue
+        assert single is not None
+        alone = solve_one(
+            Equation("X", opponents, (w2,) + (0,) * (len(opponents) - 1)), start, curve
+        )
+        assert (alone.values, alone.steps, alone.trace) == fingerprint(single)[:3]  # type: ignore[index]
 
 
-def test_a_tournament_beyond_the_small_limit_takes_the_rows_and_agrees() -> None:
-    """60 players with 9 games (540 > SMALL_GAMES): the numpy rows without the compiled
-    extension, the compiled rows with it; the same numbers as each player alone."""
+@settings(max_examples=100, deadline=None)
+@given(many())
+def test_every_expected_score_is_the_correctly_rounded_sum_of_scipys_p(
+    case: tuple[list[Problem], list[float], Curve],
+) -> None:
+    """W_e at every step is ``math.fsum`` of ``scipy.special.ndtr`` (or ``expit``) of the
+    rating differences: the float precision as docs/rules-dwz2026.md defines it."""
+    problems, starts, curve = case
+    for (opponents, _), single in zip(problems, solve_many(problems, starts, curve), strict=True):
+        if single is None:
+            continue
+        for state, we in zip(single.solution.trace[1:], single.expected, strict=True):
+            d = state[0] - np.asarray(opponents)
+            p = ndtr(d / SIGMA) if curve.kind == "normal" else expit(d * (math.log(10) / 400))
+            assert we == math.fsum(p.tolist())
+
+
+def test_a_large_tournament_gives_each_player_his_own_solution() -> None:
+    """60 players with 9 games: the same numbers together as each player alone."""
     problems = [
         (tuple(float(1200 + (37 * k + 101 * g) % 900) for g in range(9)), 1 + k % 17)
         for k in range(60)
     ]
     starts = [1500.0 + 7 * k for k in range(60)]
     curve = Curve("normal", SIGMA, 677)
-    assert solver.SMALL_GAMES < 540
     together = solve_many(problems, starts, curve)
     one_by_one = [solve_many([p], [s], curve)[0] for p, s in zip(problems, starts, strict=True)]
     assert [fingerprint(s) for s in together] == [fingerprint(s) for s in one_by_one]
     assert all(s is not None for s in together)
 
 
-def test_a_performance_at_zero_slope_jumps_as_numpy_does() -> None:
-    """A start 29,000 points away: P's density underflows to 0, numpy's step is nan (a jump
-    by the bracketing rule); the Python path must take the same jump, not divide by zero."""
+def test_a_performance_at_zero_slope_makes_a_bracketing_move() -> None:
+    """A start 29,000 points away: P's density underflows to 0, so there is no Newton step;
+    the iteration moves 1000 points towards the open side instead of dividing by zero."""
     curve = Curve("normal", SIGMA, 677)
     problems: list[Problem] = [((1000.0, 1100.0, 1200.0), 3)]
     small = solve_many(problems, [30000.0], curve)
-    assert fingerprint(small[0]) == fingerprint(by_rows(problems, [30000.0], curve)[0])
     assert small[0] is not None and small[0].solution.trace[1] == [29000.0]
 
 

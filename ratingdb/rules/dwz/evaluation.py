@@ -26,8 +26,8 @@ from fractions import Fraction
 from typing import Any, Protocol, cast
 
 import numpy as np
+from scipy.special import ndtr
 
-from ratingdb.rules import solver
 from ratingdb.rules.dwz import compiled
 from ratingdb.rules.dwz.arithmetic import Arithmetic, Num, TableArithmetic, three_places
 from ratingdb.rules.dwz.groups import (
@@ -217,9 +217,8 @@ class DwzEvaluation:
                 arith.buffers()[0], arith.scale, coefficients, seen, rows
             )
         elif curve is not None and curve.kind == "normal":
-            cdf = solver.compiled_curve(curve)[4]
             found = fast.float_established(
-                cdf, np.frombuffer, curve.sigma, coefficients, seen, rows
+                ndtr, np.frombuffer, curve.sigma, coefficients, seen, rows
             )
         else:
             return [None] * len(players)

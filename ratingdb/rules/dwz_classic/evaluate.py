@@ -92,8 +92,8 @@ from ratingdb.rules.solver import (
     Single,
     force_extremes,
     solve,
-    solve_alone,
     solve_many,
+    solve_one,
     solve_roots,
 )
 
@@ -223,7 +223,7 @@ class _Evaluation(DwzEvaluation):
         R_c +- 677 over the current values) with ``unbounded_as_extreme`` (always when
         the table iteration fell back here), else an error."""
         if len(iterants) == 1 and not iterants[0].linked:  # one value: always a root
-            one = solve_alone(iterants[0].equation(extremes=True), float(start[0]), self.curve)
+            one = solve_one(iterants[0].equation(extremes=True), float(start[0]), self.curve)
             outcome = IterationOutcome(list(one.values), one.steps, list(one.trace), [], [])
         else:
             eqs, forced = force_extremes([it.equation(extremes=True) for it in iterants])
