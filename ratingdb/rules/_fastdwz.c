@@ -915,22 +915,12 @@ static int float_change(long long rating, long long change, double d, long long 
 #endif
 }
 
-/* the signature of scipy.special.cython_special's C functions of one double (the capsule
- * solver._twin hands over where it gives the ufunc's values to the bit) */
-static const char SCALAR[] = "double (double, int __pyx_skip_dispatch)";
-
-/* values[0..n) = cdf(values[0..n)): the capsule's C function, or the ufunc itself on a
- * float64 array (numpy.frombuffer of the values); -1 with a Python error */
+/* values[0..n) = cdf(values[0..n)): the ufunc called on a float64 array (numpy.frombuffer
+ * of the values); -1 with a Python error */
 static int cdf_values(PyObject *cdf, PyObject *frombuffer, double *values, Py_ssize_t n)
 {
     if (n == 0)
         return 0;
-    if (PyCapsule_IsValid(cdf, SCALAR)) {
-        double (*fn)(double, int) = (double (*)(double, int))PyCapsule_GetPointer(cdf, SCALAR);
-        for (Py_ssize_t i = 0; i < n; i++)
-            values[i] = fn(values[i], 0);
-        return PyErr_Occurred() ? -1 : 0;
-    }
     PyObject *bytes = PyByteArray_FromStringAndSize((const char *)values, n * 8);
     PyObject *array = bytes == NULL ? NULL : PyObject_CallOneArg(frombuffer, bytes);
     PyObject *out = array == NULL ? NULL : PyObject_CallOneArg(cdf, array);
@@ -974,8 +964,8 @@ static const char float_established_doc[] =
     "\n"
     "The established players' pass of the classic versions in float precision with the\n"
     "normal distribution (classic 4.9, WO 2014): each row (R_0, index, age, games) as in\n"
-    "table_established, P(D) = cdf((R_0 - opponent) / sigma) (scipy.special.ndtr, or the\n"
-    "capsule of its C function), W_e their sum in the games' order, E of 4.9.2 or WO 2014\n"
+    "table_established, P(D) = cdf((R_0 - opponent) / sigma) (scipy.special.ndtr), W_e\n"
+    "their correctly rounded sum (math.fsum), E of 4.9.2 or WO 2014\n"
     "(where the braking supplement SBr applies: the E of ``coef``'s last item, a callable\n"
     "(R_0, index, age, reached) -> E, or None without it), R_n and R_p from the exact\n"
     "binary value of W - W_e. ``coef`` as table_established's classic one. Each answer:\n"
@@ -1006,14 +996,6 @@ static PyObject *float_established(PyObject *self, PyObject *args)
     if (longest(rows, 3) < 0)
         goto done;
     count = PyList_GET_SIZE(rows);
-    if (PyCapsule_CheckExact(cdf) && !PyCapsule_IsValid(cdf, SCALAR)) {
-        /* another kind of capsule (numpy's loop, solver._twin's second choice): every row
-         * is Python's */
-        result = PyList_New(count);
-        for (Py_ssize_t k = 0; result != NULL && k < count; k++)
-            PyList_SET_ITEM(result, k, Py_NewRef(Py_None));
-        goto done;
-    }
     Py_ssize_t games_in_all = 0;
     for (Py_ssize_t k = 0; k < count; k++)
         games_in_all += PyList_GET_SIZE(PyTuple_GET_ITEM(PyList_GET_ITEM(rows, k), 3));

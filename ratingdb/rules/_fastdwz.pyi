@@ -44,7 +44,7 @@ def rated_games(
     /,
 ) -> tuple[list[list[tuple[int, int, int]]], dict[int, list[int]] | None]: ...
 def float_established(
-    cdf: object,  # scipy.special.ndtr or the capsule of its C function (solver._twin)
+    cdf: object,  # scipy.special.ndtr
     frombuffer: Callable[..., Any],
     sigma: float,
     coef: tuple[int, ...],
