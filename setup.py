@@ -67,8 +67,9 @@ class BuildExtensions(build_ext):
             ) from None
 
 
-#: Python modules compiled by Cython: the performances' iteration
-CYTHON_MODULES = ["ratingdb/rules/single_root.py"]
+#: Python modules compiled by Cython: the performances' iteration and the terms of a
+#: first-rating group's equations
+CYTHON_MODULES = ["ratingdb/rules/single_root.py", "ratingdb/rules/group_terms.py"]
 
 
 def cython_extensions() -> list[Extension]:

@@ -61,3 +61,40 @@ def test_the_extreme_rule_takes_the_exact_mean() -> None:
     fixed = tuple(1000.0 + 0.1 * k for k in range(19))
     eq = Equation("X", fixed, (2,) * 19, extreme="high")
     assert solver.solve_one(eq, 1500.0, curve).values == [math.fsum(fixed) / 19 + 677]
+
+
+def _group(seed: int, curve_kind: str) -> tuple[list[Equation], np.ndarray, Curve]:
+    """Four newcomers who played each other (both ways) and some rated players."""
+    rng = np.random.default_rng(seed)
+    pairs = [(0, 1), (1, 2), (2, 3), (0, 2)]
+    linked: list[list[int]] = [[] for _ in range(4)]
+    scores: list[list[int]] = [[] for _ in range(4)]
+    for a, b in pairs:
+        s = int(rng.integers(0, 3))
+        linked[a].append(b), scores[a].append(s)
+        linked[b].append(a), scores[b].append(2 - s)
+    eqs = []
+    for k in range(4):
+        fixed = tuple(float(v) for v in rng.integers(1000, 2200, size=int(rng.integers(1, 4))))
+        w2 = tuple(int(v) for v in rng.integers(0, 3, size=len(fixed)))
+        eqs.append(Equation(f"N{k}", fixed, w2, tuple(linked[k]), tuple(scores[k])))
+    x = rng.uniform(1100, 2100, size=4)
+    return eqs, x, Curve(curve_kind, SIGMA, 677)  # type: ignore[arg-type]
+
+
+def test_the_jacobian_is_the_derivative_of_the_residuals_and_the_potential_their_source() -> None:
+    """Newton's method steers by these: dF/dx from the compiled terms against central
+    differences of F, and dG/dx of the potential against F itself (F = W - W_e)."""
+    h = 1e-4
+    for seed in range(20):
+        for kind in ("normal", "logistic"):
+            eqs, x, curve = _group(seed, kind)
+            system = solver._System(eqs, curve)
+            jac = system.jacobian(x)
+            for j in range(len(x)):
+                step = np.zeros(len(x))
+                step[j] = h
+                numeric = (system.residual(x + step) - system.residual(x - step)) / (2 * h)
+                assert np.allclose(jac[:, j], numeric, rtol=1e-5, atol=1e-9), (seed, kind, j)
+                slope = (system.potential(x + step) - system.potential(x - step)) / (2 * h)
+                assert math.isclose(slope, system.residual(x)[j], rel_tol=1e-5, abs_tol=1e-6)

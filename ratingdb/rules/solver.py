@@ -46,6 +46,7 @@ from typing import Literal
 import numpy as np
 from scipy.special import expit, ndtr
 
+from ratingdb.rules import group_terms
 from ratingdb.rules.errors import ConvergenceError
 from ratingdb.rules.rounding import float_half_up
 from ratingdb.rules.single_root import find_root
@@ -288,96 +289,75 @@ def _solvable(problems: Sequence[tuple[Sequence[float], int]]) -> list[int]:
 # -- a group ---------------------------------------------------------------------------------
 class _System:
     """The equations in array form: F(x) (W - W_e per normal row, the extreme rule's
-    difference per extreme row) and its Jacobian."""
+    difference per extreme row), its Jacobian and potential, computed by the compiled
+    :mod:`ratingdb.rules.group_terms`."""
 
     def __init__(self, eqs: Sequence[Equation], curve: Curve) -> None:
-        self.m = len(eqs)
+        self.m = m = len(eqs)
         self.curve = curve
-        fk, fo, lk, lj, ek, ej = [], [], [], [], [], []
-        self.w = np.zeros(self.m)
+        fixed: list[float] = []
+        linked: list[int] = []
+        averaged: list[int] = []
+        fixed_start, linked_start, averaged_start = [0], [0], [0]
+        self.w = np.zeros(m)
         self.n = np.array([max(e.n, 1) for e in eqs], dtype=float)
-        self.extreme_sign = np.zeros(self.m)
-        self.fixed_sum = np.zeros(self.m)
+        sign = np.zeros(m)
+        base = np.zeros(m)
         for k, e in enumerate(eqs):
             if e.extreme is not None:
-                self.extreme_sign[k] = _sign(e.extreme)
-                self.fixed_sum[k] = sum(e.fixed)
-                ek += [k] * len(e.linked)
-                ej += list(e.linked)
+                sign[k] = _sign(e.extreme)
+                base[k] = sum(e.fixed)
+                averaged += e.linked
             else:
                 self.w[k] = e.w2 / 2
-                fk += [k] * len(e.fixed)
-                fo += list(e.fixed)
-                lk += [k] * len(e.linked)
-                lj += list(e.linked)
-        self.is_extreme = self.extreme_sign != 0
+                fixed += e.fixed
+                linked += e.linked
+            fixed_start.append(len(fixed))
+            linked_start.append(len(linked))
+            averaged_start.append(len(averaged))
+        self.is_extreme = sign != 0
         self.any_extreme = bool(self.is_extreme.any())
-        self.fk, self.fo = np.array(fk, dtype=int), np.array(fo, dtype=float)
-        self.lk, self.lj = np.array(lk, dtype=int), np.array(lj, dtype=int)
-        self.ek, self.ej = np.array(ek, dtype=int), np.array(ej, dtype=int)
+        #: the rows' games and their ranges, as group_terms takes them
+        index = np.int_
+        self._games = (
+            np.array(fixed, dtype=float), np.array(fixed_start, dtype=index),
+            np.array(linked, dtype=index), np.array(linked_start, dtype=index),
+        )  # fmt: skip
+        self._averaged = (
+            np.array(averaged, dtype=index), np.array(averaged_start, dtype=index), sign,
+        )  # fmt: skip
+        self._base = base
+        self._curve = (curve.kind, curve.sigma, curve._scale)
         #: scale of each row in the merit function: points per game / rating points
         self.scale = np.where(self.is_extreme, 400.0, self.n)
-        #: what every step uses and no step changes, made once
         self.limit = np.where(self.is_extreme, 1e-7, TOLERANCE)
-        finite = np.isfinite(self.fo)
-        self.fk_finite, self.fo_finite = self.fk[finite], self.fo[finite]
-        self.fk_sure = self.fk[~finite]
-        self.own_weight = self.w - np.bincount(self.lk, None, self.m) / 2
-        self.diagonal = (np.arange(self.m), np.arange(self.m))
-        #: every game's position among the fixed then the linked games, row by row, and
-        #: where each row's games end: W_e of a row is the correctly rounded sum of its P
-        owner = np.concatenate([self.fk, self.lk])
-        self.by_row = np.argsort(owner, kind="stable")
-        self.row_ends = np.bincount(owner, minlength=self.m).cumsum().tolist()
+        #: W_k - L_k / 2, L_k the row's games against other unknowns
+        self.own_weight = self.w - np.diff(self._games[3]) / 2
+        self._pairs = [(k, j) for k, e in enumerate(eqs) if e.extreme is None for j in e.linked]
 
     def residual(self, x: np.ndarray) -> np.ndarray:
-        m, c = self.m, self.curve
-        games = np.concatenate([c.p(x[self.fk] - self.fo), c.p(x[self.lk] - x[self.lj])])
-        p: list[float] = games[self.by_row].tolist()
-        fsum, we, first = math.fsum, np.empty(m), 0
-        for k, last in enumerate(self.row_ends):
-            we[k] = fsum(p[first:last])
-            first = last
-        f: np.ndarray = self.w - we
-        if self.any_extreme:
-            mean = (self.fixed_sum + np.bincount(self.ek, x[self.ej], m)) / self.n
-            target = mean + self.extreme_sign * c.extreme
-            f = np.where(self.is_extreme, target - x, f)
-        return f
+        return group_terms.residuals(  # type: ignore[no-any-return]
+            np.ascontiguousarray(x, dtype=float), self.w, *self._games, *self._averaged,
+            self._base, self.n, float(self.curve.extreme), *self._curve,
+        )  # fmt: skip
 
     def jacobian(self, x: np.ndarray) -> np.ndarray:
-        m, c = self.m, self.curve
-        jac = np.zeros((m, m))
-        fixed_density = c.density(x[self.fk] - self.fo)
-        linked_density = c.density(x[self.lk] - x[self.lj])
-        diagonal = np.bincount(self.fk, fixed_density, m) + np.bincount(self.lk, linked_density, m)
-        np.add.at(jac, (self.lk, self.lj), linked_density)
-        jac[self.diagonal] -= diagonal
-        if self.any_extreme:
-            rows = np.flatnonzero(self.is_extreme)
-            jac[rows, :] = 0.0
-            np.add.at(jac, (self.ek, self.ej), 1.0 / self.n[self.ek])
-            jac[rows, rows] -= 1.0
-        return jac
+        return group_terms.jacobian(  # type: ignore[no-any-return]
+            np.ascontiguousarray(x, dtype=float), *self._games, *self._averaged, self.n,
+            *self._curve,
+        )  # fmt: skip
 
     @property
     def has_potential(self) -> bool:
         """W - W_e is the gradient of a concave function when no row is extreme and every
         game between two unknowns is in both players' equations."""
-        return not self.any_extreme and _both_ways(
-            list(zip(self.lk.tolist(), self.lj.tolist(), strict=True))
-        )
+        return not self.any_extreme and _both_ways(self._pairs)
 
     def potential(self, x: np.ndarray) -> float:
-        """G(x) = sum (W_k - L_k / 2) x_k - sum Psi(x_k - o) - 1/2 sum Psi(x_k - x_j) over
-        the games (the linked ones in both directions), Psi' = P; dG/dx_k = W_k - W_e,k.
-        A constant opponent at -infinity (P = 1) contributes -x_k."""
-        c = self.curve
-        value = float(np.dot(self.own_weight, x))
-        value -= float(np.sum(c.integral(x[self.fk_finite] - self.fo_finite)))
-        value -= float(np.sum(x[self.fk_sure]))
-        value -= 0.5 * float(np.sum(c.integral(x[self.lk] - x[self.lj])))
-        return value
+        """G(x), whose gradient is W - W_e (:func:`ratingdb.rules.group_terms.potential`)."""
+        return group_terms.potential(  # type: ignore[no-any-return]
+            np.ascontiguousarray(x, dtype=float), self.own_weight, *self._games, *self._curve
+        )
 
     def merit(self, f: np.ndarray) -> float:
         return float(np.sum((f / self.scale) ** 2))
