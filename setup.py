@@ -8,10 +8,8 @@ the ``.mo`` files the wheel carries beside them (docs/i18n.md); an editable inst
 source checkout compiles the ``.po`` in memory instead (``ratingdb.i18n``).
 
 It compiles the modules in :data:`CYTHON_MODULES` with Cython (their annotations are
-Cython's pure-Python mode: the Python source is the only implementation), and
-``ratingdb/rules/_fastdwz.c`` (the passes over the
-players: rated games, W_e, K or E, R_n, the table iteration) in C (docs/engine.md, "The fast rules
-core"), and ``ratingdb/db/_fasttext.c`` (a snapshot's output columns as the text COPY
+Cython's pure-Python mode: the Python source is the only implementation), and in C
+``ratingdb/db/_fasttext.c`` (a snapshot's output columns as the text COPY
 reads, ratingdb/db/snapshot_text.py), and ``ratingdb/_records.c`` (many objects of a plain
 slots dataclass at once, ratingdb/records.py). The extensions are required: without a C
 compiler the install stops with one line that says so (``BuildExtensions``)."""
@@ -92,13 +90,6 @@ def cython_extensions() -> list[Extension]:
     ]
     return cythonize(extensions, language_level=3, quiet=True)  # type: ignore[no-any-return]
 
-#: the passes over the players: rated games, W_e, K or E, R_n, the table iteration
-FASTDWZ = Extension(
-    "ratingdb.rules._fastdwz",
-    ["ratingdb/rules/_fastdwz.c"],
-    extra_compile_args=["-O2", "-ffp-contract=off", "-fno-fast-math"],
-)
-
 #: a snapshot's output columns as COPY text (ratingdb/db/snapshot_text.py)
 FASTTEXT = Extension(
     "ratingdb.db._fasttext",
@@ -117,5 +108,5 @@ RECORDS = Extension(
 
 setup(
     cmdclass={"build_py": BuildWithMigrations, "build_ext": BuildExtensions},
-    ext_modules=[*cython_extensions(), FASTDWZ, FASTTEXT, RECORDS],
+    ext_modules=[*cython_extensions(), FASTTEXT, RECORDS],
 )

@@ -5,7 +5,7 @@ every way an iteration ends: no value moves, a cycle within the rules' span (the
 under the classic extreme rule.
 
 * :func:`ratingdb.rules.dwz.iteration.iterate_singles` (performances and Teiliterationen
-  of many players at once; compiled, and in Python) must give, per player, what the
+  of many players at once) must give, per player, what the
   reference's ``iterate`` gives for that player alone, or None where it raises;
 * :func:`ratingdb.rules.dwz.iteration.iterate` of a group large enough for the integer
   arrays must give the reference's outcome, or the same error.
@@ -18,7 +18,6 @@ from typing import Any
 
 import pytest
 
-from ratingdb.rules.dwz import compiled as extension
 from ratingdb.rules.dwz import iteration
 from ratingdb.rules.dwz.arithmetic import TableArithmetic
 from ratingdb.rules.dwz.iteration import Iterant, IterationRules, iterate, iterate_singles
@@ -80,16 +79,9 @@ def _random_fixed(rng: random.Random, k: int) -> Iterant:
     return Iterant(f"P{k}", tuple(rng.randint(500, 2700) for _ in range(n)), w2)
 
 
-@pytest.mark.parametrize("compiled", [True, False], ids=["compiled", "python"])
 @pytest.mark.parametrize("name", [c[0] for c in CASES])
-def test_iterate_singles_equals_the_reference_one_by_one(
-    name: str, compiled: bool, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Both ways: each player alone in C (``_fastdwz.table_alone``), and without the
-    extension the Python loop and the integer arrays."""
-    assert extension.table is not None  # the install builds it (setup.py)
-    if not compiled:
-        monkeypatch.setattr(extension, "table", None)
+def test_iterate_singles_equals_the_reference_one_by_one(name: str) -> None:
+    """Few players one by one in the Python loop, many at once in the integer arrays."""
     _, arith, rules = next(c for c in CASES if c[0] == name)
     ref_arith, ref_rules = _reference_parts(arith, rules)
     rng = random.Random(name)
@@ -157,41 +149,19 @@ def test_group_iteration_on_arrays_equals_the_reference(name: str) -> None:
     assert arrays >= 20  # the array form ran
 
 
-def test_values_beyond_the_compiled_range_iterate_in_python(monkeypatch: pytest.MonkeyPatch):
-    """An opponent rating too large for the C iteration's integers (it refuses anything
-    beyond 2^40) is iterated in Python, with the same outcome as without the extension."""
+def test_values_beyond_the_integer_range_iterate_exactly() -> None:
+    """An opponent rating beyond 2^40 is iterated with Python's integers, alone and in a
+    batch of players, with the reference's outcome."""
     arith, rules = CASES[0][1], CASES[0][2]
     its = [
         Iterant("A", (1500, 1 << 41, 1700, 1600, 1550), (2, 0, 1, 1, 2)),
         Iterant("B", (1500, 1600, 1700, 1800, 1900), (2, 0, 1, 1, 2)),
     ]
-    got = iterate_singles(its, [1600, 1650], arith, 1000, rules)
-    monkeypatch.setattr(extension, "table", None)
-    assert got == iterate_singles(its, [1600, 1650], arith, 1000, rules)
+    many = its * 20  # a batch as large as the integer arrays take
+    got = iterate_singles(many, [1600, 1650] * 20, arith, 1000, rules)
+    assert got[:2] == iterate_singles(its, [1600, 1650], arith, 1000, rules)
+    ref_arith, ref_rules = _reference_parts(arith, rules)
+    for it, s, alone in zip(its, [1600, 1650], got[:2], strict=True):
+        want = _reference_run([it], [s], ref_arith, 1000, ref_rules)
+        assert alone is not None and alone.value == want[0][0]
     assert got[0] is not None and got[0].value == 1785
-    if extension.table is not None:  # the extension refuses it, Python iterates it
-        better, inverse = arith.buffers()
-        args = (better, inverse, arith.scale, its[0].fixed, 6, 1600, None, 1000, 1, True)
-        assert extension.table.table_alone(*args) is NotImplemented
-
-
-def test_the_compiled_iteration_refuses_what_it_cannot_compute_exactly():
-    """Anything outside its integers' safe range (a start value or score beyond 2^40 or
-    2^63, a scale that is no printed table, a score above 100 %) is answered
-    NotImplemented, never computed wrong and never an OverflowError."""
-    arith = CASES[0][1]
-    better, inverse = arith.buffers()
-    fixed = (1500, 1600, 1700, 1800, 1900)
-    alone = extension.table.table_alone
-    assert alone(better, inverse, 1000, fixed, 5, 1600, None, 1000, 1, True)[0] == 1700
-    for scale, w2, start, extreme in (
-        (1000, 5, 1 << 70, None),
-        (1000, 5, 1 << 41, None),
-        (1000, 1 << 63, 1600, None),
-        (1000, 11, 1600, None),  # 5.5 points in 5 games
-        (1000, -1, 1600, None),
-        (1 << 30, 5, 1600, None),
-        (1000, 10, 1600, 1 << 64),
-    ):
-        args = (better, inverse, scale, fixed, w2, start, extreme, 1000, 1, True)
-        assert alone(*args) is NotImplemented, (scale, w2, start, extreme)

@@ -150,12 +150,6 @@ class TableArithmetic:
             self._arrays = kept[2], kept[3]
         return self._arrays
 
-    def buffers(self) -> tuple[np.ndarray, np.ndarray]:
-        """P(D) for D >= 0 and D(p) as contiguous int64 arrays (views of :meth:`_tables`'
-        arrays), which the compiled iteration (``_fastdwz.table_alone``) reads in place."""
-        full, inverse = self._tables()
-        return full[self._reach : 2 * self._reach], inverse
-
     def mean(self, total: Num, n: int) -> int:
         return div_half_up(int(total), n)
 

@@ -23,13 +23,9 @@ import math
 from collections.abc import Sequence
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any, Protocol, cast
+from typing import Any, Protocol
 
-import numpy as np
-from scipy.special import ndtr
-
-from ratingdb.rules.dwz import compiled
-from ratingdb.rules.dwz.arithmetic import Arithmetic, Num, TableArithmetic, three_places
+from ratingdb.rules.dwz.arithmetic import Arithmetic, Num, three_places
 from ratingdb.rules.dwz.groups import (
     AgeRules,
     GroupRules,
@@ -39,7 +35,6 @@ from ratingdb.rules.dwz.groups import (
     half_points,
     rated_games,
 )
-from ratingdb.rules.dwz.iteration import IterationRules
 from ratingdb.rules.model import (
     NewResidualGame,
     PlayerInput,
@@ -49,15 +44,11 @@ from ratingdb.rules.model import (
     TournamentResult,
 )
 from ratingdb.rules.rounding import div_half_up, round_half_up, round_half_up_to
-from ratingdb.rules.solver import Curve
 
-#: the age classes (WO 3.2, classic 4.9.2) as the compiled pass numbers them
-AGE_CODES = {"youth": 0, "junior": 1, "adult": 2}
-
-#: an established player's values as the families compute them and
-#: ``_fastdwz.table_established`` answers them: W_e (in the table's units, or a float),
-#: K or E as numerator and denominator, R_n, the classic R_p (None in 2026), the
-#: opponents' rounded mean, the P(D) of each counted game as points, the ratings seen
+#: an established player's values as the families compute them: W_e (in the table's
+#: units, or a float), K or E as numerator and denominator, R_n, the classic R_p (None in
+#: 2026), the opponents' rounded mean, the P(D) of each counted game as points, the
+#: ratings seen
 Row = tuple[Num, int, int, int, int | None, int, list[float | None], list[int]]
 
 
@@ -192,77 +183,9 @@ class DwzEvaluation:
         assert index is not None
         return index
 
-    def compiled_rows(
-        self,
-        players: list[int],
-        seen_as: dict[int, int],
-        coefficients: tuple[int, ...] | None,
-        curve: Curve | None = None,
-    ) -> list[Row | None]:
-        """The :data:`Row` of each established player of ``players`` (>= 1 counted game
-        each, opponents seen at ``seen_as`` or R_0) computed in C with the family's
-        ``coefficients``: in table precision ``_fastdwz.table_established``; in float
-        precision with the normal ``curve`` (the classic versions' P, only they pass it)
-        ``_fastdwz.float_established``. None for a row the family computes itself, and
-        for every row without the extension, without ``coefficients`` (the family's
-        parameters are outside what C takes) or in float precision without ``curve``."""
-        arith, fast = self.arith, compiled.table
-        if fast is None or coefficients is None or not players:
-            return [None] * len(players)
-        ratings, indexes, ages, games = self.ratings, self.indexes, self.ages, self.games
-        rows = [(ratings[i], indexes[i], AGE_CODES[ages[i]], games[i]) for i in players]
-        seen = self.seen_at(seen_as)
-        if isinstance(arith, TableArithmetic):
-            found = fast.table_established(
-                arith.buffers()[0], arith.scale, coefficients, seen, rows
-            )
-        elif curve is not None and curve.kind == "normal":
-            found = fast.float_established(
-                ndtr, np.frombuffer, curve.sigma, coefficients, seen, rows
-            )
-        else:
-            return [None] * len(players)
-        return cast(list[Row | None], found)
-
-    def compiled_performances(
-        self, players: list[int], seen_as: dict[int, int], draw: bool, rules: IterationRules
-    ) -> list[int | None]:
-        """The end value of the table iteration of each of ``players`` against the
-        opponents of his counted games seen at ``seen_as`` or R_0, computed in C
-        (``_fastdwz.table_performances``, the values :func:`~ratingdb.rules.dwz.
-        iteration.iterate_singles` gives from :meth:`Arithmetic.start_value`); ``draw``:
-        the fictitious draw at 100 % of WO 2026 3.6.2. None for a row the family computes
-        itself, and for every row with the trace (it shows the steps), without the
-        extension or in float precision."""
-        arith, fast = self.arith, compiled.table
-        if fast is None or not isinstance(arith, TableArithmetic) or self.traced:
-            return [None] * len(players)
-        return fast.table_performances(  # type: ignore[no-any-return]
-            *arith.buffers(), arith.scale, self.seen_at(seen_as),
-            [self.games[i] for i in players], draw,
-            arith.extreme_difference if rules.extremes else None, self._params.max_iterations,
-            rules.cycle_span, rules.cycle_value == "highest",
-        )  # fmt: skip
-
-    def established_rows(
-        self,
-        players: list[int],
-        seen_as: dict[int, int],
-        coefficients: tuple[int, ...] | None,
-        curve: Curve | None = None,
-    ) -> list[Row]:
-        """The :data:`Row` of each established player of ``players``: from C where
-        :meth:`compiled_rows` gives it, the others from the family's :meth:`python_rows`."""
-        rows = self.compiled_rows(players, seen_as, coefficients, curve)
-        rest = [k for k, row in enumerate(rows) if row is None]
-        for k, found in zip(
-            rest, self.python_rows([players[k] for k in rest], seen_as), strict=True
-        ):
-            rows[k] = found
-        return cast(list[Row], rows)
-
-    def python_rows(self, players: list[int], seen_as: dict[int, int]) -> list[Row]:
-        """The family's :data:`Row` of each of ``players``, in Python."""
+    def established_rows(self, players: list[int], seen_as: dict[int, int]) -> list[Row]:
+        """The family's :data:`Row` of each of ``players`` (established, >= 1 counted game
+        each, opponents seen at ``seen_as`` or R_0)."""
         raise NotImplementedError
 
     def seen_lists(self, players: list[int], seen_as: dict[int, int]) -> list[list[int]]:

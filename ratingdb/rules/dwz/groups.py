@@ -24,7 +24,6 @@ from decimal import Decimal
 from typing import Protocol
 
 from ratingdb.dates import residual_valid
-from ratingdb.rules.dwz import compiled
 from ratingdb.rules.model import RESULTS, AgeClass, PlayerInput, ResidualGame, TournamentInput
 
 #: per player position: (opponent position, own half-points, position of the game in
@@ -97,12 +96,8 @@ def rated_games(
 ) -> tuple[Adjacency, dict[int, list[int]] | None]:
     """:func:`rated_adjacency`, and the positions in ``t.games`` of each player's struck
     games, for the players who have any; None for these when a player plays himself (a
-    player's games are then not his adjacency's and his struck ones). In C where the
-    extension is built (``_fastdwz.rated_games``, the same lists)."""
+    player's games are then not his adjacency's and his struck ones)."""
     computers = {i for i, p in enumerate(t.players) if p.computer}
-    fast = compiled.table
-    if fast is not None:
-        return fast.rated_games(t.games, position, RESULTS, computers, len(t.players))  # type: ignore[no-any-return]
     adjacency: Adjacency = [[] for _ in t.players]
     struck: dict[int, list[int]] = {}
     results = RESULTS

@@ -31,7 +31,6 @@ from typing import Literal
 
 import numpy as np
 
-from ratingdb.rules.dwz import compiled
 from ratingdb.rules.dwz.arithmetic import Arithmetic, Num, TableArithmetic
 from ratingdb.rules.errors import ConvergenceError
 from ratingdb.rules.rounding import div_half_up
@@ -261,6 +260,10 @@ def _iterate_table(
 #: an opponent rating that pads the rows of :func:`iterate_singles`'s arrays: P(D) = 0
 PADDING = 1 << 40
 
+#: values (start, opponents) the integer arrays of :func:`iterate_singles` take; anything
+#: larger, far beyond any rating, iterates with Python's integers
+ARRAY_RANGE = 1 << 32
+
 #: below this many iterants :func:`iterate_singles` iterates them one by one in plain
 #: Python (a few table look-ups cost less than numpy's fixed cost per array step)
 MIN_ROWS = 32
@@ -291,7 +294,8 @@ def iterate_singles(
     the one ``iterate([iterant], [start[k]], ...)`` gives. None where that call raises
     :class:`ConvergenceError` (a wide cycle, the step cap) and for an iterant without games,
     with linked ones or with a value that is not an integer: the caller runs that one
-    alone. Fewer than :data:`MIN_ROWS` iterants iterate one by one."""
+    alone. Fewer than :data:`MIN_ROWS` iterants, and any with a value beyond
+    :data:`ARRAY_RANGE`, iterate one by one with Python's integers."""
     out: list[Alone | None] = [None] * len(iterants)
     rows = [
         k
@@ -299,37 +303,31 @@ def iterate_singles(
         if it.fixed and not it.linked and type(start[k]) is int
         if set(map(type, it.fixed)) == {int}
     ]
-    fast = compiled.table
-    if fast is None and len(rows) >= MIN_ROWS:  # without the C extension
+    alone = rows
+    if len(rows) >= MIN_ROWS:
+        batch = [k for k in rows if _in_array_range(iterants[k], start[k])]
         found = _iterate_rows(
-            [iterants[k] for k in rows], [start[k] for k in rows], arithmetic, max_steps, rules
+            [iterants[k] for k in batch], [start[k] for k in batch], arithmetic, max_steps, rules
         )
-        for k, outcome in zip(rows, found, strict=True):
+        for k, outcome in zip(batch, found, strict=True):
             out[k] = outcome
-        return out
-    # each row alone: in C where the extension is built (``_fastdwz.table_alone``, the
-    # steps of _finish_alone), else in Python; NotImplemented from C (a value beyond its
-    # integers' range) goes to Python too
-    tables = arithmetic.buffers() if fast is not None else None
-    highest = rules.cycle_value == "highest"
-    for k in rows:
+        alone = sorted(set(rows) - set(batch))
+    for k in alone:
         it = iterants[k]
         w2, n = sum(it.fixed_w2), len(it.fixed)
         extreme = None  # classic 4.7.2.1.2: a 0 % / 100 % result is R_c -+ the difference
         if rules.extremes and (w2 == 0 or w2 == 2 * n):
             extreme = int(arithmetic.extreme_value(it.fixed, w2 != 0))
-        if fast is not None and tables is not None:
-            found = fast.table_alone(
-                *tables, arithmetic.scale, it.fixed, w2, start[k], extreme, max_steps,
-                rules.cycle_span, highest,
-            )  # fmt: skip
-            if found is not NotImplemented:
-                out[k] = None if found is None else Alone(*found)
-                continue
         out[k] = _finish_alone(
             [start[k]], [], [], it.fixed, w2, extreme, arithmetic, max_steps, rules
         )
     return out
+
+
+def _in_array_range(iterant: Iterant, start: int) -> bool:
+    return -ARRAY_RANGE < start < ARRAY_RANGE and all(
+        -ARRAY_RANGE < v < ARRAY_RANGE for v in iterant.fixed
+    )
 
 
 def _iterate_rows(

@@ -89,41 +89,6 @@ def factor_ratio(
     return tenths, 10
 
 
-#: the rows of :data:`~ratingdb.rules.dwz2026.params.DEFAULT_K0` in the compiled pass's order
-_K0_ROWS = ("young", "adult", "strong")
-
-
-def compiled_coefficients(params: Dwz2026Parameters) -> tuple[int, ...] | None:
-    """What the compiled established players' pass (``_fastdwz.table_established``, kind
-    0) needs of :func:`factor_ratio` and :func:`new_rating_exact`, as integers; made once
-    per parameter object (it is frozen). None where the pass refuses them: a brake factor
-    b = (R_0 + u) / (threshold + u) with both 0 (accepted, and never applied, since no
-    rating is below 0) leaves every row to Python."""
-    cached: tuple[int, ...] | None = params.__dict__.get("_compiled_coefficients")
-    if cached is None:
-        p = params
-        if p.low_rating_threshold + p.u <= 0:
-            object.__setattr__(params, "_compiled_coefficients", ())
-            return None
-        cached = (
-            0,
-            *(value for row in _K0_ROWS for value in p.k0[row]),
-            p.k0_young_threshold,
-            p.k0_adult_threshold,
-            p.youth_bonus_pivot,
-            p.t,
-            p.low_rating_threshold,
-            *p.a1.as_integer_ratio(),
-            *p.a2.as_integer_ratio(),
-            p.u,
-            *p.k_max.as_integer_ratio(),
-            int(p.round_change_first),
-            p.rating_floor,
-        )
-        object.__setattr__(params, "_compiled_coefficients", cached)
-    return cached or None
-
-
 def new_rating(
     rating: int, k: Fraction, difference: Fraction | float, params: Dwz2026Parameters
 ) -> int:

@@ -38,10 +38,9 @@ from ratingdb.rules.dwz.evaluation import (
     score,
 )
 from ratingdb.rules.dwz.groups import counted_games, half_points
-from ratingdb.rules.dwz.iteration import PLUS_MINUS_ONE, Alone, Iterant, iterate_singles
+from ratingdb.rules.dwz.iteration import Alone, Iterant, iterate_singles
 from ratingdb.rules.dwz2026 import exact
 from ratingdb.rules.dwz2026.development import (
-    compiled_coefficients,
     factor_ratio,
     first_rating,
     new_rating_exact,
@@ -206,22 +205,14 @@ class _Evaluation(DwzEvaluation):
 
     # -- 3.6 / Anhang 1.1.4: performance R_h -------------------------------------------
     def _performances(self, r1: dict[int, int]) -> dict[int, int]:
-        """R_h of every established player with >= 5 games and W > 0: without the trace
-        in table precision computed in C (``_fastdwz.table_performances``, the values
-        of the table iteration below), else as :meth:`_performances_of` computes them."""
+        """R_h of every established player with >= 5 games and W > 0."""
         fewest = self.params.min_games_performance
         performers = [
             i
             for i in sorted(self.groups.established)
             if len(self.games[i]) >= fewest and self.w2[i] != 0
         ]
-        values = self.compiled_performances(performers, r1, True, PLUS_MINUS_ONE)
-        performances = {
-            i: max(v, 0) for i, v in zip(performers, values, strict=True) if v is not None
-        }
-        rest = [i for i, v in zip(performers, values, strict=True) if v is None]
-        performances.update(self._performances_of(rest, r1))
-        return performances
+        return self._performances_of(performers, r1)
 
     def _performances_of(self, players: list[int], r1: dict[int, int]) -> dict[int, int]:
         """R_h of the established ``players`` (>= 5 games and W > 0 each); in
@@ -318,14 +309,13 @@ class _Evaluation(DwzEvaluation):
     ) -> None:
         """W_e, K and R_n of every established player with >= 1 game (3.5); the others
         keep rating and index. Opponents are seen at R_0, first ratings at R_1 and
-        exceptional players at R_h (3.6.3). In table precision computed in C
-        (``_fastdwz.table_established``) where it can, else by :meth:`python_rows`."""
+        exceptional players at R_h (3.6.3), the rows computed by :meth:`established_rows`."""
         results, ratings = self.results, self.ratings
         seen_as: dict[int, int] = {j: performances[j] for j in exceptional}
         seen_as.update(r1)
         order = sorted(self.groups.established)
         rated = [i for i in order if self.games[i]]
-        rows = self.established_rows(rated, seen_as, compiled_coefficients(self.params))
+        rows = self.established_rows(rated, seen_as)
         k_decimal, expected_decimal = _k_decimal, self.arith.expected_decimal
         games_of, w2, indexes, players = self.games, self.w2, self.indexes, self.players
         computed = iter(rows)  # the rows of ``rated``: the players of ``order`` with games
@@ -348,11 +338,10 @@ class _Evaluation(DwzEvaluation):
             res.index_new = indexes[i] + 1  # type: ignore[operator]
             res.stored = players[i].member
 
-    def python_rows(self, players: list[int], seen_as: dict[int, int]) -> list[Row]:
-        """W_e, K and R_n of the established ``players`` (>= 1 game each), as
-        ``_fastdwz.table_established`` answers them: (W_e, K's numerator and
-        denominator, R_n, None, the opponents' rounded mean, P(D) per game, the ratings
-        seen)."""
+    def established_rows(self, players: list[int], seen_as: dict[int, int]) -> list[Row]:
+        """W_e, K and R_n of the established ``players`` (>= 1 game each): (W_e, K's
+        numerator and denominator, R_n, None, the opponents' rounded mean, P(D) per game,
+        the ratings seen)."""
         arith, params, ratings = self.arith, self.params, self.ratings
         seen = self.seen_lists(players, seen_as)
         expectations = arith.expectations_many([ratings[i] for i in players], seen)  # type: ignore[misc]

@@ -28,45 +28,10 @@ from __future__ import annotations
 
 from decimal import Context, Decimal
 from fractions import Fraction
-from functools import partial
-from typing import Any
 
 from ratingdb.rules.dwz_classic.params import DwzClassicParameters
 from ratingdb.rules.model import AgeClass
 from ratingdb.rules.rounding import div_half_up, round_half_up
-
-
-def compiled_coefficients(params: DwzClassicParameters) -> tuple[Any, ...]:
-    """What the compiled established players' pass (``_fastdwz.table_established`` and
-    ``float_established``, kind 1) needs of :func:`development_coefficient`,
-    :func:`new_rating_exact` and :func:`success_value_exact`, as integers; with the 2014
-    formula followed by a function giving E where the braking supplement SBr applies
-    (:func:`development_coefficient` itself: its 40-digit exponential stays Python's, the
-    rest of the row is computed in C). Made once per parameter object (it is frozen)."""
-    cached: tuple[Any, ...] | None = params.__dict__.get("_compiled_coefficients")
-    if cached is None:
-        p = params
-        cached = (
-            1, p.e_exponent, p.e_rating_scale, p.j_youth, p.j_junior, p.j_adult, p.e_min,
-            p.e_max, p.e_index_factor, p.change_factor, p.rating_floor,
-            int(p.e_formula == "2014"), p.braking_threshold, p.acceleration_pivot,
-            *p.acceleration_min.as_integer_ratio(),
-        )  # fmt: skip
-        if p.e_formula == "2014":
-            cached += (partial(_braking_coefficient, params=p),)
-        object.__setattr__(params, "_compiled_coefficients", cached)
-    return cached
-
-
-#: the compiled pass's age codes (ratingdb.rules.dwz.evaluation.AGE_CODES), as age classes
-_AGES: tuple[AgeClass, ...] = ("youth", "junior", "adult")
-
-
-def _braking_coefficient(
-    rating: int, index: int, age: int, reached: bool, *, params: DwzClassicParameters
-) -> int:
-    """E of a row where the braking supplement applies, for the compiled pass."""
-    return development_coefficient(rating, index, _AGES[age], params, reached)
 
 
 def age_offset(age: AgeClass, params: DwzClassicParameters) -> int:

@@ -76,7 +76,6 @@ from ratingdb.rules.dwz.iteration import (
     settle,
 )
 from ratingdb.rules.dwz_classic.coefficient import (
-    compiled_coefficients,
     development_coefficient,
     first_rating_floor,
     new_rating_exact,
@@ -305,7 +304,7 @@ class _Evaluation(DwzEvaluation):
         rated = [i for i in computed.rated if self.games[i]]
         performers: list[int] = []
         self._established(again, seen_as, computed, performers)
-        self._performances(performers, seen_as, computed)
+        self._performances(performers, computed)
         if before is not None and len(again) < len(rated):  # the trace in the players' order
             found, earlier = computed.trace["performance"], before.trace["performance"]
             redone = set(again)
@@ -399,10 +398,9 @@ class _Evaluation(DwzEvaluation):
         """W_e, E, R_n and R_p of the established players ``again`` with >= 1 counted
         game (4.3.1: without one, no new DWZ), their opponents seen at ``seen_as`` or
         R_o; those with enough games are added to ``performers`` (R_h,
-        :meth:`_performances`). In table precision computed in C
-        (``_fastdwz.table_established``) where it can, else by :meth:`python_rows`."""
+        :meth:`_performances`); the rows computed by :meth:`established_rows`."""
         params, games = self.params, self.games
-        rows = self.established_rows(again, seen_as, compiled_coefficients(params), self.curve)
+        rows = self.established_rows(again, seen_as)
         fewest_exceptional = params.min_games_exceptional
         fewest_performance = params.min_games_performance
         for i, row in zip(again, rows, strict=True):
@@ -415,10 +413,9 @@ class _Evaluation(DwzEvaluation):
             if n >= fewest_performance:  # 4.8: as the first rating of an unrated player
                 performers.append(i)
 
-    def python_rows(self, players: list[int], seen_as: dict[int, int]) -> list[Row]:
-        """W_e, E, R_n and R_p of the established ``players`` (>= 1 game each), as
-        ``_fastdwz.table_established`` answers them: (W_e, E, 1, R_n, R_p, the
-        opponents' rounded mean, P(D) per game, the ratings seen)."""
+    def established_rows(self, players: list[int], seen_as: dict[int, int]) -> list[Row]:
+        """W_e, E, R_n and R_p of the established ``players`` (>= 1 game each): (W_e, E,
+        1, R_n, R_p, the opponents' rounded mean, P(D) per game, the ratings seen)."""
         params, arith, ratings = self.params, self.arith, self.ratings
         seen = self.seen_lists(players, seen_as)
         expectations = arith.expectations_many([ratings[i] for i in players], seen)  # type: ignore[misc]
@@ -449,21 +446,7 @@ class _Evaluation(DwzEvaluation):
             )
         return rows
 
-    def _performances(
-        self, performers: list[int], seen_as: dict[int, int], computed: _Pass
-    ) -> None:
-        """R_h (4.8) of each performer against its fixed opponents: without the trace in
-        table precision computed in C (``_fastdwz.table_performances``, the values of
-        the table iteration below), else as :meth:`_performances_of` computes them."""
-        values = self.compiled_performances(performers, seen_as, False, self.rules)
-        floor = self.params.rating_floor
-        for i, value in zip(performers, values, strict=True):
-            if value is not None:
-                computed.rated[i].performance = max(value, floor)
-        performers = [i for i, value in zip(performers, values, strict=True) if value is None]
-        self._performances_of(performers, computed)
-
-    def _performances_of(self, players: list[int], computed: _Pass) -> None:
+    def _performances(self, players: list[int], computed: _Pass) -> None:
         """R_h (4.8) of each of ``players`` against its fixed opponents; in float
         precision solved for all of them at once (:func:`ratingdb.rules.solver.
         solve_many`: the steps :func:`~ratingdb.rules.solver.solve_one` takes for each)."""
