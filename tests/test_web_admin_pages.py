@@ -106,9 +106,11 @@ def test_scope_and_generated_password_on_the_command_line(site):
 
 
 def _rows(page: str, table: str) -> list[list[str]]:
-    """The cells (tags stripped) of each body row of table ``#table``."""
+    """The cells (tags stripped) of each body row of table ``#table``, without the details
+    line that repeats a row's other cells on a phone (``<span class="sub">``, last in its
+    cell)."""
     body = page.split(f'<table id="{table}">', 1)[1].split("</table>", 1)[0]
-    body = body.split("<tbody>", 1)[1]
+    body = re.sub(r'<span class="sub">.*?(?=</td>)', "", body.split("<tbody>", 1)[1], flags=re.S)
     return [
         [
             re.sub(r"<[^>]+>", "", cell).strip()
