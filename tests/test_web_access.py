@@ -266,7 +266,8 @@ def test_audit_page_shows_details_as_text(site):
     page = admin.get("/admin/audit?entity_id=root").text
     assert "sign-in locked" in page or "Anmeldung gesperrt" in page
     table = page.split('<table id="audit">')[1].split("</table>")[0]
-    lock = re.search(r"sign-in locked</td>.*?details\">([^<]*)<", table, re.S)
+    details_cell = r"class=\"[^\"]*\bdetails\b[^\"]*\">([^<]*)<"
+    lock = re.search(r"sign-in locked</td>.*?" + details_cell, table, re.S)
     assert lock is not None
     assert sorted(lock.group(1).split("; ")) == [
         "address: 10.0.7.66", "failures: 5", "key: pair", "seconds: 30"]  # fmt: skip
