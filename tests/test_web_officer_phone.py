@@ -14,15 +14,15 @@ Screenshots go to ``$RATINGDB_SCREENSHOTS`` (default tests/artifacts/screens) as
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.submit_support import CODE, PASSWORD, World, submit_world
+from tests import test_web_submit_browser as submit_browser
+from tests.submit_support import CODE, PASSWORD
 from tests.test_web_browser import CHROMIUM
-from tests.web_support import ARTIFACTS, TODAY, engine_for, served
+from tests.web_support import ARTIFACTS
 
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(), reason="Debian's chromium is not installed (apt-get install chromium)"
@@ -30,6 +30,10 @@ pytestmark = pytest.mark.skipif(
 
 SCREENS = Path(os.environ.get("RATINGDB_SCREENSHOTS") or ARTIFACTS / "screens")
 PHONE = {"width": 390, "height": 844}
+#: the served submission world and Chromium, as the submission's browser tests have them
+site = submit_browser.site
+browser = submit_browser.browser
+
 THUMB = 44  # px: the smallest target for a primary action
 
 #: the page's width against the viewport, every scroll box whose table is wider than the
@@ -50,26 +54,6 @@ CELLS = """([table, selector]) => [...document.querySelectorAll(`table#${table} 
   .slice(0, 5).map(row => { const c = row.querySelector(selector);
     if (!c) return null; const r = c.getBoundingClientRect();
     return {left: r.left, right: r.right, width: r.width, text: c.innerText.trim()}; })"""
-
-
-@pytest.fixture(scope="module")
-def site(pg_server: Any) -> Iterator[tuple[str, World]]:
-    from ratingdb.web.app import create_app
-
-    with submit_world(pg_server) as world:
-        app = create_app(engine_for(world.url), today=lambda: TODAY)
-        with served(app) as base:
-            yield base, world
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True)
-        yield chromium
-        chromium.close()
 
 
 def _signed_in(browser: Any, base: str, name: str, viewport: dict[str, int] = PHONE) -> Any:
