@@ -61,10 +61,10 @@ def _early_language(args: list[str]) -> str:
 class Main(click.Group):
     """The top-level group: maps the errors of every subcommand once, and refuses an
     argument no stored text may hold (a byte sequence that is not UTF-8 arrives as a lone
-    surrogate, :mod:`ratingdb.io.text`) before any command sees it."""
+    surrogate, :mod:`ratingdb.safe_text`) before any command sees it."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        from ratingdb.io.text import unsafe_character
+        from ratingdb.safe_text import unsafe_character
 
         # an error in the arguments in the call's language (a Failure takes its words when
         # made); only for parsing: click does not close the context when parsing fails

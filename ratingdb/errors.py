@@ -12,7 +12,8 @@ exit code, the web to an HTTP status. Nothing here knows either.
 * :class:`Unavailable`: the database cannot be used (unreachable, bad URL, not migrated);
 * :class:`Failed`: an operation stopped for a reason that is not the user's (a recalculation
   run that failed, the database server going away during it); nothing was changed;
-* ``ratingdb.rules.errors.RulesError``: the rules cannot evaluate a tournament.
+* :class:`RulesError`: the rules cannot evaluate a tournament; :class:`ConvergenceError`:
+  an iteration of the rules did not converge (WO Anhang 1.1.3).
 
 A front end adds context (the file name, the tournament) with :meth:`RatingdbError.
 with_context`, which keeps the class.
@@ -81,3 +82,15 @@ class Unavailable(RatingdbError):
 class Failed(RatingdbError):
     """An operation stopped for a reason other than the user's input (a recalculation run
     that failed, the database server gone during it); nothing was changed."""
+
+
+class RulesError(RatingdbError):
+    """A tournament cannot be evaluated under the rules (not an input-format problem)."""
+
+
+class ConvergenceError(RulesError):
+    """An iteration did not converge (WO Anhang 1.1.3): never loop forever."""
+
+    def __init__(self, message: str, players: list[str]) -> None:
+        super().__init__(message)
+        self.players = players

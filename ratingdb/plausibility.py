@@ -93,8 +93,7 @@ def check_tournament_dates(
     if end > today:
         raise InputError(
             f"{where}.end" if where.startswith("$") else where,
-            _("end %(end)s is after today (%(today)s): a tournament is submitted once it has "
-              "ended")
+            _("end %(end)s is after today (%(today)s): a tournament is submitted once it has ended")
             % {"end": end, "today": today},
         )
 
@@ -195,9 +194,7 @@ class AboveBound(InputError):
     def __init__(self, above: list[Above]) -> None:
         allow = _("an administrator can allow it on purpose (--allow-large; API and pages: "
                   "allow_large)")  # fmt: skip
-        super().__init__(
-            above[0].location, "; ".join(a.message for a in above) + f"; {allow}"
-        )
+        super().__init__(above[0].location, "; ".join(a.message for a in above) + f"; {allow}")
         self.above = above
         # the way above the bounds said once, after the first
         self.problems = [

@@ -23,11 +23,11 @@ from decimal import Decimal
 from functools import partial
 from typing import Any
 
+from ratingdb.errors import ConvergenceError
 from ratingdb.rules import dwz2026, dwz_classic
 from ratingdb.rules.dwz2026 import Dwz2026Parameters
 from ratingdb.rules.dwz_classic import DwzClassicParameters
 from ratingdb.rules.dwz_classic.versions import VERSIONS
-from ratingdb.rules.errors import ConvergenceError
 from ratingdb.rules.model import (
     GameInput,
     PlayerInput,

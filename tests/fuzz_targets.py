@@ -3,7 +3,7 @@ mutations: shared by the hypothesis test (tests/test_fuzz.py, a few thousand cas
 and the long run (scripts/fuzz.py, 100,000 and more).
 
 A target takes bytes and returns nothing; the only exceptions it may raise are the project's
-own for bad input (:class:`ratingdb.errors.InputError`, and :class:`ratingdb.rules.errors.
+own for bad input (:class:`ratingdb.errors.InputError`, and :class:`ratingdb.errors.
 RulesError` where a document is evaluated too). Anything else is a finding.
 
 Seeds are real files, read in place: tests/data, tests/fixtures and the shared corpus
@@ -21,8 +21,7 @@ from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
 
-from ratingdb.errors import InputError
-from ratingdb.rules.errors import RulesError
+from ratingdb.errors import InputError, RulesError
 from tests import shared_files
 
 HERE = Path(__file__).parent

@@ -871,7 +871,8 @@ def test_the_dsb_lists_refuse_control_characters_in_names(world, tmp_path):
     )  # fmt: skip
     one_error_line(
         run(["clubs", "import", str(clubs_file), "--encoding", "utf-8"], url),
-        "vereine.csv:2", "column Vereinsname: the name holds the control character '\\x1b'",
+        "vereine.csv:2",
+        "column Vereinsname: the name holds the control character '\\x1b'",
     )
     assert state(url) == before
 

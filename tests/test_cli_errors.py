@@ -11,8 +11,8 @@ import pytest
 from ratingdb import errors
 from ratingdb.db.connection import DatabaseUnavailable, NotMigrated
 from ratingdb.db.recalc import RecalcBusy
+from ratingdb.errors import ConvergenceError, RulesError
 from ratingdb.io.trf import TrfError
-from ratingdb.rules.errors import ConvergenceError, RulesError
 from ratingdb.services.outcomes import as_error, outcome
 from tests.cli import run
 

@@ -264,8 +264,11 @@ INVALID = [
     (drop("tournamentUUID"), f"{P}/tournament/tournamentUUID", "required element missing"),
     (sub(UUID, "not-a-uuid"), f"{P}/tournament/tournamentUUID", "not a UUID"),
     (sub(">SW-H<", ">XX<"), f"{P}/tournament/tournamentType", "unknown tournament type"),
-    (sub("<rounds>3<", "<rounds>0<"), f"{P}/tournament/rounds",
-     "round 0 is not plausible (1..9999)"),
+    (
+        sub("<rounds>3<", "<rounds>0<"),
+        f"{P}/tournament/rounds",
+        "round 0 is not plausible (1..9999)",
+    ),
     (
         sub("<endDate>2026-08-12", "<endDate>2026-08-01"),
         f"{P}/tournament/endDate",
@@ -297,8 +300,11 @@ INVALID = [
         f"{P}/players/player[1]/dobDate",
         "not in dobYear",
     ),
-    (sub("<fideRating>1850<", "<fideRating>6000<"), f"{P}/players/player[1]/fideRating",
-     "not plausible"),
+    (
+        sub("<fideRating>1850<", "<fideRating>6000<"),
+        f"{P}/players/player[1]/fideRating",
+        "not plausible",
+    ),
     (drop("surname"), f"{P}/players/player[1]/surname", "required element missing"),
     (
         sub("<tournamentPlayerNumberBlack>2<", "<tournamentPlayerNumberBlack>99<"),

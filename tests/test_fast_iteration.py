@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from ratingdb.errors import ConvergenceError
 from ratingdb.rules.dwz import iteration
 from ratingdb.rules.dwz.arithmetic import TableArithmetic
 from ratingdb.rules.dwz.iteration import Iterant, IterationRules, iterate, iterate_singles
@@ -25,7 +26,6 @@ from ratingdb.rules.dwz2026 import Dwz2026Parameters
 from ratingdb.rules.dwz2026.probability import arithmetic_for as arithmetic_2026
 from ratingdb.rules.dwz_classic.tables import arithmetic_for as arithmetic_classic
 from ratingdb.rules.dwz_classic.versions import VERSIONS
-from ratingdb.rules.errors import ConvergenceError
 from tests.reference_dwz.dwz import arithmetic as reference_arithmetic
 from tests.reference_dwz.dwz import iteration as reference
 

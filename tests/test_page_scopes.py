@@ -1,5 +1,5 @@
 """The page cache drops only the pages a change touched (migration 0018,
-ratingdb/db/scopes.py, ratingdb/web/page_cache.py; docs/web.md, "The page cache"): an
+ratingdb/web/scopes.py, ratingdb/web/page_cache.py; docs/web.md, "The page cache"): an
 officer's edit of one tournament leaves the other tournaments' pages, the cards of players
 who did not play in it and the other clubs' lists in the cache, and shows at once on every
 page it touched."""

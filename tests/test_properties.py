@@ -18,10 +18,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ratingdb.dates import add_years
+from ratingdb.errors import ConvergenceError
 from ratingdb.io.evaluate_json import parse_tournament
 from ratingdb.rules.dwz2026 import Dwz2026Parameters, evaluate
 from ratingdb.rules.dwz2026.probability import d_table, p_milli
-from ratingdb.rules.errors import ConvergenceError
 from ratingdb.rules.model import TournamentInput, TournamentResult
 
 #: decisive results and draws more often than forfeits

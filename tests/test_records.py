@@ -25,6 +25,7 @@ def test_the_install_builds_the_extension() -> None:
     outputs in C."""
     assert records.compiled is not None
 
+
 _values = st.one_of(
     st.none(), st.integers(), st.floats(allow_nan=False), st.text(max_size=8), st.booleans()
 )

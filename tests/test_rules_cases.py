@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 
 from ratingdb.dates import add_years, residual_valid
+from ratingdb.errors import ConvergenceError
 from ratingdb.io.evaluate_json import parse_tournament
 from ratingdb.rules.dwz.iteration import Iterant, iterate
 from ratingdb.rules.dwz2026 import Dwz2026Parameters, evaluate
 from ratingdb.rules.dwz2026.development import first_rating, new_rating
 from ratingdb.rules.dwz2026.probability import arithmetic_for
-from ratingdb.rules.errors import ConvergenceError
 from ratingdb.rules.rounding import round_half_up
 from tests import builders
 

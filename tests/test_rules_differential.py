@@ -54,7 +54,7 @@ def test_the_generator_reaches_every_group() -> None:
 def test_the_untraced_evaluation_builds_no_trace() -> None:
     """The replay's evaluation (``traced=False``) leaves the trace empty; everything else
     is compared with the reference by ``compare``."""
-    from ratingdb.rules.errors import ConvergenceError
+    from ratingdb.errors import ConvergenceError
     from tests.dwz_random import evaluate_untraced
 
     looked = 0

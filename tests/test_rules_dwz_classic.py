@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from ratingdb.errors import ConvergenceError
 from ratingdb.io.evaluate_json import parse_tournament
 from ratingdb.rules.dwz.iteration import Iterant, IterationRules, iterate
 from ratingdb.rules.dwz_classic import RULES_NAME, DwzClassicParameters, evaluate
@@ -35,7 +36,6 @@ from ratingdb.rules.dwz_classic.tables import (
     p_hundredths,
     p_logistic,
 )
-from ratingdb.rules.errors import ConvergenceError
 from ratingdb.rules.rounding import round_half_up
 from tests import builders
 from tests.conftest import DATA

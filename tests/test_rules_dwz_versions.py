@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from ratingdb.errors import ConvergenceError
 from ratingdb.io.evaluate_json import parse_tournament
 from ratingdb.rules.dwz_classic import DwzClassicParameters, evaluate
 from ratingdb.rules.dwz_classic.coefficient import (
@@ -20,7 +21,6 @@ from ratingdb.rules.dwz_classic.coefficient import (
     first_rating_floor,
 )
 from ratingdb.rules.dwz_classic.versions import CLASSIC, DWZ2014, DWZ2016, VERSIONS, WO2002
-from ratingdb.rules.errors import ConvergenceError
 from tests import builders
 
 #: the 2014 rules with the two-digit tables of Anhang 2.1 (``probability`` "logistic" in table

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from ratingdb.errors import InputError
+from ratingdb.errors import InputError, RulesError
 from ratingdb.io.elo_kbsb_json import parse_document, parse_period
 from ratingdb.rules.elo_kbsb import (
     RULES_NAME,
@@ -25,7 +25,6 @@ from ratingdb.rules.elo_kbsb import (
     k_factor,
 )
 from ratingdb.rules.elo_kbsb.tables import d_hundredths, expected_hundredths
-from ratingdb.rules.errors import RulesError
 
 DATA = Path(__file__).parent / "data"
 PERIOD = PeriodInfo("2025-1", date(2025, 1, 1), date(2025, 6, 30), "first half 2025")

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from ratingdb.errors import InputError
+from ratingdb.errors import InputError, RulesError
 from ratingdb.io.elo_online_json import parse_document, parse_input
 from ratingdb.rules.elo_online import (
     RULES_NAME,
@@ -22,7 +22,6 @@ from ratingdb.rules.elo_online import (
     k_factor,
     win_expectancy,
 )
-from ratingdb.rules.errors import RulesError
 
 PARAMS = OnlineEloParameters()
 T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from ratingdb.rules.errors import ConvergenceError, RulesError
+from ratingdb.errors import ConvergenceError, RulesError
 from ratingdb.rules.ingo import (
     RULES_NAME,
     IngoParameters,

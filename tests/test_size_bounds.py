@@ -90,7 +90,10 @@ def test_a_tournament_at_its_bounds_passes():
     games += [{"white": "p0", "black": "p1", "result": "1-0", "round": r} for r in range(2, 51)]
     found = sizes.of_document(document(5000, games))
     assert (found.players, found.rounds, found.most_games, found.without_game) == (
-        PLAYERS.high, ROUNDS.high, GAMES_PER_PLAYER.high, WITHOUT_GAME.high
+        PLAYERS.high,
+        ROUNDS.high,
+        GAMES_PER_PLAYER.high,
+        WITHOUT_GAME.high,
     )
     assert check_sizes(found, "$") == []
 

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ratingdb.rules.errors import RulesError
+from ratingdb.errors import RulesError
 from ratingdb.rules.snapshots import SnapshotOutput, as_float, of_result
 from tests.dwz_random import PARAMETER_SETS, evaluate_fast, random_tournament
 

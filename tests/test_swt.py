@@ -251,9 +251,7 @@ def test_wrong_version_and_a_foreign_layout():
         "file of a known version (7.00 and later; a binary file that is not an SWT?)"
     )
     data = round_robin_of_three().to_bytes() + b"\x00" * 19
-    assert "19 bytes more than 4 players, 0 teams, 3 rounds, version 8.89 need" in str(
-        _error(data)
-    )
+    assert "19 bytes more than 4 players, 0 teams, 3 rounds, version 8.89 need" in str(_error(data))
     s.version = 1105  # a later version whose size fits the 8.xx layout: read, with a warning
     t = swt.read(s.to_bytes(), "new.SWT")
     assert "version 11.05 was not tried" in t.warnings[0]
@@ -266,6 +264,7 @@ def test_inconsistent_pairings_all_reported():
     s.records[(1, 2)] = (1, 9, 3, 0)  # an opponent not in the file
     s.records[(2, 2)] = (1, 3, 3, 0)  # 3's record names nobody
     err = _error(s.to_bytes())
+
     def at(k: int, rnd: int, byte: int) -> str:  # card k (from 0), 2 rounds a player
         offset = 13384 + (k * 2 + rnd - 1) * 19 + byte
         return f"bad.SWT: byte {offset} (0x{offset:X})"

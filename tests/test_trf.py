@@ -138,8 +138,13 @@ DIETZ = _line_of("001    4")
             "start rank 9, which has no 001",
         ),
         (ADLER, 97, "-", f"{ADLER}:97", "a played game needs colour w or b"),
-        (ADLER, 49, " 2450", f"{ADLER}:53", "column 53 should be blank: the FIDE rating runs "
-         "into it (shifted columns?)"),
+        (
+            ADLER,
+            49,
+            " 2450",
+            f"{ADLER}:53",
+            "column 53 should be blank: the FIDE rating runs into it (shifted columns?)",
+        ),
         (ADLER, 58, "     46000011", f"{ADLER}:69", "the FIDE id runs into it"),
     ],
 )

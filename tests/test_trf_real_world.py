@@ -635,7 +635,7 @@ def test_a_team_swisschess_file_keeps_its_teams_through_page_and_export(empty_db
     assert again.records[0].startswith("310   1 Ast") and again.records[0].endswith("1    2")
     page = client_for(empty_db).get("/tournaments/TM1").text
     assert "<h2>Mannschaften</h2>" in page
-    row = page[page.index('<table id="teams"'):page.index("</table>", page.index('id="teams"'))]
+    row = page[page.index('<table id="teams"') : page.index("</table>", page.index('id="teams"'))]
     # German numbers and colours (w, s); on a phone the rounds are the team's details line
     assert '<span class="sub">1: Baum (w) 1,5</span></td><td>2,0</td><td>1,5</td>' in row
     assert '<td class="l wide">Baum (w) 1,5</td>' in row

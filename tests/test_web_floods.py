@@ -330,8 +330,10 @@ def test_a_body_sent_byte_by_byte_is_answered_408_while_pages_stay_fast(site, mo
 
         def slow(path: bytes, dribble: bool) -> tuple[bytes, float]:
             with socket.create_connection((host, int(port)), timeout=10) as s:
-                s.sendall(b"POST " + path + b" HTTP/1.1\r\nHost: x\r\nContent-Type: "
-                          b"application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\na")
+                s.sendall(
+                    b"POST " + path + b" HTTP/1.1\r\nHost: x\r\nContent-Type: "
+                    b"application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\na"
+                )
                 started = time.perf_counter()
                 answer = b""
                 s.settimeout(0.5 if dribble else 10)

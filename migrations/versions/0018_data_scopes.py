@@ -25,7 +25,7 @@ cache drops only those (:mod:`ratingdb.web.page_cache`):
 * a transaction that touched more than about 600 scopes or 2,000 rows of these tables (a
   run, an import) means "everything" from then on, and its further rows skip the row
   trigger (its ``WHEN``), so bulk writes pay for the first rows only; a full run says
-  "everything" at its start (:func:`ratingdb.db.scopes.touch_everything`).
+  "everything" at its start (:mod:`ratingdb.db.recalc`).
 
 The scopes collect in the transaction-local setting ``ratingdb.scopes`` (space-separated,
 or ``all``), rolled back with the transaction or a savepoint like the rows themselves.

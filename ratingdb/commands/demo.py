@@ -67,10 +67,7 @@ def demo(players: int, years: int, seed: int) -> None:
     with Session(eng) as session, session.begin():
         counts = load_synthetic(session, players, years, seed)
         last = session.execute(text("SELECT max(end_date) FROM tournaments")).scalar_one()
-    click.echo(
-        _("2. synthetic federation: %(counts)s")
-        % {"counts": record_counts(counts)}
-    )
+    click.echo(_("2. synthetic federation: %(counts)s") % {"counts": record_counts(counts)})
 
     click.echo(_("3. nightly job (full replay):"))
     with recalc_progress() as update:

@@ -188,7 +188,12 @@ def tournament_import(
         click.echo(_("warning: %(file)s: %(text)s") % {"file": name, "text": warning}, err=True)
     with writing(name) as session:
         written = add_trf(
-            session, parsed, code=code, vkz=vkz, kind=kind, create_organisation=create_org,
+            session,
+            parsed,
+            code=code,
+            vkz=vkz,
+            kind=kind,
+            create_organisation=create_org,
             allow_large=allow_large,
         )
     matches = written.matches or []

@@ -33,12 +33,12 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
+from ratingdb.db.evaluation_columns import VALUES_ROW
 from ratingdb.db.store import driver
 from ratingdb.engine.model import Snapshot
 from ratingdb.engine.order import ORDER_DESC
 from ratingdb.i18n import _
 from ratingdb.names import full_name
-from ratingdb.queries.export import VALUES_ROW
 
 #: a snapshot's exported values hashed to a signed 64-bit integer (SQL over ``s``, ``t``)
 FINGERPRINT = f"('x' || left(md5({VALUES_ROW}::text), 16))::bit(64)::bigint"

@@ -36,7 +36,7 @@ def create(
 ) -> str:
     """A new draft of ``user_id``; returns its id (random, as a session token)."""
     if len(content) > MAX_BYTES:
-        raise InputError(filename, f"the file has {len(content)} bytes; at most {MAX_BYTES}")
+        raise InputError(filename, _("the file has more than %(n)d bytes") % {"n": MAX_BYTES})
     session.execute(text("DELETE FROM web_drafts WHERE expires_at < now()"))
     draft_id = secrets.token_urlsafe(24)
     session.execute(

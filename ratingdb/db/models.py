@@ -619,7 +619,7 @@ class DataTouched(Base):
 
 class DataChange(Base):
     """The scopes a data version's change touched (migration 0018; docs/database.md, "The
-    scopes of a change"): ``p:``/``n:``/``t:``/``v:`` words of :mod:`ratingdb.db.scopes`,
+    scopes of a change"): ``p:``/``n:``/``t:``/``v:`` words of :mod:`ratingdb.web.scopes`,
     None for everything. The last 5,000 versions."""
 
     __tablename__ = "data_changes"

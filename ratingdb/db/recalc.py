@@ -43,7 +43,6 @@ from sqlalchemy.orm import Session
 from ratingdb.db import change_report
 from ratingdb.db.change_report import RatingChange
 from ratingdb.db.locks import RUN_KEY, exclude_edits
-from ratingdb.db.scopes import touch_everything
 from ratingdb.db.store import (
     earlier_players,
     load_history,
@@ -282,7 +281,8 @@ def _write_phase(
     try:
         exclude_edits(session)
         if computed.clear_all:  # a full run rewrites every page (migration 0018)
-            touch_everything(session)
+            # the run's rows skip the row triggers that name each scope (migration 0018)
+            session.execute(text("SELECT set_config('ratingdb.scopes', 'all', true)"))
         report = _write(session, computed, dry_run)
         report.run_id = run_id
         report.seconds = time.perf_counter() - started

@@ -25,7 +25,6 @@ from sqlalchemy.orm import Session
 
 from ratingdb.dates import add_years
 from ratingdb.db.snapshot_text import SNAPSHOT_COLUMNS, copy_snapshots
-from ratingdb.db.timing import charged
 from ratingdb.engine.history import History
 from ratingdb.engine.inputs import state_after
 from ratingdb.engine.model import (
@@ -46,6 +45,7 @@ from ratingdb.engine.replay import ReplayOutcome
 from ratingdb.engine.timeline import RechenmodulVersion, Timeline
 from ratingdb.i18n import _
 from ratingdb.records import Maker
+from ratingdb.request_timing import charged
 from ratingdb.rules.model import GameInput, Kind
 from ratingdb.rules.snapshots import SnapshotOutput
 

@@ -2,7 +2,7 @@
 
 The solver of :mod:`ratingdb.rules.solver` rates every tournament the project knows of;
 this is the safety net behind it. When a Rechenmodul still raises a
-:class:`~ratingdb.rules.errors.RulesError` for a tournament, the run does not stop:
+:class:`~ratingdb.errors.RulesError` for a tournament, the run does not stop:
 
 1. the players the error names (a first-rating group, a performance) are struck for this
    evaluation, like a chess computer's games (WO 4.1.4 / classic 6.1.4): they get no new
@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ratingdb.rules.errors import RulesError
+from ratingdb.errors import RulesError
 from ratingdb.rules.model import TournamentInput
 from ratingdb.rules.snapshots import Outputs, SnapshotOutput
 

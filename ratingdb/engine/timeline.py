@@ -9,8 +9,8 @@ from datetime import date
 from functools import cached_property
 from typing import Any
 
+from ratingdb.errors import RulesError
 from ratingdb.rules import Parameters, RuleFamily, get_family
-from ratingdb.rules.errors import RulesError
 from ratingdb.rules.lifecycle import Lifecycle
 
 

@@ -12,7 +12,7 @@ here, once, and reported as one :class:`~ratingdb.errors.InputError` naming the 
   than :data:`MAX_INT_DIGITS` digits: refused;
 * strings (values and keys) with a NUL character or a lone UTF-16 surrogate (``\\ud800``),
   which no database text column and no UTF-8 file can hold: refused with the path
-  (:func:`ratingdb.io.text.check_text`).
+  (:func:`ratingdb.safe_text.check_text`).
 
 Ranges of the values themselves (ratings, indexes, dates) are the readers' business.
 """
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ratingdb.errors import InputError
-from ratingdb.io.text import unsafe_character
+from ratingdb.safe_text import unsafe_character
 
 #: the largest document read (a tournament of 2,000 players is ~0.5 MB)
 MAX_CHARS = 20 * 1024 * 1024

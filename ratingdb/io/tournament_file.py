@@ -21,8 +21,8 @@ from datetime import date
 
 from ratingdb.errors import InputError
 from ratingdb.io import dewis_xml, dsb_xml, swi, swt, trf
-from ratingdb.io.text import check_strings
 from ratingdb.io.trf import TrfTournament
+from ratingdb.safe_text import check_strings
 
 FORMATS = ("dsb-xml", "dewis-xml", "swi", "swt", "trf")
 
@@ -65,7 +65,7 @@ def read_tournament(
     default; SWI: detected by default; SWT: cp1252 by default). ``start``/``end`` replace the
     file's dates (an SWT or TRF file may have none); ``complete_rounds`` leaves out the
     rounds of a TRF that are paired but have no results yet. No text of the file may hold
-    a NUL or a lone surrogate (:mod:`ratingdb.io.text`). Raises :class:`InputError` (all
+    a NUL or a lone surrogate (:mod:`ratingdb.safe_text`). Raises :class:`InputError` (all
     problems of the file, located)."""
     try:
         kind = detect(data)

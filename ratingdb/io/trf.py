@@ -58,8 +58,8 @@ from decimal import Decimal, InvalidOperation
 from ratingdb.budget import Problems, check, more_line, more_of
 from ratingdb.errors import InputError
 from ratingdb.io.numbers import NotANumber, optional_number, whole_number
-from ratingdb.io.text import unsafe_place
 from ratingdb.plausibility import BIRTH_YEAR, FIDE_ID, PLAYER_COUNT, RATING, START_RANK, Range
+from ratingdb.safe_text import unsafe_place
 
 #: TRF round result code -> meaning; ``None`` marks a bye / absence (no game)
 PLAYED = {"1", "0", "="}

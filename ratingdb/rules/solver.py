@@ -46,13 +46,12 @@ from typing import Literal
 import numpy as np
 from scipy.special import expit, ndtr
 
+from ratingdb.errors import ConvergenceError
 from ratingdb.rules import group_terms
-from ratingdb.rules.errors import ConvergenceError
 from ratingdb.rules.rounding import float_half_up
 from ratingdb.rules.single_root import find_root
 
 Extreme = Literal["high", "low"]
-
 
 
 #: |W - W_e| (in points) below which an equation holds

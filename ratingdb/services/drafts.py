@@ -1,9 +1,9 @@
 """The officer's submission pages on top of the one implementation of
 submitting, correcting and deleting (:mod:`ratingdb.services.tournaments`).
 
-A draft (:mod:`ratingdb.db.drafts`) holds an uploaded file, the upload form's options and the
-officer's who-is-who choices. :func:`read` reads the file with the API's readers (every
-tournament format by content through :func:`ratingdb.services.imports.read_trf`, a
+A draft (stored by :mod:`ratingdb.db.drafts`) holds an uploaded file, the upload form's
+options and the officer's who-is-who choices. :func:`read` reads the file with the API's
+readers (every tournament format by content through :func:`ratingdb.services.imports.read_trf`, a
 submission document through :func:`ratingdb.services.database.json_document`); :func:`plan`
 turns draft, user and date into the same change the API makes
 (:func:`~ratingdb.services.tournaments.add_trf`, ``correct_trf``, ``add_json``,
@@ -20,18 +20,25 @@ from datetime import date
 from functools import partial
 from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ratingdb.errors import InputError
+from ratingdb.db import drafts as draft_store
+from ratingdb.db.models import RecalcRun, Tournament, WebDraft
+from ratingdb.errors import InputError, NotFound
 from ratingdb.i18n import _
 from ratingdb.io.evaluate_json import parse_tournament
 from ratingdb.io.trf import TrfTournament
 from ratingdb.services import tournaments
 from ratingdb.services.database import json_document
 from ratingdb.services.imports import read_trf
+from ratingdb.services.permissions import check_edit
 from ratingdb.services.tournaments import Written
 from ratingdb.services.trf_import import Choice
 from ratingdb.services.users import Principal
+
+#: the largest file a draft keeps (the web's body limit for an upload, too)
+MAX_BYTES = draft_store.MAX_BYTES
 
 #: how the pages ask for a tournament id or VKZ a file does not give
 WEB_HINTS = (
@@ -101,9 +108,7 @@ def is_json(content: bytes) -> bool:
     return content.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"{", b"[")
 
 
-def read(
-    content: bytes, filename: str, options: Options, user: Principal | None = None
-) -> Parsed:
+def read(content: bytes, filename: str, options: Options, user: Principal | None = None) -> Parsed:
     """Read the draft's file; InputError with every problem the reader finds (located).
     With the uploading ``user``, the size bounds are checked as soon as the file is read,
     before a document's players are parsed (:func:`within_bounds`)."""
@@ -236,8 +241,6 @@ Plan = Callable[[Session], Written]
 def submitted(session: Session, *, plan: Plan, draft_id: str, user_id: int) -> Written:
     """The draft's change made and the draft deleted, in the caller's transaction (a
     module-level function: the web hands ``partial(submitted, ...)`` to its worker process)."""
-    from ratingdb.db import drafts as draft_store
-
     written = plan(session)
     draft_store.drop(session, draft_id, user_id)
     return written
@@ -394,3 +397,92 @@ def stored_choices(session: Session, code: str, parsed: Parsed) -> dict[str, dic
         if m.player_id is None and not p.computer and p.name in stored:
             out[str(p.start_rank)] = stored[p.name]
     return out
+
+
+# -- the draft's steps (upload, who is who, options, results, discard) ----------------------------
+def create(
+    session: Session,
+    user: Principal,
+    filename: str,
+    content: bytes,
+    options: Options,
+    target: str | None = None,
+    parsed: Parsed | None = None,
+) -> str:
+    """A new draft of ``user`` with the uploaded file (at most :data:`MAX_BYTES`); a
+    correction of stored ``target`` takes who is who as stored where the file cannot say
+    (:func:`stored_choices`). Returns the draft's id."""
+    draft_id = draft_store.create(
+        session, user.user_id, filename, content, options.to_dict(), target
+    )
+    if target is not None and parsed is not None:
+        draft = draft_store.load(session, draft_id, user.user_id)
+        draft.choices = stored_choices(session, target, parsed)
+    return draft_id
+
+
+def load(session: Session, draft_id: str, user: Principal) -> WebDraft:
+    """The unexpired draft ``draft_id`` of ``user``; :class:`NotFound` otherwise (another
+    user's draft is not found either)."""
+    return draft_store.load(session, draft_id, user.user_id)
+
+
+def choose(session: Session, draft: WebDraft, choices: dict[str, Any]) -> None:
+    """The draft's who-is-who choices replaced (JSON by start rank)."""
+    draft.choices = choices
+
+
+def discard(session: Session, draft_id: str, user: Principal) -> None:
+    """The draft deleted (nothing was submitted)."""
+    draft_store.drop(session, draft_id, user.user_id)
+
+
+def set_options(session: Session, draft: WebDraft, options: Options) -> None:
+    """The draft's options replaced; the file must still read with them (:class:`InputError`
+    otherwise, and nothing changes)."""
+    read(draft.content, draft.filename, options)
+    draft.options = options.to_dict()
+
+
+def set_results(session: Session, draft: WebDraft, results: dict[int, str]) -> None:
+    """The draft's file with the results of games ``results`` (:func:`with_results`)."""
+    options = Options.from_dict(draft.options)
+    draft.content = with_results(draft.content, draft.filename, options, results)
+
+
+def correction(session: Session, code: str, user: Principal) -> str:
+    """A correction draft of stored tournament ``code``: its stored submission itself
+    (:func:`stored_file`), so that taken over unchanged it changes nothing."""
+    content = stored_file(session, code)
+    return draft_store.create(session, user.user_id, f"{code}.json", content, {}, code)
+
+
+def editable(session: Session, code: str, user: Principal, today: date) -> dict[str, Any]:
+    """Stored tournament ``code`` (its code, name, VKZ and end) if ``user`` may change it
+    (WO 6.2, 6.3: :class:`~ratingdb.errors.Forbidden` otherwise, the API's check and
+    message); :class:`NotFound` if there is none."""
+    t = session.scalar(select(Tournament).where(Tournament.code == code[:30]))
+    if t is None:
+        raise NotFound(_("no tournament %(code)r") % {"code": code})
+    check_edit(user, code=t.code, vkz=t.vkz, end=t.end_date, today=today)
+    return {"code": t.code, "name": t.name, "vkz": t.vkz, "end": t.end_date}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What became of a submitted draft: the run that evaluated it (None if there was
+    none) and the tournament's name and state (``exists`` False after a deletion)."""
+
+    run: RecalcRun | None
+    exists: bool
+    name: str
+    status: str | None
+
+
+def outcome(session: Session, code: str, run_id: int | None) -> Outcome:
+    """The run ``run_id`` and the state of tournament ``code`` after a submission."""
+    run = session.get(RecalcRun, run_id) if run_id is not None else None
+    t = session.scalar(select(Tournament).where(Tournament.code == code))
+    if t is None:
+        return Outcome(run, False, code, None)
+    return Outcome(run, True, t.name, t.status)

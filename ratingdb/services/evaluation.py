@@ -8,8 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ratingdb.errors import InputError
-from ratingdb.rules.errors import RulesError
+from ratingdb.errors import InputError, RulesError
 from ratingdb.rules.parameters import Precision
 
 if TYPE_CHECKING:

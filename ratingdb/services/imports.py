@@ -17,6 +17,9 @@ from ratingdb.services.club_lists import ClubImport
 from ratingdb.services.database import refusals_named
 from ratingdb.services.member_list import ListImport
 
+#: a tournament file as read, whatever its format (the readers' one read model)
+TournamentFile = TrfTournament
+
 
 def read_trf(
     raw: bytes,
@@ -26,7 +29,7 @@ def read_trf(
     start: date | None = None,
     end: date | None = None,
     complete_rounds: bool = False,
-) -> TrfTournament:
+) -> TournamentFile:
     """A tournament file – TRF16/TRF26, SwissChess SWT, DSB TournamentReport XML, DeWIS XML
     or SWI text, detected from the content; errors name ``name:line:column``, the element
     path or the byte offset and field (all of them at once). ``start``/``end`` replace the

@@ -23,11 +23,11 @@ from ratingdb.errors import (
     NotFound,
     RatingdbError,
     Refused,
+    RulesError,
     Unauthenticated,
     Unavailable,
 )
 from ratingdb.i18n import N_
-from ratingdb.rules.errors import RulesError
 
 #: exit code of a bad input (and of every error without its own code)
 EXIT_INPUT = 2

@@ -13,8 +13,7 @@ from sqlalchemy import Engine
 
 from ratingdb.db.change_report import RatingChange
 from ratingdb.db.recalc import RunReport, run_recalc
-from ratingdb.errors import RatingdbError
-from ratingdb.rules.errors import RulesError
+from ratingdb.errors import RatingdbError, RulesError
 
 __all__ = ["FAILED", "RatingChange", "RunReport", "recalculate"]
 

@@ -300,9 +300,7 @@ def _check_ids(
             f"{path}.fide_id",
             f"a FIDE id is a whole number from 1 to {MAX_FIDE_ID}, got {_shown(fide_id)}",
         )
-    if dsb_id is not None and (
-        not isinstance(dsb_id, str) or not re.fullmatch(DSB_ID, dsb_id)
-    ):
+    if dsb_id is not None and (not isinstance(dsb_id, str) or not re.fullmatch(DSB_ID, dsb_id)):
         raise InputError(
             f"{path}.dsb_id",
             "a DSB id is a string of 1 to 20 letters, digits or hyphens (e.g. 'NU4005017'), "

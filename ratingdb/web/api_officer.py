@@ -23,10 +23,9 @@ from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import InputError
-from ratingdb.io.trf import TrfTournament
 from ratingdb.services import recalc, tournaments
 from ratingdb.services.database import json_document, write
-from ratingdb.services.imports import read_trf
+from ratingdb.services.imports import TournamentFile, read_trf
 from ratingdb.services.tournaments import Written
 from ratingdb.services.trf_import import API_HINTS
 from ratingdb.services.users import Principal
@@ -110,9 +109,7 @@ async def _what_if(request: Request, plan: Plan) -> dict[str, Any]:
 
 
 def add_json(doc: Any, user: Principal, today: date, allow_large: bool = False) -> Plan:
-    return partial(
-        tournaments.add_json, doc=doc, user=user, today=today, allow_large=allow_large
-    )
+    return partial(tournaments.add_json, doc=doc, user=user, today=today, allow_large=allow_large)
 
 
 def correct_json(
@@ -129,7 +126,7 @@ def delete(code: str, user: Principal, today: date) -> Plan:
 
 
 def add_trf(
-    parsed: TrfTournament,
+    parsed: TournamentFile,
     code: str | None,
     file: FileQuery,
     user: Principal,
@@ -144,7 +141,7 @@ def add_trf(
 
 def correct_trf(
     code: str,
-    parsed: TrfTournament,
+    parsed: TournamentFile,
     file: FileQuery,
     user: Principal,
     today: date,
@@ -193,7 +190,7 @@ class FileQuery:
     create_organisation: Annotated[bool, CREATE_ORG] = False
     allow_large: AllowLarge = False
 
-    async def read(self, request: Request) -> TrfTournament:
+    async def read(self, request: Request) -> TournamentFile:
         """The file of the body, read as heavy work within its time budget (:func:`ratingdb.
         web.offload.read_off_the_readers`)."""
         return await read_off_the_readers(

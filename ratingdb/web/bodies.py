@@ -19,7 +19,7 @@ looks at the request's headers first, for every method that carries a body:
    longer than :data:`BODY_SECONDS` as a whole (a slow loris) is answered 408.
 
 The limits: :data:`UPLOAD_LIMIT` for the signed-in area and the API's writes (a
-tournament file of :data:`ratingdb.db.drafts.MAX_BYTES` and the form around it),
+tournament file of :data:`ratingdb.services.drafts.MAX_BYTES` and the form around it),
 :data:`PUBLIC_LIMIT` for everything else (sign-in, the calculator, the DeWIS calls).
 Every refusal carries ``Connection: close``: the client stops sending.
 """
@@ -34,8 +34,8 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ratingdb.db.drafts import MAX_BYTES
 from ratingdb.i18n import _
+from ratingdb.services.drafts import MAX_BYTES
 
 #: the most a signed-in page's form or an API write may send (a file and its form)
 UPLOAD_LIMIT = MAX_BYTES + 1024 * 1024

@@ -20,10 +20,9 @@ from fastapi import APIRouter, Body, Request
 from fastapi.responses import HTMLResponse
 from sqlalchemy.orm import Session
 
-from ratingdb.errors import InputError
+from ratingdb.errors import InputError, RulesError
 from ratingdb.i18n import N_, _
 from ratingdb.queries.search import search_players
-from ratingdb.rules.errors import RulesError
 from ratingdb.services.calc_explain import GROUP, calculation_dict, de, explain
 from ratingdb.services.calculator import (
     INDICES,
@@ -65,8 +64,6 @@ _EXAMPLE = {
         {"id": 42, "result": 0.5},
     ],
 }
-
-
 
 
 def _number(bounds: tuple[int, int], what: str) -> dict[str, Any]:
@@ -119,7 +116,7 @@ CALC_BODY: dict[str, Any] = {
                     "index": _number(INDICES, "index"),
                     "result": {
                         "anyOf": [{"enum": [1, 0.5, 0]}, {"type": "string"}],
-                        "description": "the player's result: 1, 0.5 or 0 (also \"½\", \"1/2\")",
+                        "description": 'the player\'s result: 1, 0.5 or 0 (also "½", "1/2")',
                     },
                 },
             },
@@ -132,8 +129,10 @@ CALC_BODY: dict[str, Any] = {
 @api_router.post(
     "/calc",
     responses=schemas.error_responses(
-        401, 422, refused="A database player without DWZ on the date, typed-in values that "
-        "are no number or outside their range, a date whose Rechenmodul is no DWZ"
+        401,
+        422,
+        refused="A database player without DWZ on the date, typed-in values that "
+        "are no number or outside their range, a date whose Rechenmodul is no DWZ",
     ),
     openapi_extra={
         "requestBody": {"required": True, "content": {"application/json": {"schema": CALC_BODY}}}

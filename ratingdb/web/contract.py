@@ -2,7 +2,7 @@
 the limits the server enforces before a route runs (docs/web.md, "The API's schema").
 
 :class:`ratingdb.web.errors.RefuseUnsafeText` refuses a NUL in the path or the query
-(:func:`ratingdb.io.text.unsafe_character`; a URL carries no lone surrogate, the other
+(:func:`ratingdb.safe_text.unsafe_character`; a URL carries no lone surrogate, the other
 characters no stored text may hold). :func:`declare_text_limits` puts that on every text
 parameter of the document as a pattern, so that a request the schema allows is not
 refused for a reason the schema does not name. A parameter with a pattern of its own

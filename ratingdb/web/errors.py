@@ -22,9 +22,8 @@ from sqlalchemy.exc import DataError, IntegrityError, OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from ratingdb.errors import InputError, RatingdbError, Refused
+from ratingdb.errors import InputError, RatingdbError, Refused, RulesError
 from ratingdb.i18n import N_, _
-from ratingdb.rules.errors import RulesError
 from ratingdb.services.outcomes import as_error, outcome
 from ratingdb.web import validation_text
 
@@ -202,8 +201,8 @@ HANDLERS: dict[Any, Any] = {
 
 def unsafe_request_text(scope: Scope) -> tuple[str, str] | None:
     """(location, problem) of the first character in the request's path or query that no
-    stored text may hold (a NUL, ``%00``: :mod:`ratingdb.io.text`), or None."""
-    from ratingdb.io.text import unsafe_character
+    stored text may hold (a NUL, ``%00``: :mod:`ratingdb.safe_text`), or None."""
+    from ratingdb.safe_text import unsafe_character
 
     bad = unsafe_character(scope.get("path", ""))
     if bad:

@@ -10,7 +10,6 @@ from urllib.parse import urlencode
 
 from sqlalchemy.orm import Session
 
-from ratingdb.db import scopes
 from ratingdb.errors import InputError
 from ratingdb.i18n import _
 from ratingdb.queries.clubs import OrganisationScope, organisation_scope, scope_clubs
@@ -23,6 +22,7 @@ from ratingdb.queries.top_lists import (
     top_list_query,
     top_list_rows,
 )
+from ratingdb.web import scopes
 from ratingdb.web.page_cache import depends_on
 
 

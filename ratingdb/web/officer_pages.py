@@ -19,8 +19,8 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlalchemy.orm import Session
 
 from ratingdb.i18n import _
-from ratingdb.queries.officer import officer_tournaments, state_counts
 from ratingdb.queries.runs import recorded_runs
+from ratingdb.services.officer_overview import officer_tournaments, state_counts
 from ratingdb.services.sign_in import (
     SESSION_HOURS,
     Locked,

@@ -6,8 +6,8 @@ Steps and what each keeps (nothing is a tournament before "submit"):
 1. ``/officer/upload`` (a form with the file or one of the examples, and the options the
    API takes as query parameters): the file is read with the API's readers; a file with
    problems comes back with every problem listed (422), a readable one becomes a draft
-   (:mod:`ratingdb.db.drafts`) and the browser goes to its page.
-2. ``/officer/drafts/{id}``: header, warnings, who is who (:mod:`ratingdb.queries.
+   (:mod:`ratingdb.services.drafts`) and the browser goes to its page.
+2. ``/officer/drafts/{id}``: header, warnings, who is who (:mod:`ratingdb.services.
    who_is_who`), the games; participants the import cannot decide are decided here
    (``POST .../choices``), and when none is open, the what-if of the change
    (:func:`ratingdb.services.tournaments.preview`: the same checks, 403 with the API's
@@ -15,11 +15,13 @@ Steps and what each keeps (nothing is a tournament before "submit"):
    What-ifs run where the API's run (:func:`ratingdb.web.offload.off_the_readers`: the
    officer worker process of ``ratingdb serve``), writes in request threads as the API's.
 3. ``POST /officer/drafts/{id}/submit``: the same change committed, the draft deleted in
-   the same transaction; the browser goes to ``/officer``, where it is pending until the
-   next run.
+   the same transaction, then evaluated at once (WO 6.4.3, :func:`ratingdb.services.recalc.
+   evaluate_now`); the browser goes to ``/officer/done/{code}``: what was stored and its
+   evaluation.
 4. Corrections: ``/officer/upload?correct=CODE`` (a new file for a stored tournament) or
-   ``POST /officer/tournaments/{code}/edit`` (a draft of the stored tournament's own TRF
-   export, whose results are edited on the draft page); deletion: ``/officer/tournaments/
+   ``POST /officer/tournaments/{code}/edit`` (a draft of the stored submission itself,
+   :func:`ratingdb.services.drafts.correction`, whose results are edited on the draft
+   page); deletion: ``/officer/tournaments/
    {code}/delete``, its what-if and a reason, kept in the audit entry.
 
 Every change is a plan of :mod:`ratingdb.services.drafts` over :mod:`ratingdb.services.
@@ -37,18 +39,13 @@ from urllib.parse import quote, urlencode
 
 from fastapi import APIRouter, File, Form, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ratingdb import budget
-from ratingdb.db import drafts as draft_store
-from ratingdb.db.models import Tournament
-from ratingdb.errors import InputError, NotFound, RatingdbError, Unauthenticated
+from ratingdb.errors import InputError, RatingdbError, Unauthenticated
 from ratingdb.i18n import _
-from ratingdb.queries import who_is_who
-from ratingdb.services import drafts, recalc, tournaments
+from ratingdb.services import drafts, recalc, tournaments, who_is_who
 from ratingdb.services.database import write
-from ratingdb.services.permissions import check_edit
 from ratingdb.web.deps import SignedIn, SignedInDep
 from ratingdb.web.errors import describe
 from ratingdb.web.guard import SIGN_IN, check_csrf, render, to_sign_in
@@ -112,11 +109,7 @@ def _stored_tournament(request: Request, user: SignedIn, code: str) -> dict[str,
     """Stored tournament ``code`` if the user may change it (WO 6.2, 6.3): the API's check
     and message (403), else 404."""
     with Session(request.app.state.engine) as session:
-        t = session.scalar(select(Tournament).where(Tournament.code == code[:30]))
-        if t is None:
-            raise NotFound(_("no tournament %(code)r") % {"code": code})
-        check_edit(user.user, code=t.code, vkz=t.vkz, end=t.end_date, today=_today(request))
-        return {"code": t.code, "name": t.name, "vkz": t.vkz, "end": t.end_date}
+        return drafts.editable(session, code, user.user, _today(request))
 
 
 @router.get("/officer/upload", response_class=HTMLResponse)
@@ -222,23 +215,18 @@ def _new_draft(
     parsed: drafts.Parsed,
 ) -> str:
     with Session(request.app.state.engine) as session, session.begin():
-        draft_id = draft_store.create(
-            session, user.user.user_id, filename, content, options.to_dict(), stored
-        )
-        if stored is not None:  # a corrected file: who is who as stored where it cannot say
-            draft = draft_store.load(session, draft_id, user.user.user_id)
-            draft_store.set_choices(session, draft, drafts.stored_choices(session, stored, parsed))
-    return str(draft_id)
+        # a corrected file: who is who as stored where it cannot say
+        return drafts.create(session, user.user, filename, content, options, stored, parsed)
 
 
 def _uploaded(file: UploadFile | None, example: str) -> tuple[str, bytes]:
     """The uploaded file's name and bytes, or an example's (one of :func:`examples`)."""
     if file is not None and file.filename:
-        content = file.file.read(draft_store.MAX_BYTES + 1)
+        content = file.file.read(drafts.MAX_BYTES + 1)
         name = Path(file.filename).name[:100] or "upload"
-        if len(content) > draft_store.MAX_BYTES:
+        if len(content) > drafts.MAX_BYTES:
             raise InputError(
-                name, _("the file has more than %(n)d bytes") % {"n": draft_store.MAX_BYTES}
+                name, _("the file has more than %(n)d bytes") % {"n": drafts.MAX_BYTES}
             )
         if not content:
             raise InputError(name, _("the file is empty"))
@@ -254,7 +242,7 @@ def _uploaded(file: UploadFile | None, example: str) -> tuple[str, bytes]:
 def _draft_context(
     request: Request, session: Session, user: SignedIn, draft_id: str
 ) -> dict[str, Any]:
-    draft = draft_store.load(session, draft_id, user.user.user_id)
+    draft = drafts.load(session, draft_id, user.user)
     options = drafts.Options.from_dict(draft.options)
     # read again on every view (a draft keeps the file, not its reading), within the
     # file's time budget as at the upload (ratingdb/budget.py)
@@ -376,7 +364,7 @@ def _store_choices(request: Request, user: SignedIn, draft_id: str, fields: dict
                 choice = {"kind": "nonmember"}
             if choice is not None:
                 stored[row.key] = choice
-        draft_store.set_choices(session, ctx["draft"], stored)
+        drafts.choose(session, ctx["draft"], stored)
 
 
 @router.post("/officer/drafts/{draft_id}/options")
@@ -396,14 +384,13 @@ def save_options(
     place: the file is read again with them, who is who stays as chosen."""
     signed = _posting(user, csrf)
     with Session(request.app.state.engine) as session, session.begin():
-        draft = draft_store.load(session, draft_id, signed.user.user_id)
+        draft = drafts.load(session, draft_id, signed.user)
         old = drafts.Options.from_dict(draft.options)
         new = _options(code, vkz, kind, old.encoding or "", start, end,
                        "1" if old.complete_rounds else "", create_organisation,
                        "1" if old.allow_large else "")  # fmt: skip
         # the file still reads with them (within its time budget)
-        budget.within(draft.filename, drafts.read, draft.content, draft.filename, new)
-        draft.options = new.to_dict()
+        budget.within(draft.filename, drafts.set_options, session, draft, new)
     return RedirectResponse(f"/officer/drafts/{draft_id}#fix", status_code=303)
 
 
@@ -471,22 +458,20 @@ async def done_page(
 def _done_context(
     request: Request, user: SignedIn, code: str, action: str, run_id: int | None
 ) -> dict[str, Any]:
-    from ratingdb.db.models import RecalcRun
     from ratingdb.web.pages import table_for
 
     with Session(request.app.state.engine) as session:
-        run = session.get(RecalcRun, run_id) if run_id is not None else None
-        t = session.scalar(select(Tournament).where(Tournament.code == code))
+        done = drafts.outcome(session, code, run_id)
         table = None
-        if t is not None and run is not None and run.status == "succeeded":
+        if done.exists and done.run is not None and done.run.status == "succeeded":
             table = table_for(session, code, _today(request), user.user)
         return {
             "code": code,
             "action": action if action in ACTIONS else "add",
-            "run": run,
-            "exists": t is not None,
-            "name": t.name if t is not None else code,
-            "status": t.status if t is not None else None,
+            "run": done.run,
+            "exists": done.exists,
+            "name": done.name,
+            "status": done.status,
             "table": table,
         }
 
@@ -504,7 +489,7 @@ def discard(
 ) -> Response:
     signed = _posting(user, csrf)
     with Session(request.app.state.engine) as session, session.begin():
-        draft_store.drop(session, draft_id, signed.user.user_id)
+        drafts.discard(session, draft_id, signed.user)
     return RedirectResponse("/officer", status_code=303)
 
 
@@ -527,9 +512,7 @@ def _store_results(
     request: Request, user: SignedIn, draft_id: str, results: dict[int, str]
 ) -> None:
     with Session(request.app.state.engine) as session, session.begin():
-        draft = draft_store.load(session, draft_id, user.user.user_id)
-        options = drafts.Options.from_dict(draft.options)
-        draft.content = drafts.with_results(draft.content, draft.filename, options, results)
+        drafts.set_results(session, drafts.load(session, draft_id, user.user), results)
 
 
 # -- 4. correct the stored results, delete -------------------------------------------------------
@@ -544,10 +527,7 @@ def edit_stored(
     signed = _posting(user, csrf)
     stored = _stored_tournament(request, signed, code)["code"]
     with Session(request.app.state.engine) as session, session.begin():
-        content = drafts.stored_file(session, stored)
-        draft_id = draft_store.create(
-            session, signed.user.user_id, f"{stored}.json", content, {}, stored
-        )
+        draft_id = drafts.correction(session, stored, signed.user)
     return RedirectResponse(f"/officer/drafts/{draft_id}", status_code=303)
 
 

@@ -5,7 +5,7 @@ rendering (docs/web.md, "The page cache").
 **Exact.** Every transaction that changes the data of the public pages raises the counter
 ``data_version.n`` at its commit (migration 0017: an officer's write, a member list, a
 recalculation run, …; a what-if rolls back and raises nothing) and records with it the
-scopes it touched (migration 0018, :mod:`ratingdb.db.scopes`: players, tournaments, clubs'
+scopes it touched (migration 0018, :mod:`ratingdb.web.scopes`: players, tournaments, clubs'
 memberships, or everything). A request first reads the counter, and the scopes of the
 versions since the one the cache knows, with a query *sent after the request arrived*
 (:class:`DataVersion`), so it sees every change committed before; an answer it renders on a
@@ -51,7 +51,7 @@ from typing import Any, NamedTuple
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ratingdb.db.timing import current
+from ratingdb.request_timing import current
 from ratingdb.web.language import request_language
 
 log = logging.getLogger("ratingdb.web")
@@ -86,7 +86,7 @@ page_scopes: ContextVar[set[str] | None] = ContextVar("ratingdb_page_scopes", de
 
 
 def depends_on(*scopes: str) -> None:
-    """The page being rendered shows data of these scopes (:mod:`ratingdb.db.scopes`); a
+    """The page being rendered shows data of these scopes (:mod:`ratingdb.web.scopes`); a
     page that names none depends on everything. Nothing outside a cached request."""
     collected = page_scopes.get()
     if collected is not None:

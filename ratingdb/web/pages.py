@@ -16,7 +16,6 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import HTMLResponse, Response
 from sqlalchemy.orm import Session
 
-from ratingdb.db import scopes
 from ratingdb.errors import InputError
 from ratingdb.i18n import _
 from ratingdb.names import full_name
@@ -37,6 +36,7 @@ from ratingdb.queries.top_lists import top_labels
 from ratingdb.queries.tournament_search import find_tournaments
 from ratingdb.services.users import Principal
 from ratingdb.terms import card_terms, term
+from ratingdb.web import scopes
 from ratingdb.web.chart import chart_points, rating_chart
 from ratingdb.web.deps import OptionalUser, ReleasingRoute, SessionDep, TodayDep
 from ratingdb.web.lists import (

@@ -37,8 +37,9 @@ SUBMISSION: dict[str, Any] = {
             "type": "object",
             "required": ["id", "start", "end"],
             "properties": {
-                "id": _key("the tournament's code (unique; no '/', no blank at either end)",
-                           CODE_WIDTH),
+                "id": _key(
+                    "the tournament's code (unique; no '/', no blank at either end)", CODE_WIDTH
+                ),
                 "name": {"type": "string", "maxLength": NAME_WIDTH},
                 "start": _DATE,
                 "end": _DATE,

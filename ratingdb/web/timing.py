@@ -7,7 +7,7 @@ header (docs/web.md, "Load test").
   (:func:`in_thread`, the thread limiter of ``RATINGDB_WEB_THREADS``);
 * ``work``: the time in a request thread (database work, rendering);
 * ``db``: the part of ``work`` spent in the database (sent until fetched), with the number
-  of round trips in its description (:mod:`ratingdb.db.timing`);
+  of round trips in its description (:mod:`ratingdb.request_timing`);
 * ``cpu``: the CPU time of the request thread, i.e. the server's own Python work for the
   request outside the event loop;
 * ``version``: waiting for the data version of the page cache (a public page's request
@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 from anyio import CapacityLimiter, to_thread
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ratingdb.db.timing import Timing, current
+from ratingdb.request_timing import Timing, current
 
 T = TypeVar("T")
 

@@ -39,7 +39,7 @@ import numpy as np
 from scipy import optimize
 from scipy.special import expit, ndtr
 
-from ratingdb.rules.errors import ConvergenceError
+from ratingdb.errors import ConvergenceError
 
 Extreme = Literal["high", "low"]
 

@@ -31,8 +31,8 @@ from typing import Literal
 
 import numpy as np
 
+from ratingdb.errors import ConvergenceError
 from ratingdb.rules.dwz.arithmetic import Arithmetic, Num, TableArithmetic
-from ratingdb.rules.errors import ConvergenceError
 from ratingdb.rules.rounding import div_half_up
 from ratingdb.rules.solver import Equation
 

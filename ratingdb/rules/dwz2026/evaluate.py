@@ -29,6 +29,7 @@ from fractions import Fraction
 from itertools import pairwise
 from typing import Any
 
+from ratingdb.errors import ConvergenceError
 from ratingdb.rules.dwz.arithmetic import Num, TableArithmetic, three_places
 from ratingdb.rules.dwz.evaluation import (
     DwzEvaluation,
@@ -48,7 +49,6 @@ from ratingdb.rules.dwz2026.development import (
 )
 from ratingdb.rules.dwz2026.params import Dwz2026Parameters
 from ratingdb.rules.dwz2026.probability import SIGMA, arithmetic_for
-from ratingdb.rules.errors import ConvergenceError
 from ratingdb.rules.model import TournamentInput, TournamentResult
 from ratingdb.rules.rounding import div_half_up, to_decimal
 from ratingdb.rules.solver import Curve, Single, solve_many, solve_roots

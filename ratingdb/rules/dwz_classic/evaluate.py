@@ -58,6 +58,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from ratingdb.errors import ConvergenceError
 from ratingdb.rules.dwz.arithmetic import Num, TableArithmetic
 from ratingdb.rules.dwz.evaluation import (
     DwzEvaluation,
@@ -83,7 +84,6 @@ from ratingdb.rules.dwz_classic.coefficient import (
 )
 from ratingdb.rules.dwz_classic.params import DwzClassicParameters
 from ratingdb.rules.dwz_classic.tables import arithmetic_for
-from ratingdb.rules.errors import ConvergenceError
 from ratingdb.rules.model import ResidualGame, TournamentInput, TournamentResult
 from ratingdb.rules.rounding import div_half_up, round_half_up
 from ratingdb.rules.solver import (

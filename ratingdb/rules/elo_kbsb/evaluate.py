@@ -59,6 +59,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from ratingdb.errors import RulesError
 from ratingdb.rules.elo_kbsb.model import (
     KbsbHistory,
     KbsbPeriodInput,
@@ -73,7 +74,6 @@ from ratingdb.rules.elo_kbsb.tables import (
     expected_float,
     expected_hundredths,
 )
-from ratingdb.rules.errors import RulesError
 from ratingdb.rules.model import RESULTS
 from ratingdb.rules.rounding import (
     decimal_half_up,

@@ -28,6 +28,7 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
 
+from ratingdb.errors import RulesError
 from ratingdb.rules.elo_online.model import (
     OnlineGameResult,
     OnlineInput,
@@ -35,7 +36,6 @@ from ratingdb.rules.elo_online.model import (
     OnlineResult,
 )
 from ratingdb.rules.elo_online.params import OnlineEloParameters
-from ratingdb.rules.errors import RulesError
 from ratingdb.rules.model import RESULTS
 from ratingdb.rules.rounding import decimal_half_up, round_half_up
 

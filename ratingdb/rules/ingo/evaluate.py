@@ -53,7 +53,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from ratingdb.rules.errors import RulesError
+from ratingdb.errors import RulesError
 from ratingdb.rules.ingo.arithmetic import Arithmetic, new_number
 from ratingdb.rules.ingo.games import (
     FLAG_OR_BETTER,

@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from ratingdb.rules.errors import ConvergenceError, RulesError
+from ratingdb.errors import ConvergenceError, RulesError
 from ratingdb.rules.ingo.arithmetic import Arithmetic
 from ratingdb.rules.ingo.games import View
 

@@ -6,14 +6,14 @@ integers in ``opponents_avg`` and ``performance`` (their one-decimal values are 
 of ``ratingdb evaluate --rules ingo``). Ingo has no age classes for the database: ``adult``.
 The "or better"/"or worse" flag of C II is not carried from one tournament to the next.
 A negative H is not stored (``performance`` stays empty); a new Ingo number below 1 is a
-:class:`~ratingdb.rules.errors.RulesError` (the run fails cleanly, naming the tournament).
+:class:`~ratingdb.errors.RulesError` (the run fails cleanly, naming the tournament).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ratingdb.rules.errors import RulesError
+from ratingdb.errors import RulesError
 from ratingdb.rules.ingo.evaluate import evaluate
 from ratingdb.rules.model import TournamentInput
 from ratingdb.rules.rounding import round_half_up

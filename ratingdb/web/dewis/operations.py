@@ -25,13 +25,13 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from ratingdb.db import scopes
 from ratingdb.queries import dewis_data as data
 from ratingdb.queries.evaluation_table import tournament_info
 from ratingdb.queries.games import tournament_games
 from ratingdb.queries.publication import published_players
 from ratingdb.queries.reports import rating_list_rows
 from ratingdb.queries.search import ZPS, search_players
+from ratingdb.web import scopes
 from ratingdb.web.dewis import arguments as arg
 from ratingdb.web.dewis import faults as f
 from ratingdb.web.dewis.envelope import Value

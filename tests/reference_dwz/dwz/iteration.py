@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from ratingdb.rules.errors import ConvergenceError
+from ratingdb.errors import ConvergenceError
 from ratingdb.rules.rounding import div_half_up
 from tests.reference_dwz.dwz.arithmetic import Arithmetic, Num
 from tests.reference_dwz.solver import Equation

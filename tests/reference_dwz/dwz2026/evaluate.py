@@ -26,8 +26,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from ratingdb.errors import ConvergenceError
 from ratingdb.rules.dwz2026.params import Dwz2026Parameters
-from ratingdb.rules.errors import ConvergenceError
 from ratingdb.rules.model import TournamentInput, TournamentResult
 from ratingdb.rules.rounding import to_decimal
 from tests.reference_dwz.dwz.arithmetic import Num

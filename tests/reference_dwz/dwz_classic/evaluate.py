@@ -58,8 +58,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from ratingdb.errors import ConvergenceError
 from ratingdb.rules.dwz_classic.params import DwzClassicParameters
-from ratingdb.rules.errors import ConvergenceError
 from ratingdb.rules.model import ResidualGame, TournamentInput, TournamentResult
 from ratingdb.rules.rounding import round_half_up
 from tests.reference_dwz.dwz.arithmetic import Num

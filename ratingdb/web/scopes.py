@@ -1,5 +1,5 @@
-"""The scopes of a data change: which public pages a committed change can have touched
-(migration 0018; the web's page cache keeps every page whose scopes it did not touch,
+"""The words of the page cache's scopes: which public pages a committed change can have
+touched (migration 0018; the page cache keeps every page whose scopes it did not touch,
 :mod:`ratingdb.web.page_cache`; docs/web.md, "The page cache").
 
 The database names them (row triggers of migration 0018, one row of ``data_changes`` per
@@ -21,9 +21,6 @@ the tournament lists; ``v:C*``: the clubs of a federation). A change of anything
 """
 
 from __future__ import annotations
-
-from sqlalchemy import text
-from sqlalchemy.orm import Session
 
 #: a change that may have touched every page (``data_changes.scopes`` NULL)
 EVERYTHING = None
@@ -52,9 +49,3 @@ def club(vkz: str) -> str:
 def clubs_under(prefix: str) -> str:
     """The clubs whose VKZ begins with ``prefix`` (a federation's list)."""
     return f"v:{prefix}*"
-
-
-def touch_everything(session: Session) -> None:
-    """Mark the current transaction as touching every page: a run or an import that writes
-    many rows says so at its start, so its rows skip the row triggers (migration 0018)."""
-    session.execute(text("SELECT set_config('ratingdb.scopes', 'all', true)"))
