@@ -54,6 +54,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.db)
         if browser:
             item.add_marker(pytest.mark.browser)
+        if "demo_run" in getattr(item, "fixturenames", ()):
+            # one pytest-xdist worker runs the demo: it builds ratingdb_demo on its server,
+            # which the workers share under TEST_DATABASE_URL (``--dist loadgroup``)
+            item.add_marker(pytest.mark.xdist_group("demo"))
 
 
 @pytest.fixture(scope="session")
@@ -186,7 +190,8 @@ def demo_run(pg_server: URL) -> Iterator[tuple[Any, URL]]:
 @pytest.fixture(scope="session")
 def migrated_engine(pg_server: URL) -> Iterator[Engine]:
     """An engine on a database migrated to head by the real Alembic migrations."""
-    name = "ratingdb_tests"
+    # a database of each pytest-xdist worker's own (they share TEST_DATABASE_URL's server)
+    name = "ratingdb_tests" + os.environ.get("PYTEST_XDIST_WORKER", "").replace("gw", "_")
     try:
         url = _create_database(pg_server, name)
     except Exception:
