@@ -3,26 +3,19 @@
 A full replay makes millions of :class:`~ratingdb.rules.model.GameInput` and
 :class:`~ratingdb.rules.snapshots.SnapshotOutput` objects from rows: the games read from
 the database, the games of every task its worker process rebuilds, the outputs the worker
-sends back. Their ``__init__`` only stores its arguments, so :class:`Maker` stores the
-values into the slots directly (``ratingdb/_records.c``, built by setup.py like the rules'
-extensions): 34 ns a game against 144 ns, 58 ns an output against
-245 ns. The objects are the ones ``cls(*values)`` makes (``tests/test_records.py``);
-without the extension :class:`Maker` calls exactly that. :meth:`Maker.values` reads the
-slots back as tuples, what crosses between the replay and its worker process.
+sends back. :class:`Maker` makes them as ``cls(*values)`` and reads them back as tuples of
+their field values (:meth:`Maker.values`, what crosses between the replay and its worker
+process); the strings of one read can be shared (``same``), so that pickle writes each
+once.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from types import ModuleType
+from itertools import starmap
+from operator import attrgetter
 from typing import Any, Generic, TypeVar
-
-compiled: ModuleType | None
-try:
-    from ratingdb import _records as compiled
-except ImportError:  # pragma: no cover - an install without a C compiler
-    compiled = None
 
 T = TypeVar("T")
 
@@ -31,7 +24,8 @@ class Maker(Generic[T]):
     """Objects of ``cls`` from rows holding its fields' values in order (from ``start``
     on in each row, exactly as many). ``cls`` must be a dataclass with slots whose
     ``__init__`` does nothing else: every field an argument, no ``__post_init__``, no
-    ``__new__`` of its own (a TypeError otherwise)."""
+    ``__new__`` of its own (a TypeError otherwise), so that an object read back by
+    :meth:`values` and made again by :meth:`many` is the same."""
 
     def __init__(self, cls: type[T], start: int = 0) -> None:
         if not dataclasses.is_dataclass(cls) or "__slots__" not in cls.__dict__:
@@ -43,36 +37,36 @@ class Maker(Generic[T]):
             or cls.__new__ is not object.__new__
         ):
             raise TypeError(f"{cls.__name__}.__init__ does more than store its fields")
+        if len(names) < 2:
+            raise TypeError(f"{cls.__name__} has fewer than two fields")
         self.cls = cls
         self.start = start
         self._names = names
-        self._offsets: tuple[int, ...] | None = (
-            None if compiled is None else compiled.layout(cls, names)
-        )
+        #: an object's field values as a tuple (two or more names: attrgetter gives a tuple)
+        self._values = attrgetter(*names)
 
     def many(self, rows: Sequence[tuple[Any, ...]], same: dict[str, str] | None = None) -> list[T]:
-        """One object a row. With ``same``, every string value is the one equal string
-        ``same`` holds (added where it holds none): the objects of one read share their
-        strings (a game's players and result: pickle writes a shared string once)."""
-        if self._offsets is not None and compiled is not None:
-            return compiled.build(self.cls, self._offsets, rows, self.start, same)  # type: ignore[no-any-return]
-        cls, start, end = self.cls, self.start, self.start + len(self._names)
-        for row in rows:
-            if len(row) != end:
-                raise TypeError(f"build: a row is not a tuple of {end} values")
-        if same is None:
-            return [cls(*row[start:end]) for row in rows]
-        shared = same.setdefault
-        return [
-            cls(*[shared(v, v) if type(v) is str else v for v in row[start:end]]) for row in rows
-        ]
+        """One object a row (a TypeError for a row that does not hold exactly the fields'
+        values from ``start`` on). With ``same``, every string value is the one equal
+        string ``same`` holds (added where it holds none): the objects of one read share
+        their strings (a game's players and result: pickle writes a shared string once)."""
+        if not rows:
+            return []
+        cls, start, width = self.cls, self.start, self.start + len(self._names)
+        if set(map(len, rows)) != {width}:
+            raise TypeError(f"build: a row is not a tuple of {width} values")
+        if same is None and start == 0:
+            return list(starmap(cls, rows))
+        columns: Sequence[Sequence[Any]] = list(zip(*rows, strict=True))[start:]
+        if same is not None:  # a column of strings only: each value the one equal string
+            shared = same.setdefault
+            columns = [
+                list(map(shared, column, column)) if set(map(type, column)) == {str} else column
+                for column in columns
+            ]
+        return list(map(cls, *columns))
 
     def values(self, objects: Sequence[T]) -> list[tuple[Any, ...]]:
         """The inverse of :meth:`many`: each object's field values as a tuple, in the
-        fields' order (what ``attrgetter`` of the fields' names gives for two or more; an
-        object of another class: TypeError where the extension is built)."""
-        if self._offsets is not None and compiled is not None:
-            found: list[tuple[Any, ...]] = compiled.values(self.cls, self._offsets, objects)
-            return found
-        names = self._names
-        return [tuple([getattr(o, name) for name in names]) for o in objects]
+        fields' order."""
+        return list(map(self._values, objects))

@@ -1,6 +1,5 @@
 """ratingdb/records.py: objects of a plain slots dataclass made from rows of their field
-values (in C, ``ratingdb/_records.c``) are the objects ``cls(*values)``
-makes."""
+values are the objects ``cls(*values)`` makes, and read back as those values."""
 
 from __future__ import annotations
 
@@ -14,17 +13,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ratingdb import records
 from ratingdb.records import Maker
 from ratingdb.rules.model import GameInput, TournamentInfo
 from ratingdb.rules.snapshots import SnapshotOutput
-
-
-def test_the_install_builds_the_extension() -> None:
-    """The extensions are part of every install (setup.py): the replay makes its games and
-    outputs in C."""
-    assert records.compiled is not None
-
 
 _values = st.one_of(
     st.none(), st.integers(), st.floats(allow_nan=False), st.text(max_size=8), st.booleans()
@@ -71,21 +62,11 @@ def test_the_objects_hold_their_values():
     assert sys.getrefcount(score) == before
 
 
+@pytest.mark.parametrize("start", [0, 1])
 @pytest.mark.parametrize("row", [("1", "2", "1-0"), ("1", "2", "1-0", 3, 4)])
-@pytest.mark.parametrize("extension", [True, False])
-def test_a_row_of_another_length_is_refused(row, extension, monkeypatch):
-    if not extension:
-        monkeypatch.setattr(records, "compiled", None)
-    with pytest.raises(TypeError, match="not a tuple of 4 values"):
-        Maker(GameInput).many([("1", "2", "1-0", 1), row])
-
-
-def test_without_the_extension_the_same_objects(monkeypatch):
-    rows = [("1", "2", "1-0", 1), ("2", "1", "+-", None)]
-    fast = Maker(GameInput, start=0).many(rows)
-    monkeypatch.setattr(records, "compiled", None)
-    slow = Maker(GameInput).many(rows)
-    assert fast == slow == [GameInput(*row) for row in rows]
+def test_a_row_of_another_length_is_refused(row, start):
+    with pytest.raises(TypeError, match=f"not a tuple of {4 + start} values"):
+        Maker(GameInput, start).many([(0,) * start + ("1", "2", "1-0", 1), (0,) * start + row])
 
 
 @dataclass
@@ -113,26 +94,9 @@ def test_a_class_whose_init_does_more_is_refused(cls):
         Maker(cls)
 
 
-def test_only_writable_object_slots_have_a_layout():
-    assert records.compiled is not None
-    with pytest.raises(AttributeError):
-        records.compiled.layout(GameInput, ("nothing",))
-    with pytest.raises(TypeError, match="is not a slot"):
-        records.compiled.layout(GameInput, ("__init__",))
-    with pytest.raises(TypeError, match="is not a slot"):  # a slot of another class
-        records.compiled.layout(GameInput, ("__class__",))
-    offsets = records.compiled.layout(GameInput, ("white", "black", "result", "round"))
-    with pytest.raises(ValueError):
-        records.compiled.build(GameInput, (10**6,), [("1",)], 0, None)
-    assert len(set(offsets)) == 4
-
-
-@pytest.mark.parametrize("extension", [True, False])
-def test_strings_of_one_read_are_shared(extension, monkeypatch):
+def test_strings_of_one_read_are_shared():
     """With ``same``, equal strings become one object (the first seen, or the one
     ``same`` holds already); other values stay as they are."""
-    if not extension:
-        monkeypatch.setattr(records, "compiled", None)
     one = "".join(["10", "01"])  # equal strings, three objects
     rows = [
         (7, one, "".join(["10", "02"]), "1-0", 1),
@@ -165,16 +129,12 @@ def test_the_games_of_one_read_share_their_strings():
     assert games[5][0].result is games[5][1].result
 
 
-@pytest.mark.parametrize("extension", [True, False])
 @given(rows=st.lists(st.tuples(_values, _values, _values, _values), max_size=20))
-def test_values_read_back_what_was_made(rows, extension):
+def test_values_read_back_what_was_made(rows):
     """:meth:`Maker.values` is the inverse of :meth:`Maker.many`: each object's fields as
-    a tuple, the very values (by identity), in the fields' order, as attrgetter reads
-    them; the same without the extension."""
+    a tuple, the very values (by identity), in the fields' order."""
     maker = Maker(GameInput)
     games = maker.many(rows)
-    if not extension:
-        maker._offsets = None
     back = maker.values(games)
     assert back == [tuple(row) for row in rows]
     assert all(
@@ -192,7 +152,7 @@ def test_values_refuse_an_object_of_another_class_and_an_unset_slot():
 
     later = Later(*maker.values([o])[0])
     assert maker.values([o, later]) == [maker.values([o])[0]] * 2  # a subclass: its slots
-    with pytest.raises(TypeError, match="not a"):
+    with pytest.raises(AttributeError):  # a game has no player group
         maker.values([o, GameInput("1", "2", "1-0")])
     unset = SnapshotOutput.__new__(SnapshotOutput)
     with pytest.raises(AttributeError):

@@ -4,9 +4,7 @@ adaptation of the same values stores, column for column."""
 from __future__ import annotations
 
 import json
-import math
 import random
-from dataclasses import fields
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from operator import attrgetter
@@ -21,22 +19,14 @@ from psycopg.rows import dict_row
 from sqlalchemy import create_engine
 from sqlalchemy.pool import NullPool
 
-from ratingdb.db import snapshot_text
 from ratingdb.db.models import RatingSnapshot
-from ratingdb.db.snapshot_json import (
-    FLOAT_CACHE_SIZE,
-    FLOAT_TEXT,
-    compact,
-    floats_json,
-    residual_json,
-)
+from ratingdb.db.snapshot_json import compact, floats_json, residual_json
 from ratingdb.db.snapshot_text import (
     INPUT_COLUMNS,
     OUTPUT_COLUMNS,
     SNAPSHOT_COLUMNS,
     copy_snapshots,
     output_text,
-    python_output_text,
     snapshot_line,
     snapshot_lines,
     text_value,
@@ -238,7 +228,7 @@ def test_copy_text_stores_what_psycopg_adaptation_stores(raw):
     assert nulls is not None and all(n > 0 for n in nulls)  # NULL, "\N" and a tab all occur
 
 
-# -- the output columns in C (ratingdb/db/_fasttext.c) -----------------------------------------
+# -- every value the output columns may hold ---------------------------------------------------
 NUMBERS = st.one_of(
     st.none(),
     st.integers(min_value=-(2**70), max_value=2**70),
@@ -255,8 +245,8 @@ OUTPUTS = st.builds(
     index_old=NUMBERS,
     k=NUMBERS,
     opponents_avg=NUMBERS,
-    score=NUMBERS,
-    games=NUMBERS,
+    score=NUMBERS.filter(lambda v: v is not None),  # NOT NULL columns: the rules give both
+    games=NUMBERS.filter(lambda v: v is not None),
     expected=NUMBERS,
     performance=NUMBERS,
     exceptional=st.one_of(st.none(), st.booleans(), st.integers(0, 2)),
@@ -277,133 +267,55 @@ OUTPUTS = st.builds(
 )
 
 
+def _number(value: Any) -> str:
+    """A number column's value in COPY's text format: NULL, or the number as Python
+    writes it (what psycopg sends)."""
+    return "\\N" if value is None else str(value)
+
+
+def _column(value: Any) -> str:
+    """A text or flag column's value in COPY's text format, as the COPY documentation
+    states it (the oracle)."""
+    if value is None:
+        return "\\N"
+    if isinstance(value, bool):
+        return "t" if value else "f"
+    text = value if isinstance(value, str) else str(value)
+    for raw, escaped in (("\\", "\\\\"), ("\t", "\\t"), ("\n", "\\n"), ("\r", "\\r")):
+        text = text.replace(raw, escaped)
+    return text
+
+
 @given(OUTPUTS)
-def test_the_c_lines_are_pythons_or_left_to_python(o):
-    """Every line the extension writes is the Python version's, character for character;
-    what it leaves (None) Python writes."""
-    assert snapshot_text.compiled is not None
-    line = snapshot_text.compiled.output_text(o, FLOAT_TEXT, FLOAT_CACHE_SIZE)
-    assert line is None or line == python_output_text(o)
-    assert output_text(o) == python_output_text(o)
+def test_an_output_line_is_its_columns_in_copy_text(o):
+    """Every output line (the module is compiled by Cython) is its 18 columns in COPY's
+    text format: NULL, flags as t/f, numbers as Python writes them, JSON as json.dumps
+    writes it, a text escaped."""
+    compact_json = {"separators": (",", ":")}
+    expected = [
+        _column(o.group), _column(o.age_class),
+        *[_number(getattr(o, name)) for name in (
+            "rating_old", "index_old", "k", "opponents_avg", "score", "games", "expected",
+            "performance")],
+        _column(None if o.exceptional is None else bool(o.exceptional)),
+        *[_number(getattr(o, name)) for name in (
+            "start_value", "iteration_value", "rating_new", "index_new")],
+        _column(bool(o.stored)),
+        _column(json.dumps(list(o.new_residual_games), **compact_json)),
+        _column(json.dumps(list(o.expected_games), **compact_json)),
+    ]  # fmt: skip
+    assert output_text(o) == "\t".join(expected) + "\n"
 
 
-#: floats near decimals of at most 3 places: the exact ones the C writer writes without
-#: repr (``put_thousandths``), and their neighbours one or a few steps away, which it
-#: must not take for them
-THOUSANDTHS = st.builds(
-    lambda n, steps, sign: math.copysign(_stepped(n / 1000, steps), sign),
-    st.one_of(st.integers(0, 2_000_000), st.integers(0, 10**12), st.integers(10**12, 10**13)),
-    st.sampled_from([0, 0, 0, 1, -1, 3, -3]),
-    st.sampled_from([1.0, -1.0]),
-)
-
-
-def _stepped(value: float, steps: int) -> float:
-    for _ in range(abs(steps)):
-        value = math.nextafter(value, math.inf if steps > 0 else -math.inf)
-    return value
-
-
-@given(st.lists(THOUSANDTHS, min_size=1, max_size=6))
-def test_the_c_writes_decimal_floats_as_repr_does(values):
-    """A float that is a decimal of at most 3 places is written from its thousandths in C
-    (no repr, no cache): the text repr and json.dumps give, for it and its neighbours."""
-    assert snapshot_text.compiled is not None
-    FLOAT_TEXT.clear()
-    o = SnapshotOutput("established", "adult", 1797, 17, values[0], 1687, values[-1], 4)
-    o.expected = values[len(values) // 2]
-    o.expected_games = [*values, None]
-    line = snapshot_text.compiled.output_text(o, FLOAT_TEXT, FLOAT_CACHE_SIZE)
-    # the decimals were written without repr: only the others went into the cache
-    decimal = {v for v in values if 0.001 <= abs(v) < 1e9 and round(abs(v) * 1000) / 1000 == abs(v)}
-    assert not decimal & FLOAT_TEXT.keys()
-    assert {v for v in values if v not in decimal and v != 0} <= FLOAT_TEXT.keys()
-    assert line == python_output_text(o)
-    assert line is not None and f"\t{json.dumps([*values, None], separators=(',', ':'))}\n" in line
-
-
-def test_the_c_lines_of_ordinary_outputs_and_what_it_leaves():
-    assert snapshot_text.compiled is not None
-    rng = random.Random(29)
-    for _ in range(2000):  # what the rules give: ints, finite floats, ASCII groups
-        o = SnapshotOutput(
-            rng.choice(["established", "first_stage", "second_stage", "remaining", None]),
-            rng.choice(["youth", "junior", "adult", None]),
-            *[_maybe(rng, rng.randint(-5, 3000)) for _ in range(4)],
-            rng.choice([0.0, 0.5, 3.5, 7.0]),
-            rng.randint(0, 15),
-            _maybe(rng, rng.choice([*FLOATS, rng.random() * 10])),
-            _maybe(rng, rng.randint(500, 3000)),
-            rng.random() < 0.1,
-            *[_maybe(rng, rng.randint(500, 3000)) for _ in range(3)],
-            _maybe(rng, rng.randint(0, 200)),
-            rng.random() < 0.7,
-            [],
-            [rng.choice([*FLOATS, None, rng.random()]) for _ in range(rng.randint(0, 12))],
-        )
-        line = snapshot_text.compiled.output_text(o, FLOAT_TEXT, FLOAT_CACHE_SIZE)
-        assert line is not None and line == python_output_text(o)
-    left = [
-        SnapshotOutput("a\tb"),  # a value COPY escapes
-        SnapshotOutput("ü"),  # not ASCII
-        SnapshotOutput(k=Decimal("12.5")),  # Python formats a Decimal
-        SnapshotOutput(rating_new=2**64),  # beyond 64 bits
-        SnapshotOutput(expected=float("nan")),
-        SnapshotOutput(expected_games=[0.5, 1]),  # an int among the floats
-        SnapshotOutput(expected_games=[float("inf")]),
-        SnapshotOutput(new_residual_games=[{"score": 1}]),  # residual games created
-    ]
-    for o in left:
-        assert snapshot_text.compiled.output_text(o, FLOAT_TEXT, FLOAT_CACHE_SIZE) is None
-        assert output_text(o) == python_output_text(o)
-    # zeros are written as themselves, never from the cache (0.0 and -0.0 are equal keys)
+def test_zeros_are_written_as_themselves():
+    """0.0 and -0.0 are equal keys of the float texts' cache: each keeps its own text."""
     zeros = SnapshotOutput(score=-0.0, expected_games=[0.0, -0.0])
-    for cached in ("0.0", "-0.0"):
-        FLOAT_TEXT[0.0] = cached
-        line = snapshot_text.compiled.output_text(zeros, FLOAT_TEXT, FLOAT_CACHE_SIZE)
-        assert line == python_output_text(zeros) and "\t-0.0\t" in line
-        assert line.endswith("[0.0,-0.0]\n")
+    assert "\t-0.0\t" in output_text(zeros)
+    assert output_text(zeros).endswith("[0.0,-0.0]\n")
+    assert output_text(SnapshotOutput(expected_games=[-0.0, 0.0])).endswith("[-0.0,0.0]\n")
 
 
-def test_the_c_lines_read_slots_and_attributes_alike():
-    """The C writer reads a SnapshotOutput's values from their slots; an object of
-    another class with the same attributes (looked up by name) gives the same line, and
-    an unset slot raises what reading it raises in Python."""
-    assert snapshot_text.compiled is not None
-    o = SnapshotOutput("established", "adult", 1797, 17, 25.0, 1687, 3.5, 4, 2.604)
-    o.expected_games = [0.651, None]
-    first = snapshot_text.compiled.output_text(o, FLOAT_TEXT, FLOAT_CACHE_SIZE)
-    other = SimpleNamespace(**{f.name: getattr(o, f.name) for f in fields(SnapshotOutput)})
-    assert snapshot_text.compiled.output_text(other, FLOAT_TEXT, FLOAT_CACHE_SIZE) == first
-    assert first == python_output_text(o)
-
-    class Later(SnapshotOutput):
-        __slots__ = ()
-
-    assert snapshot_text.compiled.output_text(Later(*astuple_shallow(o)), FLOAT_TEXT, 9) == first
-    unset = SnapshotOutput.__new__(SnapshotOutput)
-    with pytest.raises(AttributeError):
-        snapshot_text.compiled.output_text(unset, FLOAT_TEXT, FLOAT_CACHE_SIZE)
-    # offsets outside the object, or not one a column, are refused (the layout stays)
-    for wrong in ((0,) * 18, (10**6,) * 18, (24,)):
-        with pytest.raises(ValueError):
-            snapshot_text.compiled.set_layout(SnapshotOutput, wrong)
-    assert snapshot_text.compiled.output_text(o, FLOAT_TEXT, FLOAT_CACHE_SIZE) == first
-
-
-def astuple_shallow(o: SnapshotOutput) -> tuple[object, ...]:
-    return tuple(getattr(o, f.name) for f in fields(SnapshotOutput))
-
-
-def test_without_the_extension_the_same_lines(monkeypatch):
-    rng = random.Random(4)
-    snaps = [_snapshot(rng, n) for n in range(200)]
-    fast = [output_text(s.output) for s in snaps]
-    monkeypatch.setattr(snapshot_text, "compiled", None)
-    assert [output_text(s.output) for s in snaps] == fast
-
-
-# -- whole rows in C (``_fasttext.snapshot_lines``) ---------------------------------------------
+# -- whole rows ----------------------------------------------------------------------------------
 def _ordinary(rng: random.Random, n: int) -> Snapshot:
     """A snapshot as most of a full replay's are: no residual games held, a plain rating
     source, the output encoded by the worker."""
@@ -416,40 +328,7 @@ def _ordinary(rng: random.Random, n: int) -> Snapshot:
     return s
 
 
-def test_the_c_rows_are_pythons_and_leave_the_rest_to_python():
-    """Every row ``snapshot_lines`` writes is :func:`snapshot_line`'s, character for
-    character: the ordinary ones in C, and mixed among them the ones it leaves to Python
-    (residual games held, an output not encoded, a text to escape, a value not an int)."""
-    rng = random.Random(11)
-    modul_ids = {"dwz-2016": 4, "dwz-2026": 15}
-    ordinary = [_ordinary(rng, n) for n in range(300)]
-    odd = [_snapshot(rng, n) for n in range(300, 600)]  # residual, escapes, ü, not encoded
-    for s in odd[::2]:
-        s.encoded = output_text(s.output)
-    odd[0].input.member = None  # NULL
-    odd[1].input.birth_year = True  # a bool prints as True in Python
-    odd[2].player_id = 2**70
-    odd[3].input.residual = ()
-    odd[3].encoded = "ü\t\n"  # not ASCII: Python's
-    snaps = [s for pair in zip(ordinary, odd, strict=True) for s in pair]
-    python = "".join(snapshot_line(s, modul_ids) for s in snaps)
-    left: list[Snapshot] = []
-    assert snapshot_text.compiled is not None
-
-    def line(s: Snapshot) -> str:
-        left.append(s)
-        return snapshot_line(s, modul_ids)
-
-    assert snapshot_text.compiled.snapshot_lines(snaps, modul_ids, line) == python
-    assert snapshot_lines(snaps, modul_ids) == python
-    # the ordinary rows in C, none of them given to Python; every odd one that needs it is
-    assert not any(s in left for s in ordinary)
-    assert {id(s) for s in left} >= {id(s) for s in odd if s.input.residual or not s.encoded}
-    assert odd[3] in left and odd[1] in left and odd[2] in left
-    assert snapshot_text.compiled.snapshot_lines([], modul_ids, line) == ""
-
-
-def test_the_c_rows_raise_what_python_raises():
+def test_a_row_without_its_rechenmodul_or_values_is_refused():
     rng = random.Random(12)
     s = _ordinary(rng, 1)
     with pytest.raises(KeyError):  # a Rechenmodul without an id: snapshot_line's KeyError
@@ -458,14 +337,14 @@ def test_the_c_rows_raise_what_python_raises():
         snapshot_lines([SimpleNamespace(tournament_id=1)], {"dwz-2016": 1})  # type: ignore[list-item]
 
 
-def test_without_the_extension_the_same_rows(monkeypatch):
+def test_rows_are_their_lines_one_after_the_other():
+    """Encoded by the worker or not, with residual games held or not: the rows are each
+    snapshot's line, the output's columns the same either way."""
     rng = random.Random(13)
     snaps = [_ordinary(rng, n) for n in range(100)] + [_snapshot(rng, n) for n in range(100, 200)]
     modul_ids = {"dwz-2016": 1, "dwz-2026": 2}
-    fast = snapshot_lines(snaps, modul_ids)
-    monkeypatch.setattr(snapshot_text, "compiled", None)
-    assert (
-        snapshot_lines(snaps, modul_ids)
-        == fast
-        == "".join(snapshot_line(s, modul_ids) for s in snaps)
-    )
+    rows = snapshot_lines(snaps, modul_ids)
+    assert rows == "".join(snapshot_line(s, modul_ids) for s in snaps)
+    for s in snaps:
+        unencoded = Snapshot(s.tournament_id, s.participant_id, s.player_id, s.input, s.output)
+        assert snapshot_line(unencoded, modul_ids) == snapshot_line(s, modul_ids)

@@ -1,3 +1,4 @@
+# cython: annotation_typing=False
 """The JSON columns of ``rating_snapshots``, encoded fast.
 
 A full replay writes three JSON values per snapshot (``residual_in``,
@@ -7,7 +8,7 @@ writer thread (ratingdb/db/stream.py) more Python time than everything else it d
 functions here give the text ``json.dumps(value, separators=(",", ":"))`` gives, character
 for character (``tests/test_snapshot_json.py`` compares them), but
 
-* an empty list is the constant ``[]`` (most snapshots hold no residual games and create
+* an empty list or tuple is the constant ``[]`` (most snapshots hold no residual games and create
   none);
 * held residual games are written straight from their fields;
 * the P(D) of ``expected_games`` come from a few thousand rating differences, so each
@@ -32,7 +33,9 @@ FLOAT_CACHE_SIZE = 1 << 16
 
 def compact(value: Any) -> str:
     """``json.dumps(value, separators=(",", ":"))``."""
-    return EMPTY if isinstance(value, list) and not value else _ENCODER.encode(value)
+    if not value and isinstance(value, (list, tuple)):
+        return EMPTY
+    return _ENCODER.encode(value)
 
 
 def residual_json(entries: Sequence[ResidualEntry]) -> str:

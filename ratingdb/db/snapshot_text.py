@@ -1,3 +1,4 @@
+# cython: annotation_typing=False
 """The rows of ``rating_snapshots`` as the text ``COPY … FROM STDIN`` reads.
 
 A full replay writes one row per snapshot, 1.2 million at 250,000 players. Handing psycopg
@@ -17,17 +18,17 @@ booleans ``t``/``f``; numbers as Python writes them (an integer in decimal, a fl
 shortest ``repr``, the text psycopg sends for it); the JSON columns as
 :mod:`ratingdb.db.snapshot_json` writes them. ``tests/test_snapshot_text.py`` compares
 rows written this way with the same values written through psycopg's own adaptation.
+
+This module and :mod:`ratingdb.db.snapshot_json` are compiled by Cython (setup.py's
+``CYTHON_MODULES``): plain Python, its one implementation, made about twice as fast; the
+first line keeps Python's semantics (annotations are not enforced as C types).
 """
 
 from __future__ import annotations
 
-from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from ratingdb import records
 from ratingdb.db.snapshot_json import (
-    FLOAT_CACHE_SIZE,
-    FLOAT_TEXT,
     compact,
     floats_json,
     residual_json,
@@ -74,39 +75,8 @@ def _flag(value: bool | None) -> str:
     return NULL if value is None else "t" if value else "f"
 
 
-#: ``ratingdb/db/_fasttext.c``, :func:`output_text` in C (None where setup.py could not
-#: build it); read when called, so that a test can switch it off here
-compiled: ModuleType | None
-try:
-    from ratingdb.db import _fasttext
-
-    compiled = _fasttext
-except ImportError:  # pragma: no cover - an install without a C compiler
-    compiled = None
-if compiled is not None and records.compiled is not None:
-    # a SnapshotOutput's values read at its slots' offsets, as ratingdb/records.py finds
-    # and checks them (0.85 → 0.62 µs a typical line); by name without
-    compiled.set_layout(SnapshotOutput, records.compiled.layout(SnapshotOutput, compiled.COLUMNS))
-
-
 def output_text(o: SnapshotOutput) -> str:
-    """The output columns (:data:`OUTPUT_COLUMNS`) of one snapshot, the line's end included.
-
-    In C where the extension is built (``_fasttext.output_text``: 1.0 µs against 4.3 µs a
-    typical snapshot, 1.2 million of them at 250,000 players; the floats of at most 3
-    decimals, all the rules give, written from their thousandths: a replay's outputs
-    2.3 → 1.5 µs); it leaves the lines it
-    would have to guess at (a value to escape, residual games created, a Decimal, NaN) to
-    :func:`python_output_text`."""
-    if compiled is not None:
-        line: str | None = compiled.output_text(o, FLOAT_TEXT, FLOAT_CACHE_SIZE)
-        if line is not None:
-            return line
-    return python_output_text(o)
-
-
-def python_output_text(o: SnapshotOutput) -> str:
-    """:func:`output_text` in Python."""
+    """The output columns (:data:`OUTPUT_COLUMNS`) of one snapshot, the line's end included."""
     return (
         f"{text_value(o.group)}\t{text_value(o.age_class)}\t"
         f"{NULL if o.rating_old is None else o.rating_old}\t"
@@ -147,17 +117,7 @@ def snapshot_line(s: Snapshot, modul_ids: dict[str, int]) -> str:
 
 
 def snapshot_lines(snapshots: list[Snapshot], modul_ids: dict[str, int]) -> str:
-    """:func:`snapshot_line` of each of ``snapshots``, one after the other.
-
-    In C where the extension is built (``_fasttext.snapshot_lines``: a typical row whose
-    output the worker encoded 1.0 → 0.4 µs, 1.2 million rows at 250,000 players, in the
-    replaying process's writer thread); the rows it would have to guess at (held residual
-    games, an output not encoded, a text to escape) it leaves to :func:`snapshot_line`."""
-    if compiled is not None:
-        text: str = compiled.snapshot_lines(
-            snapshots, modul_ids, lambda s: snapshot_line(s, modul_ids)
-        )
-        return text
+    """:func:`snapshot_line` of each of ``snapshots``, one after the other."""
     return "".join([snapshot_line(s, modul_ids) for s in snapshots])
 
 
