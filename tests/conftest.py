@@ -46,18 +46,26 @@ def _drives_a_browser(module: Any, seen: dict[str, bool] = {}) -> bool:  # noqa:
     return seen[path]
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The ``db`` and ``browser`` markers (pyproject.toml), from what each test uses."""
+    """The ``db`` and ``browser`` markers (pyproject.toml), from what each test uses, and
+    each test's pytest-xdist group (``--dist loadgroup``): the tests of one file run on one
+    worker, in their order (a module's world is built once and its tests go on from each
+    other's changes); the files that run ``ratingdb demo`` share one worker (the demo builds
+    ``ratingdb_demo`` on the server, which the workers share under TEST_DATABASE_URL)."""
+    demo_files = {
+        item.nodeid.split("::")[0]
+        for item in items
+        if "demo_run" in getattr(item, "fixturenames", ())
+    }
     for item in items:
+        path = item.nodeid.split("::")[0]
+        item.add_marker(pytest.mark.xdist_group("demo" if path in demo_files else path))
         browser = _drives_a_browser(getattr(item, "module", None))
         if browser or DATABASE_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.db)
         if browser:
             item.add_marker(pytest.mark.browser)
-        if "demo_run" in getattr(item, "fixturenames", ()):
-            # one pytest-xdist worker runs the demo: it builds ratingdb_demo on its server,
-            # which the workers share under TEST_DATABASE_URL (``--dist loadgroup``)
-            item.add_marker(pytest.mark.xdist_group("demo"))
 
 
 @pytest.fixture(scope="session")

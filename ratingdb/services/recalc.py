@@ -14,10 +14,12 @@ from sqlalchemy import Engine
 from ratingdb.db.change_report import RatingChange
 from ratingdb.db.recalc import RunReport, run_recalc
 from ratingdb.errors import RatingdbError, RulesError
+from ratingdb.i18n import N_, _
 
 __all__ = ["FAILED", "RatingChange", "RunReport", "recalculate"]
 
-FAILED = "the run failed and changed nothing (recorded in `ratingdb runs`)"
+#: what a run the rules stopped says before their reason (in the user's language)
+FAILED = N_("the run failed and changed nothing (recorded in `ratingdb runs`)")
 
 
 def recalculate(
@@ -31,7 +33,7 @@ def recalculate(
     try:
         return run_recalc(engine, full=full, dry_run=dry_run, progress=progress)
     except RulesError as err:
-        raise err.with_context(FAILED) from None
+        raise err.with_context(_(FAILED)) from None
 
 
 #: how long a run started by an officer's change waits for a running one (the nightly job)
