@@ -144,3 +144,18 @@ def test_cli_tables_follow_lang_and_the_setting() -> None:
         assert i18n.language() == "de"
     bad = CliRunner().invoke(main, ["evaluate", example], env={"RATINGDB_LANG": "fr"})
     assert bad.exit_code == 2 and "RATINGDB_LANG: unknown language 'fr'" in bad.output
+
+
+def test_the_what_if_counts_one_tournament_in_the_singular():
+    """One tournament is "1 Turnier", several are "Turniere" (the what-if's summary)."""
+    from ratingdb.i18n import ngettext, use
+
+    one = "The next run would evaluate %(num)d tournament from %(day)s on (WO 3.7: everything after the change point is replayed)."  # noqa: E501
+    many = one.replace("tournament from", "tournaments from")
+    with use("de"):
+        assert (ngettext(one, many, 1) % {"num": 1, "day": "05.10.2026"}).startswith(
+            "Der nächste Lauf würde 1 Turnier ab dem 05.10.2026 auswerten"
+        )
+        assert "würde 3 Turniere ab" in ngettext(one, many, 3) % {"num": 3, "day": "x"}
+    with use("en"):
+        assert "evaluate 1 tournament from" in ngettext(one, many, 1) % {"num": 1, "day": "x"}
