@@ -23,7 +23,7 @@ WORK_LOG = [
     ("a session ordinal", re.compile(rf"\b(?:{ORDINALS})[ -]session\b", re.IGNORECASE)),
     ("an issue number", re.compile(r"\bissues? #?\d+", re.IGNORECASE)),
     ("a path outside the repository", re.compile(r"\.\./shared")),
-    ("how a test was found", re.compile(r"\bdef test_\w*(?:held_out|second_pair|reviewer)")),
+    ("how a test was found", re.compile(r"\bdef test_\w*(?:held_out|second_pair|review)")),
 ]
 #: 7 to 40 hexadecimal digits with a letter and a digit among them, as a word of its own
 COMMIT = re.compile(r"(?<![\w/.-])(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,40}(?![\w/-])")

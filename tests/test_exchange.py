@@ -416,7 +416,9 @@ def test_fuzzed_trf_imports_cleanly_or_not_at_all(migrated_engine, mutations):
             outer.rollback()
 
 
-def test_review_findings_in_the_member_list_import(empty_db, tmp_path):
+def test_a_new_member_list_reassigns_numbers_corrects_birth_years_and_makes_guests_members(
+    empty_db, tmp_path
+):
     url = empty_db
     first = write_list(tmp_path / "a.csv", [
         '1007,C1,7,A,"Old,Otto",M,D,1950,,1500,30,,,,',

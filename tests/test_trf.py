@@ -361,7 +361,7 @@ def test_a_bye_with_an_opponent_and_a_game_without_one_are_errors():
         parse(_replace(ALL, line, 122, "0000 - 1"), "t.trf")
 
 
-def test_review_findings_in_the_parser():
+def test_superscript_digits_unknown_and_implausible_birth_years_and_diverse_sex_are_read_as_meant():
     # superscript digits are digits to str.isdigit but not numbers: a located error
     line = _line_of("001    1")
     with pytest.raises(TrfError, match="FIDE rating is not a number"):
