@@ -33,8 +33,10 @@ def create(
     content: bytes,
     options: dict[str, Any],
     target: str | None = None,
+    choices: dict[str, Any] | None = None,
 ) -> str:
-    """A new draft of ``user_id``; returns its id (random, as a session token)."""
+    """A new draft of ``user_id`` (with who-is-who ``choices`` by start rank); returns its
+    id (random, as a session token)."""
     if len(content) > MAX_BYTES:
         raise InputError(filename, _("the file has more than %(n)d bytes") % {"n": MAX_BYTES})
     session.execute(text("DELETE FROM web_drafts WHERE expires_at < now()"))
@@ -42,7 +44,7 @@ def create(
     session.execute(
         text(
             "INSERT INTO web_drafts (id, user_id, filename, content, options, choices, target, "
-            "expires_at) VALUES (:id, :u, :f, :c, CAST(:o AS jsonb), '{}', :t, "
+            "expires_at) VALUES (:id, :u, :f, :c, CAST(:o AS jsonb), CAST(:ch AS jsonb), :t, "
             "now() + make_interval(hours => :h))"
         ),
         {
@@ -51,6 +53,7 @@ def create(
             "f": filename[:200],
             "c": content,
             "o": _json(options),
+            "ch": _json(choices or {}),
             "t": target,
             "h": DRAFT_HOURS,
         },
@@ -76,11 +79,6 @@ def load(session: Session, draft_id: str, user_id: int) -> WebDraft:
     if draft is None:
         raise NotFound(_("no such draft (submitted, discarded or older than a day): upload again"))
     return draft
-
-
-def set_choices(session: Session, draft: WebDraft, choices: dict[str, Any]) -> None:
-    """Replace the draft's who-is-who choices (by start rank)."""
-    draft.choices = choices
 
 
 def drop(session: Session, draft_id: str, user_id: int) -> None:

@@ -25,7 +25,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.db import drafts as draft_store
 from ratingdb.db.models import RecalcRun, Tournament, WebDraft
-from ratingdb.errors import InputError, NotFound
+from ratingdb.errors import InputError
 from ratingdb.i18n import _
 from ratingdb.io.evaluate_json import parse_tournament
 from ratingdb.io.trf import TrfTournament
@@ -412,13 +412,10 @@ def create(
     """A new draft of ``user`` with the uploaded file (at most :data:`MAX_BYTES`); a
     correction of stored ``target`` takes who is who as stored where the file cannot say
     (:func:`stored_choices`). Returns the draft's id."""
-    draft_id = draft_store.create(
-        session, user.user_id, filename, content, options.to_dict(), target
+    choices = stored_choices(session, target, parsed) if target and parsed else None
+    return draft_store.create(
+        session, user.user_id, filename, content, options.to_dict(), target, choices
     )
-    if target is not None and parsed is not None:
-        draft = draft_store.load(session, draft_id, user.user_id)
-        draft.choices = stored_choices(session, target, parsed)
-    return draft_id
 
 
 def load(session: Session, draft_id: str, user: Principal) -> WebDraft:
@@ -461,9 +458,7 @@ def editable(session: Session, code: str, user: Principal, today: date) -> dict[
     """Stored tournament ``code`` (its code, name, VKZ and end) if ``user`` may change it
     (WO 6.2, 6.3: :class:`~ratingdb.errors.Forbidden` otherwise, the API's check and
     message); :class:`NotFound` if there is none."""
-    t = session.scalar(select(Tournament).where(Tournament.code == code[:30]))
-    if t is None:
-        raise NotFound(_("no tournament %(code)r") % {"code": code})
+    t = tournaments.existing(session, code[:30])
     check_edit(user, code=t.code, vkz=t.vkz, end=t.end_date, today=today)
     return {"code": t.code, "name": t.name, "vkz": t.vkz, "end": t.end_date}
 

@@ -138,7 +138,8 @@ def _keep_above(session: Session, code: str, above: list[Above], user: Principal
         )
 
 
-def _existing(session: Session, code: str) -> Tournament:
+def existing(session: Session, code: str) -> Tournament:
+    """Stored tournament ``code``; :class:`NotFound` if there is none."""
     t = session.scalar(select(Tournament).where(Tournament.code == code))
     if t is None:
         raise NotFound(_("no tournament %(code)r") % {"code": code})
@@ -147,7 +148,7 @@ def _existing(session: Session, code: str) -> Tournament:
 
 def _stored(session: Session, ident: str, user: Principal | None) -> Tournament:
     """The API names a tournament by code (404); the command line by code or number."""
-    return submissions.find(session, ident) if user is None else _existing(session, ident)
+    return submissions.find(session, ident) if user is None else existing(session, ident)
 
 
 def _sign(t: Tournament, user: Principal | None) -> None:
@@ -278,7 +279,7 @@ def _correct_json(
         if stored is not None and info.id != stored:  # another tournament's file, by mistake
             raise InputError("$.tournament.id", f"the document is {info.id!r}, not {stored!r}")
     else:
-        t = _existing(session, ident)
+        t = existing(session, ident)
         _check(user, t.code, t.vkz, t.end_date, today)  # the stored one first (403)
         info = parse_tournament(doc).tournament
         if info.id != t.code:
