@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.pool import NullPool
 
 from ratingdb.db import migrate
+from ratingdb.i18n import use
 from ratingdb.io.evaluate_json import parse_tournament
 from ratingdb.rules.dwz2026 import Dwz2026Parameters, evaluate
 from ratingdb.rules.model import TournamentInput, TournamentResult
@@ -66,6 +67,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.db)
         if browser:
             item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture
+def in_english() -> Iterator[None]:
+    """The test runs in English (the default language is German): for tests that pin the
+    English wording of a message; a module asks for it with
+    ``pytestmark = pytest.mark.usefixtures("in_english")``. Pages and commands still choose
+    their language per request and per call."""
+    with use("en"):
+        yield
 
 
 @pytest.fixture(scope="session")
