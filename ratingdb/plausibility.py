@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from ratingdb.errors import InputError
-from ratingdb.i18n import _
+from ratingdb.i18n import N_, _
 from ratingdb.settings import Bounds, Settings
 
 
@@ -103,7 +103,8 @@ def check_tournament_dates(
 class Range:
     """The plausible values of one kind of whole number, the same in every input format
     (TRF, SWT, SWI, both XML formats, JSON, the member lists): read through
-    :func:`ratingdb.io.numbers.whole_number`."""
+    :func:`ratingdb.io.numbers.whole_number`; ``what`` is English, marked for the catalog and
+    translated where a message names it."""
 
     what: str
     low: int
@@ -111,21 +112,21 @@ class Range:
 
 
 #: a DWZ, a FIDE or national rating: no rating system goes anywhere near 4000
-RATING = Range("rating", 1, 4000)
+RATING = Range(N_("rating"), 1, 4000)
 #: the DWZ index counts evaluations (WO 2.2.4); the DSB's lists show at most three digits
-INDEX = Range("index", 0, 999)
+INDEX = Range(N_("index"), 0, 999)
 #: a round number, or the number of rounds (TRF's round columns stop far earlier)
-ROUND = Range("round", 1, 9999)
+ROUND = Range(N_("round"), 1, 9999)
 #: a participant's number in a file (TRF start rank: four columns; XML, SWI, SWT numbers)
-START_RANK = Range("start rank", 1, 9999)
+START_RANK = Range(N_("start rank"), 1, 9999)
 #: a FIDE id: at most ten digits (FIDE's ids have nine today)
-FIDE_ID = Range("FIDE id", 1, 9_999_999_999)
+FIDE_ID = Range(N_("FIDE id"), 1, 9_999_999_999)
 #: a member's number in his club (the member lists allow ten digits)
-MEMBER_NUMBER = Range("member number", 1, 9_999_999_999)
+MEMBER_NUMBER = Range(N_("member number"), 1, 9_999_999_999)
 #: a birth year (``players.birth_year``'s check constraint)
-BIRTH_YEAR = Range("birth year", 1850, 2200)
+BIRTH_YEAR = Range(N_("birth year"), 1850, 2200)
 #: a number of players in a header record (TRF ``062``/``072``)
-PLAYER_COUNT = Range("number of players", 0, 9999)
+PLAYER_COUNT = Range(N_("number of players"), 0, 9999)
 
 
 # -- the plausible sizes of one tournament -----------------------------------------------------

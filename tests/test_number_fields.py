@@ -17,6 +17,7 @@ import pytest
 from sqlalchemy.engine import make_url
 
 from ratingdb.errors import InputError
+from ratingdb.i18n import use
 from ratingdb.io import dsb_xml, swt
 from ratingdb.io.dsb_list import parse_list
 from ratingdb.io.numbers import NotANumber, optional_number, whole_number
@@ -28,6 +29,8 @@ from tests.swt_builder import round_robin_of_three
 FIXTURES = Path(__file__).parent / "fixtures"
 DATA = Path(__file__).parent / "data"
 #: values no number field may take, each as wide as the narrowest field (four characters)
+#: the messages pinned here are the English ones
+pytestmark = pytest.mark.usefixtures("in_english")
 BAD4 = ["１８００", "١٨٠٠", "18²0", "-150", "+150", "1e3", "15.0", "1 50", "0x1F"]
 
 
@@ -51,6 +54,19 @@ def test_the_one_reader_refuses_with_one_message(text, message):
     with pytest.raises(NotANumber) as err:
         whole_number(text, RATING)
     assert message in str(err.value)
+
+
+@pytest.mark.parametrize(
+    ("lang", "message"),
+    [
+        ("de", "Startnummer ist keine Zahl: '-5' (ohne Vorzeichen)"),
+        ("en", "start rank is not a number: '-5' (no sign)"),
+    ],
+)
+def test_a_number_refusal_is_worded_in_the_language_in_force(lang, message):
+    with use(lang), pytest.raises(NotANumber) as err:
+        whole_number("-5", START_RANK)
+    assert str(err.value) == message
 
 
 def test_zeros_are_none_only_where_a_field_may_be_empty():
