@@ -172,3 +172,16 @@ def test_rechenmodul_add_names_and_dates(migrated_engine, args, line):
     lines = out.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(line), lines
     assert versions() == before
+
+
+@pytest.mark.parametrize(
+    ("lang", "line"),
+    [
+        (None, "Fehler: --set '=1': erwartet NAME=WERT"),
+        ("en", "error: --set '=1': expected NAME=VALUE"),
+    ],
+)
+def test_a_refused_option_is_worded_in_the_language_of_the_call(migrated_engine, lang, line):
+    args = ["rechenmodul", "add", "--version", "x4", "--valid-from", "2026-11-01", "--set", "=1"]
+    out = run(args, migrated_engine.url, lang=lang)
+    assert out.returncode == 2 and out.stderr.strip() == line

@@ -16,6 +16,7 @@ import click
 from sqlalchemy.orm import Session
 
 from ratingdb.commands.common import echo_json, engine
+from ratingdb.i18n import _
 
 _SPEC = re.compile(r"^(?:@(?P<id>\d+)|(?P<rating>\d+)(?:-(?P<index>\d+))?):(?P<result>\S+)$")
 _OPTION = {"rating": "--rating", "index": "--index", "birth_year": "--born", "id": "--player"}
@@ -29,7 +30,7 @@ def opponent_spec(spec: str, k: int) -> dict[str, Any]:
     if m is None:
         raise InputError(
             f"--opponent {spec!r}",
-            "write RATING[-INDEX]:RESULT (1600:1, 1600-12:0.5) or @PLAYER_ID:RESULT (@42:0)",
+            _("write RATING[-INDEX]:RESULT (1600:1, 1600-12:0.5) or @PLAYER_ID:RESULT (@42:0)"),
         )
     out: dict[str, Any] = {"result": m.group("result")}
     if m.group("id"):

@@ -110,10 +110,13 @@ def read_bytes(source: str, limit: int | None = None) -> bytes:
             with Path(source).open("rb") as f:
                 data = f.read(limit + 1)
     except OSError as err:
-        raise InputError(source_name(source), f"cannot read: {err.strerror}") from None
+        raise InputError(
+            source_name(source), _("cannot read: %(reason)s") % {"reason": err.strerror}
+        ) from None
     if len(data) > limit:
         raise InputError(
-            source_name(source), f"the file has more than {limit} bytes, the most read"
+            source_name(source),
+            _("the file has more than %(n)d bytes, the most read") % {"n": limit},
         )
     return data
 
@@ -133,7 +136,7 @@ def write_output(data: bytes, output: str | None) -> None:
     try:
         Path(output).write_bytes(data)
     except OSError as err:
-        raise InputError(output, f"cannot write: {err.strerror}") from None
+        raise InputError(output, _("cannot write: %(reason)s") % {"reason": err.strerror}) from None
     click.echo(_("wrote %(file)s (%(size)d bytes)") % {"file": output, "size": len(data)}, err=True)
 
 

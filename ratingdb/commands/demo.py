@@ -90,7 +90,7 @@ def demo(players: int, years: int, seed: int) -> None:
         doc = late_tournament(session, end)
         if len(doc["players"]) < 2:
             raise InputError(
-                "", "the demo federation has too few active players; use more --players"
+                "", _("the demo federation has too few active players; use more --players")
             )
         add_tournament(session, doc, actor="demo officer")
         users = demo_users(session, doc["tournament"]["vkz"])

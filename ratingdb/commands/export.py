@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.commands.common import echo_json, engine, write_output
 from ratingdb.errors import InputError
+from ratingdb.i18n import _
 from ratingdb.services.reports import PLAYER_FILE_FORMATS as PLAYER_FILES
 
 
@@ -100,12 +101,12 @@ def export_list(
     top_only = {"--born-from": born_from, "--born-to": born_to, "--sex": sex, "--status": status}
     if top is None and any(v is not None for v in top_only.values()):
         named = ", ".join(k for k, v in top_only.items() if v is not None)
-        raise InputError(named, "these options select a top list: give --top N too")
+        raise InputError(named, _("these options select a top list: give --top N too"))
     if top is not None:
         if fmt not in ("csv", "pdf"):
-            raise InputError("--format", "a top list is written as csv or pdf")
+            raise InputError("--format", _("a top list is written as csv or pdf"))
         if (club is None) == (federation is None):
-            raise InputError("--club", "give either a club VKZ or a federation prefix")
+            raise InputError("--club", _("give either a club VKZ or a federation prefix"))
         data = render_document(
             engine(),
             lambda s: top_list_report(

@@ -60,7 +60,7 @@ def parse_settings(settings: tuple[str, ...]) -> dict[str, Any]:
     for item in settings:
         key, sep, raw = item.partition("=")
         if not sep or not key.strip():
-            raise InputError(f"--set {item!r}", "expected NAME=VALUE")
+            raise InputError(f"--set {item!r}", _("expected NAME=VALUE"))
         try:
             out[key] = json.loads(raw)
         except (ValueError, RecursionError):  # not JSON, too many digits, nested too deep
@@ -109,7 +109,7 @@ def rechenmodul_add(
     if params_file:
         params = read_json(params_file)
         if not isinstance(params, dict):
-            raise InputError(params_file, "expected a JSON object of parameters")
+            raise InputError(params_file, _("expected a JSON object of parameters"))
     changes = parse_settings(settings)
     with writing() as session:
         add_rechenmodul(

@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.db.models import AuditEntry, Organisation
 from ratingdb.errors import InputError
+from ratingdb.i18n import _
 
 #: a VKZ this long names a club (DSB: region 1, district 3, club 5 characters)
 CLUB_LENGTH = 5
@@ -71,6 +72,6 @@ def require_organisation(
         return
     raise InputError(
         where,
-        f"no organisation has the VKZ {vkz!r} (WO 6.3): import the club list (ratingdb clubs "
-        "import) or create it with the submission (create_organisation)",
+        _("no organisation has the VKZ %(vkz)r (WO 6.3): import the club list (ratingdb clubs "
+          "import) or create it with the submission (create_organisation)") % {"vkz": vkz},
     )

@@ -184,7 +184,7 @@ def rating_list_rows(
         value = None
     else:
         if (club is None) == (federation is None):
-            raise ValueError("give either a club VKZ or a federation prefix")
+            raise ValueError(_("give either a club VKZ or a federation prefix"))
         where = "o.vkz = :v" if club is not None else "o.vkz LIKE :v"
         # a prefix, not a pattern: '_' and '%' in it are themselves (LIKE's escape is '\\')
         value = club if club is not None else f"{like_escape(federation or '')}%"

@@ -126,7 +126,11 @@ def _criteria(
         c.params["fide"] = fide_id
     if zps and zps.strip():
         if not ZPS.fullmatch(zps.strip()):
-            raise InputError("zps", f"{zps.strip()!r} is no ZPS number (VKZ-number, e.g. C0327-12)")
+            raise InputError(
+                "zps",
+                _("%(value)r is no ZPS number (VKZ-number, e.g. C0327-12)")
+                % {"value": zps.strip()},
+            )
         c.where.append(_text_filter(zps, c.params))
     if club and club.strip():
         c.params["club_vkz"] = _like(club.strip())  # a '%' or '_' typed is no wildcard
@@ -277,10 +281,12 @@ def resolve_player(session: Session, reference: str, day: date | None = None) ->
         by_id = next(r.id for r in rows if not r.by_dsb)
         by_dsb = next(r.id for r in rows if r.by_dsb)
         raise InputError(
-            ref, f"is player {by_id} and the DSB id of player {by_dsb}: write id:{ref} or dsb:{ref}"
+            ref,
+            _("is player %(id)d and the DSB id of player %(dsb)d: write id:%(ref)s or dsb:%(ref)s")
+            % {"id": by_id, "dsb": by_dsb, "ref": ref},
         )
     if not ref:
-        raise InputError("player", "empty; give a player id, a DSB id or a name")
+        raise InputError("player", _("empty; give a player id, a DSB id or a name"))
     hits = search_players(session, name=ref, day=day, include_unpublished=True, limit=11)
     exact = [h for h in hits if _same_name(session, h["name"], ref)]
     if len(exact) == 1:
@@ -299,8 +305,13 @@ def resolve_player(session: Session, reference: str, day: date | None = None) ->
         else count_players(session, name=ref, day=day, include_unpublished=True)
     )
     listed = "; ".join(_candidate(h) for h in candidates[:10])
-    more = f" and {total - 10} more" if total > 10 else ""
-    raise InputError(ref, f"{total} players match: {listed}{more}; give the id")
+    if total > 10:
+        message = _("%(total)d players match: %(listed)s and %(more)d more; give the id") % {
+            "total": total, "listed": listed, "more": total - 10}
+    else:
+        message = _("%(total)d players match: %(listed)s; give the id") % {
+            "total": total, "listed": listed}
+    raise InputError(ref, message)
 
 
 def _same_name(session: Session, name: str, reference: str) -> bool:

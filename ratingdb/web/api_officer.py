@@ -23,6 +23,7 @@ from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import InputError
+from ratingdb.i18n import _
 from ratingdb.services import recalc, tournaments
 from ratingdb.services.database import json_document, write
 from ratingdb.services.imports import TournamentFile, read_trf
@@ -49,7 +50,9 @@ async def _raw(request: Request) -> bytes:
     async for chunk in request.stream():
         size += len(chunk)
         if size > MAX_BODY:
-            raise InputError("body", f"the body has more than {MAX_BODY} bytes, the most read")
+            raise InputError(
+                "body", _("the body has more than %(n)d bytes, the most read") % {"n": MAX_BODY}
+            )
         chunks.append(chunk)
     return b"".join(chunks)
 
