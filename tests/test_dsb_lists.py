@@ -18,6 +18,8 @@ from ratingdb.io.dsb_list import ListError, parse_list, week_date
 from tests.cli import run
 from tests.conftest import at_head
 
+pytestmark = pytest.mark.usefixtures("in_english")  # these tests pin the English wording
+
 DATA = Path(__file__).parent / "data" / "dsb"
 
 

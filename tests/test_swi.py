@@ -14,6 +14,8 @@ from ratingdb.errors import InputError
 from ratingdb.io import swi
 from tests import shared_files
 
+pytestmark = pytest.mark.usefixtures("in_english")  # these tests pin the English wording
+
 CORPUS = shared_files.CORPUS / "swi"
 FIXTURES = Path(__file__).parent / "fixtures" / "swi"
 

@@ -21,6 +21,8 @@ from tests import shared_files
 from tests.builders import organisations
 from tests.swt_builder import P, Swt, T, round_robin_of_three
 
+pytestmark = pytest.mark.usefixtures("in_english")  # these tests pin the English wording
+
 CORPUS = shared_files.CORPUS / "swt"
 SAMPLES = json.loads(
     (Path(__file__).parent / "data" / "swt" / "swtparser-samples.json").read_text()

@@ -28,6 +28,8 @@ from ratingdb.io.trf import (
     write,
 )
 
+pytestmark = pytest.mark.usefixtures("in_english")  # these tests pin the English wording
+
 DATA = Path(__file__).parent / "data"
 ALL = (DATA / "trf" / "all-records.trf").read_text()
 

@@ -20,6 +20,8 @@ from tests.conftest import at_head
 from tests.test_exchange import counts
 from tests.test_trf import tournaments
 
+pytestmark = pytest.mark.usefixtures("in_english")  # these tests pin the English wording
+
 DATA = Path(__file__).parent / "data" / "trf"
 
 
@@ -140,7 +142,7 @@ def test_problems_stop_at_the_limit():
     with pytest.raises(TrfError) as info:
         parse("\n".join(lines), "many.trf")
     assert len(info.value.problems) == MAX_PROBLEMS and info.value.more == 5
-    assert str(info.value).splitlines()[-1] == "und 5 weitere Probleme"
+    assert str(info.value).splitlines()[-1] == "and 5 more problems"
 
 
 def test_repeated_records_and_defects_that_touch_no_game():

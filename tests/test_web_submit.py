@@ -124,10 +124,10 @@ def test_a_bad_file_lists_every_problem_and_stores_nothing(world):
     problems = _rows(answer.text, "problem-list")
     assert len(problems) == 3, problems
     assert all(re.match(r"three-errors\.trf:\d+:\d+ ", p) for p in problems), problems
-    # what the API says about the same file, line by line
+    # what the API says about the same file, line by line, asked in the page's language
     token = user_token(world.url, "api-root", "admin")
     api = client.post(
-        "/api/tournaments/trf", params={"id": "X-1", "vkz": world.vkz,
+        "/api/tournaments/trf", params={"id": "X-1", "vkz": world.vkz, "lang": "de",
                                         "filename": "three-errors.trf"},
         content=(DATA / "three-errors.trf").read_bytes(), headers=bearer(token),
     )  # fmt: skip
