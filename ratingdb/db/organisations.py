@@ -72,6 +72,9 @@ def require_organisation(
         return
     raise InputError(
         where,
-        _("no organisation has the VKZ %(vkz)r (WO 6.3): import the club list (ratingdb clubs "
-          "import) or create it with the submission (create_organisation)") % {"vkz": vkz},
+        _(
+            "no organisation has the VKZ %(vkz)r (WO 6.3): import the club list (ratingdb clubs "
+            "import) or create it with the submission (create_organisation)"
+        )
+        % {"vkz": vkz},
     )

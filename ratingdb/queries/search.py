@@ -307,10 +307,15 @@ def resolve_player(session: Session, reference: str, day: date | None = None) ->
     listed = "; ".join(_candidate(h) for h in candidates[:10])
     if total > 10:
         message = _("%(total)d players match: %(listed)s and %(more)d more; give the id") % {
-            "total": total, "listed": listed, "more": total - 10}
+            "total": total,
+            "listed": listed,
+            "more": total - 10,
+        }
     else:
         message = _("%(total)d players match: %(listed)s; give the id") % {
-            "total": total, "listed": listed}
+            "total": total,
+            "listed": listed,
+        }
     raise InputError(ref, message)
 
 
