@@ -22,7 +22,7 @@ EXAMPLE = str(ROOT / "ratingdb" / "data" / "wo-2026-example.json")
 def test_timeline_dates_and_parameters():
     entries = dsb_timeline.rechenmodule()
     assert [(e.version, e.valid_from.isoformat()) for e in entries] == [
-        ("dwz-classic", "1993-01-01"),
+        ("dwz-elobase", "1993-01-01"),
         ("dwz-wo2002", "2002-05-09"),
         ("dwz-2014", "2011-01-01"),
         ("dwz-2016", "2016-08-01"),
@@ -45,8 +45,8 @@ def test_timeline_dates_and_parameters():
 
 
 def test_at_and_find():
-    assert dsb_timeline.at(date(1980, 1, 1)).version == "dwz-classic"  # before: the oldest
-    assert dsb_timeline.at(date(2002, 5, 8)).version == "dwz-classic"
+    assert dsb_timeline.at(date(1980, 1, 1)).version == "dwz-elobase"  # before: the oldest
+    assert dsb_timeline.at(date(2002, 5, 8)).version == "dwz-elobase"
     assert dsb_timeline.at(date(2002, 5, 9)).version == "dwz-wo2002"
     assert dsb_timeline.at(date(2010, 12, 31)).version == "dwz-wo2002"
     assert dsb_timeline.at(date(2016, 7, 31)).version == "dwz-2014"

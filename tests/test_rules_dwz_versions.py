@@ -20,7 +20,14 @@ from ratingdb.rules.dwz_classic.coefficient import (
     development_coefficient,
     first_rating_floor,
 )
-from ratingdb.rules.dwz_classic.versions import CLASSIC, DWZ2014, DWZ2016, VERSIONS, WO2002
+from ratingdb.rules.dwz_classic.versions import (
+    CLASSIC,
+    DWZ2014,
+    DWZ2016,
+    ELOBASE,
+    VERSIONS,
+    WO2002,
+)
 from tests import builders
 
 #: the 2014 rules with the two-digit tables of Anhang 2.1 (``probability`` "logistic" in table
@@ -38,7 +45,9 @@ rated = builders.rated_with(index=10, birth_year=1970)
 
 
 def test_named_versions_differ_only_in_their_switches():
-    assert set(VERSIONS) == {"dwz-classic", "dwz-wo2002", "dwz-2014", "dwz-2016"}
+    assert set(VERSIONS) == {"dwz-classic", "dwz-elobase", "dwz-wo2002", "dwz-2014", "dwz-2016"}
+    assert (CLASSIC.probability, ELOBASE.probability) == ("logistic", "normal")
+    assert replace(ELOBASE, probability="logistic") == CLASSIC
     assert (CLASSIC.rating_expiry_years, WO2002.rating_expiry_years) == (5, 0)
     assert (CLASSIC.sonderwertung, WO2002.sonderwertung, DWZ2016.sonderwertung) == (
         "success",

@@ -31,6 +31,9 @@ branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 OLD_2026_START = "2026-07-01"
+#: versions of the timeline file whose rows a later migration renamed back on its downgrade
+#: (0023: the oldest was seeded as ``dwz-classic``)
+EARLIER_NAMES = {"dwz-elobase": "dwz-classic"}
 
 
 def upgrade() -> None:
@@ -92,8 +95,13 @@ def downgrade() -> None:
                 {"d": entry.valid_from, "old": OLD_2026_START},
             )
         else:
-            where = "family = :f AND version = :v AND valid_from = :d"
-            values = {"f": entry.family, "v": entry.version, "d": entry.valid_from}
+            where = "family = :f AND version IN (:v, :was) AND valid_from = :d"
+            values = {
+                "f": entry.family,
+                "v": entry.version,
+                "was": EARLIER_NAMES.get(entry.version, entry.version),
+                "d": entry.valid_from,
+            }
             bind.execute(
                 sa.text(
                     "DELETE FROM rating_snapshots WHERE rechenmodul_id IN "
