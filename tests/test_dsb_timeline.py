@@ -75,4 +75,4 @@ def test_evaluate_default_is_unchanged_and_rechenmodul_picks_a_version():
     table = evaluate("--rechenmodul", "dwz-2014", "--format", "table").output
     assert "Rechenmodul: dwz-2014" in table.splitlines()[0]
     bad = evaluate("--rechenmodul", "dwz-1999")
-    assert bad.exit_code == 2 and "unknown Rechenmodul 'dwz-1999'" in bad.output
+    assert bad.exit_code == 2 and "unbekanntes Rechenmodul 'dwz-1999'" in bad.output

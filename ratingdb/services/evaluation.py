@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ratingdb.errors import InputError, RulesError
+from ratingdb.i18n import _
 from ratingdb.rules.parameters import Precision
 
 if TYPE_CHECKING:
@@ -63,8 +64,13 @@ def evaluate_documents(
     if rechenmodul is not None and rechenmodul != "auto":
         try:
             fixed = dsb_timeline.find(rechenmodul)
-        except KeyError as err:
-            raise InputError("--rechenmodul", str(err.args[0])) from None
+        except KeyError:
+            known = ", ".join(e.version for e in dsb_timeline.rechenmodule())
+            message = _(
+                "unknown Rechenmodul %(key)r (known: auto, %(known)s; the classic text as "
+                "written: --rules dwz-classic)"
+            ) % {"key": rechenmodul, "known": known}
+            raise InputError("--rechenmodul", message) from None
         rules_name = fixed.family
     elif rechenmodul == "auto":
         rules_name = dsb_timeline.rechenmodule()[0].family  # every version rates tournaments

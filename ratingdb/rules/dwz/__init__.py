@@ -1,5 +1,5 @@
 """The DWZ core shared by every DWZ version (``dwz2026``, ``dwz-classic`` and the DSB's
-versions ``dwz-wo2002``, ``dwz-2014``, ``dwz-2016``).
+versions ``dwz-elobase``, ``dwz-wo2002``, ``dwz-2014``, ``dwz-2016``).
 
 * :mod:`.groups`: rated games, age classes, the groups and selections (Auswahl) of WO 3.4;
 * :mod:`.arithmetic`: the table and float precisions behind one protocol;
