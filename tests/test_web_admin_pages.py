@@ -89,9 +89,13 @@ def test_scope_and_generated_password_on_the_command_line(site):
     assert (out.returncode, out.stdout) == (0, "carl ist jetzt zuständig für A1, B\n"), out.stderr
     bad = run(["user", "scope", "carl", "--scope", "A 1"], site)
     assert bad.returncode == 2 and bad.stdout == ""
-    assert bad.stderr == "Fehler: scope: a VKZ prefix has 1 to 10 letters or digits: 'A 1'\n"
+    assert bad.stderr == (
+        "Fehler: scope: ein VKZ-Präfix hat 1 bis 10 Buchstaben oder Ziffern: 'A 1'\n"
+    )
     bad = run(["user", "scope", "root", "--scope", "A"], site)
-    assert bad.stderr == "Fehler: scope: an admin acts on every VKZ: give no prefixes\n"
+    assert bad.stderr == (
+        "Fehler: scope: ein Administrator handelt für jede VKZ: keine Präfixe angeben\n"
+    )
     assert run(["user", "scope", "nobody", "--scope", "A"], site).stderr == (
         "Fehler: user: kein Benutzer 'nobody'\n"
     )
@@ -235,15 +239,15 @@ def test_admin_adds_a_user_with_a_generated_password(site):
     assert generated not in root.get("/admin/users/dora").text
     # a name taken, a bad prefix, an admin with prefixes: 422 with the message, nothing written
     for changes, message in (
-        ({}, "name: a user &#39;dora&#39; exists already"),
+        ({}, "name: einen Benutzer &#39;dora&#39; gibt es bereits"),
         (
             {"name": "emil", "scopes": "C0 3!"},
-            "a VKZ prefix has 1 to 10 letters or digits: &#39;3!&#39;",
+            "ein VKZ-Präfix hat 1 bis 10 Buchstaben oder Ziffern: &#39;3!&#39;",
         ),
-        ({"name": "emil", "role": "admin"}, "an admin acts on every VKZ: give no prefixes"),
-        ({"name": "emil", "scopes": ""}, "an officer needs at least one VKZ prefix (WO 6.3)"),
-        ({"name": "emil", "role": "boss", "scopes": ""}, "expected one of officer, admin"),
-        ({"name": "emil", "full_name": "x" * 201}, "a full name has at most 200 characters"),
+        ({"name": "emil", "role": "admin"}, "ein Administrator handelt für jede VKZ"),
+        ({"name": "emil", "scopes": ""}, "mindestens ein VKZ-Präfix (WO 6.3)"),
+        ({"name": "emil", "role": "boss", "scopes": ""}, "erwartet: eine von officer, admin"),
+        ({"name": "emil", "full_name": "x" * 201}, "höchstens 200 Zeichen"),
     ):
         answer = root.post("/admin/users", data=form | changes)
         assert answer.status_code == 422 and message in answer.text, (changes, answer.text)
@@ -281,7 +285,7 @@ def test_admin_changes_scope_password_and_tokens(site):
     assert "Die VKZ-Präfixe wurden geändert." in root.get(answer.headers["location"]).text
     assert "Wertungsreferent für VKZ B0, C" in bert.get("/officer").text  # at once
     bad = root.post("/admin/users/bert/scopes", data={"csrf": csrf, "scopes": ""})
-    assert bad.status_code == 422 and "an officer needs at least one VKZ prefix" in bad.text
+    assert bad.status_code == 422 and "braucht mindestens ein VKZ-Präfix" in bad.text
     # one token revoked by its prefix, then all
     client = client_for(site)
     answer = root.post("/admin/users/bert/revoke", data={"csrf": csrf, "token": laptop[:12]},
@@ -301,7 +305,7 @@ def test_admin_changes_scope_password_and_tokens(site):
     assert bad.status_code == 422 and "die beiden Passwörter unterscheiden sich" in bad.text
     form = {"csrf": csrf, "mode": "set", "password": "short", "repeated": "short"}
     bad = root.post("/admin/users/bert/password", data=form)
-    assert bad.status_code == 422 and "a password has 10 to 1000 characters" in bad.text
+    assert bad.status_code == 422 and "ein Passwort hat 10 bis 1000 Zeichen" in bad.text
     assert bert.get("/officer", follow_redirects=False).status_code == 200  # still signed in
     answer = root.post("/admin/users/bert/password",
                        data={"csrf": csrf, "mode": "set", "password": new, "repeated": new},

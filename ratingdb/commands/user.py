@@ -81,7 +81,7 @@ def user_password(name: str, password_stdin: bool, generate: bool) -> None:
 
     if generate:
         if password_stdin:
-            raise click.UsageError("--generate and --password-stdin exclude each other")
+            raise click.UsageError(_("--generate and --password-stdin exclude each other"))
         with writing() as session:
             click.echo(reset_password(session, name))
         return

@@ -49,7 +49,7 @@ def anonymise_player(
     if row is None:
         raise NotFound(_("no player with id %(id)s") % {"id": player_id})  # the web's 404
     if row.anonymised:
-        raise InputError("player", f"player {player_id} is anonymised already")
+        raise InputError("player", _("player %(id)s is anonymised already") % {"id": player_id})
     member = session.execute(
         text(
             "SELECT o.vkz FROM memberships m JOIN organisations o ON o.id = m.organisation_id "

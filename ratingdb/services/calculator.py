@@ -175,7 +175,9 @@ def parse_day(value: Any, where: str, today: date) -> date:
 
 def _entrant(obj: Any, where: str, *, own: bool, year: int) -> Entrant:
     if not isinstance(obj, dict):
-        raise InputError(where, f"an object expected, got {type(obj).__name__}")
+        raise InputError(
+            where, _("an object expected, got %(type)s") % {"type": type(obj).__name__}
+        )
     typed = [k for k in ("rating", "index", "birth_year") if _present(obj, k)]
     if _present(obj, "id"):
         if typed:

@@ -175,7 +175,10 @@ def decode_utf8(raw: bytes, name: str) -> str:
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as err:
-        raise InputError(name, f"byte {err.start}: not UTF-8 text ({err.reason})") from None
+        raise InputError(
+            name,
+            _("byte %(at)d: not UTF-8 text (%(reason)s)") % {"at": err.start, "reason": err.reason},
+        ) from None
 
 
 def json_document(raw: bytes, name: str, *, named: bool = True) -> Any:

@@ -115,7 +115,7 @@ def read(content: bytes, filename: str, options: Options, user: Principal | None
     if is_json(content):
         doc = json_document(content, filename)
         if isinstance(doc, list):
-            raise InputError(filename, "one tournament per upload, not a list of tournaments")
+            raise InputError(filename, _("one tournament per upload, not a list of tournaments"))
         try:
             if user is not None:
                 within_bounds(Parsed("json", doc=doc), options, user)
@@ -312,9 +312,11 @@ def with_results(content: bytes, filename: str, options: Options, results: dict[
     games = parsed.doc.get("games", []) if parsed.tournament is None else parsed.tournament.games
     for k, result in results.items():
         if not 0 <= k < len(games):
-            raise InputError(f"game {k + 1}", "no such game")
+            raise InputError(_("game %(n)d") % {"n": k + 1}, _("no such game"))
         if result not in RESULTS:
-            raise InputError(f"game {k + 1}", f"unknown result {result!r}")
+            raise InputError(
+                _("game %(n)d") % {"n": k + 1}, _("unknown result %(result)r") % {"result": result}
+            )
     if parsed.tournament is None:
         doc = parsed.doc
         for k, result in results.items():
@@ -322,7 +324,9 @@ def with_results(content: bytes, filename: str, options: Options, results: dict[
         return json.dumps(doc, ensure_ascii=False, indent=1).encode()
     t = parsed.tournament
     if parsed.format != "trf":
-        raise InputError(filename, "results are edited in TRF files only: upload a corrected file")
+        raise InputError(
+            filename, _("results are edited in TRF files only: upload a corrected file")
+        )
     for k, result in results.items():
         t.games[k] = replace(t.games[k], result=result, coloured=True)
     return trf.write(t).encode()

@@ -122,7 +122,7 @@ def evaluate_document(
     except InputError as err:
         raise err.with_context(name) from None
     if was_array or len(inputs) != 1:
-        raise InputError(name, "one tournament expected, not an array")
+        raise InputError(name, _("one tournament expected, not an array"))
     return Evaluated(inputs[0], evaluate_input(rules, params, inputs[0], f"{name}: $"), rechenmodul)
 
 
@@ -147,7 +147,10 @@ def results_text(done: list[Evaluated], family: str) -> str:
     from ratingdb.rules.model import TournamentResult
 
     if not all(isinstance(e.result, TournamentResult) for e in done):
-        raise InputError("", f"--format table shows DWZ evaluations; use json for {family}")
+        raise InputError(
+            "",
+            _("--format table shows DWZ evaluations; use json for %(family)s") % {"family": family},
+        )
     return "\n\n".join(render_text(e.tournament, e.result, e.rechenmodul) for e in done)
 
 

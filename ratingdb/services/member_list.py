@@ -99,7 +99,11 @@ def import_list(
     check_date(list_date, "--date")
     last = _last_list(session)
     if last is not None and list_date < last:
-        raise InputError(source, f"list date {list_date} is before the last imported list ({last})")
+        raise InputError(
+            source,
+            _("list date %(date)s is before the last imported list (%(last)s)")
+            % {"date": list_date, "last": last},
+        )
     hold_edits(session)  # before the table lock: a run's write phase waits for the import
     session.execute(text("LOCK TABLE players, memberships, organisations IN EXCLUSIVE MODE"))
     report = ListImport(rows=len(rows))

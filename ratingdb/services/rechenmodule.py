@@ -81,7 +81,10 @@ def _base_parameters(
         )
     found = session.scalars(query).first()
     if found is None and base:
-        raise InputError("--base", f"no {family} Rechenmodul version {base!r}")
+        raise InputError(
+            "--base",
+            _("no %(family)s Rechenmodul version %(base)r") % {"family": family, "base": base},
+        )
     return dict(found) if found else {}
 
 
@@ -89,14 +92,15 @@ def _check_version(version: str) -> None:
     """A version name ``rechenmodul show`` and the timeline can name: 1 to 30 characters,
     no control character, no blank at either end."""
     if not version.strip():
-        raise InputError("--version", "a version needs a name")
+        raise InputError("--version", _("a version needs a name"))
     if len(version) > VERSION_WIDTH:
         raise InputError(
             "--version",
-            f"a version name has at most {VERSION_WIDTH} characters, not {len(version)}",
+            _("a version name has at most %(most)d characters, not %(n)d")
+            % {"most": VERSION_WIDTH, "n": len(version)},
         )
     if version != version.strip() or control_character(version) is not None:
-        raise InputError("--version", f"not a version name: {version!r}")
+        raise InputError("--version", _("not a version name: %(name)r") % {"name": version})
 
 
 def add_rechenmodul(
@@ -185,7 +189,11 @@ def add_adjustment(
     from ratingdb.rules.adjustments import FORMULAS
 
     if formula not in FORMULAS:
-        raise InputError("", f"unknown formula {formula!r} (known: {', '.join(FORMULAS)})")
+        raise InputError(
+            "",
+            _("unknown formula %(formula)r (known: %(known)s)")
+            % {"formula": formula, "known": ", ".join(FORMULAS)},
+        )
     check_date(day, "--date")
     clash = session.scalars(
         select(RatingAdjustment.id).where(
@@ -193,7 +201,11 @@ def add_adjustment(
         )
     ).first()
     if clash is not None:
-        raise InputError("", f"adjustment {formula} on {day} exists already")
+        raise InputError(
+            "",
+            _("adjustment %(formula)s on %(day)s exists already")
+            % {"formula": formula, "day": day},
+        )
     session.add(
         RatingAdjustment(name=name, effective_on=day, formula=formula, raises_index=raises_index)
     )

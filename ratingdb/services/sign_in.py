@@ -76,7 +76,11 @@ def set_password(
     """Store ``password`` for user ``name`` as an argon2id hash; ends his sessions.
     ``generated``: made by :func:`reset_password` (noted in the audit entry)."""
     if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
-        raise InputError("password", f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} characters")
+        raise InputError(
+            "password",
+            _("a password has %(least)d to %(most)d characters")
+            % {"least": MIN_PASSWORD, "most": MAX_PASSWORD},
+        )
     user = session.scalar(select(User).where(User.name == name))
     if user is None:
         raise InputError("user", _("no user %(name)r") % {"name": name})

@@ -9,6 +9,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.db.bulk import load_federation
 from ratingdb.errors import InputError
+from ratingdb.i18n import _
 from ratingdb.synth import generate
 
 
@@ -21,7 +22,9 @@ def load_synthetic(session: Session, players: int, years: int, seed: int) -> dic
         {"codes": [t.code for t in fed.tournaments]},
     ).first()
     if clash:
-        raise InputError("", f"tournament {clash.code} exists already: load another --seed")
+        raise InputError(
+            "", _("tournament %(code)s exists already: load another --seed") % {"code": clash.code}
+        )
     return load_federation(session, fed)
 
 

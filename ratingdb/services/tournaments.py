@@ -277,13 +277,19 @@ def _correct_json(
         old_end = _end_date(session, ident)
         info = parse_tournament(doc).tournament
         if stored is not None and info.id != stored:  # another tournament's file, by mistake
-            raise InputError("$.tournament.id", f"the document is {info.id!r}, not {stored!r}")
+            raise InputError(
+                "$.tournament.id",
+                _("the document is %(id)r, not %(stored)r") % {"id": info.id, "stored": stored},
+            )
     else:
         t = existing(session, ident)
         _check(user, t.code, t.vkz, t.end_date, today)  # the stored one first (403)
         info = parse_tournament(doc).tournament
         if info.id != t.code:
-            raise InputError("$.tournament.id", f"the document is {info.id!r}, not {t.code!r}")
+            raise InputError(
+                "$.tournament.id",
+                _("the document is %(id)r, not %(stored)r") % {"id": info.id, "stored": t.code},
+            )
         _check(user, t.code, info.vkz or t.vkz, info.end, today)
         _check_members(user, doc)
         code, old_end = t.code, t.end_date

@@ -78,14 +78,18 @@ def add_user(
 ) -> User:
     """A new officer (with at least one VKZ prefix) or admin (no prefixes)."""
     if not _NAME.match(name):
-        raise InputError("name", "a user name has 1-100 letters, digits or . _ @ -")
+        raise InputError("name", _("a user name has 1-100 letters, digits or . _ @ -"))
     if role not in ROLES:
-        raise InputError("role", f"expected one of {', '.join(ROLES)}, got {role!r}")
+        raise InputError(
+            "role",
+            _("expected one of %(known)s, got %(role)r")
+            % {"known": ", ".join(ROLES), "role": role},
+        )
     _check_scopes(role, scopes)
     if len(full_name) > 200:
-        raise InputError("full_name", "a full name has at most 200 characters")
+        raise InputError("full_name", _("a full name has at most 200 characters"))
     if session.scalar(select(User.id).where(User.name == name)) is not None:
-        raise InputError("name", f"a user {name!r} exists already")
+        raise InputError("name", _("a user %(name)r exists already") % {"name": name})
     user = User(name=name, role=role, scopes=sorted(set(scopes)), full_name=full_name)
     session.add(user)
     session.flush()
@@ -97,11 +101,14 @@ def _check_scopes(role: str, scopes: list[str] | tuple[str, ...]) -> None:
     """WO 6.3: an officer acts for one or more VKZ prefixes, an admin for every VKZ."""
     for scope in scopes:
         if not _SCOPE.match(scope):
-            raise InputError("scope", f"a VKZ prefix has 1 to 10 letters or digits: {scope!r}")
+            raise InputError(
+                "scope",
+                _("a VKZ prefix has 1 to 10 letters or digits: %(scope)r") % {"scope": scope},
+            )
     if role == "officer" and not scopes:
-        raise InputError("scope", "an officer needs at least one VKZ prefix (WO 6.3)")
+        raise InputError("scope", _("an officer needs at least one VKZ prefix (WO 6.3)"))
     if role == "admin" and scopes:
-        raise InputError("scope", "an admin acts on every VKZ: give no prefixes")
+        raise InputError("scope", _("an admin acts on every VKZ: give no prefixes"))
 
 
 def set_scopes(
@@ -129,7 +136,11 @@ def set_role(
     """Make ``name`` an officer (with his VKZ prefixes) or an admin (none); his tokens and
     sessions act in the new role from their next request."""
     if role not in ROLES:
-        raise InputError("role", f"expected one of {', '.join(ROLES)}, got {role!r}")
+        raise InputError(
+            "role",
+            _("expected one of %(known)s, got %(role)r")
+            % {"known": ", ".join(ROLES), "role": role},
+        )
     user = _user(session, name)
     _check_scopes(role, scopes)
     before = {"role": user.role, "scopes": list(user.scopes or ())}
@@ -171,7 +182,7 @@ def enable_user(session: Session, name: str, *, actor: str = "cli") -> None:
     user = _user(session, name)
     session.refresh(user)
     if user.disabled_at is None:
-        raise InputError("user", f"user {name!r} is not disabled")
+        raise InputError("user", _("user %(name)r is not disabled") % {"name": name})
     user.disabled_at = None
     session.flush()
     _audit(session, actor, "enable", name, {})
@@ -182,7 +193,7 @@ def issue_token(session: Session, name: str, *, label: str = "", actor: str = "c
     user gets none."""
     user = _user(session, name)
     if user.disabled_at is not None:
-        raise InputError("user", f"user {name!r} is disabled: enable him first")
+        raise InputError("user", _("user %(name)r is disabled: enable him first") % {"name": name})
     token = TOKEN_PREFIX + secrets.token_urlsafe(32)
     prefix = token[:12]
     session.add(
@@ -206,7 +217,10 @@ def revoke(session: Session, name: str, *, prefix: str | None = None, actor: str
         stmt = stmt.where(ApiToken.prefix == prefix[:12])
     count = cast(CursorResult[Any], session.execute(stmt)).rowcount
     if prefix is not None and count == 0:
-        raise InputError("token", f"user {name!r} has no active token {prefix!r}")
+        raise InputError(
+            "token",
+            _("user %(name)r has no active token %(prefix)r") % {"name": name, "prefix": prefix},
+        )
     _audit(session, actor, "revoke", name, {"prefix": prefix, "tokens": count})
     return count
 
