@@ -16,6 +16,8 @@ from ratingdb.io import dsb_xml as X
 from ratingdb.io import swi
 from tests import shared_files
 
+pytestmark = pytest.mark.usefixtures("in_english")  # these tests pin the English wording
+
 XSD = shared_files.DSB_XSD
 CORPUS = shared_files.CORPUS / "swi"
 LE_2011 = CORPUS / "marceljuenemann__stadtmeisterschaft-le-2011.swi"
