@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from ratingdb.errors import InputError
+from ratingdb.i18n import use
 from ratingdb.io import swi
 from tests import shared_files
 
@@ -242,6 +243,40 @@ def test_cp850_and_latin1_told_apart():
 
 def _lines() -> list[str]:
     return (FIXTURES / "swisschess-cp850-crlf.swi").read_bytes().decode("cp850").split("\r\n")
+
+
+def test_swi_refusals_are_worded_in_the_language_in_force():
+    """The same broken file refused in German (the default) and in English: the messages,
+    the footer's location and the dates as the language writes them."""
+    lines = _lines()
+    lines[4] = lines[4][:135] + "X" + lines[4][136:]  # colour of round 1 of player 1
+    lines[7] = lines[7][:1] + "  x" + lines[7][4:]  # participant number
+    bad = "\r\n".join(lines).encode("cp850")
+    swapped = "\r\n".join(_lines()).replace("Datum(S):   05.09.2025", "Datum(S):   20.09.2025")
+    with use("de"):
+        with pytest.raises(swi.SwiError) as german:
+            swi.parse(bad, "bad.swi")
+        with pytest.raises(swi.SwiError) as german_dates:
+            swi.read(swapped.encode("cp850"), "bad.swi")
+    with use("en"):
+        with pytest.raises(swi.SwiError) as english:
+            swi.parse(bad, "bad.swi")
+        with pytest.raises(swi.SwiError) as english_dates:
+            swi.read(swapped.encode("cp850"), "bad.swi")
+    assert german.value.problems == [
+        ("bad.swi:5:136", "Runde 1: unbekannte Farbe 'X' (W B :)"),
+        ("bad.swi:8:2", "Teilnehmernummer ist keine Zahl: 'x'"),
+    ]
+    assert english.value.problems == [
+        ("bad.swi:5:136", "round 1: unknown colour 'X' (W B :)"),
+        ("bad.swi:8:2", "participant number is not a number: 'x'"),
+    ]
+    assert german_dates.value.problems == [
+        ("bad.swi: Fußteil Datum(E)", "das Enddatum 19.09.2025 liegt vor dem Beginn 20.09.2025")
+    ]
+    assert english_dates.value.problems == [
+        ("bad.swi: footer Datum(E)", "end date 2025-09-19 is before the start 2025-09-20")
+    ]
 
 
 def test_all_errors_of_a_file_at_once_with_line_and_column():

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from ratingdb.errors import InputError
+from ratingdb.i18n import use
 from ratingdb.io import swt
 from ratingdb.io.tournament_file import detect, read_tournament
 from tests import shared_files
@@ -76,7 +77,9 @@ def test_every_corpus_file_every_player(path):
     different = [p.name for p in t.players if points[p.start_rank] != p.points]
     assert len(different) == differ
     if differ:
-        assert f"the card total of {differ} player(s) differs" in " ".join(t.warnings)
+        said = (f"the card total of {differ} player differs" if differ == 1
+                else f"the card totals of {differ} players differ")  # fmt: skip
+        assert said in " ".join(t.warnings)
     # every game gives one point in all
     assert sum(points.values()) == sum(1 for g in t.games if g.result != "--")
 
@@ -182,7 +185,7 @@ def test_unpaired_rounds_are_noted_and_players_not_fielded_skipped():
     s.records[(3, 1)] = (1, 0, 0, 0x33)  # not fielded
     t = swt.read(s.to_bytes(), "up.SWT")
     assert len(t.games) == 1 and t.players[2].rounds == []
-    assert t.warnings == ["round(s) 2, 3 not paired: nothing to import"]
+    assert t.warnings == ["rounds 2, 3 not paired: nothing to import"]
 
 
 def test_team_tournament_and_its_team_check():
@@ -283,6 +286,45 @@ def test_inconsistent_pairings_all_reported():
     ]  # fmt: skip
 
 
+def test_swt_refusals_are_worded_in_the_language_in_force():
+    """The same broken file refused in German (the default) and in English: the location's
+    words (byte, field, card, player, round) and the messages."""
+    s = Swt([P("Ahorn, Ada", 1), P("Birke, Ben", 2), P("Eiche, Eva", 3), P("Linde, Lars", 4)], 2)
+    s.game(1, 1, 2, "1-0", status=0x01).game(1, 3, 4, "1-0")
+    s.game(2, 1, 3, "none").game(2, 2, 4, "0-1")
+    data = s.to_bytes()
+    with use("de"):
+        german = _error(data).problems
+        truncated = str(_error(data[:-7]))
+    with use("en"):
+        english = _error(data).problems
+        truncated_en = str(_error(data[:-7]))
+    at = 13384 + 15
+    assert german[0] == (
+        f"bad.SWT: Byte {at} (0x{at:X}) Status von Spieler 1 (Ahorn, Ada) in Runde 1",
+        "eine Hängepartie hat kein Endergebnis",
+    )
+    assert english[0] == (
+        f"bad.SWT: byte {at} (0x{at:X}) status of player 1 (Ahorn, Ada) round 1",
+        "an adjourned game (Hängepartie) has no final result",
+    )
+    assert german[1][1] == (
+        "die Runde ist ausgelost, aber 1 Partie hat kein Ergebnis (1-3): bitte zuerst die "
+        "Ergebnisse in SwissChess eintragen"
+    )
+    assert english[1][1] == (
+        "the round is paired but 1 game has no result (1-3): enter the results in SwissChess first"
+    )
+    assert truncated.endswith(
+        "Dateiende: abgeschnitten: für 4 Spieler, 0 Mannschaften, 2 Runden, Version 8.89 "
+        "sind 16156 Bytes nötig, die Datei hat 16149"
+    ), truncated
+    assert truncated_en.endswith(
+        "end of file: truncated: 4 players, 0 teams, 2 rounds, version 8.89 need 16156 bytes, "
+        "the file has 16149"
+    ), truncated_en
+
+
 def test_paired_round_without_results_adjourned_and_one_sided_forfeit():
     s = Swt([P("Ahorn, Ada", 1), P("Birke, Ben", 2), P("Eiche, Eva", 3), P("Linde, Lars", 4)], 2)
     s.game(1, 1, 2, "1-0", status=0x01).game(1, 3, 4, "1-0")
@@ -293,8 +335,7 @@ def test_paired_round_without_results_adjourned_and_one_sided_forfeit():
     assert messages == [
         "an adjourned game (Hängepartie) has no final result",
         "forfeit on one side only (status 0x00 and 0x02 against 4)",
-        "the round is paired but 1 game(s) have no result (1-3): enter the results in "
-        "SwissChess first",
+        "the round is paired but 1 game has no result (1-3): enter the results in SwissChess first",
     ]
     assert err.problems[2][0] == "bad.SWT: byte 13414 (0x3466) result of round 2"
 
@@ -354,9 +395,10 @@ def test_import_through_the_command_line(scratch_db, tmp_path):
     organisations(scratch_db, "C05")
     bad = tmp_path / "broken.SWT"
     bad.write_bytes(round_robin_of_three().to_bytes()[:-7])
-    out = run(["tournament", "import", str(bad), "--id", "B1", "--vkz", "C05"], scratch_db)
+    out = run(["tournament", "import", str(bad), "--id", "B1", "--vkz", "C05"], scratch_db,
+              lang=None)  # fmt: skip
     assert out.returncode == 2 and "Traceback" not in out.stderr
-    assert "broken.SWT: byte" in out.stderr and "truncated" in out.stderr
+    assert "broken.SWT: Byte" in out.stderr and "abgeschnitten" in out.stderr  # German
     assert counts() == (0, 0)
     imported = 0
     for k, path in enumerate(corpus_files(), 1):

@@ -47,6 +47,7 @@ from decimal import Decimal
 
 from ratingdb.budget import Problems, check, more_line, more_of
 from ratingdb.errors import InputError
+from ratingdb.i18n import N_, _, date_text, ngettext
 from ratingdb.io.numbers import NotANumber, optional_number, whole_number
 from ratingdb.io.trf import NationalRecord, TrfGame, TrfPlayer, TrfTournament
 from ratingdb.names import full_name
@@ -236,25 +237,35 @@ def parse(data: bytes | str, source: str = "<swi>", encoding: str | None = None)
                 [
                     (
                         f"{source}:{line}:{column}",
-                        f"byte 0x{data[err.start]:02x} is not valid {used}",
+                        _("byte 0x%(byte)02x is not valid %(encoding)s")
+                        % {"byte": data[err.start], "encoding": used},
                     )
                 ],
             ) from None
         except (LookupError, ValueError):  # ValueError: a NUL in the name
-            raise SwiError(source, [(source, f"unknown encoding {used!r}")]) from None
+            raise SwiError(
+                source, [(source, _("unknown encoding %(encoding)r") % {"encoding": used})]
+            ) from None
     lines = split_lines(text)
     ruler_at = next((k for k, line in enumerate(lines) if _RULER.match(line)), None)
     if ruler_at is None:
         raise SwiError(
             source,
-            [(source, "no ruler line (' ttt. rrr nnnn… vvvv… ') found: not an SWI/ELOBASE file")],
+            [
+                (
+                    source,
+                    _("no ruler line (' ttt. rrr nnnn… vvvv… ') found: not an SWI/ELOBASE file"),
+                )
+            ],
         )
     swi = SwiFile(source=source, encoding=used, title="")
     _header(swi, lines[:ruler_at], problem)
     columns = _columns(lines[ruler_at])
     for needed in ("t", "n"):
         if needed not in columns:
-            problem(ruler_at + 1, 1, f"the ruler line has no '{needed}' field")
+            problem(
+                ruler_at + 1, 1, _("the ruler line has no '%(letter)s' field") % {"letter": needed}
+            )
     if problems:
         raise SwiError(source, problems)
     footer_at = next(
@@ -273,19 +284,23 @@ def parse(data: bytes | str, source: str = "<swi>", encoding: str | None = None)
             problem(
                 k + 1,
                 columns["t"][0] + 1,
-                f"participant number {player.number} appears twice "
-                f"(also line {seen[player.number]})",
+                _("participant number %(number)d appears twice (also line %(line)d)")
+                % {"number": player.number, "line": seen[player.number]},
             )
             continue
         seen[player.number] = k + 1
         swi.players.append(player)
     swi.footer = _footer(lines[footer_at + 1 :])
     if not swi.players and not problems:
-        problem(ruler_at + 2, 1, "no player rows after the ruler line")
+        problem(ruler_at + 2, 1, _("no player rows after the ruler line"))
     if swi.declared_players is not None and swi.declared_players != len(swi.players):
         swi.warnings.append(
-            f"the kind line announces {swi.declared_players} players, the file has "
-            f"{len(swi.players)}"
+            ngettext(
+                "the kind line announces %(num)d player, the file has %(found)d",
+                "the kind line announces %(num)d players, the file has %(found)d",
+                swi.declared_players,
+            )
+            % {"num": swi.declared_players, "found": len(swi.players)}
         )
     if problems:
         raise SwiError(source, problems)
@@ -304,15 +319,18 @@ def _header(swi: SwiFile, lines: list[str], problem) -> None:  # type: ignore[no
             swi.tag = m.group(5) or ""
             if swi.kind[0] not in "EM":
                 swi.warnings.append(
-                    f"line {number}: unknown kind {swi.kind!r} (known: {', '.join(KINDS)}); "
-                    "read as an individual tournament"
+                    _(
+                        "line %(line)d: unknown kind %(kind)r (known: %(known)s); read as an "
+                        "individual tournament"
+                    )
+                    % {"line": number, "kind": swi.kind, "known": ", ".join(KINDS)}
                 )
         elif line.strip():
             texts.append(line.strip())
     swi.title = texts[0] if texts else ""
     swi.subtitle = " / ".join(texts[1:])
     if not swi.kind:
-        swi.warnings.append("no kind line (ES/ER/MR …): read as an individual tournament")
+        swi.warnings.append(_("no kind line (ES/ER/MR …): read as an individual tournament"))
 
 
 def _columns(ruler: str) -> dict[str, tuple[int, int]]:
@@ -328,7 +346,7 @@ def _player(  # type: ignore[no-untyped-def]
 ) -> SwiPlayer | None:
     line = raw.rstrip("\r\n")
     if "\t" in line:
-        problem(number, line.index("\t") + 1, "tab character in a fixed-column row")
+        problem(number, line.index("\t") + 1, _("tab character in a fixed-column row"))
         return None
 
     def get(key: str) -> str:
@@ -338,6 +356,7 @@ def _player(  # type: ignore[no-untyped-def]
         return line[first:end].strip()
 
     def integer(key: str, limits: Range, what: str, *, allow_zero: bool = False) -> int | None:
+        """``what`` marked with ``N_`` (numbers.py translates it in its message)."""
         value = get(key)
         if not value or (allow_zero and not value.strip("0")):
             return 0 if value else None
@@ -350,24 +369,27 @@ def _player(  # type: ignore[no-untyped-def]
     t_first, t_end = cols["t"]
     ttt = line[t_first:t_end].strip().rstrip(".").strip()
     try:
-        participant = whole_number(ttt, START_RANK, "participant number")
+        participant = whole_number(ttt, START_RANK, N_("participant number"))
     except NotANumber as err:
         problem(number, t_first + 1, str(err))
         return None
     name = get("n")
     if not name:
-        problem(number, cols["n"][0] + 1, "the player's name is empty")
+        problem(number, cols["n"][0] + 1, _("the player's name is empty"))
     surname, comma, given = name.partition(",")
     if comma:
         name = full_name(surname, given)
     # no rating needs the birth date from the file (a member's comes from the member list):
     # unreadable or implausible, it is a warning and left empty
     birth = _birth(
-        get("g"), lambda m: warnings.append(f"line {number}: column {cols['g'][0] + 1}: {m} "
-                                            "(left empty)")
-    )  # fmt: skip
+        get("g"),
+        lambda m: warnings.append(
+            _("line %(line)d: column %(column)d: %(problem)s (left empty)")
+            % {"line": number, "column": cols["g"][0] + 1, "problem": m}
+        ),
+    )
     # the result blocks start after the last field (the member number), one blank later
-    last_end = max(end for _, end in cols.values())
+    last_end = max(end for _first, end in cols.values())
     blocks: list[SwiBlock] = []
     start = last_end + 1
     k = 0
@@ -381,15 +403,15 @@ def _player(  # type: ignore[no-untyped-def]
         k += 1
     return SwiPlayer(
         number=participant,
-        second=integer("r", START_RANK, "second number", allow_zero=True),
+        second=integer("r", START_RANK, N_("second number"), allow_zero=True),
         name=name,
         club=get("v"),
         federation=get("l"),
-        fide_id=integer("f", FIDE_ID, "FIDE id"),
+        fide_id=integer("f", FIDE_ID, N_("FIDE id")),
         player_id=get("p"),
         birth=birth,
-        fide_rating=integer("e", RATING, "FIDE rating"),
-        dwz=integer("d", RATING, "DWZ"),
+        fide_rating=integer("e", RATING, N_("FIDE rating")),
+        dwz=integer("d", RATING, N_("DWZ")),
         vkz=get("z"),
         member_number=get("m"),
         blocks=blocks,
@@ -407,28 +429,62 @@ def _block(cell: str, k: int, start: int, number: int, problem) -> SwiBlock | No
     rnd = k + 1
     ok = True
     if cell[0] != " ":
-        problem(number, start + 1, f"round {rnd}: a block starts with a blank, not {cell[0]!r}")
+        problem(
+            number,
+            start + 1,
+            _("round %(round)d: a block starts with a blank, not %(char)r")
+            % {"round": rnd, "char": cell[0]},
+        )
         ok = False
     if result not in POINTS and result != " ":
-        problem(number, start + 2, f"round {rnd}: unknown result {cell[1]!r} (1 0 R + - = :)")
+        problem(
+            number,
+            start + 2,
+            _("round %(round)d: unknown result %(code)r (1 0 R + - = :)")
+            % {"round": rnd, "code": cell[1]},
+        )
         ok = False
     if colour not in ("W", "B", ":", " ", "-"):
-        problem(number, start + 3, f"round {rnd}: unknown colour {cell[2]!r} (W B :)")
+        problem(
+            number,
+            start + 3,
+            _("round %(round)d: unknown colour %(colour)r (W B :)")
+            % {"round": rnd, "colour": cell[2]},
+        )
         ok = False
     if opp_text and not (opp_text.isascii() and opp_text.isdigit()):
-        problem(number, start + 4, f"round {rnd}: opponent is not a number: {opp_text!r}")
+        problem(
+            number,
+            start + 4,
+            _("round %(round)d: opponent is not a number: %(value)r")
+            % {"round": rnd, "value": opp_text},
+        )
         ok = False
     if not ok:
         return None
     opponent = int(opp_text) if opp_text else 0
     if result in PLAYED and not opponent:
-        problem(number, start + 2, f"round {rnd}: result {result!r} needs an opponent")
+        problem(
+            number,
+            start + 2,
+            _("round %(round)d: result %(code)r needs an opponent")
+            % {"round": rnd, "code": result},
+        )
         return None
     if result in PLAYED and colour not in ("W", "B"):
-        problem(number, start + 3, f"round {rnd}: a played game needs colour W or B")
+        problem(
+            number,
+            start + 3,
+            _("round %(round)d: a played game needs colour W or B") % {"round": rnd},
+        )
         return None
     if result == " " and opponent:
-        problem(number, start + 2, f"round {rnd}: opponent {opponent} without a result")
+        problem(
+            number,
+            start + 2,
+            _("round %(round)d: opponent %(opponent)d without a result")
+            % {"round": rnd, "opponent": opponent},
+        )
         return None
     return SwiBlock(k, result, colour, opponent, start + 2)
 
@@ -451,10 +507,13 @@ def _birth(value: str, fail) -> date | int | None:  # type: ignore[no-untyped-de
             return born
         if re.fullmatch(r"[0-9]{8}", digits):
             return date(int(digits[4:]), int(digits[2:4]), int(digits[:2]))
-    except ValueError as err:
-        fail(f"birth date is not a date: {value!r} ({err})")
+    except ValueError:  # a day or month out of range
+        fail(_("birth date is not a date: %(value)r") % {"value": value})
         return None
-    fail(f"birth field is not a year or date (YYYY, DDMMYY, DDMMYYYY): {value!r}")
+    fail(
+        _("birth field is not a year or date (YYYY, DDMMYY, DDMMYYYY): %(value)r")
+        % {"value": value}
+    )
     return None
 
 
@@ -466,7 +525,7 @@ def _footer(lines: list[str]) -> dict[str, str]:
         matches = list(_FOOTER_KEY.finditer(line))
         if not matches:
             if ":" in line:
-                key, _, value = line.partition(":")
+                key, _colon, value = line.partition(":")
                 if key.strip() and value.strip():
                     out.setdefault(key.strip(), value.strip())
             continue
@@ -483,7 +542,7 @@ def _footer(lines: list[str]) -> dict[str, str]:
 def _date(value: str) -> date | None:
     m = _DATE.match(value.strip())
     if m is None:
-        raise ValueError(f"not a date (expected dd.mm.yyyy): {value!r}")
+        raise ValueError(_("not a date (expected dd.mm.yyyy): %(value)r") % {"value": value})
     year = int(m.group(3))
     if year < 100:
         year += 2000 if year < 70 else 1900
@@ -504,6 +563,9 @@ def to_tournament(swi: SwiFile) -> TrfTournament:
     def problem(line: int, column: int, message: str) -> None:
         problems.append((f"{src}:{line}:{column}", message))
 
+    def footer(key: str) -> str:
+        return _("%(file)s: footer %(key)s") % {"file": src, "key": key}
+
     start = end = None
     for key in ("Datum(S)", "Datum(E)"):
         value = swi.footer.get(key, "")
@@ -512,18 +574,29 @@ def to_tournament(swi: SwiFile) -> TrfTournament:
         try:
             parsed = _date(value)
         except ValueError as err:
-            problems.append((f"{src}: footer {key}", str(err)))
+            problems.append((footer(key), str(err)))
             continue
         if key == "Datum(S)":
             start = parsed
         else:
             end = parsed
-    if end is None and not any(w.startswith(f"{src}: footer Datum(E)") for w, _ in problems):
-        problems.append((f"{src}: footer", "no end date ('Datum(E):' after the '###' line)"))
+    if end is None and not any(where == footer("Datum(E)") for where, _m in problems):
+        problems.append(
+            (
+                _("%(file)s: footer") % {"file": src},
+                _("no end date ('Datum(E):' after the '###' line)"),
+            )
+        )
     if start is None:
         start = end
     if start is not None and end is not None and end < start:
-        problems.append((f"{src}: footer Datum(E)", f"end date {end} is before the start {start}"))
+        problems.append(
+            (
+                footer("Datum(E)"),
+                _("end date %(end)s is before the start %(start)s")
+                % {"end": date_text(end), "start": date_text(start)},
+            )
+        )
     by_number = {p.number: p for p in swi.players}
     games = _games(swi, by_number, problem)
     if problems:
@@ -587,9 +660,12 @@ def _games(swi: SwiFile, by_number: dict[int, SwiPlayer], problem) -> list[TrfGa
                 continue
             q = by_number.get(b.opponent)
             if q is None or q is p:
-                what = "himself" if q is p else "not in the file"
+                if q is p:
+                    message = _("round %(round)d: opponent %(opponent)d is himself")
+                else:
+                    message = _("round %(round)d: opponent %(opponent)d is not in the file")
                 problem(
-                    p.line, b.column + 2, f"round {b.index + 1}: opponent {b.opponent} is {what}"
+                    p.line, b.column + 2, message % {"round": b.index + 1, "opponent": b.opponent}
                 )
                 continue
             candidates = [
@@ -602,9 +678,13 @@ def _games(swi: SwiFile, by_number: dict[int, SwiPlayer], problem) -> list[TrfGa
                 problem(
                     p.line,
                     b.column,
-                    f"round {b.index + 1}: {p.number} played {q.number}, but the row of "
-                    f"{q.number} (line {q.line}) has no block against {p.number}",
-                )
+                    _(
+                        "round %(round)d: %(player)d played %(opponent)d, but the row of "
+                        "%(opponent)d (line %(line)d) has no block against %(player)d"
+                    )
+                    % {"round": b.index + 1, "player": p.number, "opponent": q.number,
+                       "line": q.line},
+                )  # fmt: skip
                 continue
             used.add((p.number, b.index))
             used.add((q.number, other.index))
@@ -620,10 +700,14 @@ def _games(swi: SwiFile, by_number: dict[int, SwiPlayer], problem) -> list[TrfGa
                 problem(
                     p.line,
                     b.column,
-                    f"round {b.index + 1}: {p.number} says {b.result}{b.colour} against "
-                    f"{q.number}, but line {q.line} says {other.result}{other.colour} against "
-                    f"{p.number}",
-                )
+                    _(
+                        "round %(round)d: %(player)d says %(mine)s against %(opponent)d, but "
+                        "line %(line)d says %(theirs)s against %(player)d"
+                    )
+                    % {"round": b.index + 1, "player": p.number, "mine": b.result + b.colour,
+                       "opponent": q.number, "line": q.line,
+                       "theirs": other.result + other.colour},
+                )  # fmt: skip
                 continue
             white_is_p = b.colour == "W" or (other.colour != "W" and p.number < q.number)
             w, bl = (b, other) if white_is_p else (other, b)
@@ -632,17 +716,27 @@ def _games(swi: SwiFile, by_number: dict[int, SwiPlayer], problem) -> list[TrfGa
                 problem(
                     p.line,
                     b.column,
-                    f"round {b.index + 1}: {w.result}:{bl.result} between {p.number} and "
-                    f"{q.number} is rated for one side only or unequally; ratingdb stores "
-                    "only 1:0, 0:1, R:R and forfeits",
-                )
+                    _(
+                        "round %(round)d: %(w)s:%(b)s between %(player)d and %(opponent)d is "
+                        "rated for one side only or unequally; ratingdb stores only 1:0, 0:1, "
+                        "R:R and forfeits"
+                    )
+                    % {"round": b.index + 1, "w": w.result, "b": bl.result, "player": p.number,
+                       "opponent": q.number},
+                )  # fmt: skip
                 continue
             white, black = (p, q) if white_is_p else (q, p)
             games.append(TrfGame(min(b.index, other.index) + 1, white.number, black.number, result))
     if shifted:
         swi.warnings.append(
-            f"{shifted} games are in different blocks in the two players' rows "
-            "(a second game in one round?); the earlier block's round is used"
+            ngettext(
+                "%(num)d game is in different blocks in the two players' rows (a second game "
+                "in one round?); the earlier block's round is used",
+                "%(num)d games are in different blocks in the two players' rows (a second "
+                "game in one round?); the earlier block's round is used",
+                shifted,
+            )
+            % {"num": shifted}
         )
     games.sort(key=lambda g: (g.round, g.white))
     return games

@@ -63,6 +63,7 @@ from pathlib import Path
 
 from ratingdb.budget import Problems, more_line, more_of
 from ratingdb.errors import InputError
+from ratingdb.i18n import N_, _, date_text, decimal, ngettext
 from ratingdb.io.numbers import NotANumber, optional_number
 from ratingdb.io.trf import NationalRecord, RoundEntry, TrfGame, TrfPlayer, TrfTournament
 from ratingdb.plausibility import BIRTH_YEAR, FIDE_ID, RATING, Range
@@ -102,6 +103,21 @@ LAYOUTS = {
     7: Layout(7, 3894, 292, 0xE9, (0x8B, 0x92), None, (0x9F, 0xA1), False),
     8: Layout(8, 13384, 655, 0x124, (0x144, 0x14F), (0x151, 0x15C), (0x9F, 0xA2), True),
 }
+
+
+def _location(source: str, offset: int, what: str) -> str:
+    """``file: byte N (0xHEX) field`` in the language in force (the web's error items keep
+    it whole: it has no line and column)."""
+    return _("%(file)s: byte %(offset)d (0x%(hex)X) %(field)s") % {
+        "file": source,
+        "offset": offset,
+        "hex": offset,
+        "field": what,
+    }
+
+
+def _version_text(version: int) -> str:
+    return f"{version / 100:.2f}"
 
 
 class SwtError(InputError):
@@ -224,22 +240,27 @@ def parse(data: bytes, source: str = "<swt>", encoding: str | None = None) -> Sw
     try:
         "".encode(encoding or "cp1252")
     except (LookupError, ValueError):  # ValueError: a NUL in the name
-        raise InputError(source, f"unknown encoding {encoding!r}") from None
+        raise InputError(
+            source, _("unknown encoding %(encoding)r") % {"encoding": encoding}
+        ) from None
     problems = Problems()
 
-    def where(offset: int, what: str) -> str:
-        return f"{source}: byte {offset} (0x{offset:X}) {what}"
-
     def fail(offset: int, what: str, message: str) -> None:
-        problems.append((where(offset, what), message))
+        problems.append((_location(source, offset, what), message))
 
     size = len(data)
     if size < VERSION_AT + 2:
         fail(
             size,
-            "file version (field 9999)",
-            f"the file ends after {size} bytes, before the version field at 0x261: "
-            "truncated, or not a SwissChess file",
+            _("file version (field 9999)"),
+            ngettext(
+                "the file ends after %(num)d byte, before the version field at 0x261: "
+                "truncated, or not a SwissChess file",
+                "the file ends after %(num)d bytes, before the version field at 0x261: "
+                "truncated, or not a SwissChess file",
+                size,
+            )
+            % {"num": size},
         )
         raise SwtError(source, problems)
     version = int.from_bytes(data[VERSION_AT : VERSION_AT + 2], "little")
@@ -247,24 +268,36 @@ def parse(data: bytes, source: str = "<swt>", encoding: str | None = None) -> Sw
     if major < 7 or major > 19:
         fail(
             VERSION_AT,
-            "file version (field 9999)",
-            f"reads {version}: not a SwissChess file of a known version (7.00 and later; "
-            "a binary file that is not an SWT?)",
+            _("file version (field 9999)"),
+            _(
+                "reads %(version)d: not a SwissChess file of a known version (7.00 and "
+                "later; a binary file that is not an SWT?)"
+            )
+            % {"version": version},
         )
         raise SwtError(source, problems)
     layout = LAYOUTS.get(major, LAYOUTS[8])
     warnings: list[str] = []
     if major > 8:
         warnings.append(
-            f"SwissChess file version {version / 100:.2f} was not tried; read with the "
-            "layout of 8.xx because the file's size fits it"
+            _(
+                "SwissChess file version %(version)s was not tried; read with the layout of "
+                "8.xx because the file's size fits it"
+            )
+            % {"version": _version_text(version)}
         )
     if size < layout.pairings:
         fail(
             size,
-            "header",
-            f"the file ends after {size} bytes; the header of version {version / 100:.2f} "
-            f"has {layout.pairings}: truncated",
+            _("header"),
+            ngettext(
+                "the file ends after %(num)d byte; the header of version %(version)s has "
+                "%(header)d: truncated",
+                "the file ends after %(num)d bytes; the header of version %(version)s has "
+                "%(header)d: truncated",
+                size,
+            )
+            % {"num": size, "version": _version_text(version), "header": layout.pairings},
         )
         raise SwtError(source, problems)
     u8 = data.__getitem__
@@ -281,22 +314,46 @@ def parse(data: bytes, source: str = "<swt>", encoding: str | None = None) -> Sw
     has_pairings = paired > 0 or u8(0x03) > 0
     records = (n_players + n_teams) * stored_rounds if has_pairings else 0
     expected = layout.pairings + records * PAIRING_SIZE + (n_players + n_teams) * layout.card
-    counts = (
-        f"{n_players} players, {n_teams} teams, {stored_rounds} rounds, version {version / 100:.2f}"
-    )
+    counts = _("%(players)s, %(teams)s, %(rounds)s, version %(version)s") % {
+        "players": ngettext("%(num)d player", "%(num)d players", n_players) % {"num": n_players},
+        "teams": ngettext("%(num)d team", "%(num)d teams", n_teams) % {"num": n_teams},
+        "rounds": ngettext("%(num)d round", "%(num)d rounds", stored_rounds)
+        % {"num": stored_rounds},
+        "version": _version_text(version),
+    }
     if size < expected:
-        fail(size, "end of file", f"truncated: {counts} need {expected} bytes, the file has {size}")
+        fail(
+            size,
+            _("end of file"),
+            _("truncated: %(counts)s need %(expected)d bytes, the file has %(size)d")
+            % {"counts": counts, "expected": expected, "size": size},
+        )
         raise SwtError(source, problems)
     if size > expected:
         fail(
             expected,
-            "end of file",
-            f"{size - expected} bytes more than {counts} need ({expected}): not the layout "
-            "this reader knows for that version",
+            _("end of file"),
+            ngettext(
+                "%(num)d byte more than %(counts)s need (%(expected)d): not the layout this "
+                "reader knows for that version",
+                "%(num)d bytes more than %(counts)s need (%(expected)d): not the layout this "
+                "reader knows for that version",
+                size - expected,
+            )
+            % {"num": size - expected, "counts": counts, "expected": expected},
         )
         raise SwtError(source, problems)
     if n_players < 2:
-        fail(0x07, "participants (field 4)", f"{n_players} participants; at least 2 needed")
+        fail(
+            0x07,
+            _("participants (field 4)"),
+            ngettext(
+                "%(num)d participant; at least 2 needed",
+                "%(num)d participants; at least 2 needed",
+                n_players,
+            )
+            % {"num": n_players},
+        )
     round_dates: dict[int, date] = {}
     if layout.round_dates:
         for r in range(1, min(stored_rounds, 40) + 1):
@@ -314,8 +371,9 @@ def parse(data: bytes, source: str = "<swt>", encoding: str | None = None) -> Sw
         if p.ident in ids:
             fail(
                 p.offset + 0xD9,
-                f"player id of card {p.index + 1} (field 2020)",
-                f"id {p.ident} is also card {ids[p.ident].index + 1}'s",
+                _("player id of card %(card)d (field 2020)") % {"card": p.index + 1},
+                _("id %(id)d is also card %(card)d's")
+                % {"id": p.ident, "card": ids[p.ident].index + 1},
             )
         ids[p.ident] = p
     if has_pairings:
@@ -387,19 +445,28 @@ _BIRTH_FORMS = (
 def _player(data, k, at, layout, text, fail, warnings) -> SwtPlayer:  # type: ignore[no-untyped-def]
     """One player card (SWT-structure-files player.csv; CLM swtturniertlnr.php)."""
     card = data[at : at + layout.card]
-    label = f"card {k + 1}"
 
-    def number(lo: int, hi: int, limits: Range, what: str) -> int | None:
+    def number(lo: int, hi: int, limits: Range, what: str, field_number: int) -> int | None:
+        """``what`` marked with ``N_`` (numbers.py translates it in its message)."""
         try:
-            return optional_number(text(card[lo : hi + 1]), limits, what.partition(" (")[0])
+            return optional_number(text(card[lo : hi + 1]), limits, what)
         except NotANumber as err:
-            fail(at + lo, f"{what} of {label}", str(err))
+            where = _("%(field)s (field %(number)d) of card %(card)d") % {
+                "field": _(what),
+                "number": field_number,
+                "card": k + 1,
+            }
+            fail(at + lo, where, str(err))
             return None
 
     name = text(card[0x00:0x20])
     placeholder = card[0xBD] == ord("f") or name.lower() == "spielfrei"
     if not name and not placeholder:
-        fail(at, f"name of {label} (field 2000)", "the player has no name")
+        fail(
+            at,
+            _("name of card %(card)d (field 2000)") % {"card": k + 1},
+            _("the player has no name"),
+        )
     mark = chr(card[0xB8])
     title = text(card[0x42:0x45]).upper()
     birth_text = text(card[0x80:0x8A])
@@ -417,14 +484,34 @@ def _player(data, k, at, layout, text, fail, warnings) -> SwtPlayer:  # type: ig
                 break
         else:
             warnings.append(
-                f"byte {at + 0x80} (0x{at + 0x80:X}) birth date of {label} ({name}): "
-                f"{birth_text!r} is not a date; ignored"
+                _(
+                    "byte %(offset)d (0x%(hex)X) birth date of card %(card)d (%(name)s): "
+                    "%(value)r is not a date; ignored"
+                )
+                % {
+                    "offset": at + 0x80,
+                    "hex": at + 0x80,
+                    "card": k + 1,
+                    "name": name,
+                    "value": birth_text,
+                }
             )
     year = birth.year if isinstance(birth, date) else birth
     if year is not None and not BIRTH_YEAR.low <= year <= BIRTH_YEAR.high:
         warnings.append(
-            f"byte {at + 0x80} (0x{at + 0x80:X}) birth date of {label} ({name}): birth year "
-            f"{year} is not plausible ({BIRTH_YEAR.low}..{BIRTH_YEAR.high}); left empty"
+            _(
+                "byte %(offset)d (0x%(hex)X) birth date of card %(card)d (%(name)s): birth "
+                "year %(year)d is not plausible (%(low)d..%(high)d); left empty"
+            )
+            % {
+                "offset": at + 0x80,
+                "hex": at + 0x80,
+                "card": k + 1,
+                "name": name,
+                "year": year,
+                "low": BIRTH_YEAR.low,
+                "high": BIRTH_YEAR.high,
+            }
         )
         birth = None
     pkz = text(card[layout.pkz[0] : layout.pkz[1] + 1]) if layout.pkz else ""
@@ -435,8 +522,8 @@ def _player(data, k, at, layout, text, fail, warnings) -> SwtPlayer:  # type: ig
         name=name,
         club=text(card[0x21:0x41]),
         title=title if title in FIDE_TITLES else "",
-        fide_rating=number(0x46, 0x49, RATING, "FIDE rating (field 2003)"),
-        dwz=number(0x4B, 0x4E, RATING, "national rating (field 2004)"),
+        fide_rating=number(0x46, 0x49, RATING, N_("FIDE rating"), 2003),
+        dwz=number(0x4B, 0x4E, RATING, N_("national rating"), 2004),
         federation=text(card[0x69:0x6C]).upper(),
         birth=birth,
         zps=text(card[0x99:0x9E]),
@@ -445,7 +532,7 @@ def _player(data, k, at, layout, text, fail, warnings) -> SwtPlayer:  # type: ig
         inactive=mark == "*",
         team_number=card[0xC9],
         board=card[0xCB],
-        fide_id=number(layout.fide_id[0], layout.fide_id[1], FIDE_ID, "FIDE id (field 2033)"),
+        fide_id=number(layout.fide_id[0], layout.fide_id[1], FIDE_ID, N_("FIDE id"), 2033),
         pkz=pkz if pkz.strip("0") else "",
         stored_points=Decimal(card[layout.points]) / 2,
         placeholder=placeholder,
@@ -468,7 +555,7 @@ def parse_date(value: str) -> date:
     m = _ISO.match(value.strip())
     if m:
         return date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
-    raise ValueError(f"{value!r} is not a date (d.m.yyyy)")
+    raise ValueError(_("%(value)r is not a date (d.m.yyyy)") % {"value": value})
 
 
 # -- to the neutral tournament model ---------------------------------------------------------
@@ -485,13 +572,13 @@ def to_tournament(
     problems = Problems()
 
     def fail(offset: int, what: str, message: str) -> None:
-        problems.append((f"{src}: byte {offset} (0x{offset:X}) {what}", message))
+        problems.append((_location(src, offset, what), message))
 
     start, end = _dates(swt, start, end, fail)
     by_id = {p.ident: p for p in swt.players}
     games, entries = _games(swt, by_id, fail)
     if not problems and not entries:
-        fail(0x05, "paired rounds (field 3)", "no round is paired: nothing to import")
+        fail(0x05, _("paired rounds (field 3)"), _("no round is paired: nothing to import"))
     team_of = {t.number: t for t in swt.teams}
     if swt.team:
         _check_teams(swt, games, by_id, team_of, fail)
@@ -531,16 +618,22 @@ def to_tournament(
             )
         players.append(tp)
     differ = [
-        f"{p.name} ({_text(p.stored_points)} on the card, {_text(computed[p.ident])} from "
-        "the pairings)"
+        _("%(name)s (%(card)s on the card, %(records)s from the pairings)")
+        % {"name": p.name, "card": _text(p.stored_points), "records": _text(computed[p.ident])}
         for p in swt.players
         if not p.placeholder and p.stored_points != computed[p.ident]
     ]
     warnings = list(swt.warnings)
     if differ:
         warnings.append(
-            f"the card total of {len(differ)} player(s) differs from the pairing records "
-            f"(the records are imported): {'; '.join(differ)}"
+            ngettext(
+                "the card total of %(num)d player differs from the pairing records (the "
+                "records are imported): %(players)s",
+                "the card totals of %(num)d players differ from the pairing records (the "
+                "records are imported): %(players)s",
+                len(differ),
+            )
+            % {"num": len(differ), "players": "; ".join(differ)}
         )
     unpaired = [
         r
@@ -548,7 +641,14 @@ def to_tournament(
         if not any(r in {e.round for e in entries.get(p.ident, [])} for p in swt.players)
     ]
     if unpaired and len(unpaired) < swt.rounds:
-        warnings.append(f"round(s) {', '.join(map(str, unpaired))} not paired: nothing to import")
+        warnings.append(
+            ngettext(
+                "round %(rounds)s not paired: nothing to import",
+                "rounds %(rounds)s not paired: nothing to import",
+                len(unpaired),
+            )
+            % {"rounds": ", ".join(map(str, unpaired))}
+        )
     out_games = [
         TrfGame(g.round, rank[g.white], rank[g.black], g.result)
         for g in games
@@ -639,7 +739,8 @@ def _columns(parts: list[tuple[int, str]]) -> str:
 
 
 def _text(points: Decimal | None) -> str:
-    return "?" if points is None else f"{points.normalize():f}"
+    """Points as the language writes them (``2.5``, German ``2,5``)."""
+    return "?" if points is None else decimal(points.normalize())
 
 
 _POINTS = {
@@ -659,8 +760,8 @@ def _dates(swt: SwtFile, start: date | None, end: date | None, fail):  # type: i
     given ones win."""
     found: dict[str, date | None] = {}
     for key, value, at, what in (
-        ("start", swt.start_text, 0x41F, "start date (field 70)"),
-        ("end", swt.end_text, 0x434, "end date (field 71)"),
+        ("start", swt.start_text, 0x41F, _("start date (field 70)")),
+        ("end", swt.end_text, 0x434, _("end date (field 71)")),
     ):
         found[key] = None
         if not value:
@@ -669,7 +770,7 @@ def _dates(swt: SwtFile, start: date | None, end: date | None, fail):  # type: i
             found[key] = parse_date(value)
         except ValueError as err:
             if (start if key == "start" else end) is None:
-                fail(at, what, f"{err}; give --{key}")
+                fail(at, what, _("%(error)s; give --%(option)s") % {"error": err, "option": key})
     days = [swt.round_dates[r] for r in sorted(swt.round_dates)]
     s = start or found["start"] or (min(days) if days else None)
     e = end or found["end"] or (max(days) if days else None) or s
@@ -677,12 +778,19 @@ def _dates(swt: SwtFile, start: date | None, end: date | None, fail):  # type: i
     if e is None:
         fail(
             0x434,
-            "end date (field 71)",
-            "the file has no tournament dates (fields 70/71 empty, no round dates): "
-            "give --end (and --start)",
+            _("end date (field 71)"),
+            _(
+                "the file has no tournament dates (fields 70/71 empty, no round dates): "
+                "give --end (and --start)"
+            ),
         )
     elif s is not None and e < s:
-        fail(0x434, "end date (field 71)", f"end date {e} is before the start {s}")
+        fail(
+            0x434,
+            _("end date (field 71)"),
+            _("end date %(end)s is before the start %(start)s")
+            % {"end": date_text(e), "start": date_text(s)},
+        )
     return s, e
 
 
@@ -721,12 +829,12 @@ def _games(swt: SwtFile, by_id: dict[int, SwtPlayer], fail):  # type: ignore[no-
         for rec in p.records:
             if (p.ident, rec.round) in done or rec.empty or rec.status in NOT_FIELDED:
                 continue
-            what = f"player {p.ident} ({p.name}) round {rec.round}"
+            who = {"id": p.ident, "name": p.name, "round": rec.round}
             if rec.status in ADJOURNED:
                 fail(
                     rec.offset + 0x0F,
-                    f"status of {what}",
-                    "an adjourned game (Hängepartie) has no final result",
+                    _("status of player %(id)d (%(name)s) round %(round)d") % who,
+                    _("an adjourned game (Hängepartie) has no final result"),
                 )
                 done.add((rec.opponent, rec.round))
                 continue
@@ -734,12 +842,16 @@ def _games(swt: SwtFile, by_id: dict[int, SwtPlayer], fail):  # type: ignore[no-
             if q is None and rec.opponent:
                 fail(
                     rec.offset + 0x09,
-                    f"opponent of {what}",
-                    f"player id {rec.opponent} is not in the file",
+                    _("opponent of player %(id)d (%(name)s) round %(round)d") % who,
+                    _("player id %(id)d is not in the file") % {"id": rec.opponent},
                 )
                 continue
             if q is p:
-                fail(rec.offset + 0x09, f"opponent of {what}", "the player is paired with himself")
+                fail(
+                    rec.offset + 0x09,
+                    _("opponent of player %(id)d (%(name)s) round %(round)d") % who,
+                    _("the player is paired with himself"),
+                )
                 continue
             if q is None or q.placeholder or rec.colour in (WHITE_BYE, BLACK_BYE):
                 code = {2: "U", 1: "H", 0: "Z"}.get(POINTS2.get(rec.result, 0), "Z")
@@ -747,12 +859,27 @@ def _games(swt: SwtFile, by_id: dict[int, SwtPlayer], fail):  # type: ignore[no-
                 continue
             other = q.records[rec.round - 1] if len(q.records) >= rec.round else None
             if other is None or other.opponent != p.ident:
-                says = "nobody" if other is None or not other.opponent else f"id {other.opponent}"
+                named = {
+                    "id": q.ident,
+                    "name": q.name,
+                    "round": rec.round,
+                    "offset": other.offset if other else "?",
+                    "other": other.opponent if other else 0,
+                }
+                if other is None or not other.opponent:
+                    says = _(
+                        "paired with %(id)d (%(name)s), whose record of round %(round)d "
+                        "(byte %(offset)s) names nobody"
+                    )
+                else:
+                    says = _(
+                        "paired with %(id)d (%(name)s), whose record of round %(round)d "
+                        "(byte %(offset)s) names id %(other)d"
+                    )
                 fail(
                     rec.offset + 0x09,
-                    f"opponent of {what}",
-                    f"paired with {q.ident} ({q.name}), whose record of round {rec.round} "
-                    f"(byte {other.offset if other else '?'}) names {says}",
+                    _("opponent of player %(id)d (%(name)s) round %(round)d") % who,
+                    says % named,
                 )
                 done.add((p.ident, rec.round))
                 continue
@@ -761,9 +888,12 @@ def _games(swt: SwtFile, by_id: dict[int, SwtPlayer], fail):  # type: ignore[no-
             if {rec.colour, other.colour} != {WHITE, BLACK}:
                 fail(
                     rec.offset + 0x08,
-                    f"colour of {what}",
-                    f"colours {rec.colour} and {other.colour} against {q.ident} ({q.name}): "
-                    "one white (1) and one black (3) expected",
+                    _("colour of player %(id)d (%(name)s) round %(round)d") % who,
+                    _(
+                        "colours %(mine)d and %(theirs)d against %(id)d (%(name)s): one white "
+                        "(1) and one black (3) expected"
+                    )
+                    % {"mine": rec.colour, "theirs": other.colour, "id": q.ident, "name": q.name},
                 )
                 continue
             white, black = (rec, other) if rec.colour == WHITE else (other, rec)
@@ -775,22 +905,36 @@ def _games(swt: SwtFile, by_id: dict[int, SwtPlayer], fail):  # type: ignore[no-
             if forfeit and not (rec.status in FORFEIT and other.status in FORFEIT):
                 fail(
                     rec.offset + 0x0F,
-                    f"status of {what}",
-                    f"forfeit on one side only (status 0x{rec.status:02X} and "
-                    f"0x{other.status:02X} against {q.ident})",
+                    _("status of player %(id)d (%(name)s) round %(round)d") % who,
+                    _(
+                        "forfeit on one side only (status 0x%(mine)02X and 0x%(theirs)02X "
+                        "against %(id)d)"
+                    )
+                    % {"mine": rec.status, "theirs": other.status, "id": q.ident},
                 )
                 continue
             pair = (white.result, black.result)
             result = (_FORFEITS if forfeit else _PLAYED).get(pair)
             if result is None:
-                shown = {0: "none", 1: "0", 2: "½", 3: "1"}
+                shown = {0: _("none"), 1: "0", 2: "½", 3: "1"}
+                if forfeit:
+                    message = _(
+                        "%(w)s:%(b)s between white %(white)d and black %(black)d (forfeit): "
+                        "the two records contradict each other or give a result ratingdb "
+                        "cannot store"
+                    )
+                else:
+                    message = _(
+                        "%(w)s:%(b)s between white %(white)d and black %(black)d: the two "
+                        "records contradict each other or give a result ratingdb cannot store"
+                    )
                 fail(
                     rec.offset + 0x0B,
-                    f"result of {what}",
-                    f"{shown[pair[0]]}:{shown[pair[1]]} between white {wp.ident} and black "
-                    f"{bp.ident}{' (forfeit)' if forfeit else ''}: the two records contradict "
-                    "each other or give a result ratingdb cannot store",
-                )
+                    _("result of player %(id)d (%(name)s) round %(round)d") % who,
+                    message
+                    % {"w": shown[pair[0]], "b": shown[pair[1]], "white": wp.ident,
+                       "black": bp.ident},
+                )  # fmt: skip
                 continue
             games.append(_Game(rec.round, wp.ident, bp.ident, result, rec.offset))
             codes = _CODES[result]
@@ -805,9 +949,15 @@ def _games(swt: SwtFile, by_id: dict[int, SwtPlayer], fail):  # type: ignore[no-
         )
         fail(
             first.offset + 0x0B,
-            f"result of round {rnd}",
-            f"the round is paired but {len(pairs)} game(s) have no result ({', '.join(pairs[:8])}"
-            f"{' …' if len(pairs) > 8 else ''}): enter the results in SwissChess first",
+            _("result of round %(round)d") % {"round": rnd},
+            ngettext(
+                "the round is paired but %(num)d game has no result (%(games)s): enter the "
+                "results in SwissChess first",
+                "the round is paired but %(num)d games have no result (%(games)s): enter the "
+                "results in SwissChess first",
+                len(pairs),
+            )
+            % {"num": len(pairs), "games": ", ".join(pairs[:8]) + (" …" if len(pairs) > 8 else "")},
         )
     games.sort(key=lambda g: (g.round, g.white))
     return games, entries
@@ -836,19 +986,23 @@ def _check_teams(swt, games, by_id, team_of, fail) -> None:  # type: ignore[no-u
             who = by_id[g.white] if tw is None else by_id[g.black]
             fail(
                 who.offset + 0xC9,
-                f"team number of player {who.ident} ({who.name})",
-                f"team {who.team_number} is not in the file",
+                _("team number of player %(id)d (%(name)s)") % {"id": who.ident, "name": who.name},
+                _("team %(team)d is not in the file") % {"team": who.team_number},
             )
             continue
         paired = tw.opponents.get(g.round)
         if tw is tb or paired is None or paired[0] != tb.ident:
             fail(
                 g.offset,
-                f"round {g.round} game {g.white}-{g.black}",
-                f"{by_id[g.white].name} ({tw.name}) and {by_id[g.black].name} ({tb.name}) "
-                f"play, but the team records do not pair {tw.name} with {tb.name} "
-                "in that round",
-            )
+                _("round %(round)d game %(white)d-%(black)d")
+                % {"round": g.round, "white": g.white, "black": g.black},
+                _(
+                    "%(white)s (%(white_team)s) and %(black)s (%(black_team)s) play, but the "
+                    "team records do not pair %(white_team)s with %(black_team)s in that round"
+                )
+                % {"white": by_id[g.white].name, "white_team": tw.name,
+                   "black": by_id[g.black].name, "black_team": tb.name},
+            )  # fmt: skip
 
 
 def read(
