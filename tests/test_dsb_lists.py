@@ -222,7 +222,9 @@ def test_member_and_club_list_refusals_are_worded_in_the_language_in_force():
                 parse_orgs(clubs, "v.csv", clubs=True)
             with pytest.raises(InputError) as header:
                 parse_orgs(b"LV,Name\r\n", "b.csv", clubs=False)
-        said[lang] = [str(member_list.value), str(club_list.value), str(header.value)]
+            with pytest.raises(InputError) as long_field:
+                parse_list(b"ZPS,Mgl-Nr,Spielername\r\nC0101,1,M" + b"x" * 200_000, "l.csv")
+        said[lang] = [str(e.value) for e in (member_list, club_list, header, long_field)]
     assert said["de"] == [
         "s.csv:2: Spalte Status: A oder P erwartet, nicht 'Q'\n"
         "s.csv:4: Mitglied C0101-2 steht zweimal in der Liste (auch Zeile 3)",
@@ -230,6 +232,7 @@ def test_member_and_club_list_refusals_are_worded_in_the_language_in_force():
         "v.csv:3: Spalte Vereinname: der Name ist leer",
         "b.csv:1: die Kopfzeile hat keine Spalte für die Nummer eines Verbands "
         "(Kopfzeile der Datei: LV, Name)",
+        "l.csv:2: fehlerhafter CSV-Datensatz: ein Feld ist länger als 131072 Zeichen",
     ]
     assert said["en"] == [
         "s.csv:2: column Status: expected A or P, got 'Q'\n"
@@ -238,4 +241,5 @@ def test_member_and_club_list_refusals_are_worded_in_the_language_in_force():
         "v.csv:3: column Vereinname: the name is empty",
         "b.csv:1: the header has no column for the code of a federation level "
         "(the file's header: LV, Name)",
+        "l.csv:2: malformed CSV record: a field is longer than 131072 characters",
     ]

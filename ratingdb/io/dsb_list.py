@@ -131,6 +131,15 @@ class ListError(InputError):
         return str(self.args[0])
 
 
+def csv_reason(err: csv.Error) -> str:
+    """Why Python's CSV reader stopped, in the language in force where the reason is one a
+    list meets (a field beyond the reader's limit), else the reader's own English."""
+    m = re.fullmatch(r"field larger than field limit \(([0-9]+)\)", str(err))
+    if m is not None:
+        return _("a field is longer than %(limit)d characters") % {"limit": int(m.group(1))}
+    return str(err)
+
+
 def read_csv(
     data: bytes, source: str, encoding: str
 ) -> tuple[list[str], list[tuple[int, list[str]]]]:
@@ -144,7 +153,9 @@ def read_csv(
     except StopIteration:
         raise InputError(source, _(EMPTY)) from None
     except csv.Error as err:
-        raise InputError(f"{source}:1", _("not a CSV header: %(error)s") % {"error": err}) from None
+        raise InputError(
+            f"{source}:1", _("not a CSV header: %(error)s") % {"error": csv_reason(err)}
+        ) from None
     records: list[tuple[int, list[str]]] = []
     while True:
         start = reader.line_num + 1
@@ -154,7 +165,8 @@ def read_csv(
             break
         except csv.Error as err:  # e.g. a quote that is never closed
             raise InputError(
-                f"{source}:{start}", _("malformed CSV record: %(error)s") % {"error": err}
+                f"{source}:{start}",
+                _("malformed CSV record: %(error)s") % {"error": csv_reason(err)},
             ) from None
         if not any(cell.strip() for cell in raw):
             continue

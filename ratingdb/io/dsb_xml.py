@@ -457,6 +457,42 @@ DOCTYPE_REFUSED = N_(
 REQUIRED_MISSING = N_("required element missing")
 
 
+#: expat's reasons (``xml.parsers.expat.errors``) that a tournament file meets, marked for the
+#: catalog; any other stays expat's English
+EXPAT_REASONS = frozenset(
+    {
+        N_("syntax error"),
+        N_("no element found"),
+        N_("not well-formed (invalid token)"),
+        N_("unclosed token"),
+        N_("partial character"),
+        N_("mismatched tag"),
+        N_("duplicate attribute"),
+        N_("junk after document element"),
+        N_("undefined entity"),
+        N_("reference to invalid character number"),
+        N_("XML or text declaration not at start of entity"),
+        N_("unknown encoding"),
+        N_("encoding specified in XML declaration is incorrect"),
+        N_("unclosed CDATA section"),
+        N_("unbound prefix"),
+        N_("XML declaration not well-formed"),
+    }
+)
+
+
+def expat_reason(err: ET.ParseError) -> str:
+    """Why expat refused a file, without the place (the location says it, counting columns
+    from 1), in the language in force for the reasons of :data:`EXPAT_REASONS`."""
+    from xml.parsers.expat import ErrorString
+
+    code = getattr(err, "code", None)
+    reason = ErrorString(code) if isinstance(code, int) else None
+    if reason in EXPAT_REASONS:
+        return _(reason)
+    return re.sub(r": line [0-9]+, column [0-9]+$", "", str(err))
+
+
 def safe_root(data: bytes, source: str) -> ET.Element:
     """The root element of an XML file read without DTDs or entities (defusedxml); a file
     that is not well-formed, declares an unknown encoding or has a DOCTYPE of any kind (an
@@ -469,9 +505,8 @@ def safe_root(data: bytes, source: str) -> ET.Element:
     except ET.ParseError as err:
         line, column = getattr(err, "position", (0, 0))
         where = _("line %(line)d, column %(column)d") % {"line": line, "column": column + 1}
-        raise DsbXmlError(
-            source, [(where, _("not well-formed XML: %(error)s") % {"error": err})]
-        ) from None
+        why = _("not well-formed XML: %(error)s") % {"error": expat_reason(err)}
+        raise DsbXmlError(source, [(where, why)]) from None
     except DefusedXmlException:
         raise DsbXmlError(source, [("/", _(DOCTYPE_REFUSED))]) from None
     except (LookupError, ValueError) as err:  # the declaration names an unknown encoding
