@@ -7,8 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from ratingdb.i18n import use
 from ratingdb.io import dewis_xml
 from ratingdb.io.dsb_xml import DsbXmlError
+
+pytestmark = pytest.mark.usefixtures("in_english")  # these tests pin the English wording
 
 G = "/dewis/playerSection/games/game[1]"
 FIXTURE = Path(__file__).parent / "fixtures" / "dewis" / "clm-individual.xml"
@@ -65,3 +68,26 @@ def test_not_dewis():
     with pytest.raises(DsbXmlError, match="not a DeWIS file"):
         dewis_xml.parse(b"<other/>", "o.xml")
     assert not dewis_xml.is_dewis(b"<other/>")
+
+
+def test_dewis_xml_refusals_are_worded_in_the_language_in_force():
+    text = FIXTURE.read_text(encoding="utf-8")
+    data = text.replace("<result>1:0</result>", "<result>0:0</result>", 1).replace(
+        "<endDate>2024-11-29</endDate>", "<endDate>29.11.2024</endDate>"
+    )
+    problems = {}
+    for lang in ("de", "en"):
+        with use(lang), pytest.raises(DsbXmlError) as err:
+            dewis_xml.parse(data.encode(), "d.xml")
+        problems[lang] = err.value.problems
+    end = "/dewis/tournamentSection/tournament/endDate"
+    assert problems["de"] == [
+        (end, "kein Datum (JJJJ-MM-TT): '29.11.2024'"),
+        (f"{G}/result", "0:0 ist nur für eine Seite oder ungleich gewertet; ratingdb speichert "
+         "nur 1:0, 0:1, ½:½ und kampflose Ergebnisse"),
+    ]  # fmt: skip
+    assert problems["en"] == [
+        (end, "not a date (YYYY-MM-DD): '29.11.2024'"),
+        (f"{G}/result", "0:0 is rated for one side only or unequally; ratingdb stores only "
+         "1:0, 0:1, ½:½ and forfeits"),
+    ]  # fmt: skip

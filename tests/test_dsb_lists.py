@@ -13,6 +13,7 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.pool import NullPool
 
 from ratingdb.errors import InputError
+from ratingdb.i18n import use
 from ratingdb.io.dsb_clubs import parse_orgs
 from ratingdb.io.dsb_list import ListError, parse_list, week_date
 from tests.cli import run
@@ -204,3 +205,41 @@ def test_club_names_are_shown(empty_db):
     with Session(eng) as session:
         assert tournament_info(session, "K1").vkz_name == "SC Musterstadt 1920"
     eng.dispose()
+
+
+def test_member_and_club_list_refusals_are_worded_in_the_language_in_force():
+    members = (
+        b'ZPS,Mgl-Nr,Status,Spielername\r\nC0101,1,Q,"Meier,Hans"\r\n'
+        b'C0101,2,A,"Meier,Hans"\r\nC0101,2,A,"Huber,Eva"\r\n'
+    )
+    clubs = b"ZPS,LV,Verband,Vereinname\r\nC01 01,C,C0,X\r\nC0102,C,C0,\r\n"
+    said = {}
+    for lang in ("de", "en"):
+        with use(lang):
+            with pytest.raises(ListError) as member_list:
+                parse_list(members, "s.csv")
+            with pytest.raises(ListError) as club_list:
+                parse_orgs(clubs, "v.csv", clubs=True)
+            with pytest.raises(InputError) as header:
+                parse_orgs(b"LV,Name\r\n", "b.csv", clubs=False)
+            with pytest.raises(InputError) as long_field:
+                parse_list(b"ZPS,Mgl-Nr,Spielername\r\nC0101,1,M" + b"x" * 200_000, "l.csv")
+        said[lang] = [str(e.value) for e in (member_list, club_list, header, long_field)]
+    assert said["de"] == [
+        "s.csv:2: Spalte Status: A oder P erwartet, nicht 'Q'\n"
+        "s.csv:4: Mitglied C0101-2 steht zweimal in der Liste (auch Zeile 3)",
+        "v.csv:2: Spalte ZPS: eine VKZ hat 1 bis 10 Buchstaben oder Ziffern, nicht 'C01 01'\n"
+        "v.csv:3: Spalte Vereinname: der Name ist leer",
+        "b.csv:1: die Kopfzeile hat keine Spalte für die Nummer eines Verbands "
+        "(Kopfzeile der Datei: LV, Name)",
+        "l.csv:2: fehlerhafter CSV-Datensatz: ein Feld ist länger als 131072 Zeichen",
+    ]
+    assert said["en"] == [
+        "s.csv:2: column Status: expected A or P, got 'Q'\n"
+        "s.csv:4: member C0101-2 is listed twice (also line 3)",
+        "v.csv:2: column ZPS: a VKZ has 1 to 10 letters or digits, got 'C01 01'\n"
+        "v.csv:3: column Vereinname: the name is empty",
+        "b.csv:1: the header has no column for the code of a federation level "
+        "(the file's header: LV, Name)",
+        "l.csv:2: malformed CSV record: a field is longer than 131072 characters",
+    ]

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from ratingdb.i18n import use
 from ratingdb.io import dsb_xml as X
 from ratingdb.io import swi
 from tests import shared_files
@@ -504,3 +505,35 @@ def test_one_entry_point_detects_every_format(db):
     swi_t = read_tournament(files["swi"], "le.swi")
     stored3, _ = import_tournament(db, swi_t, code="SWI1", vkz="C05")
     assert stored3.id != stored.id
+
+
+def test_dsb_xml_refusals_are_worded_in_the_language_in_force():
+    data = BASE.replace("<sex>w<", "<sex>f<").replace("<pointWhite>1<", "<pointWhite>x<", 1)
+    problems = {}
+    for lang in ("de", "en"):
+        with use(lang), pytest.raises(X.DsbXmlError) as err:
+            X.parse(data.encode(), "t.xml", xsd=False)
+        with use(lang), pytest.raises(X.DsbXmlError) as broken:
+            X.parse(b"<a><b></a>", "b.xml")
+        problems[lang] = [*err.value.problems, *broken.value.problems]
+    sex, point = f"{P}/players/player[2]/sex", f"{P}/games/game[1]/pointWhite"
+    assert problems["de"] == [
+        (sex, "das Geschlecht ist m oder w, nicht 'f'"),
+        (point, "ein Punktwert ist einer von 0 0.5 1 + -, nicht 'x'"),
+        ("Zeile 1, Spalte 9", "kein wohlgeformtes XML: das End-Tag passt nicht zum Start-Tag"),
+    ]
+    assert problems["en"] == [
+        (sex, "sex is m or w, got 'f'"),
+        (point, "a point is one of 0 0.5 1 + -, got 'x'"),
+        ("line 1, column 9", "not well-formed XML: mismatched tag"),
+    ]
+
+
+def test_the_place_of_a_malformed_file_is_read_by_the_web_in_either_language():
+    from ratingdb.web.errors import error_item
+
+    for lang, where in (("de", "Zeile 1, Spalte 9"), ("en", "line 1, column 9")):
+        with use(lang), pytest.raises(X.DsbXmlError) as err:
+            X.parse(b"<a><b></a>", "b.xml")
+        item = error_item(*err.value.problems[0])
+        assert (item["location"], item["line"], item["column"]) == (where, 1, 9)

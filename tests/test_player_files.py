@@ -16,6 +16,7 @@ import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.pool import NullPool
 
+from ratingdb.i18n import use
 from ratingdb.io import player_files
 from ratingdb.io.player_files import PlayerFileRow
 from tests.cli import Completed
@@ -276,3 +277,16 @@ def test_round_trip_through_players_and_clubs_import(federation, pg_server, tmp_
         assert [ln.split(",")[7] for ln in lines if "Jürgen" in ln] == ["A", "-"]
     finally:
         _drop_database(pg_server, name)
+
+
+def test_player_file_refusals_are_worded_in_the_language_in_force():
+    said = {}
+    for lang in ("de", "en"):
+        with use(lang), pytest.raises(ValueError) as err:
+            player_files.write("xls", [], date(2026, 9, 10))
+        said[lang] = str(err.value)
+    formats = "dsb-csv, dsb-csv-zip, spieler-txt, dos-zip, swisschess-json"
+    assert said == {
+        "de": f"unbekanntes Format der Spielerdatei 'xls' (eines von {formats})",
+        "en": f"unknown player file format 'xls' (one of {formats})",
+    }

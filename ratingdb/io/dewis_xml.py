@@ -26,6 +26,9 @@ Results ``white:black`` with ``1 0 ½ + -`` (``0,5``/``0.5`` for ½ too): ``1:0 
 ``+:- -:+ -:-`` forfeits; an empty result or an empty ``noBlack`` is no game; one-sided or
 unequal results (``0:0``, ``½:0``, ``0:-``) are refused like in the TournamentReport. The
 format has no start date: the first ``matchday`` is used, else the end date.
+
+The problems and warnings are worded in the language in force (:mod:`ratingdb.i18n`, German
+by default), the paths and the quoted values as the file has them.
 """
 
 from __future__ import annotations
@@ -35,7 +38,8 @@ import xml.etree.ElementTree as ET
 from datetime import date
 
 from ratingdb.budget import Problems, check
-from ratingdb.io.dsb_xml import RESULTS, DsbXmlError, safe_root
+from ratingdb.i18n import _
+from ratingdb.io.dsb_xml import HIMSELF, REQUIRED_MISSING, RESULTS, DsbXmlError, safe_root
 from ratingdb.io.numbers import NotANumber, optional_number, whole_number
 from ratingdb.io.trf import NationalRecord, TrfGame, TrfPlayer, TrfTournament
 from ratingdb.plausibility import BIRTH_YEAR, FIDE_ID, RATING, ROUND, START_RANK, Range
@@ -82,24 +86,25 @@ def parse(data: bytes, source: str = "<dewis>") -> TrfTournament:
     """Read a DeWIS XML file into the neutral model; all problems at once with their paths."""
     root = safe_root(data, source)
     if _local(root.tag) != ROOT:
-        raise DsbXmlError(source, [(f"/{_local(root.tag)}", "not a DeWIS file (root 'dewis')")])
+        why = _("not a DeWIS file (root %(root)r)") % {"root": ROOT}
+        raise DsbXmlError(source, [(f"/{_local(root.tag)}", why)])
     problems = Problems()
     top = f"/{ROOT}"
     section = _child(root, "tournamentSection")
     tour = _child(section, "tournament")
     tpath = f"{top}/tournamentSection/tournament"
     if tour is None:
-        problems.append((tpath, "required element missing"))
+        problems.append((tpath, _(REQUIRED_MISSING)))
     label = _text(tour, "label")
     kind = _text(tour, "type")
     if kind and kind.removesuffix("-H") not in ("SR", "SW", "SC", "TR", "TW", "TC"):
-        problems.append((f"{tpath}/type", f"unknown tournament type {kind!r}"))
+        problems.append((f"{tpath}/type", _("unknown tournament type %(type)r") % {"type": kind}))
 
     def day(value: str, path: str) -> date | None:
         try:
             return date.fromisoformat(value)
         except ValueError:
-            problems.append((path, f"not a date (YYYY-MM-DD): {value!r}"))
+            problems.append((path, _("not a date (YYYY-MM-DD): %(value)r") % {"value": value}))
             return None
 
     end = day(_text(tour, "endDate"), f"{tpath}/endDate") if tour is not None else None
@@ -144,14 +149,15 @@ def parse(data: bytes, source: str = "<dewis>") -> TrfTournament:
             unnumbered = True  # reported: the games that name it are not reported again
             continue
         if start_rank in seen:
+            also = _("number %(number)d is also player[%(other)d]")
             problems.append(
-                (f"{path}/noPlayer", f"number {start_rank} is also player[{seen[start_rank]}]")
+                (f"{path}/noPlayer", also % {"number": start_rank, "other": seen[start_rank]})
             )
             continue
         seen[start_rank] = k
         surname, forename = _text(elem, "surname"), _text(elem, "forename")
         if not surname and not forename:
-            problems.append((f"{path}/surname", "the player has no name"))
+            problems.append((f"{path}/surname", _("the player has no name")))
         dob = _text(elem, "dob")
         birth: date | int | None = None
         before, counted = len(problems), problems.more
@@ -165,7 +171,9 @@ def parse(data: bytes, source: str = "<dewis>") -> TrfTournament:
         # no rating needs the birth date from the file (a member's comes from the member
         # list): unreadable or implausible, it is a warning and left empty
         for where, what in problems[before:]:
-            warnings.append(f"{where}: {what} (left empty)")
+            warnings.append(
+                _("%(where)s: %(problem)s (left empty)") % {"where": where, "problem": what}
+            )
         del problems[before:]
         problems.more = counted
         fide_id = optional(_text(elem, "idFide"), f"{path}/idFide", FIDE_ID)
@@ -193,7 +201,7 @@ def parse(data: bytes, source: str = "<dewis>") -> TrfTournament:
             )
         players.append(player)
     if len(players) < 2 and not problems:
-        problems.append((ppath, "at least 2 players required"))
+        problems.append((ppath, _("at least 2 players required")))
     games: list[TrfGame] = []
     gpath = f"{top}/playerSection/games/game"
     for k, elem in enumerate(_children(_child(players_section, "games"), "game"), start=1):
@@ -207,36 +215,37 @@ def parse(data: bytes, source: str = "<dewis>") -> TrfTournament:
         for what, value in (("noWhite", white_text), ("noBlack", black_text)):
             side = number(value, f"{path}/{what}", START_RANK)
             if side is not None and side not in seen and not unnumbered:
-                problems.append((f"{path}/{what}", f"no player with noPlayer {side}"))
+                missing = _("no player with noPlayer %(number)d") % {"number": side}
+                problems.append((f"{path}/{what}", missing))
             elif side is not None:
                 sides.append(side)
         rnd = number(_text(elem, "round"), f"{path}/round", ROUND)
         if rnd is None:
             continue
         if rounds is not None and rnd > rounds:
-            problems.append((f"{path}/round", f"round {rnd} is higher than rounds ({rounds})"))
-        white_point, _, black_point = result.partition(":")
+            higher = _("round %(round)d is higher than rounds (%(rounds)d)")
+            problems.append((f"{path}/round", higher % {"round": rnd, "rounds": rounds}))
+        white_point, _colon, black_point = result.partition(":")
         pw, pb = _point(white_point), _point(black_point)
         code = RESULTS.get((pw, pb)) if pw and pb else None
         if pw is None or pb is None:
-            problems.append((f"{path}/result", f"unknown result {result!r} (e.g. 1:0, ½:½, +:-)"))
+            unknown = _("unknown result %(result)r (e.g. 1:0, ½:½, +:-)") % {"result": result}
+            problems.append((f"{path}/result", unknown))
             continue
         if code is None:
-            problems.append(
-                (
-                    f"{path}/result",
-                    f"{result} is rated for one side only or unequally; ratingdb stores only "
-                    "1:0, 0:1, ½:½ and forfeits",
-                )
+            unequal = _(
+                "%(result)s is rated for one side only or unequally; ratingdb stores only "
+                "1:0, 0:1, ½:½ and forfeits"
             )
+            problems.append((f"{path}/result", unequal % {"result": result}))
             continue
         if len(sides) == 2:
             if sides[0] == sides[1]:
-                problems.append((f"{path}/noBlack", f"player {sides[0]} plays himself"))
+                problems.append((f"{path}/noBlack", _(HIMSELF) % {"number": sides[0]}))
                 continue
             games.append(TrfGame(rnd, sides[0], sides[1], code))
-    if end is None and tour is not None and not any(p.endswith("endDate") for p, _ in problems):
-        problems.append((f"{tpath}/endDate", "required element missing"))
+    if end is None and tour is not None and not any(p.endswith("endDate") for p, _what in problems):
+        problems.append((f"{tpath}/endDate", _(REQUIRED_MISSING)))
     if problems:
         raise DsbXmlError(source, problems)
     assert end is not None
@@ -244,7 +253,7 @@ def parse(data: bytes, source: str = "<dewis>") -> TrfTournament:
     if start > end:
         start = end
     if _child(root, "teamSection") is not None:
-        warnings.append("the teamSection (teams, line-ups, match points) is not read")
+        warnings.append(_("the teamSection (teams, line-ups, match points) is not read"))
     return TrfTournament(
         source=source,
         name=label or source,

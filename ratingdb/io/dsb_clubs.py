@@ -8,7 +8,8 @@ Layouts (columns found by header; a file without a header row is read in this or
   Verbandname``; older: ``Verband,LV,Uebergeordnet,Verbandname``.
 
 ``UebergeordneterVerband`` is the VKZ of the level above (``000``: the DSB itself). Every
-problem of a file is reported at once, each as ``file:line`` with the file's own header.
+problem of a file is reported at once, each as ``file:line`` with the file's own header, in
+the language in force (:mod:`ratingdb.i18n`: ``Spalte Vereinsname: der Name ist leer``).
 """
 
 from __future__ import annotations
@@ -19,9 +20,19 @@ import re
 from dataclasses import dataclass
 
 from ratingdb.errors import InputError
-from ratingdb.io.dsb_list import ListError, check_encoding, normalise
+from ratingdb.i18n import N_, _, ngettext, pgettext
+from ratingdb.io.dsb_list import (
+    BAD_VKZ,
+    EMPTY,
+    MAX_PROBLEMS,
+    STOPPED,
+    ListError,
+    check_encoding,
+    name_holds,
+    normalise,
+)
 from ratingdb.io.trf import decode
-from ratingdb.names import control_character, describe_control
+from ratingdb.names import control_character
 
 _ALIASES = {
     "zpsnummer": "code",
@@ -63,9 +74,16 @@ def parse_orgs(data: bytes, source: str, encoding: str = "cp1252", *, clubs: boo
     delimiter = ";" if first.count(";") > first.count(",") else ","
     rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter))
     if not rows:
-        raise InputError(source, "the file is empty")
+        raise InputError(source, _(EMPTY))
     header = [normalise(c) for c in rows[0]]
-    labels = dict(zip(_ORDER, ("code", "Landesverband", "parent", "name"), strict=True))
+    # a file without a header: its columns named by what they hold
+    named = (
+        pgettext("list column", "code"),
+        "Landesverband",
+        pgettext("list column", "parent"),
+        pgettext("list column", "name"),
+    )
+    labels = dict(zip(_ORDER, named, strict=True))
     if any(h in _ALIASES for h in header):
         columns: dict[str, int] = {}
         for k, h in enumerate(header):
@@ -77,12 +95,7 @@ def parse_orgs(data: bytes, source: str, encoding: str = "cp1252", *, clubs: boo
                 labels[key] = rows[0][k].strip().lstrip("\ufeff")
         missing = [k for k in ("code", "name") if k not in columns]
         if missing:
-            raise InputError(
-                f"{source}:1",
-                f"the header has no column for the {' and the '.join(missing)} of a "
-                f"{'club' if clubs else 'federation level'} (the file's header: "
-                f"{', '.join(rows[0])})",
-            )
+            raise InputError(f"{source}:1", _no_column(missing, clubs, rows[0]))
         body = list(enumerate(rows[1:], start=2))
         width = len(rows[0])
     else:  # no header row
@@ -97,7 +110,12 @@ def parse_orgs(data: bytes, source: str, encoding: str = "cp1252", *, clubs: boo
             continue
         where = f"{source}:{line}"
         if len(raw) < width:
-            problems.append((where, f"{len(raw)} fields, expected {width}"))
+            few = ngettext(
+                "%(fields)d field, expected %(width)d",
+                "%(fields)d fields, expected %(width)d",
+                len(raw),
+            )
+            problems.append((where, few % {"fields": len(raw), "width": width}))
             continue
 
         def get(key: str, raw: list[str] = raw) -> str:
@@ -105,25 +123,49 @@ def parse_orgs(data: bytes, source: str, encoding: str = "cp1252", *, clubs: boo
             return "" if k is None else raw[k].strip()
 
         code, parent, name = get("code"), get("parent"), get("name")
+
+        def column(key: str, message: str) -> str:
+            return _("column %(column)s: %(message)s") % {"column": labels[key], "message": message}
+
         if not _VKZ.match(code):
-            problems.append((where, f"column {labels['code']}: a VKZ has 1 to 10 letters or "
-                             f"digits, got {code!r}"))  # fmt: skip
+            problems.append((where, column("code", _(BAD_VKZ) % {"vkz": code})))
         elif parent and not _VKZ.match(parent):
-            problems.append((where, f"column {labels['parent']}: a VKZ has 1 to 10 letters or "
-                             f"digits, got {parent!r}"))  # fmt: skip
+            problems.append((where, column("parent", _(BAD_VKZ) % {"vkz": parent})))
         elif not name:
-            problems.append((where, f"column {labels['name']}: the name is empty"))
+            problems.append((where, column("name", _("the name is empty"))))
         elif (char := control_character(name)) is not None:
-            problems.append((where, f"column {labels['name']}: the name holds "
-                             f"{describe_control(char)}"))  # fmt: skip
+            problems.append((where, column("name", name_holds(char))))
         elif code in seen:
-            problems.append((where, f"{code} is listed twice (also line {seen[code]})"))
+            twice = _("%(vkz)s is listed twice (also line %(line)d)")
+            problems.append((where, twice % {"vkz": code, "line": seen[code]}))
         else:
             seen[code] = line
             out.append(OrgRow(line, code, get("state"), parent, name[:200]))
-        if len(problems) >= 50:
-            problems.append((source, "... stopped after this many problems"))
+        if len(problems) >= MAX_PROBLEMS:
+            problems.append((source, _(STOPPED)))
             break
     if problems:
         raise ListError(problems)
     return out
+
+
+#: the refusal of a header without the column of the code or the name, by list (clubs or
+#: not) and what is missing: whole sentences, as the words differ in German
+_NO_COLUMN = {
+    (True, ("code",)): N_("the header has no column for the code of a club"),
+    (True, ("name",)): N_("the header has no column for the name of a club"),
+    (True, ("code", "name")): N_("the header has no column for the code and the name of a club"),
+    (False, ("code",)): N_("the header has no column for the code of a federation level"),
+    (False, ("name",)): N_("the header has no column for the name of a federation level"),
+    (False, ("code", "name")): N_(
+        "the header has no column for the code and the name of a federation level"
+    ),
+}
+
+
+def _no_column(missing: list[str], clubs: bool, header: list[str]) -> str:
+    """Why a header is refused, in the language in force."""
+    return _("%(problem)s (the file's header: %(header)s)") % {
+        "problem": _(_NO_COLUMN[clubs, tuple(missing)]),
+        "header": ", ".join(header),
+    }

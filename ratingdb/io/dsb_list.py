@@ -24,7 +24,8 @@ week; ``Spielberechtigung`` is kept (``eligibility``); member numbers are compar
 leading zeros (older lists write ``0017``).
 
 Every problem of the file is reported at once (at most :data:`MAX_PROBLEMS`), each as
-``file:line`` with the column named by the file's own header.
+``file:line`` with the column named by the file's own header, in the language in force
+(:mod:`ratingdb.i18n`, German by default: ``Spalte Status: A oder P erwartet, nicht 'Q'``).
 """
 
 from __future__ import annotations
@@ -36,9 +37,10 @@ from dataclasses import dataclass
 from datetime import date
 
 from ratingdb.errors import InputError
+from ratingdb.i18n import N_, _, ngettext
 from ratingdb.io.numbers import NotANumber, optional_number
 from ratingdb.io.trf import decode
-from ratingdb.names import control_character, describe_control
+from ratingdb.names import BIDI_CONTROLS, control_character
 from ratingdb.plausibility import BIRTH_YEAR, FIDE_ID, INDEX, RATING, Range
 
 MAX_PROBLEMS = 50
@@ -81,6 +83,12 @@ _REQUIRED = {
     "name": ("Spielername", "Name", '"Name,Vorname"', "Nachname + Vorname"),
 }
 _VKZ = re.compile(r"^[0-9A-Za-z]{1,10}$")
+#: the last problem of a file that has more than :data:`MAX_PROBLEMS`
+STOPPED = N_("... stopped after this many problems")
+#: the message of a VKZ that is not one (``%(vkz)r``), the member and the club lists'
+BAD_VKZ = N_("a VKZ has 1 to 10 letters or digits, got %(vkz)r")
+#: a file that has no rows at all
+EMPTY = N_("the file is empty")
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +131,15 @@ class ListError(InputError):
         return str(self.args[0])
 
 
+def csv_reason(err: csv.Error) -> str:
+    """Why Python's CSV reader stopped, in the language in force where the reason is one a
+    list meets (a field beyond the reader's limit), else the reader's own English."""
+    m = re.fullmatch(r"field larger than field limit \(([0-9]+)\)", str(err))
+    if m is not None:
+        return _("a field is longer than %(limit)d characters") % {"limit": int(m.group(1))}
+    return str(err)
+
+
 def read_csv(
     data: bytes, source: str, encoding: str
 ) -> tuple[list[str], list[tuple[int, list[str]]]]:
@@ -134,9 +151,11 @@ def read_csv(
     try:
         header = next(reader)
     except StopIteration:
-        raise InputError(source, "the file is empty") from None
+        raise InputError(source, _(EMPTY)) from None
     except csv.Error as err:
-        raise InputError(f"{source}:1", f"not a CSV header: {err}") from None
+        raise InputError(
+            f"{source}:1", _("not a CSV header: %(error)s") % {"error": csv_reason(err)}
+        ) from None
     records: list[tuple[int, list[str]]] = []
     while True:
         start = reader.line_num + 1
@@ -145,18 +164,29 @@ def read_csv(
         except StopIteration:
             break
         except csv.Error as err:  # e.g. a quote that is never closed
-            raise InputError(f"{source}:{start}", f"malformed CSV record: {err}") from None
+            raise InputError(
+                f"{source}:{start}",
+                _("malformed CSV record: %(error)s") % {"error": csv_reason(err)},
+            ) from None
         if not any(cell.strip() for cell in raw):
             continue
         if len(raw) != len(header):
-            spans = (
-                f" (the record runs to line {reader.line_num}: a quote not closed?)"
-                if reader.line_num != start
-                else ""
-            )
-            raise InputError(
-                f"{source}:{start}", f"{len(raw)} fields, the header has {len(header)}{spans}"
-            )
+            counts = {"fields": len(raw), "header": len(header), "line": reader.line_num}
+            if reader.line_num != start:
+                message = ngettext(
+                    "%(fields)d field, the header has %(header)d (the record runs to line "
+                    "%(line)d: a quote not closed?)",
+                    "%(fields)d fields, the header has %(header)d (the record runs to line "
+                    "%(line)d: a quote not closed?)",
+                    len(raw),
+                )
+            else:
+                message = ngettext(
+                    "%(fields)d field, the header has %(header)d",
+                    "%(fields)d fields, the header has %(header)d",
+                    len(raw),
+                )
+            raise InputError(f"{source}:{start}", message % counts)
         records.append((start, raw))
     return header, records
 
@@ -175,10 +205,12 @@ def parse_list(data: bytes, source: str, encoding: str = "cp1252") -> list[ListR
         columns["name"], labels["name"] = columns["surname"], labels["surname"]
     missing = [key for key in _REQUIRED if key not in columns]
     if missing:
-        wanted = "; ".join(f"{' or '.join(_REQUIRED[k])}" for k in missing)
+        either = " " + _("or") + " "
+        wanted = "; ".join(either.join(_REQUIRED[k]) for k in missing)
         raise InputError(
             f"{source}:1",
-            f"the header has no column for {wanted} (the file's header: {', '.join(header)})",
+            _("the header has no column for %(wanted)s (the file's header: %(header)s)")
+            % {"wanted": wanted, "header": ", ".join(header)},
         )
     rows = []
     problems: list[tuple[str, str]] = []
@@ -189,13 +221,15 @@ def parse_list(data: bytes, source: str, encoding: str = "cp1252") -> list[ListR
         except _Bad as err:
             problems.append((f"{source}:{line}", str(err)))
             if len(problems) >= MAX_PROBLEMS:
-                problems.append((source, "... stopped after this many problems"))
+                problems.append((source, _(STOPPED)))
                 break
             continue
         member = (row.vkz, row.member_number)
         if member in seen:
-            problems.append((f"{source}:{line}", f"member {row.vkz}-{row.member_number} is "
-                             f"listed twice (also line {seen[member]})"))  # fmt: skip
+            twice = _("member %(vkz)s-%(member)s is listed twice (also line %(line)d)") % {
+                "vkz": row.vkz, "member": row.member_number, "line": seen[member]
+            }  # fmt: skip
+            problems.append((f"{source}:{line}", twice))
             continue
         seen[member] = line
         rows.append(row)
@@ -208,6 +242,14 @@ class _Bad(Exception):
     """A cell that cannot be read; the message is the user's."""
 
 
+def name_holds(char: str) -> str:
+    """Why a name with a control character (:func:`ratingdb.names.control_character`) is
+    refused, in the language in force (the character as its escape: it is invisible)."""
+    if char in BIDI_CONTROLS:
+        return _("the name holds the bidirectional control character %(char)r") % {"char": char}
+    return _("the name holds the control character %(char)r") % {"char": char}
+
+
 def check_encoding(data: bytes, source: str, encoding: str) -> None:
     """UTF-8 read as windows-1252 decodes without error into wrong names: refuse it."""
     if encoding.replace("-", "").lower() in ("utf8", "utf8sig") or data.isascii():
@@ -215,7 +257,7 @@ def check_encoding(data: bytes, source: str, encoding: str) -> None:
     if data.startswith(b"\xef\xbb\xbf"):
         raise InputError(
             source,
-            "the file starts with a UTF-8 byte order mark: it is UTF-8, give --encoding utf-8",
+            _("the file starts with a UTF-8 byte order mark: it is UTF-8, give --encoding utf-8"),
         )
     try:
         data.decode("utf-8")
@@ -223,7 +265,8 @@ def check_encoding(data: bytes, source: str, encoding: str) -> None:
         return  # not UTF-8: the declared single-byte encoding stands
     raise InputError(
         source,
-        f"the file is valid UTF-8 with non-ASCII letters, not {encoding}: give --encoding utf-8",
+        _("the file is valid UTF-8 with non-ASCII letters, not %(encoding)s: give --encoding utf-8")
+        % {"encoding": encoding},
     )
 
 
@@ -240,11 +283,14 @@ def week_date(value: str) -> date | None:
         return None
     m = re.fullmatch(r"([0-9]{4})[-/ ]?([0-9]{2})", text)
     if m is None:
-        raise ValueError(f"expected year and week (YYYYWW), got {value!r}")
+        raise ValueError(_("expected year and week (YYYYWW), got %(value)r") % {"value": value})
     try:
         return date.fromisocalendar(int(m.group(1)), int(m.group(2)), 7)
     except ValueError:
-        raise ValueError(f"week {int(m.group(2))} of {m.group(1)} does not exist") from None
+        raise ValueError(
+            _("week %(week)d of %(year)s does not exist")
+            % {"week": int(m.group(2)), "year": m.group(1)}
+        ) from None
 
 
 def _row(raw: list[str], columns: dict[str, int], labels: dict[str, str], line: int) -> ListRow:
@@ -253,7 +299,10 @@ def _row(raw: list[str], columns: dict[str, int], labels: dict[str, str], line: 
         return "" if k is None else raw[k].strip()
 
     def bad(key: str, message: str) -> _Bad:
-        return _Bad(f"column {labels.get(key, key)}: {message}")
+        return _Bad(
+            _("column %(column)s: %(message)s")
+            % {"column": labels.get(key, key), "message": message}
+        )
 
     def number(key: str, limits: Range) -> int | None:
         try:
@@ -263,37 +312,41 @@ def _row(raw: list[str], columns: dict[str, int], labels: dict[str, str], line: 
 
     vkz = get("vkz")
     if not _VKZ.match(vkz):
-        raise bad("vkz", f"a VKZ has 1 to 10 letters or digits, got {vkz!r}")
+        raise bad("vkz", _(BAD_VKZ) % {"vkz": vkz})
     member_number = get("member_number")
     if not (member_number.isascii() and member_number.isdigit()) or len(member_number) > 10:
-        raise bad("member_number", f"expected a member number, got {member_number!r}")
+        raise bad(
+            "member_number", _("expected a member number, got %(value)r") % {"value": member_number}
+        )
     member_number = str(int(member_number))  # older lists pad with zeros: 0017 is 17
     status = get("status").upper()
     if status not in ("", "A", "P"):
-        raise bad("status", f"expected A or P, got {status!r}")
+        raise bad("status", _("expected A or P, got %(value)r") % {"value": status})
     surname, given = get("surname"), get("given_name")
     if not surname:
         name = get("name")
         parts = [x.strip() for x in name.split(",")]
         surname, given = parts[0], parts[1] if len(parts) > 1 else ""
         if not surname:
-            raise bad("name", f"expected 'Surname,Given name', got {name!r}")
+            raise bad("name", _("expected 'Surname,Given name', got %(value)r") % {"value": name})
     for key, text in (("surname", surname), ("given_name", given)):
         if (char := control_character(text)) is not None:  # as a submission's names
-            raise bad(key if key in columns else "name", f"the name holds {describe_control(char)}")
+            raise bad(key if key in columns else "name", name_holds(char))
     sex = get("sex").upper()
     if sex not in ("", "M", "W", "F", "D"):
-        raise bad("sex", f"expected M, W or D, got {sex!r}")
+        raise bad("sex", _("expected M, W or D, got %(value)r") % {"value": sex})
     dsb_id = get("dsb_id") or None
     if dsb_id is not None and not re.fullmatch(r"[0-9A-Za-z-]{1,20}", dsb_id):
-        raise bad("dsb_id", f"not a DSB id: {dsb_id!r}")
+        raise bad("dsb_id", _("not a DSB id: %(value)r") % {"value": dsb_id})
     dwz = number("dwz", RATING)
     index = number("index", INDEX)
     if index is not None and dwz is None:
-        raise bad("index", f"index {index} without a DWZ")
+        raise bad("index", _("index %(index)d without a DWZ") % {"index": index})
     federation = get("fide_federation")
     if federation and not re.fullmatch(r"[A-Za-z]{3}", federation):
-        raise bad("fide_federation", f"expected a 3-letter code, got {federation!r}")
+        raise bad(
+            "fide_federation", _("expected a 3-letter code, got %(value)r") % {"value": federation}
+        )
     try:
         last = week_date(get("last_evaluation"))
     except ValueError as err:

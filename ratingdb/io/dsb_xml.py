@@ -35,6 +35,11 @@ store – rated for one side only (``0:-``), or rated unequally (``0.5:0``, ``0:
 refused with their path. The ``dsbId`` (else ``vkz``-``numberClubMember``) identifies a
 member as the ``GER`` record of a TRF does; ``fideRating`` serves as R_0 for a player without
 DWZ (WO 4.1.2).
+
+The problems and warnings are worded in the language in force (:mod:`ratingdb.i18n`, German
+by default: ``…/game[3]/pointWhite: ein Punktwert ist einer von 0 0.5 1 + -, nicht 'x'``);
+the paths and the values quoted from the file stay as they are, the reasons of the DSB's XSD
+(``schema: …``) are the validator's English.
 """
 
 from __future__ import annotations
@@ -54,6 +59,7 @@ from defusedxml import DefusedXmlException
 
 from ratingdb.budget import MAX_PROBLEMS, Problems, check, more_line, more_of, stopped_after
 from ratingdb.errors import InputError
+from ratingdb.i18n import N_, _, ngettext
 from ratingdb.io.numbers import NotANumber, whole_number
 from ratingdb.io.trf import NationalRecord, TrfGame, TrfPlayer, TrfTournament
 from ratingdb.plausibility import (
@@ -210,7 +216,7 @@ def root_element(data: bytes) -> tuple[str, str] | None:
         for _event, elem in SafeET.iterparse(_BytesIO(data), events=("start",), forbid_dtd=True):
             tag = elem.tag
             if tag.startswith("{"):
-                ns, _, local = tag[1:].partition("}")
+                ns, _brace, local = tag[1:].partition("}")
                 return ns, local
             return "", tag
     except (ET.ParseError, DefusedXmlException, ValueError, LookupError):
@@ -278,12 +284,16 @@ def xsd_problems(data: bytes, xsd: Path | None = None) -> list[tuple[str, str]] 
     except (ValueError, ArithmeticError) as err:
         # not UTF-8, or a value the validator itself cannot hold (xmlschema raises
         # OverflowError "year overflow" for a date in year 10^20): a problem of the file
-        out.append(("/", f"the schema check stopped: {type(err).__name__}: {err}"))
+        stopped = _("the schema check stopped: %(kind)s: %(error)s")
+        out.append(("/", stopped % {"kind": type(err).__name__, "error": err}))
     return out
 
 
 # -- reading ---------------------------------------------------------------------------------
 
+
+#: a game of a player against himself (both XML formats)
+HIMSELF = N_("player %(number)d plays himself")
 
 #: the attributes every element may carry (xsi:type, xsi:nil, xsi:schemaLocation)
 XSI = "{http://www.w3.org/2001/XMLSchema-instance}"
@@ -312,7 +322,7 @@ class _Reader:
             seen_names[local] = seen_names.get(local, 0) + 1
             cpath = f"{path}/{local}"
             if ns != NS:
-                self.fail(cpath, f"element in namespace {ns or '(none)'!r}, expected {NS!r}")
+                self.fail(cpath, _namespace(ns))
                 continue
             if child.attrib and not path.startswith(f"/{ROOT}/header"):
                 self._attributes(child, cpath, seen_names[local], spec_max(spec, local) > 1)
@@ -321,25 +331,27 @@ class _Reader:
                 None,
             )
             if index is None:
-                if any(local in names for names, _, _ in spec):
-                    self.fail(cpath, "element out of order (see the schema's sequence)")
+                if any(local in names for names, _low, _high in spec):
+                    self.fail(cpath, _("element out of order (see the schema's sequence)"))
                 else:
-                    self.fail(cpath, "unexpected element")
+                    self.fail(cpath, _("unexpected element"))
                 continue
             for k in range(position, index):
                 if counts[k] < spec[k][1]:
-                    self.fail(f"{path}/{'|'.join(spec[k][0])}", "required element missing")
+                    self.fail(f"{path}/{'|'.join(spec[k][0])}", _(REQUIRED_MISSING))
             position = index
             counts[index] += 1
             if counts[index] > spec[index][2]:
-                self.fail(cpath, f"at most {spec[index][2]} allowed")
+                self.fail(cpath, _("at most %(num)d allowed") % {"num": spec[index][2]})
             found.setdefault(local, []).append((child, cpath))
         for k in range(position, len(spec)):
             if counts[k] < spec[k][1]:
                 need = spec[k][1]
                 self.fail(
                     f"{path}/{'|'.join(spec[k][0])}",
-                    "required element missing" if need == 1 else f"at least {need} required",
+                    _(REQUIRED_MISSING)
+                    if need == 1
+                    else _("at least %(num)d required") % {"num": need},
                 )
         # number repeated elements as in XPath (player[3])
         for name, items in found.items():
@@ -354,11 +366,15 @@ class _Reader:
         where = f"{path}[{index}]" if repeated else path
         for name in elem.attrib:
             if not name.startswith(XSI):
-                self.fail(where, f"attribute {_split(name)[1]!r} not allowed (the schema has none)")
+                self.fail(
+                    where,
+                    _("attribute %(name)r not allowed (the schema has none)")
+                    % {"name": _split(name)[1]},
+                )
 
     def text(self, elem: ET.Element, path: str, *, collapse: bool = True) -> str:
         if len([c for c in elem if isinstance(c.tag, str)]):
-            self.fail(path, "element content where text is expected")
+            self.fail(path, _("element content where text is expected"))
         value = elem.text or ""
         return " ".join(value.split()) if collapse else value
 
@@ -376,22 +392,32 @@ class _Reader:
     def date(self, elem: ET.Element, path: str) -> date | None:
         value = self.text(elem, path)
         m = _DATE.match(value)
+        if m is None:
+            self.fail(
+                path, _("not a date: %(value)r (expected YYYY-MM-DD)") % {"value": value[:40]}
+            )
+            return None
         try:
-            if m is None:
-                raise ValueError("expected YYYY-MM-DD")
             return date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
-        except (ValueError, OverflowError) as err:  # OverflowError: a year of 20 digits
-            self.fail(path, f"not a date: {value[:40]!r} ({err})")
+        except (ValueError, OverflowError):  # OverflowError: a year of 20 digits
+            self.fail(path, _("not a date: %(value)r (no such day)") % {"value": value[:40]})
             return None
 
 
+def _namespace(ns: str) -> str:
+    """Why an element of another namespace (or of none) is refused."""
+    if not ns:
+        return _("element without a namespace, expected %(expected)r") % {"expected": NS}
+    return _("element in namespace %(ns)r, expected %(expected)r") % {"ns": ns, "expected": NS}
+
+
 def spec_max(spec: Spec, name: str) -> int:
-    return next((mx for names, _, mx in spec if name in names), 1)
+    return next((mx for names, _low, mx in spec if name in names), 1)
 
 
 def _split(tag: str) -> tuple[str, str]:
     if tag.startswith("{"):
-        ns, _, local = tag[1:].partition("}")
+        ns, _brace, local = tag[1:].partition("}")
         return ns, local
     return "", tag
 
@@ -421,11 +447,50 @@ _TOP: Spec = [
 ]  # fmt: skip
 
 
-#: the one answer to an XML file with a DOCTYPE, in both XML formats
-DOCTYPE_REFUSED = (
+#: the one answer to an XML file with a DOCTYPE, in both XML formats (English; ``_()``
+#: where used)
+DOCTYPE_REFUSED = N_(
     "refused: the file has a DOCTYPE (a DTD, entities or an external identifier); a "
     "tournament file needs none and ratingdb reads none"
 )
+#: a required element that is not there (both XML formats)
+REQUIRED_MISSING = N_("required element missing")
+
+
+#: expat's reasons (``xml.parsers.expat.errors``) that a tournament file meets, marked for the
+#: catalog; any other stays expat's English
+EXPAT_REASONS = frozenset(
+    {
+        N_("syntax error"),
+        N_("no element found"),
+        N_("not well-formed (invalid token)"),
+        N_("unclosed token"),
+        N_("partial character"),
+        N_("mismatched tag"),
+        N_("duplicate attribute"),
+        N_("junk after document element"),
+        N_("undefined entity"),
+        N_("reference to invalid character number"),
+        N_("XML or text declaration not at start of entity"),
+        N_("unknown encoding"),
+        N_("encoding specified in XML declaration is incorrect"),
+        N_("unclosed CDATA section"),
+        N_("unbound prefix"),
+        N_("XML declaration not well-formed"),
+    }
+)
+
+
+def expat_reason(err: ET.ParseError) -> str:
+    """Why expat refused a file, without the place (the location says it, counting columns
+    from 1), in the language in force for the reasons of :data:`EXPAT_REASONS`."""
+    from xml.parsers.expat import ErrorString
+
+    code = getattr(err, "code", None)
+    reason = ErrorString(code) if isinstance(code, int) else None
+    if reason in EXPAT_REASONS:
+        return _(reason)
+    return re.sub(r": line [0-9]+, column [0-9]+$", "", str(err))
 
 
 def safe_root(data: bytes, source: str) -> ET.Element:
@@ -439,13 +504,16 @@ def safe_root(data: bytes, source: str) -> ET.Element:
         return root
     except ET.ParseError as err:
         line, column = getattr(err, "position", (0, 0))
-        raise DsbXmlError(
-            source, [(f"line {line}, column {column + 1}", f"not well-formed XML: {err}")]
-        ) from None
+        where = _("line %(line)d, column %(column)d") % {"line": line, "column": column + 1}
+        why = _("not well-formed XML: %(error)s") % {"error": expat_reason(err)}
+        raise DsbXmlError(source, [(where, why)]) from None
     except DefusedXmlException:
-        raise DsbXmlError(source, [("/", DOCTYPE_REFUSED)]) from None
+        raise DsbXmlError(source, [("/", _(DOCTYPE_REFUSED))]) from None
     except (LookupError, ValueError) as err:  # the declaration names an unknown encoding
-        raise DsbXmlError(source, [("line 1", f"not readable XML: {err}")]) from None
+        where = _("line %(line)d") % {"line": 1}
+        raise DsbXmlError(
+            source, [(where, _("not readable XML: %(error)s") % {"error": err})]
+        ) from None
 
 
 def parse(data: bytes, source: str = "<xml>", *, xsd: bool = True) -> DsbReport:
@@ -453,17 +521,27 @@ def parse(data: bytes, source: str = "<xml>", *, xsd: bool = True) -> DsbReport:
     root = safe_root(data, source)
     ns, local = _split(root.tag)
     if (ns, local) != (NS, ROOT):
-        raise DsbXmlError(
-            source,
-            [(f"/{local}", f"not a {ROOT} (root element {local!r} in namespace {ns or '(none)'!r}, "
-              f"expected {ROOT!r} in {NS!r})")],
-        )  # fmt: skip
+        found = {"root": ROOT, "local": local, "ns": ns, "expected": NS}
+        if ns:
+            why = _(
+                "not a %(root)s (root element %(local)r in namespace %(ns)r, expected %(root)r "
+                "in %(expected)r)"
+            )
+        else:
+            why = _(
+                "not a %(root)s (root element %(local)r without a namespace, expected %(root)r "
+                "in %(expected)r)"
+            )
+        raise DsbXmlError(source, [(f"/{local}", why % found)])
     r = _Reader()
     top = f"/{ROOT}"
     version = root.get("version")
     warnings = []
     if version is not None and version != VERSION:
-        warnings.append(f"{top}/@version is {version!r}, read as {VERSION}")
+        warnings.append(
+            _("%(path)s/@version is %(version)r, read as %(expected)s")
+            % {"path": top, "version": version, "expected": VERSION}
+        )
     parts = r.children(root, top, _TOP)
     header = None
     if "header" in parts:
@@ -479,10 +557,11 @@ def parse(data: bytes, source: str = "<xml>", *, xsd: bool = True) -> DsbReport:
         )
         if header.creation and not _DATETIME.match(header.creation):
             warnings.append(
-                f"{path}/creationDate: not an xs:dateTime: {header.creation!r} (ignored)"
+                _("%(path)s/creationDate: not an xs:dateTime: %(value)r (ignored)")
+                % {"path": path, "value": header.creation}
             )
         if header.file_uuid and not _UUID.match(header.file_uuid):
-            r.fail(f"{path}/fileUUID", f"not a UUID: {header.file_uuid!r}")
+            r.fail(f"{path}/fileUUID", _("not a UUID: %(value)r") % {"value": header.file_uuid})
         del header_problems
     t_elem = parts.get("tournament", [(None, "")])[0]
     info: dict[str, Any] = {}
@@ -506,8 +585,11 @@ def parse(data: bytes, source: str = "<xml>", *, xsd: bool = True) -> DsbReport:
                 continue
             known.add(p.number)
             if p.number in seen:
-                r.fail(f"{ppath}/tournamentPlayerNumber",
-                       f"number {p.number} is also {seen[p.number]}")  # fmt: skip
+                also = _("number %(number)d is also %(other)s")
+                r.fail(
+                    f"{ppath}/tournamentPlayerNumber",
+                    also % {"number": p.number, "other": seen[p.number]},
+                )
                 continue
             seen[p.number] = ppath
             players.append(p)
@@ -524,7 +606,8 @@ def parse(data: bytes, source: str = "<xml>", *, xsd: bool = True) -> DsbReport:
                 continue
             if {g.white, g.black} & computers and (g.point_white, g.point_black) != ("-", "-"):
                 warnings.append(
-                    f"{gpath}: a computer's game should be -:- (it is not rated either way)"
+                    _("%(path)s: a computer's game should be -:- (it is not rated either way)")
+                    % {"path": gpath}
                 )
             games.append(g)
     if r.problems:
@@ -537,8 +620,10 @@ def parse(data: bytes, source: str = "<xml>", *, xsd: bool = True) -> DsbReport:
         if found:
             serious = [(p, m) for p, m in found if not p.startswith(f"/{ROOT}/header")]
             if serious:
-                raise DsbXmlError(source, [(p, f"schema: {m}") for p, m in serious])
-            report.warnings += [f"{p}: schema: {m} (header only, ignored)" for p, m in found]
+                schema = _("schema: %(reason)s")
+                raise DsbXmlError(source, [(p, schema % {"reason": m}) for p, m in serious])
+            ignored = _("%(path)s: schema: %(reason)s (header only, ignored)")
+            report.warnings += [ignored % {"path": p, "reason": m} for p, m in found]
     return report
 
 
@@ -552,7 +637,7 @@ def _tournament(r: _Reader, elem: ET.Element, path: str) -> dict[str, Any]:
     if (x := one("tournamentUUID")) is not None:
         value = r.text(*x)
         if not _UUID.match(value):
-            r.fail(x[1], f"not a UUID (RFC 4122): {value!r}")
+            r.fail(x[1], _("not a UUID (RFC 4122): %(value)r") % {"value": value})
         out["tournament_uuid"] = value
     for name, key in (("label", "label"), ("timecontrol", "timecontrol"),
                       ("location", "location")):  # fmt: skip
@@ -563,7 +648,8 @@ def _tournament(r: _Reader, elem: ET.Element, path: str) -> dict[str, Any]:
     if (x := one("tournamentType")) is not None:
         value = r.text(*x)
         if value not in ALL_TYPES:
-            r.fail(x[1], f"unknown tournament type {value!r} (one of {', '.join(ALL_TYPES)})")
+            unknown = _("unknown tournament type %(type)r (one of %(types)s)")
+            r.fail(x[1], unknown % {"type": value, "types": ", ".join(ALL_TYPES)})
         out["type"] = value
     if (x := one("rounds")) is not None:
         out["rounds"] = r.integer(*x, ROUND)
@@ -571,7 +657,8 @@ def _tournament(r: _Reader, elem: ET.Element, path: str) -> dict[str, Any]:
         if (x := one(name)) is not None:
             out[key] = r.date(*x)
     if out.get("start") and out.get("end") and out["end"] < out["start"]:
-        r.fail(f"{path}/endDate", f"{out['end']} is before the startDate {out['start']}")
+        earlier = _("%(end)s is before the startDate %(start)s")
+        r.fail(f"{path}/endDate", earlier % {"end": out["end"], "start": out["start"]})
     return out
 
 
@@ -591,17 +678,18 @@ def _player(r: _Reader, elem: ET.Element, path: str) -> DsbPlayer | int | None:
         value = r.text(*x)
         m = _GYEAR.match(value)
         if m is None or m.group(1).startswith("-") or not m.group(1).strip("0"):
-            r.fail(x[1], f"not a year (xs:gYear): {value[:20]!r}")
+            r.fail(x[1], _("not a year (xs:gYear): %(value)r") % {"value": value[:20]})
         else:
             dob_year = r.integer(x[0], x[1], BIRTH_YEAR, m.group(1))
     dob_date = r.date(*x) if (x := get("dobDate")) is not None else None
     if dob_date and dob_year and dob_date.year != dob_year:
-        r.fail(f"{path}/dobDate", f"{dob_date} is not in dobYear {dob_year}")
+        outside = _("%(date)s is not in dobYear %(year)d")
+        r.fail(f"{path}/dobDate", outside % {"date": dob_date, "year": dob_year})
     vkz = None
     if (x := get("vkz")) is not None:
         vkz = r.text(*x)
         if not re.fullmatch(r"[A-Za-z0-9]{5}", vkz):
-            r.fail(x[1], f"a VKZ has exactly 5 letters or digits: {vkz!r}")
+            r.fail(x[1], _("a VKZ has exactly 5 letters or digits: %(vkz)r") % {"vkz": vkz})
     member = r.integer(*x, MEMBER_NUMBER) if (x := get("numberClubMember")) is not None else None
     fide_id = r.integer(*x, FIDE_ID) if (x := get("fideId")) is not None else None
     rating = r.integer(*x, RATING) if (x := get("fideRating")) is not None else None
@@ -609,7 +697,7 @@ def _player(r: _Reader, elem: ET.Element, path: str) -> DsbPlayer | int | None:
     if (x := get("sex")) is not None:
         sex = r.text(*x)
         if sex not in ("m", "w"):
-            r.fail(x[1], f"sex is m or w, got {sex!r}")
+            r.fail(x[1], _("sex is m or w, got %(value)r") % {"value": sex})
     if number is None:
         return None
     if r.problems.found > before or dob_year is None:
@@ -643,33 +731,37 @@ def _game(
 
     rnd = r.integer(*x, ROUND) if (x := get("round")) is not None else None
     if rnd is not None and rounds is not None and rnd > rounds:
-        r.fail(f"{path}/round", f"round {rnd} is higher than the tournament's rounds ({rounds})")
+        higher = _("round %(round)d is higher than the tournament's rounds (%(rounds)d)")
+        r.fail(f"{path}/round", higher % {"round": rnd, "rounds": rounds})
     day = r.date(*x) if (x := get("date")) is not None else None
     sides: dict[str, int | None] = {}
     for colour in ("White", "Black"):
         if (x := get(f"tournamentPlayerNumber{colour}")) is not None:
             number = r.integer(*x, START_RANK)
             if number is not None and numbers is not None and number not in numbers:
-                r.fail(x[1], f"no player with tournamentPlayerNumber {number}")
+                missing = _("no player with tournamentPlayerNumber %(number)d")
+                r.fail(x[1], missing % {"number": number})
             sides[colour] = number
         elif (x := get(f"none{colour}Player")) is not None:
             value = r.text(*x)
             if value not in ("true", "1"):
-                r.fail(x[1], f"the only allowed value is true, got {value!r}")
+                r.fail(x[1], _("the only allowed value is true, got %(value)r") % {"value": value})
             sides[colour] = None
     points = []
     for name in ("pointWhite", "pointBlack"):
         value = r.text(*x) if (x := get(name)) is not None else ""
         if x is not None and value not in SCORES:
-            r.fail(x[1], f"a point is one of {' '.join(SCORES)}, got {value!r}")
+            point = _("a point is one of %(scores)s, got %(value)r")
+            r.fail(x[1], point % {"scores": " ".join(SCORES), "value": value})
         points.append(value)
     if all(p in SCORES for p in points):
         played = sum(Decimal(p) for p in points if p not in ("+", "-"))
         if played > 1:
-            r.fail(f"{path}/pointBlack", f"{points[0]}:{points[1]} gives more than 1 point")
+            more = _("%(white)s:%(black)s gives more than 1 point")
+            r.fail(f"{path}/pointBlack", more % {"white": points[0], "black": points[1]})
     white, black = sides.get("White"), sides.get("Black")
     if white is not None and white == black:
-        r.fail(f"{path}/tournamentPlayerNumberBlack", f"player {white} plays himself")
+        r.fail(f"{path}/tournamentPlayerNumberBlack", _(HIMSELF) % {"number": white})
     if r.problems.found > before or rnd is None:
         return None
     return DsbGame(rnd, white, black, points[0], points[1], day)
@@ -715,11 +807,14 @@ def to_tournament(report: DsbReport, source: str = "<xml>") -> TrfTournament:
             continue
         result = RESULTS.get((g.point_white, g.point_black))
         if result is None:
+            unequal = _(
+                "%(white)s:%(black)s is rated for one side only or unequally; ratingdb stores "
+                "only 1:0, 0:1, 0.5:0.5 and forfeits (+ -)"
+            )
             problems.append(
                 (
                     f"/{ROOT}/games/game[{k}]",
-                    f"{g.point_white}:{g.point_black} is rated for one side only or unequally; "
-                    "ratingdb stores only 1:0, 0:1, 0.5:0.5 and forfeits (+ -)",
+                    unequal % {"white": g.point_white, "black": g.point_black},
                 )
             )
             continue
@@ -728,8 +823,15 @@ def to_tournament(report: DsbReport, source: str = "<xml>") -> TrfTournament:
         raise DsbXmlError(source, problems)
     warnings = list(report.warnings)
     if byes:
-        warnings.append(f"{byes} games without an opponent (noneWhitePlayer/noneBlackPlayer) "
-                        "are not stored")  # fmt: skip
+        warnings.append(
+            ngettext(
+                "%(num)d game without an opponent (noneWhitePlayer/noneBlackPlayer) is not stored",
+                "%(num)d games without an opponent (noneWhitePlayer/noneBlackPlayer) are not "
+                "stored",
+                byes,
+            )
+            % {"num": byes}
+        )
     other = {"tournamentUUID": report.tournament_uuid}
     if report.header is not None:
         other["fileUUID"] = report.header.file_uuid
@@ -837,7 +939,7 @@ def header(sender: str, system: str = "ratingdb", when: datetime | None = None) 
 def split_name(name: str) -> tuple[str, str]:
     """ "Surname, Given" -> (surname, forename); one name only goes into both (as the schema
     asks)."""
-    surname, _, given = name.partition(",")
+    surname, _comma, given = name.partition(",")
     surname, given = surname.strip(), given.strip()
     if not surname:
         surname = given
@@ -885,8 +987,12 @@ def from_tournament(
         year = p.birth_year
         if year is None:
             year = UNKNOWN_BIRTH_YEAR
-            warnings.append(f"player {p.start_rank} ({p.name}): birth year unknown, "
-                            f"dobYear {UNKNOWN_BIRTH_YEAR} written")  # fmt: skip
+            unknown = _(
+                "player %(number)d (%(name)s): birth year unknown, dobYear %(year)d written"
+            )
+            warnings.append(
+                unknown % {"number": p.start_rank, "name": p.name, "year": UNKNOWN_BIRTH_YEAR}
+            )
         vkz = more.get("vkz")
         member = more.get("member_number")
         text = str(member or "")
@@ -916,9 +1022,9 @@ def from_tournament(
         for g in t.games
     ]
     if not games:
-        raise InputError(t.source, "a TournamentReport needs at least one game (the schema)")
+        raise InputError(t.source, _("a TournamentReport needs at least one game (the schema)"))
     if len(players) < 2:
-        raise InputError(t.source, "a TournamentReport needs at least two players (the schema)")
+        raise InputError(t.source, _("a TournamentReport needs at least two players (the schema)"))
     rounds = max(g.round for g in games)
     return DsbReport(
         tournament_uuid=tournament_uuid,

@@ -29,6 +29,7 @@ from datetime import date
 from typing import Any
 
 from ratingdb.csv_cells import neutralise
+from ratingdb.i18n import _
 
 SPIELER_CSV_17 = (
     "ID", "ZPS", "Mitgliedsnummer", "Status", "Name,Vorname", "Geschlecht",
@@ -151,7 +152,7 @@ def evaluation_week(day: date | None) -> str:
     """``JJJJWW``: ISO year and week of a date (the DSB's "Letzte Auswertung")."""
     if day is None:
         return ""
-    year, week, _ = day.isocalendar()
+    year, week, _day = day.isocalendar()
     return f"{year}{week:02d}"
 
 
@@ -299,4 +300,5 @@ def write(fmt: str, rows: Sequence[Mapping[str, Any]], day: date) -> bytes:
         return zipped([("SPIELER.TXT", spieler_txt(players)), ("VEREINE.TXT", clubs)], day)
     if fmt == "swisschess-json":
         return swisschess_json(players)
-    raise ValueError(f"unknown player file format {fmt!r} (one of {', '.join(FORMATS)})")
+    unknown = _("unknown player file format %(format)r (one of %(formats)s)")
+    raise ValueError(unknown % {"format": fmt, "formats": ", ".join(FORMATS)})

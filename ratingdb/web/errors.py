@@ -28,7 +28,9 @@ from ratingdb.services.outcomes import as_error, outcome
 from ratingdb.web import validation_text
 
 _FILE_POSITION = re.compile(r"^(?P<file>.*?):(?P<line>\d+)(?::(?P<column>\d+))?$")
-_LINE_COLUMN = re.compile(r"^line (?P<line>\d+), column (?P<column>\d+)$")
+#: ``line 3, column 5`` and the German ``Zeile 3, Spalte 5`` (the readers name a place in the
+#: language in force)
+_LINE_COLUMN = re.compile(r"^(?:line|Zeile) (?P<line>\d+), (?:column|Spalte) (?P<column>\d+)$")
 #: the headline of a request the framework refused (a parameter, an unreadable body)
 INVALID_REQUEST = N_("invalid request")
 _DEFAULT_SUMMARY = {
