@@ -123,7 +123,7 @@ def test_disabled_user_is_out_at_once_on_the_command_line(site):
     assert refused.status_code == 401 and "rdb_session" not in refused.headers.get("set-cookie", "")
     assert "Falscher Name oder falsches Passwort." in refused.text
     out = run(["user", "token", "anna"], site)
-    assert out.returncode == 2 and "disabled" in out.stderr
+    assert out.returncode == 2 and "gesperrt" in out.stderr
     assert "anna" in run(["user", "list"], site).stdout.split("disabled")[0]
     assert ("cli", "disable", {"tokens": 1, "sessions": 2}) in _audit(site, "anna")
 

@@ -119,7 +119,7 @@ def test_anonymise_keeps_every_number(loaded):
     assert report.ratings_changed == []
     # twice is an error; the CLI says so in one line
     again = run(["player", "anonymise", str(pid)], loaded)
-    assert again.returncode == 2 and "anonymised already" in again.stderr
+    assert again.returncode == 2 and "bereits anonymisiert" in again.stderr
     log = client.get("/api/admin/audit", params={"entity_id": str(pid)}, headers=admin).json()
     assert [(e["action"], e["actor"]) for e in log["items"]] == [("anonymise", "root")]
     assert name.split(",")[0] not in json.dumps(log)  # the log keeps no name
