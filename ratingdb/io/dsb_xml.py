@@ -616,14 +616,14 @@ def parse(data: bytes, source: str = "<xml>", *, xsd: bool = True) -> DsbReport:
         players=players, games=games, header=header, version=version, warnings=warnings, **info
     )
     if xsd:
-        found = xsd_problems(data)
-        if found:
-            serious = [(p, m) for p, m in found if not p.startswith(f"/{ROOT}/header")]
+        invalid = xsd_problems(data)
+        if invalid:
+            serious = [(p, m) for p, m in invalid if not p.startswith(f"/{ROOT}/header")]
             if serious:
                 schema = _("schema: %(reason)s")
                 raise DsbXmlError(source, [(p, schema % {"reason": m}) for p, m in serious])
             ignored = _("%(path)s: schema: %(reason)s (header only, ignored)")
-            report.warnings += [ignored % {"path": p, "reason": m} for p, m in found]
+            report.warnings += [ignored % {"path": p, "reason": m} for p, m in invalid]
     return report
 
 
