@@ -416,6 +416,8 @@ def test_trf_refusals_are_worded_in_the_language_in_force():
         warned = parse(shifted, "t.trf").warnings
         with pytest.raises(TrfError) as duplicate:
             parse(_replace(ALL, DIETZ, 5, "   1"), "t.trf")
+        with pytest.raises(TrfError) as month:
+            parse(_replace(ALL, _line_of("042"), 5, "2026/13/05"), "t.trf")
     with use("en"):
         with pytest.raises(TrfError) as english:
             parse(bad, "t.trf")
@@ -424,6 +426,7 @@ def test_trf_refusals_are_worded_in_the_language_in_force():
     assert german.value.message == "Runde 1: unbekannter Ergebniscode 'X'"
     assert english.value.message == "round 1: unknown result code 'X'"
     assert duplicate.value.message == f"Startnummer 1 doppelt (auch Zeile {ADLER})"
+    assert month.value.message == "kein Datum: '2026/13/05' (der Monat muss 1..12 sein)"
     assert warned == [
         f"Zeile {ADLER}: Spalte 70: kein Datum (erwartet: JJJJ/MM/TT): '1990/05/' (leer gelassen)",
         f"Zeile {ADLER}: Spalte 80 sollte leer sein: das Feld Geburtsdatum reicht hinein "

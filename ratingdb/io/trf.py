@@ -834,8 +834,30 @@ def parse_date(value: str) -> date:
         if m and m.group(1).lower() in _MONTHS:
             return date(int(m.group(3)), _MONTHS[m.group(1).lower()], int(m.group(2)))
     except ValueError as e:
-        raise _Bad(_("not a date: %(value)r (%(error)s)") % {"value": value, "error": e}) from None
+        raise _Bad(
+            _("not a date: %(value)r (%(error)s)") % {"value": value, "error": _date_error(e)}
+        ) from None
     raise _Bad(_("not a date (expected YYYY/MM/DD): %(value)r") % {"value": value})
+
+
+#: Python's reasons for a date it cannot make (``datetime.date``), in the catalogs
+_DATE_ERRORS = {
+    "month must be in 1..12": N_("month must be in 1..12"),
+    "day is out of range for month": N_("day is out of range for month"),
+}
+_YEAR_ERROR = re.compile(r"year (-?[0-9]+) is out of range")
+
+
+def _date_error(error: Exception) -> str:
+    """Why a date is none, in the language in force: Python's reason for ``date()`` (the
+    known ones translated, another as it is) or the reader's own (:class:`_Bad`)."""
+    text = str(error)
+    if text in _DATE_ERRORS:
+        return _(_DATE_ERRORS[text])
+    year = _YEAR_ERROR.fullmatch(text)
+    if year:
+        return _("year %(year)s is out of range") % {"year": year.group(1)}
+    return text
 
 
 def _field(line: str, first: int, last: int) -> str:
@@ -871,7 +893,8 @@ def _birth(value: str) -> date | int | None:
             return date(1900 + year, month, day)
         except ValueError as e:
             raise _Bad(
-                _("not a date (DDMMYY): %(value)r (%(error)s)") % {"value": value, "error": e}
+                _("not a date (DDMMYY): %(value)r (%(error)s)")
+                % {"value": value, "error": _date_error(e)}
             ) from None
     m = re.fullmatch(r"([0-9]{4})(?:[/.-]00[/.-]00)?", value)
     if m:
@@ -1243,7 +1266,7 @@ def _round_dates(line: str, number: int, rep: _Report) -> list[tuple[int, date]]
             rep.warn(
                 number,
                 _("column %(column)d: round date is not a date: %(value)r (%(error)s) (ignored)")
-                % {"column": column, "value": value, "error": e},
+                % {"column": column, "value": value, "error": _date_error(e)},
             )
     return dates
 
