@@ -44,7 +44,9 @@ FIDE id or GER number of two start ranks that both played, a round paired withou
 (``complete_rounds`` leaves such rounds out instead). Defects that touch no game are
 warnings: points or rank column, sex, ``062``/``072``, round dates, a repeated header record,
 an id given twice where one start rank played no game (it loses the id), and a points column
-that differs from the results (the players are named).
+that differs from the results (the players are named). Problems and warnings are worded in
+the language in force (German by default, :mod:`ratingdb.i18n`); their locations
+(``file:line:column``) are the same in every language.
 """
 
 from __future__ import annotations
