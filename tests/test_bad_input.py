@@ -193,7 +193,7 @@ def test_trf_points_column_beyond_any_score(world, tmp_path):
         lines[k] = lines[k][:80] + value + lines[k][84:]
     data = "\n".join(lines).encode()
     t = read_tournament(data, "p.trf")
-    flagged = [w for w in t.warnings if "column 81: points are not a number" in w]
+    flagged = [w for w in t.warnings if "Spalte 81: die Punkte sind keine Zahl" in w]
     assert len(flagged) == 4 and all(p.points is None for p in t.players[:4])
     assert MAX_POINTS == 9999
     path = tmp_path / "p.trf"

@@ -479,6 +479,7 @@ def test_export_derives_a_stable_uuid_and_marks_computers(db):
 
 def test_one_entry_point_detects_every_format(db):
     from ratingdb.errors import InputError
+    from ratingdb.i18n import use
     from ratingdb.io.tournament_file import detect, read_tournament
     from ratingdb.services.dsb_exchange import import_tournament
 
@@ -492,7 +493,9 @@ def test_one_entry_point_detects_every_format(db):
     for kind, data in files.items():
         assert detect(data) == kind
         assert len(read_tournament(data, f"x.{kind}").players) >= 4
-    with pytest.raises(InputError, match="neither a DSB_DWZ_TournamentReport"):
+    with use("en"), pytest.raises(InputError, match="neither a DSB_DWZ_TournamentReport"):
+        read_tournament(b"<html/>", "page.html")
+    with pytest.raises(InputError, match="weder ein DSB_DWZ_TournamentReport"):
         read_tournament(b"<html/>", "page.html")
     t = read_tournament(files["dsb-xml"], "a.xml")
     stored, matches = import_tournament(db, t, code="XML1", vkz="C01")

@@ -400,3 +400,74 @@ def test_member_list_encoding_and_csv_errors():
     broken = header + '10,C0101,1,A,"Müller,Jörg,M,D,1980,,,,,,,\r\n' + row
     with pytest.raises(InputError, match=r"l.csv:2: 16 fields.*runs to line 3"):
         parse_list(broken.encode("cp1252"), "l.csv")
+
+
+def test_trf_refusals_are_worded_in_the_language_in_force():
+    """The reader's refusals and warnings are in the language of the call: German for a
+    German officer (Runde, Ergebniscode, Startnummer, Zeile, Spalte), English on request;
+    the location (file:line:column) is the same in both."""
+    from ratingdb.i18n import use
+
+    bad = _replace(ALL, ADLER, 99, "X")
+    shifted = _replace(ALL, ADLER, 70, "  1990/05/1")
+    with use("de"):
+        with pytest.raises(TrfError) as german:
+            parse(bad, "t.trf")
+        warned = parse(shifted, "t.trf").warnings
+        with pytest.raises(TrfError) as duplicate:
+            parse(_replace(ALL, DIETZ, 5, "   1"), "t.trf")
+        with pytest.raises(TrfError) as month:
+            parse(_replace(ALL, _line_of("042"), 5, "2026/13/05"), "t.trf")
+    with use("en"):
+        with pytest.raises(TrfError) as english:
+            parse(bad, "t.trf")
+        warned_en = parse(shifted, "t.trf").warnings
+    assert german.value.location == english.value.location == f"t.trf:{ADLER}:99"
+    assert german.value.message == "Runde 1: unbekannter Ergebniscode 'X'"
+    assert english.value.message == "round 1: unknown result code 'X'"
+    assert duplicate.value.message == f"Startnummer 1 doppelt (auch Zeile {ADLER})"
+    assert month.value.message == "kein Datum: '2026/13/05' (der Monat muss 1..12 sein)"
+    assert warned == [
+        f"Zeile {ADLER}: Spalte 70: kein Datum (erwartet: JJJJ/MM/TT): '1990/05/' (leer gelassen)",
+        f"Zeile {ADLER}: Spalte 80 sollte leer sein: das Feld Geburtsdatum reicht hinein "
+        "(verschobene Spalten?); leer gelassen",
+    ]
+    assert warned_en == [
+        f"line {ADLER}: column 70: not a date (expected YYYY/MM/DD): '1990/05/' (left empty)",
+        f"line {ADLER}: column 80 should be blank: the birth date runs into it (shifted "
+        "columns?); left empty",
+    ]
+
+
+def test_tournament_file_refusals_are_worded_in_the_language_in_force():
+    """The entry point's refusals (no format, an empty file, the dates) in German and in
+    English."""
+    from ratingdb.i18n import use
+    from ratingdb.io.tournament_file import read_tournament
+
+    for lang, empty, html, dates in (
+        (
+            "de",
+            "die Datei ist leer",
+            "XML mit dem Wurzelelement 'html': weder ein DSB_DWZ_TournamentReport "
+            "(http://www.schachbund.de/XMLSchema) noch eine DeWIS-Datei",
+            "das Enddatum 01.09.2026 liegt vor dem Beginn 05.09.2026",
+        ),
+        (
+            "en",
+            "the file is empty",
+            "XML with root element 'html': neither a DSB_DWZ_TournamentReport "
+            "(http://www.schachbund.de/XMLSchema) nor a DeWIS file",
+            "end date 2026-09-01 is before the start date 2026-09-05",
+        ),
+    ):
+        with use(lang):
+            with pytest.raises(InputError) as info:
+                read_tournament(b"  \n", "t.trf")
+            assert (info.value.location, info.value.message) == ("t.trf", empty)
+            with pytest.raises(InputError) as info:
+                read_tournament(b"<html/>", "page.html")
+            assert info.value.message == html
+            with pytest.raises(InputError) as info:
+                read_tournament(ALL.encode(), "t.trf", end=date(2026, 9, 1))
+            assert info.value.message == dates

@@ -112,12 +112,12 @@ def test_a_round_paired_without_results():
     with pytest.raises(TrfError) as info:
         read("pending-round.trf")
     assert str(info.value) == (
-        "pending-round.trf:12:112: round 3 is paired but has no results yet (2 pairing(s) "
+        "pending-round.trf:12:112: round 3 is paired but has no results yet (2 pairings "
         "without a result, e.g. 1 against 3); import the complete rounds with --complete-rounds"
     )
     t = read("pending-round.trf", complete_rounds=True)
     assert max(g.round for g in t.games) == 2
-    assert "round 3 has 2 pairing(s) without a result: the round is left out" in t.warnings
+    assert "round 3 has 2 pairings without a result: the round is left out" in t.warnings
 
 
 def test_three_independent_errors_are_reported_together():
@@ -164,7 +164,7 @@ def test_repeated_records_and_defects_that_touch_no_game():
         f"line {k + 1}: column 10: sex is m or w, got 'q' (ignored)",
         f"line {k + 1}: column 86: rank is not a number: 'xx' (ignored)",
         "line 5: number of players is not a number: 'five' (ignored)",
-        "the points column differs from the results for 1 player(s): 5 Ebert,Emil (file 9.5, "
+        "the points column differs from the results for 1 player: 5 Ebert,Emil (file 9.5, "
         "results 1.0)",
     ]
 
@@ -208,7 +208,7 @@ def test_import_prints_warnings_reports_all_errors_and_writes_nothing(empty_db):
     done = run(["tournament", "import", str(DATA / "pending-round.trf"), "--id", "P1",
                 "--vkz", "C01", "--complete-rounds"], empty_db)  # fmt: skip
     assert done.returncode == 0, done.stderr
-    assert "pending-round.trf: round 3 has 2 pairing(s) without a result" in done.stderr
+    assert "pending-round.trf: round 3 has 2 pairings without a result" in done.stderr
     sm = run(["tournament", "import", str(DATA / "swiss-manager.trf"), "--encoding", "cp1252",
               "--id", "SM1", "--vkz", "C01"], empty_db)  # fmt: skip
     assert sm.returncode == 0, sm.stderr
@@ -291,7 +291,7 @@ def test_placeholder_players_become_byes():
     assert (t.player(1).byes, t.player(4).byes) == ({2: "U"}, {1: "U"})
     assert t.warnings == [
         "line 9: 'spielfrei' (start rank 3) is a placeholder, not a player: left out, "
-        "2 game(s) against it read as byes"
+        "2 games against it read as byes"
     ]
 
 
@@ -482,7 +482,7 @@ def test_irish_league_year_first_dates_blank_births_and_unwritten_byes():
         "line 4: 042/052 read as YY.MM.DD (2010-09-13 to 2011-03-13): day first the "
         "tournament would end before it starts",
         "rounds without a result that the points column counts are read as byes for 3 "
-        "player(s): 1 Murphy, Aidan (F in round 3), 2 Walsh, Brendan (F in round 1), "
+        "players: 1 Murphy, Aidan (F in round 3), 2 Walsh, Brendan (F in round 1), "
         "3 Byrne, Ciara (H in round 2)",
     ]
     # a difference that is not half or one point per such round stays a warning

@@ -20,6 +20,7 @@ from __future__ import annotations
 from datetime import date
 
 from ratingdb.errors import InputError
+from ratingdb.i18n import _, date_text
 from ratingdb.io import dewis_xml, dsb_xml, swi, swt, trf
 from ratingdb.io.trf import TrfTournament
 from ratingdb.safe_text import check_strings
@@ -40,10 +41,21 @@ def detect(data: bytes) -> str:
             dsb_xml.safe_root(data, "")  # XML that cannot be read (or has a DOCTYPE): its error
         if root is not None:
             ns, local = root
+            facts = {"root": local, "ns": ns, "report": dsb_xml.ROOT, "dsb_ns": dsb_xml.NS}
             raise InputError(
                 "",
-                f"XML with root element {local!r}{f' in {ns!r}' if ns else ''}: neither a "
-                f"{dsb_xml.ROOT} ({dsb_xml.NS}) nor a DeWIS file",
+                (
+                    _(
+                        "XML with root element %(root)r in %(ns)r: neither a %(report)s "
+                        "(%(dsb_ns)s) nor a DeWIS file"
+                    )
+                    if ns
+                    else _(
+                        "XML with root element %(root)r: neither a %(report)s (%(dsb_ns)s) nor "
+                        "a DeWIS file"
+                    )
+                )
+                % facts,
             )
     if swt.looks_like_swt(data):
         return "swt"
@@ -84,7 +96,11 @@ def read_tournament(
     check_strings(t, source)
     t.start, t.end = start or t.start, end or t.end
     if t.end < t.start:
-        raise InputError(source, f"end date {t.end} is before the start {t.start}")
+        raise InputError(
+            source,
+            _("end date %(end)s is before the start %(start)s")
+            % {"end": date_text(t.end), "start": date_text(t.start)},
+        )
     return t
 
 
@@ -97,23 +113,30 @@ def _check_some_trf_record(data: bytes, source: str, encoding: str | None) -> No
     (``012 …``, ``001 …``); else one line saying what it is not, rather than the TRF reader's
     list of missing records or "byte 0xff is not valid utf-8" for a file named ``x.swt``."""
     if not data.strip():
-        raise InputError(source, "the file is empty")
+        raise InputError(source, _("the file is empty"))
     head = data[:TRF_HEAD].decode("latin-1")  # ASCII record codes, whatever the encoding
     lines = (line.rstrip("\r") for line in head.split("\n"))
     if any(trf.line_kind(line) != "comment" for line in lines if line.strip()):
         return
-    why = "no XML root element, SWI ruler line or TRF record line such as '012 ' or '001 '"
+    why = _("no XML root element, SWI ruler line or TRF record line such as '012 ' or '001 '")
     if encoding is None:
         try:
             data.decode("utf-8")
         except UnicodeDecodeError as err:
             line = data.count(b"\n", 0, err.start) + 1
             column = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
-            why += f"; byte 0x{data[err.start]:02x} at {line}:{column} is not UTF-8"
+            why += "; " + _("byte 0x%(byte)02x at %(line)d:%(column)d is not UTF-8") % {
+                "byte": data[err.start],
+                "line": line,
+                "column": column,
+            }
     raise InputError(
         source,
-        "not a tournament file of a known format: neither a SwissChess SWT (binary: no NUL "
-        f"byte in its first 4 KiB) nor DSB/DeWIS XML, SWI or TRF text ({why})",
+        _(
+            "not a tournament file of a known format: neither a SwissChess SWT (binary: no NUL "
+            "byte in its first 4 KiB) nor DSB/DeWIS XML, SWI or TRF text (%(why)s)"
+        )
+        % {"why": why},
     )
 
 

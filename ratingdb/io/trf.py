@@ -44,7 +44,9 @@ FIDE id or GER number of two start ranks that both played, a round paired withou
 (``complete_rounds`` leaves such rounds out instead). Defects that touch no game are
 warnings: points or rank column, sex, ``062``/``072``, round dates, a repeated header record,
 an id given twice where one start rank played no game (it loses the id), and a points column
-that differs from the results (the players are named).
+that differs from the results (the players are named). Problems and warnings are worded in
+the language in force (German by default, :mod:`ratingdb.i18n`); their locations
+(``file:line:column``) are the same in every language.
 """
 
 from __future__ import annotations
@@ -57,6 +59,7 @@ from decimal import Decimal, InvalidOperation
 
 from ratingdb.budget import Problems, check, more_line, more_of
 from ratingdb.errors import InputError
+from ratingdb.i18n import N_, _, date_text, decimal, ngettext
 from ratingdb.io.numbers import NotANumber, optional_number, whole_number
 from ratingdb.plausibility import BIRTH_YEAR, FIDE_ID, PLAYER_COUNT, RATING, START_RANK, Range
 from ratingdb.safe_text import unsafe_place
@@ -149,7 +152,7 @@ _SHORT_DATE = re.compile(r"^([0-9]{2})/([0-9]{2})/([0-9]{2})$")
 #: records that may appear more than once (one line per arbiter, per round date, per team)
 REPEATABLE = {"112", "132"}
 #: records whose repetition with another value is an error (they decide the tournament)
-_ESSENTIAL = {"012": "tournament name", "042": "start date", "052": "end date"}
+_ESSENTIAL = {"012": N_("tournament name"), "042": N_("start date"), "052": N_("end date")}
 _MONTHS = {
     m: k
     for k, names in enumerate(
@@ -301,8 +304,13 @@ def _scoring(records: Iterable[str], other: dict[str, str]) -> tuple[dict[str, D
             if symbol == "X" and _SCORING_VALUE.fullmatch(text):
                 continue  # an unknown result: no game ratingdb stores
             if symbol not in _TRF26_SCORING or not _SCORING_VALUE.fullmatch(text):
-                problems.append(f"record 162: {symbol[:5]!r} {text[:10]!r} is not a result "
-                                "code (W D L A P X) with its points (11.5)")  # fmt: skip
+                problems.append(
+                    _(
+                        "record 162: %(symbol)r %(points)r is not a result code (W D L A P X) "
+                        "with its points (11.5)"
+                    )
+                    % {"symbol": symbol[:5], "points": text[:10]}
+                )
                 continue
             for key in _TRF26_SCORING[symbol]:
                 values[key] = Decimal(text)
@@ -311,7 +319,10 @@ def _scoring(records: Iterable[str], other: dict[str, str]) -> tuple[dict[str, D
             continue
         text = line[3:].strip()
         if not _SCORING_VALUE.fullmatch(text):
-            problems.append(f"record {line[:3]}: points are not a number (pp.p): {text[:20]!r}")
+            problems.append(
+                _("record %(tag)s: points are not a number (pp.p): %(value)r")
+                % {"tag": line[:3], "value": text[:20]}
+            )
             continue
         values[line[2]] = Decimal(text)
     scoring = DEFAULT_SCORING | values
@@ -433,17 +444,26 @@ def decode(data: bytes, source: str, encoding: str = "utf-8") -> str:
         column = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
         raise TrfError(
             f"{source}:{line}:{column}",
-            f"byte 0x{data[err.start]:02x} is not valid {encoding} "
-            "(give the file's encoding with --encoding, e.g. cp1252)",
+            _(
+                "byte 0x%(byte)02x is not valid %(encoding)s (give the file's encoding with "
+                "--encoding, e.g. cp1252)"
+            )
+            % {"byte": data[err.start], "encoding": encoding},
         ) from None
     except UnicodeError as err:  # a codec that decodes nothing, e.g. "undefined"
-        raise TrfError(source, f"encoding {encoding!r} cannot decode text: {err}") from None
+        raise TrfError(
+            source,
+            _("encoding %(encoding)r cannot decode text: %(error)s")
+            % {"encoding": encoding, "error": err},
+        ) from None
     except (LookupError, ValueError):  # ValueError: a NUL in the name
-        raise TrfError(source, f"unknown encoding {encoding!r}") from None
+        raise TrfError(
+            source, _("unknown encoding %(encoding)r") % {"encoding": encoding}
+        ) from None
     bad = unsafe_place(text)
     if bad is not None:
         line, column, what = bad
-        raise TrfError(f"{source}:{line}:{column}", f"{what}: not text")
+        raise TrfError(f"{source}:{line}:{column}", _("%(what)s: not text") % {"what": what})
     return text
 
 
@@ -473,7 +493,9 @@ class _Report:
         self.problems.append((where, message))
 
     def warn(self, line: int | None, message: str) -> None:
-        self.warnings.append(f"line {line}: {message}" if line is not None else message)
+        if line is not None:
+            message = _("line %(line)d: %(message)s") % {"line": line, "message": message}
+        self.warnings.append(message)
 
     def raise_if_any(self) -> None:
         if not self.problems:
@@ -535,10 +557,13 @@ def parse(
         kind = line_kind(line)
         if kind == "comment":
             comments.append(line)
-            rep.warn(number, f"not a TRF record, kept as a comment: {line[:40].rstrip()!r}")
+            rep.warn(
+                number,
+                _("not a TRF record, kept as a comment: %(line)r") % {"line": line[:40].rstrip()},
+            )
             continue
         if kind in ("001", "nrs") and "\t" in line:
-            rep.error(number, line.index("\t") + 1, "tab character in a fixed-column line")
+            rep.error(number, line.index("\t") + 1, _("tab character in a fixed-column line"))
             continue
         if kind == "001":
             player = _player(line, number, rep)
@@ -547,7 +572,10 @@ def parse(
             if player.start_rank in by_rank:
                 first = by_rank[player.start_rank].line
                 rep.error(
-                    number, 5, f"duplicate start rank {player.start_rank} (also line {first})"
+                    number,
+                    5,
+                    _("duplicate start rank %(rank)d (also line %(line)d)")
+                    % {"rank": player.start_rank, "line": first},
                 )
                 continue
             by_rank[player.start_rank] = player
@@ -569,7 +597,9 @@ def parse(
             value = line[4:].strip()
             if tag == "162":
                 for problem in _scoring([], {"162": line[4:]})[1]:
-                    rep.warn(number, f"{problem} (the standard value is used)")
+                    rep.warn(
+                        number, _("%(problem)s (the standard value is used)") % {"problem": problem}
+                    )
             if not value and tag in ("042", "052"):
                 continue  # written but empty (JaVaFo's RTG): as if missing
             if tag in REPEATABLE:
@@ -581,58 +611,90 @@ def parse(
                     continue
                 if tag in _ESSENTIAL:
                     rep.error(
-                        number, 5, f"record {tag} ({_ESSENTIAL[tag]}) appears twice with "
-                        f"different values (also line {first_line})",
-                    )  # fmt: skip
+                        number,
+                        5,
+                        _(
+                            "record %(tag)s (%(what)s) appears twice with different values "
+                            "(also line %(line)d)"
+                        )
+                        % {"tag": tag, "what": _(_ESSENTIAL[tag]), "line": first_line},
+                    )
                 else:
-                    rep.warn(number, f"record {tag} appears twice; the first (line "
-                             f"{first_line}) is used")  # fmt: skip
+                    rep.warn(
+                        number,
+                        _("record %(tag)s appears twice; the first (line %(line)d) is used")
+                        % {"tag": tag, "line": first_line},
+                    )
             else:
                 header[tag] = (value, number)
         else:  # other numbered records, JaVaFo's XX? extensions, bbpPairings' BB?
             for problem in _scoring([line], {})[1]:
-                rep.warn(number, f"{problem} (the standard value is used)")
+                rep.warn(
+                    number, _("%(problem)s (the standard value is used)") % {"problem": problem}
+                )
             records.append(line)
 
     name, name_line = header.get("012", ("", 0))
     if not name:
-        rep.error(None, None, "record 012 (tournament name) is missing")
+        rep.error(None, None, _("record 012 (tournament name) is missing"))
     elif len(name) > 200:
-        rep.error(name_line, 5, f"the tournament name has {len(name)} characters (at most 200)")
+        rep.error(
+            name_line,
+            5,
+            _("the tournament name has %(num)d characters (at most 200)") % {"num": len(name)},
+        )
     start = given[0] or _header_date(header, "042", rep)
     end = given[1] or _header_date(header, "052", rep)
     dates = sorted(d for _, d in round_dates)
     if start is None and "042" not in header:
         start = dates[0] if dates else end
         if start is not None:
-            rep.warn(None, f"record 042 (start date) is missing: {start} is used "
-                     f"({'the first round date' if dates else 'the end date'})")  # fmt: skip
+            missing = (
+                _("record 042 (start date) is missing: %(date)s is used (the first round date)")
+                if dates
+                else _("record 042 (start date) is missing: %(date)s is used (the end date)")
+            )
+            rep.warn(None, missing % {"date": date_text(start)})
     if end is None and "052" not in header:
         end = dates[-1] if dates else start
         if end is not None:
-            rep.warn(None, f"record 052 (end date) is missing: {end} is used "
-                     f"({'the last round date' if dates else 'the start date'})")  # fmt: skip
+            missing = (
+                _("record 052 (end date) is missing: %(date)s is used (the last round date)")
+                if dates
+                else _("record 052 (end date) is missing: %(date)s is used (the start date)")
+            )
+            rep.warn(None, missing % {"date": date_text(end)})
     if start is None and end is None and "042" not in header and "052" not in header:
-        rep.error(None, None, "records 042 and 052 (start and end date) are missing")
+        rep.error(None, None, _("records 042 and 052 (start and end date) are missing"))
     _birth_century(two_digit_years, start)
     if start is not None and end is not None and end < start and not any(given):
         start, end = _year_first(header, rep, start, end)
     if start is not None and end is not None and end < start:
-        rep.error(header.get("052", ("", None))[1], 5,
-                  f"end date {end} is before the start date {start}")  # fmt: skip
+        rep.error(
+            header.get("052", ("", None))[1],
+            5,
+            _("end date %(end)s is before the start date %(start)s")
+            % {"end": date_text(end), "start": date_text(start)},
+        )
     if not players and not rep.problems:
-        rep.error(None, None, "no player records (001)")
+        rep.error(None, None, _("no player records (001)"))
     for rec in national:
         owner = by_rank.get(rec.start_rank)
         if owner is None and rep.unnumbered:
             continue  # perhaps the line whose start rank is reported unreadable
         if owner is None:
-            rep.error(rec.line, 5,
-                      f"{rec.federation} record for start rank {rec.start_rank}, which has no "
-                      "001 line")  # fmt: skip
+            rep.error(
+                rec.line,
+                5,
+                _("%(federation)s record for start rank %(rank)d, which has no 001 line")
+                % {"federation": rec.federation, "rank": rec.start_rank},
+            )
         elif rec.federation in owner.national:
             rep.error(
-                rec.line, 1, f"second {rec.federation} record for start rank {rec.start_rank}"
+                rec.line,
+                1,
+                _("second %(federation)s record for start rank %(rank)d")
+                % {"federation": rec.federation, "rank": rec.start_rank},
             )
         else:
             owner.national[rec.federation] = rec
@@ -640,8 +702,14 @@ def parse(
         if rank in by_rank:
             by_rank[rank].kept.append(line)
         else:
-            rep.warn(number, f"{line[:3]} record for start rank {rank}, which has no 001 line: "
-                     "kept as a record of the tournament")  # fmt: skip
+            rep.warn(
+                number,
+                _(
+                    "%(tag)s record for start rank %(rank)d, which has no 001 line: kept as a "
+                    "record of the tournament"
+                )
+                % {"tag": line[:3], "rank": rank},
+            )
             records.append(line)
     rated = _counts(header, len(players), rep)
     tournament = TrfTournament(
@@ -716,7 +784,7 @@ def _header_date(header: dict[str, tuple[str, int]], tag: str, rep: _Report) -> 
 def _counts(header: dict[str, tuple[str, int]], players: int, rep: _Report) -> int | None:
     """``062`` (``N`` or ``N (M)``, Swiss-Manager) and ``072``: warnings only."""
     rated = None
-    for tag, what in (("062", "number of players"), ("072", "number of rated players")):
+    for tag, what in (("062", N_("number of players")), ("072", N_("number of rated players"))):
         if tag not in header or not header[tag][0]:
             continue
         value, line = header[tag]
@@ -728,11 +796,15 @@ def _counts(header: dict[str, tuple[str, int]], players: int, rep: _Report) -> i
             count = whole_number(m.group(1), PLAYER_COUNT, what)
             second = whole_number(m.group(2), PLAYER_COUNT, what) if m.group(2) else None
         except NotANumber as err:
-            rep.warn(line, f"{err} (ignored)")
+            rep.warn(line, _("%(error)s (ignored)") % {"error": err})
             continue
         if tag == "062":
             if count != players:
-                rep.warn(line, f"062 says {count} players, the file has {players}")
+                rep.warn(
+                    line,
+                    _("062 says %(count)d players, the file has %(players)d")
+                    % {"count": count, "players": players},
+                )
             if second is not None:
                 rated = second
         elif rated is None:
@@ -764,15 +836,39 @@ def parse_date(value: str) -> date:
         if m and m.group(1).lower() in _MONTHS:
             return date(int(m.group(3)), _MONTHS[m.group(1).lower()], int(m.group(2)))
     except ValueError as e:
-        raise _Bad(f"not a date: {value!r} ({e})") from None
-    raise _Bad(f"not a date (expected YYYY/MM/DD): {value!r}")
+        raise _Bad(
+            _("not a date: %(value)r (%(error)s)") % {"value": value, "error": _date_error(e)}
+        ) from None
+    raise _Bad(_("not a date (expected YYYY/MM/DD): %(value)r") % {"value": value})
+
+
+#: Python's reasons for a date it cannot make (``datetime.date``), in the catalogs
+_DATE_ERRORS = {
+    "month must be in 1..12": N_("month must be in 1..12"),
+    "day is out of range for month": N_("day is out of range for month"),
+}
+_YEAR_ERROR = re.compile(r"year (-?[0-9]+) is out of range")
+
+
+def _date_error(error: Exception) -> str:
+    """Why a date is none, in the language in force: Python's reason for ``date()`` (the
+    known ones translated, another as it is) or the reader's own (:class:`_Bad`)."""
+    text = str(error)
+    if text in _DATE_ERRORS:
+        return _(_DATE_ERRORS[text])
+    year = _YEAR_ERROR.fullmatch(text)
+    if year:
+        return _("year %(year)s is out of range") % {"year": year.group(1)}
+    return text
 
 
 def _field(line: str, first: int, last: int) -> str:
     return line[first - 1 : last].strip()
 
 
-def _int_field(line: str, first: int, last: int, limits: Range, what: str) -> int | None:
+def _int_field(
+    line: str, first: int, last: int, limits: Range, what: str | None = None
+) -> int | None:
     """The number at ``first``-``last`` (:func:`~ratingdb.io.numbers.optional_number`: empty
     or zeros are None)."""
     try:
@@ -798,7 +894,10 @@ def _birth(value: str) -> date | int | None:
         try:
             return date(1900 + year, month, day)
         except ValueError as e:
-            raise _Bad(f"not a date (DDMMYY): {value!r} ({e})") from None
+            raise _Bad(
+                _("not a date (DDMMYY): %(value)r (%(error)s)")
+                % {"value": value, "error": _date_error(e)}
+            ) from None
     m = re.fullmatch(r"([0-9]{4})(?:[/.-]00[/.-]00)?", value)
     if m:
         if m.group(1) == "0000":
@@ -839,8 +938,14 @@ def _year_first(
         return start, end
     if first > last:
         return start, end
-    rep.warn(header["042"][1], f"042/052 read as YY.MM.DD ({first} to {last}): day first the "
-             "tournament would end before it starts")  # fmt: skip
+    rep.warn(
+        header["042"][1],
+        _(
+            "042/052 read as YY.MM.DD (%(first)s to %(last)s): day first the tournament would "
+            "end before it starts"
+        )
+        % {"first": date_text(first), "last": date_text(last)},
+    )
     return first, last
 
 
@@ -870,19 +975,19 @@ def _read(rep: _Report, number: int, column: int, read, default=None):  # type: 
 
 def _player(line: str, number: int, rep: _Report) -> TrfPlayer | None:
     before = rep.count
-    start_rank = _read(rep, number, 5, lambda: _int_field(line, 5, 8, START_RANK, "start rank"))
+    start_rank = _read(rep, number, 5, lambda: _int_field(line, 5, 8, START_RANK))
     if not start_rank:
         if rep.count == before:
-            rep.error(number, 5, "a player line needs a start rank 1..9999")
+            rep.error(number, 5, _("a player line needs a start rank 1..9999"))
         rep.unnumbered += 1
         return None
     sex = _field(line, 10, 10).lower()
     if sex not in ("", "m", "w", "f"):
-        rep.warn(number, f"column 10: sex is m or w, got {sex!r} (ignored)")
+        rep.warn(number, _("column 10: sex is m or w, got %(value)r (ignored)") % {"value": sex})
         sex = ""
     name = _field(line, 15, 47)
     if not name:
-        rep.error(number, 15, "the player's name is empty")
+        rep.error(number, 15, _("the player's name is empty"))
     points_text = _field(line, 81, 84).replace(",", ".")
     points: Decimal | None = None
     try:
@@ -890,43 +995,73 @@ def _player(line: str, number: int, rep: _Report) -> TrfPlayer | None:
             raise InvalidOperation  # Decimal() would read other scripts' digits, exponents
         points = Decimal(points_text) if points_text else None
     except InvalidOperation:
-        rep.warn(number, f"column 81: points are not a number: {points_text!r} (ignored)")
+        rep.warn(
+            number,
+            _("column 81: points are not a number: %(value)r (ignored)") % {"value": points_text},
+        )
     # bounded before any arithmetic: 9E99 * 2 % 1 exceeds the decimal context (66 of
     # 157,000 fuzzed files raised InvalidOperation here)
     if points is not None and (
         not points.is_finite() or not 0 <= points <= MAX_POINTS or points * 2 % 1
     ):
-        rep.warn(number, f"column 81: points are not a number of half points: {points_text!r}")
+        rep.warn(
+            number,
+            _("column 81: points are not a number of half points: %(value)r")
+            % {"value": points_text},
+        )
         points = None
     rank = None
     try:
-        rank = _int_field(line, 86, 89, START_RANK, "rank")
+        rank = _int_field(line, 86, 89, START_RANK, N_("rank"))
     except _Bad as err:
-        rep.warn(number, f"column 86: {err} (ignored)")
-    rating = _read(rep, number, 49, lambda: _int_field(line, 49, 52, RATING, "FIDE rating"))
-    fide_id = _read(rep, number, 58, lambda: _int_field(line, 58, 68, FIDE_ID, "FIDE id"))
+        rep.warn(number, _("column %(column)d: %(error)s (ignored)") % {"column": 86, "error": err})
+    rating = _read(rep, number, 49, lambda: _int_field(line, 49, 52, RATING, N_("FIDE rating")))
+    fide_id = _read(rep, number, 58, lambda: _int_field(line, 58, 68, FIDE_ID))
     # no rating needs the birth date, federation or title from the file (a member's come
     # from the member list): unreadable, implausible or shifted, they are warnings, left empty
     birth: date | int | None = None
     try:
         birth = _birth(_field(line, 70, 79))
     except _Bad as err:
-        rep.warn(number, f"column 70: {err} (left empty)")
+        rep.warn(
+            number, _("column %(column)d: %(error)s (left empty)") % {"column": 70, "error": err}
+        )
     federation = _field(line, 54, 56)
     if federation and not _FEDERATION.fullmatch(federation):
-        rep.warn(number, f"column 54: a federation is 3 letters, got {federation!r} (left empty)")
+        rep.warn(
+            number,
+            _("column 54: a federation is 3 letters, got %(value)r (left empty)")
+            % {"value": federation},
+        )
         federation = ""
     title = _field(line, 11, 13)
     if title and not _TITLE.fullmatch(title):
-        rep.warn(number, f"column 11: a title is letters, got {title!r} (left empty)")
+        rep.warn(
+            number,
+            _("column 11: a title is letters, got %(value)r (left empty)") % {"value": title},
+        )
         title = ""
     for gap, field_name in _shifted(line):
+        shifted = {"column": gap, "field": _(field_name)}
         if field_name in ("FIDE rating", "FIDE id"):
-            rep.error(number, gap, f"column {gap} should be blank: the {field_name} runs into "
-                      "it (shifted columns?)")  # fmt: skip
+            rep.error(
+                number,
+                gap,
+                _(
+                    "column %(column)d should be blank: the %(field)s runs into it (shifted "
+                    "columns?)"
+                )
+                % shifted,
+            )
         else:
-            rep.warn(number, f"column {gap} should be blank: the {field_name} runs into it "
-                     "(shifted columns?); left empty")  # fmt: skip
+            rep.warn(
+                number,
+                _(
+                    "column %(column)d should be blank: the %(field)s runs into it (shifted "
+                    "columns?); left empty"
+                )
+                % shifted,
+            )
             if field_name == "birth date":
                 birth = None
             elif field_name == "federation":
@@ -962,14 +1097,17 @@ def _shifted(line: str) -> list[tuple[int, str]]:
     def at(column: int) -> str:
         return line[column - 1 : column]
 
+    rating, federation, fide_id, birth = (
+        N_("FIDE rating"), N_("federation"), N_("FIDE id"), N_("birth date")
+    )  # fmt: skip
     if at(53).strip():
-        found.append((53, "FIDE rating" if at(53).isdigit() and at(52).isdigit() else "federation"))
+        found.append((53, rating if at(53).isdigit() and at(52).isdigit() else federation))
     if at(57).strip():
-        found.append((57, "FIDE id" if at(57).isdigit() and at(58).isdigit() else "federation"))
+        found.append((57, fide_id if at(57).isdigit() and at(58).isdigit() else federation))
     if at(69).strip():
-        found.append((69, "FIDE id" if at(69).isdigit() and at(68).isdigit() else "birth date"))
+        found.append((69, fide_id if at(69).isdigit() and at(68).isdigit() else birth))
     if at(80).strip():
-        found.append((80, "birth date"))
+        found.append((80, birth))
     return found
 
 
@@ -1009,37 +1147,66 @@ def _rounds(line: str, number: int, rep: _Report, start_rank: int) -> list[Round
         if not fixed:
             words = _words(cell)
             if words is None:
-                error(column, f"round {rnd}: cannot read the cell {cell.rstrip()!r} (expected "
-                      "opponent at 92, colour at 97, result at 99, every 10 columns)")  # fmt: skip
+                error(
+                    column,
+                    _(
+                        "round %(round)d: cannot read the cell %(cell)r (expected opponent at 92, "
+                        "colour at 97, result at 99, every 10 columns)"
+                    )
+                    % {"round": rnd, "cell": cell.rstrip()},
+                )
                 column += 10
                 continue
             opponent_text, colour, code = words
         column_code, column_colour = column + 7, column + 5
         if opponent_text and not (opponent_text.isascii() and opponent_text.isdigit()):
-            error(column, f"round {rnd}: opponent is not a start rank: "
-                      f"{opponent_text!r}")  # fmt: skip
+            error(
+                column,
+                _("round %(round)d: opponent is not a start rank: %(value)r")
+                % {"round": rnd, "value": opponent_text},
+            )
             column += 10
             continue
         opponent = int(opponent_text) if opponent_text else 0
         if colour not in ("w", "b", "-", " "):
-            error(column_colour, f"round {rnd}: colour is w, b or -, got {colour!r}")
+            error(
+                column_colour,
+                _("round %(round)d: colour is w, b or -, got %(value)r")
+                % {"round": rnd, "value": colour},
+            )
             column += 10
             continue
         if code == "*":
             code = " "  # TRF-2026: no result yet (paired: see _pending_rounds)
         if code not in PLAYED | FORFEIT | UNRATED | BYES:
-            error(column_code, f"round {rnd}: unknown result code {code!r}")
+            error(
+                column_code,
+                _("round %(round)d: unknown result code %(code)r") % {"round": rnd, "code": code},
+            )
             column += 10
             continue
         if opponent and code == "Z":
             code = " "  # lichess writes Z for a game still being played: a pending pairing
         if opponent and code in BYES - {" "}:
-            error(column_code, f"round {rnd}: result {code!r} is a bye, but an "
-                      f"opponent ({opponent}) is given")  # fmt: skip
+            error(
+                column_code,
+                _(
+                    "round %(round)d: result %(code)r is a bye, but an opponent (%(opponent)d) "
+                    "is given"
+                )
+                % {"round": rnd, "code": code, "opponent": opponent},
+            )
         elif not opponent and code in {"1", "0"} | UNRATED:
-            error(column_code, f"round {rnd}: result {code!r} needs an opponent")
+            error(
+                column_code,
+                _("round %(round)d: result %(code)r needs an opponent")
+                % {"round": rnd, "code": code},
+            )
         elif opponent and code in PLAYED | UNRATED and colour not in ("w", "b"):
-            error(column_colour, f"round {rnd}: a played game needs colour w or b")
+            error(
+                column_colour,
+                _("round %(round)d: a played game needs colour w or b") % {"round": rnd},
+            )
         else:
             rounds.append(RoundEntry(rnd, opponent, "-" if colour == " " else colour, code, column))
         column += 10
@@ -1048,16 +1215,18 @@ def _rounds(line: str, number: int, rep: _Report, start_rank: int) -> list[Round
 
 def _national(line: str, number: int, rep: _Report) -> NationalRecord | None:
     before = rep.count
-    start_rank = _read(rep, number, 5, lambda: _int_field(line, 5, 8, START_RANK, "start rank"))
-    rating = _read(rep, number, 49, lambda: _int_field(line, 49, 52, RATING, "national rating"))
+    start_rank = _read(rep, number, 5, lambda: _int_field(line, 5, 8, START_RANK))
+    rating = _read(rep, number, 49, lambda: _int_field(line, 49, 52, RATING, N_("national rating")))
     birth: date | int | None = None
     try:
         birth = _birth(_field(line, 70, 79))
     except _Bad as err:  # the 001 line's counts; this one only repeats it
-        rep.warn(number, f"column 70: {err} (left empty)")
+        rep.warn(
+            number, _("column %(column)d: %(error)s (left empty)") % {"column": 70, "error": err}
+        )
     if rep.count != before or not start_rank:
         if not start_rank and rep.count == before:
-            rep.error(number, 5, "a national rating record needs the start rank of its 001 line")
+            rep.error(number, 5, _("a national rating record needs the start rank of its 001 line"))
         return None
     return NationalRecord(
         federation=line[:3],
@@ -1080,7 +1249,7 @@ def _round_dates(line: str, number: int, rep: _Report) -> list[tuple[int, date]]
         try:
             return [(10_000 + number, parse_date(lead))]  # sorted by line after fixed ones
         except _Bad as err:
-            rep.warn(number, f"column 5: round date {err} (ignored)")
+            rep.warn(number, _("column 5: round date %(error)s (ignored)") % {"error": err})
             return []
     dates = []
     # each date belongs to the 10-column slot it starts in; Sharly-Chess writes its dates
@@ -1096,8 +1265,11 @@ def _round_dates(line: str, number: int, rep: _Report) -> list[tuple[int, date]]
                 day = parse_date(value)
             dates.append((slot + 1, day))
         except (ValueError, _Bad) as e:
-            rep.warn(number, f"column {column}: round date is not a date: {value!r} ({e}) "
-                     "(ignored)")  # fmt: skip
+            rep.warn(
+                number,
+                _("column %(column)d: round date is not a date: %(value)r (%(error)s) (ignored)")
+                % {"column": column, "value": value, "error": _date_error(e)},
+            )
     return dates
 
 
@@ -1113,17 +1285,31 @@ def _pending_rounds(t: TrfTournament, rep: _Report, drop: bool) -> None:
         pairs = len({frozenset((p.start_rank, e.opponent)) for p, e in entries})
         p, e = entries[0]
         if drop:
-            rep.warn(None, f"round {rnd} has {pairs} pairing(s) without a result: the round "
-                     "is left out")  # fmt: skip
+            rep.warn(
+                None,
+                ngettext(
+                    "round %(round)d has %(num)d pairing without a result: the round is left out",
+                    "round %(round)d has %(num)d pairings without a result: the round is left out",
+                    pairs,
+                )
+                % {"round": rnd, "num": pairs},
+            )
             for q in t.players:
                 q.rounds = [x for x in q.rounds if x.round != rnd]
         else:
             rep.error(
                 p.line,
                 e.column,
-                f"round {rnd} is paired but has no results yet "
-                f"({pairs} pairing(s) without a result, e.g. {p.start_rank} against "
-                f"{e.opponent}); import the complete rounds with --complete-rounds",
+                ngettext(
+                    "round %(round)d is paired but has no results yet (%(num)d pairing without "
+                    "a result, e.g. %(rank)d against %(opponent)d); import the complete rounds "
+                    "with --complete-rounds",
+                    "round %(round)d is paired but has no results yet (%(num)d pairings without "
+                    "a result, e.g. %(rank)d against %(opponent)d); import the complete rounds "
+                    "with --complete-rounds",
+                    pairs,
+                )
+                % {"round": rnd, "num": pairs, "rank": p.start_rank, "opponent": e.opponent},
             )
 
 
@@ -1151,8 +1337,17 @@ def _placeholders(t: TrfTournament, by_rank: dict[int, TrfPlayer], rep: _Report)
                     changed += 1
         t.players.remove(fake)
         del by_rank[fake.start_rank]
-        rep.warn(fake.line, f"{fake.name!r} (start rank {fake.start_rank}) is a placeholder, "
-                 f"not a player: left out, {changed} game(s) against it read as byes")  # fmt: skip
+        rep.warn(
+            fake.line,
+            ngettext(
+                "%(name)r (start rank %(rank)d) is a placeholder, not a player: left out, "
+                "%(num)d game against it read as a bye",
+                "%(name)r (start rank %(rank)d) is a placeholder, not a player: left out, "
+                "%(num)d games against it read as byes",
+                changed,
+            )
+            % {"name": fake.name, "rank": fake.start_rank, "num": changed},
+        )
 
 
 def _games(t: TrfTournament, by_rank: dict[int, TrfPlayer], rep: _Report) -> list[TrfGame]:
@@ -1165,9 +1360,17 @@ def _games(t: TrfTournament, by_rank: dict[int, TrfPlayer], rep: _Report) -> lis
             if entry.opponent and q is None and rep.unnumbered:
                 rep.broken.add((p.start_rank, entry.round))  # perhaps the unreadable line
             elif entry.opponent and (q is None or q is p):
-                what = "himself" if q is p else "no player with that start rank"
-                rep.error(p.line, entry.column, f"round {entry.round}: opponent "
-                          f"{entry.opponent} is out of range ({what})")  # fmt: skip
+                out = (
+                    _("round %(round)d: opponent %(opponent)d is out of range (himself)")
+                    if q is p
+                    else _(
+                        "round %(round)d: opponent %(opponent)d is out of range (no player with "
+                        "that start rank)"
+                    )
+                )
+                rep.error(
+                    p.line, entry.column, out % {"round": entry.round, "opponent": entry.opponent}
+                )
                 rep.broken.add((p.start_rank, entry.round))
     for p in t.players:
         for entry in p.rounds:
@@ -1191,18 +1394,38 @@ def _games(t: TrfTournament, by_rank: dict[int, TrfPlayer], rep: _Report) -> lis
                 if other is not None and other.opponent and other.opponent != p.start_rank:
                     reported.add((entry.round, frozenset((q.start_rank, other.opponent))))
                 theirs = (
-                    "no entry"
+                    _("no entry")
                     if other is None
-                    else f"opponent {other.opponent}, colour {other.colour}, result {other.code!r}"
+                    else _("opponent %(opponent)d, colour %(colour)s, result %(code)r")
+                    % {"opponent": other.opponent, "colour": other.colour, "code": other.code}
                 )
-                colour = {"w": "as white", "b": "as black"}.get(entry.colour, "")
-                rep.error(
-                    p.line,
-                    entry.column,
-                    f"asymmetric pairing in round {entry.round}: "
-                    f"{p.start_rank} says he played {q.start_rank} {colour} with result "
-                    f"{entry.code!r}, but line {q.line} of {q.start_rank} says {theirs}",
-                )
+                facts = {
+                    "round": entry.round,
+                    "rank": p.start_rank,
+                    "opponent": q.start_rank,
+                    "code": entry.code,
+                    "line": q.line,
+                    "theirs": theirs,
+                }
+                if entry.colour == "w":
+                    text = _(
+                        "asymmetric pairing in round %(round)d: %(rank)d says he played "
+                        "%(opponent)d as white with result %(code)r, but line %(line)d of "
+                        "%(opponent)d says %(theirs)s"
+                    )
+                elif entry.colour == "b":
+                    text = _(
+                        "asymmetric pairing in round %(round)d: %(rank)d says he played "
+                        "%(opponent)d as black with result %(code)r, but line %(line)d of "
+                        "%(opponent)d says %(theirs)s"
+                    )
+                else:
+                    text = _(
+                        "asymmetric pairing in round %(round)d: %(rank)d says he played "
+                        "%(opponent)d with result %(code)r, but line %(line)d of %(opponent)d "
+                        "says %(theirs)s"
+                    )
+                rep.error(p.line, entry.column, text % facts)
                 continue
             assert other is not None  # ok implies it
             white_first = entry.colour == "w" or (
@@ -1226,10 +1449,10 @@ def _duplicate_ids(t: TrfTournament, rep: _Report) -> None:
     for p in t.players:
         keys: list[tuple[str, object, int, int]] = []
         if p.fide_id:
-            keys.append(("FIDE id", p.fide_id, p.line, 58))
+            keys.append((N_("FIDE id"), p.fide_id, p.line, 58))
         ger = p.national.get("GER")
         if ger is not None and ger.number:
-            keys.append(("GER number", ger.number, ger.line, 58))
+            keys.append((N_("GER number"), ger.number, ger.line, 58))
         for kind, value, line, column in keys:
             first = seen.get((kind, value))
             if first is None:
@@ -1237,12 +1460,23 @@ def _duplicate_ids(t: TrfTournament, rep: _Report) -> None:
                 continue
             idle = next((x for x in (p, first) if x.start_rank not in playing), None)
             if idle is None:
-                rep.error(line, column, f"{kind} {value} of start rank {p.start_rank} is also "
-                          f"start rank {first.start_rank}'s")  # fmt: skip
+                rep.error(
+                    line,
+                    column,
+                    _("%(kind)s %(value)s of start rank %(rank)d is also start rank %(other)d's")
+                    % {"kind": _(kind), "value": value, "rank": p.start_rank,
+                       "other": first.start_rank},
+                )  # fmt: skip
                 continue
-            rep.warn(idle.line, f"{kind} {value} is given to start ranks {first.start_rank} "
-                     f"and {p.start_rank}; {idle.start_rank} played no game and is imported "
-                     "without it")  # fmt: skip
+            rep.warn(
+                idle.line,
+                _(
+                    "%(kind)s %(value)s is given to start ranks %(first)d and %(second)d; "
+                    "%(idle)d played no game and is imported without it"
+                )
+                % {"kind": _(kind), "value": value, "first": first.start_rank,
+                   "second": p.start_rank, "idle": idle.start_rank},
+            )  # fmt: skip
             if kind == "FIDE id":
                 idle.fide_id = None
             else:
@@ -1276,13 +1510,35 @@ def _unwritten_byes(t: TrfTournament, rep: _Report) -> None:
                 p.rounds += [RoundEntry(r, 0, "-", code, 0) for r in absent]
                 p.rounds.sort(key=lambda e: e.round)
                 rounds = ", ".join(str(r) for r in filled)
-                named.append(f"{p.start_rank} {p.name} ({code} in round {rounds})")
+                named.append(
+                    ngettext(
+                        "%(rank)d %(name)s (%(code)s in round %(rounds)s)",
+                        "%(rank)d %(name)s (%(code)s in rounds %(rounds)s)",
+                        len(filled),
+                    )
+                    % {"rank": p.start_rank, "name": p.name, "code": code, "rounds": rounds}
+                )
                 break
     if named:
-        shown = ", ".join(named[:10]) + (f" and {len(named) - 10} more" if len(named) > 10
-                                         else "")  # fmt: skip
-        rep.warn(None, f"rounds without a result that the points column counts are read as "
-                 f"byes for {len(named)} player(s): {shown}")  # fmt: skip
+        rep.warn(
+            None,
+            ngettext(
+                "rounds without a result that the points column counts are read as byes for "
+                "%(num)d player: %(players)s",
+                "rounds without a result that the points column counts are read as byes for "
+                "%(num)d players: %(players)s",
+                len(named),
+            )
+            % {"num": len(named), "players": _first_ten(named)},
+        )
+
+
+def _first_ten(named: list[str]) -> str:
+    """The first ten of ``named``, and how many more there are."""
+    shown = ", ".join(named[:10])
+    if len(named) <= 10:
+        return shown
+    return _("%(shown)s and %(num)d more") % {"shown": shown, "num": len(named) - 10}
 
 
 def _points_column(t: TrfTournament, rep: _Report) -> None:
@@ -1294,12 +1550,21 @@ def _points_column(t: TrfTournament, rep: _Report) -> None:
             continue
         scored = sum((e.scored(scoring) for e in p.rounds), Decimal(0))
         if scored != p.points:
-            differ.append(f"{p.start_rank} {p.name} (file {p.points:.1f}, results {scored:.1f})")
+            differ.append(
+                _("%(rank)d %(name)s (file %(file)s, results %(results)s)")
+                % {"rank": p.start_rank, "name": p.name, "file": decimal(p.points, 1),
+                   "results": decimal(scored, 1)}
+            )  # fmt: skip
     if differ:
-        shown = ", ".join(differ[:10]) + (f" and {len(differ) - 10} more" if len(differ) > 10
-                                          else "")  # fmt: skip
-        rep.warn(None, f"the points column differs from the results for {len(differ)} "
-                 f"player(s): {shown}")  # fmt: skip
+        rep.warn(
+            None,
+            ngettext(
+                "the points column differs from the results for %(num)d player: %(players)s",
+                "the points column differs from the results for %(num)d players: %(players)s",
+                len(differ),
+            )
+            % {"num": len(differ), "players": _first_ten(differ)},
+        )
 
 
 # -- writing -------------------------------------------------------------------------------

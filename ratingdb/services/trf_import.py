@@ -27,6 +27,7 @@ from ratingdb.db.locks import lock_tournament
 from ratingdb.db.models import Participant, Player, Tournament
 from ratingdb.db.store import find_tournament, load_games, load_participants
 from ratingdb.errors import InputError
+from ratingdb.i18n import N_, _, date_text
 from ratingdb.io.trf import (
     NationalRecord,
     RoundEntry,
@@ -148,8 +149,11 @@ def match_players(session: Session, t: TrfTournament) -> list[Match]:
         if pid is not None and pid in taken:
             raise InputError(
                 f"{t.source}:{p.line}",
-                f"start rank {p.start_rank} is the same database player ({pid}) as start "
-                f"rank {taken[pid]}",
+                _(
+                    "start rank %(rank)d is the same database player (%(player)d) as start "
+                    "rank %(other)d"
+                )
+                % {"rank": p.start_rank, "player": pid, "other": taken[pid]},
             )
         if pid is not None:
             taken[pid] = p.start_rank
@@ -179,16 +183,19 @@ def _unique_ids(t: TrfTournament, nrs: dict[int, NationalRecord | None]) -> None
     seen: dict[tuple[str, object], int] = {}
     for p in t.players:
         rec = nrs[p.start_rank]
-        keys: list[tuple[str, object, int]] = [("FIDE id", p.fide_id, p.line)] if p.fide_id else []
+        keys: list[tuple[str, object, int]] = (
+            [(N_("FIDE id"), p.fide_id, p.line)] if p.fide_id else []
+        )
         if rec is not None and rec.number:
-            keys.append((f"{FEDERATION} number", rec.number, rec.line))
+            keys.append((N_("GER number"), rec.number, rec.line))  # FEDERATION's
         for kind, value, line in keys:
             if (kind, value) in seen:
                 raise InputError(
                     f"{t.source}:{line}",
-                    f"{kind} {value} of start rank {p.start_rank} is also start rank "
-                    f"{seen[(kind, value)]}'s",
-                )
+                    _("%(kind)s %(value)s of start rank %(rank)d is also start rank %(other)d's")
+                    % {"kind": _(kind), "value": value, "rank": p.start_rank,
+                       "other": seen[(kind, value)]},
+                )  # fmt: skip
             seen[(kind, value)] = p.start_rank
 
 
@@ -461,8 +468,8 @@ def _differing_points(t: TrfTournament) -> dict[str, list[str]]:
 
 
 #: how the command line and the API ask for a missing tournament id and VKZ
-CLI_HINTS = ("--id (or a '### ratingdb id:' line)", "--vkz (or a '### ratingdb vkz:' line)")
-API_HINTS = ("?id= (or '### ratingdb id:')", "?vkz= (or '### ratingdb vkz:')")
+CLI_HINTS = (N_("--id (or a '### ratingdb id:' line)"), N_("--vkz (or a '### ratingdb vkz:' line)"))
+API_HINTS = (N_("?id= (or '### ratingdb id:')"), N_("?vkz= (or '### ratingdb vkz:')"))
 
 
 def resolve_meta(
@@ -477,7 +484,7 @@ def resolve_meta(
     code = code or t.meta.get("id") or ""
     vkz = vkz or t.meta.get("vkz")
     if not vkz:
-        raise InputError(t.source, f"no VKZ: give {hints[1]}")
+        raise InputError(t.source, _("no VKZ: give %(hint)s") % {"hint": _(hints[1])})
     return code, vkz, kind or t.meta.get("kind") or ("team" if t.team else "individual")
 
 
@@ -494,7 +501,9 @@ def assign_code(session: Session, vkz: str, end: date) -> str:
         ).first()
         if taken is None:
             return code
-    raise InputError(vkz, f"999 tournaments of this VKZ end on {end}: give an id")
+    raise InputError(
+        vkz, _("999 tournaments of this VKZ end on %(date)s: give an id") % {"date": date_text(end)}
+    )
 
 
 def import_trf(
@@ -717,7 +726,7 @@ def _assign_rounds(games: list[tuple[int | None, str, str]]) -> list[int]:
         else:
             kept.append(None)  # no round, or a second game of a player in the same round
     out = []
-    for rnd, (_, white, black) in zip(kept, games, strict=True):
+    for rnd, (_round, white, black) in zip(kept, games, strict=True):
         if rnd is None:
             rnd = 1
             while white in busy.get(rnd, ()) or black in busy.get(rnd, ()):
