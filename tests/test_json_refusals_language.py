@@ -109,3 +109,30 @@ def test_an_input_is_named_in_the_language_in_force():
         assert input_label(period) == "Zeitraum P1"
     with use("en"):
         assert input_label(period) == "period P1"
+
+
+def test_the_submission_refusals_are_worded_in_the_language_in_force():
+    from ratingdb.services.submissions import add_tournament, check_code, not_a_club
+
+    alone = {**TOURNAMENT, "players": [{"id": "a"}]}
+    with use("de"):
+        code = _refusal(check_code, "X/Y", "--id")
+        few = _refusal(add_tournament, None, alone)
+        assert not_a_club("A00", "district") == (
+            "'A00' ist ein Bezirk, kein Verein: Spieler sind Mitglieder von Vereinen"
+        )
+    assert str(code) == (
+        "--id: eine Turnier-ID darf kein '/' enthalten (sie ist Teil einer Webadresse)"
+    )
+    assert str(few) == (
+        "$.players: ein Turnier braucht mindestens 2 Spieler, um ausgewertet zu werden, "
+        "angegeben: 1"
+    )
+    with use("en"):
+        code = _refusal(check_code, "X/Y", "--id")
+        few = _refusal(add_tournament, None, alone)
+        assert not_a_club("A00", "district") == (
+            "'A00' is a district, not a club: players are members of clubs"
+        )
+    assert str(code) == "--id: a tournament id cannot hold '/' (it names a web address)"
+    assert str(few) == "$.players: a tournament needs at least 2 players to be rated, got 1"
