@@ -89,6 +89,7 @@ def example() -> dict:
         ('{"k": 1', "line 1, column 8", "malformed JSON"),
     ],
 )
+@pytest.mark.usefixtures("in_english")
 def test_the_loader_refuses_with_the_place(raw, where, problem):
     with pytest.raises(Exception) as caught:
         load_json(raw)

@@ -8,7 +8,7 @@ Every problem is an :class:`InputError` naming the JSON path (``$`` the document
 above games_before) and present for a player without rating who has games before; games
 between two different known players with a known result string. Unknown keys are ignored.
 Checks that depend on the parameters (a player with 20 or more games before needs a
-rating) are the rules' (RulesError).
+rating) are the rules' (RulesError). The messages are in the language in force.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from decimal import Decimal
 from typing import Any
 
 from ratingdb.errors import InputError
+from ratingdb.i18n import N_, _, ngettext
 from ratingdb.io.evaluate_json import (
     MAX_RATING,
     _array,
@@ -29,8 +30,11 @@ from ratingdb.io.evaluate_json import (
     _optional_int,
     _optional_string,
     _required,
+    check_birth_year,
+    end_before_start,
     game_core,
     json_kind,
+    negative,
     parse_items,
     unique_players,
 )
@@ -42,10 +46,13 @@ from ratingdb.rules.elo_kbsb.model import (
     PeriodInfo,
 )
 
+#: the refusal of an empty array of rating periods
+NO_PERIOD = N_("the array holds no rating period")
+
 
 def parse_document(data: Any) -> tuple[list[KbsbPeriodInput], bool]:
     """A period object or an array of them; returns (periods, was_array)."""
-    return parse_items(data, parse_period, "rating period")
+    return parse_items(data, parse_period, NO_PERIOD)
 
 
 def parse_period(data: Any, path: str = "$") -> KbsbPeriodInput:
@@ -66,7 +73,7 @@ def _period_info(data: Any, path: str) -> PeriodInfo:
     start = _date(_required(obj, "start", path), f"{path}.start")
     end = _date(_required(obj, "end", path), f"{path}.end")
     if end < start:
-        raise InputError(f"{path}.end", f"end {end} is before start {start}")
+        raise InputError(f"{path}.end", end_before_start(end, start))
     return PeriodInfo(
         id=_identifier(_required(obj, "id", path), f"{path}.id"),
         name=_optional_string(obj.get("name"), f"{path}.name"),
@@ -83,12 +90,9 @@ def _player(data: Any, path: str, end: date) -> KbsbPlayerInput:
         _check_rating(rating, f"{path}.rating")
     games_before = _int(_required(obj, "games_before", path), f"{path}.games_before")
     if games_before < 0:
-        raise InputError(f"{path}.games_before", f"cannot be negative, got {games_before}")
+        raise InputError(f"{path}.games_before", negative(games_before))
     birth_year = _optional_int(obj.get("birth_year"), f"{path}.birth_year")
-    if birth_year is not None and not 1800 <= birth_year <= end.year:
-        raise InputError(
-            f"{path}.birth_year", f"birth year {birth_year} is not between 1800 and {end.year}"
-        )
+    check_birth_year(birth_year, f"{path}.birth_year", end.year)
     history_raw = obj.get("history")
     history = (
         None if history_raw is None else _history(history_raw, f"{path}.history", games_before)
@@ -96,8 +100,10 @@ def _player(data: Any, path: str, end: date) -> KbsbPlayerInput:
     if rating is None and games_before > 0 and history is None:
         raise InputError(
             f"{path}.history",
-            "missing: a player without rating who has played games before needs the "
-            "formula-1 history (opponents_sum, score)",
+            _(
+                "missing: a player without rating who has played games before needs the "
+                "formula-1 history (opponents_sum, score)"
+            ),
         )
     return KbsbPlayerInput(
         id=player_id,
@@ -115,17 +121,28 @@ def _history(data: Any, path: str, games_before: int) -> KbsbHistory:
     if not games_before <= total <= MAX_RATING * games_before:
         raise InputError(
             f"{path}.opponents_sum",
-            f"{total} is not a sum of {games_before} ratings 1..{MAX_RATING}",
+            ngettext(
+                "%(total)d is not a sum of %(games)d rating 1..%(high)d",
+                "%(total)d is not a sum of %(games)d ratings 1..%(high)d",
+                games_before,
+            )
+            % {"total": total, "games": games_before, "high": MAX_RATING},
         )
     raw_score = _required(obj, "score", path)
     if isinstance(raw_score, bool) or not isinstance(raw_score, int | float):
-        raise InputError(f"{path}.score", f"expected a number, got {json_kind(raw_score)}")
+        raise InputError(
+            f"{path}.score", _("expected a number, got %(kind)s") % {"kind": json_kind(raw_score)}
+        )
     if not float(raw_score * 2).is_integer():
-        raise InputError(f"{path}.score", f"a score must be a multiple of 0.5, got {raw_score}")
+        raise InputError(
+            f"{path}.score",
+            _("a score must be a multiple of 0.5, got %(score)s") % {"score": raw_score},
+        )
     score = Decimal(int(raw_score * 2)) / 2
     if not 0 <= score <= games_before:
         raise InputError(
-            f"{path}.score", f"a score must be between 0 and games_before, got {raw_score}"
+            f"{path}.score",
+            _("a score must be between 0 and games_before, got %(score)s") % {"score": raw_score},
         )
     return KbsbHistory(total, score)
 
@@ -137,6 +154,7 @@ def _game(data: Any, path: str, ids: dict[str, int], period: PeriodInfo) -> Kbsb
     if played_on is not None and not period.start <= played_on <= period.end:
         raise InputError(
             f"{path}.date",
-            f"game dated {played_on} outside the period {period.start} .. {period.end}",
+            _("game dated %(date)s outside the period %(start)s .. %(end)s")
+            % {"date": played_on, "start": period.start, "end": period.end},
         )
     return KbsbGameInput(white=white, black=black, result=result, date=played_on)

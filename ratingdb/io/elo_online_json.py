@@ -5,7 +5,8 @@ Every problem is an :class:`InputError` naming the JSON path (``$`` the document
 integers 1..4000; ``games_before`` an integer >= 0; unique player ids and game ids;
 games between two different known players with a known result string and an ``end``
 that is an ISO date-time ``YYYY-MM-DDTHH:MM[:SS[.ffffff]]`` with an optional ``Z`` or
-``+HH:MM`` offset (no offset = UTC). Unknown keys are ignored.
+``+HH:MM`` offset (no offset = UTC). Unknown keys are ignored. The messages are in the
+language in force.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from ratingdb.errors import InputError
+from ratingdb.i18n import N_, _
 from ratingdb.io.evaluate_json import (
     _array,
     _check_rating,
@@ -25,6 +27,7 @@ from ratingdb.io.evaluate_json import (
     _required,
     game_core,
     json_kind,
+    negative,
     parse_items,
     unique_players,
 )
@@ -35,9 +38,13 @@ _ISO_DATETIME = re.compile(
 )
 
 
+#: the refusal of an empty array of inputs
+NO_INPUT = N_("the array holds no input")
+
+
 def parse_document(data: Any) -> tuple[list[OnlineInput], bool]:
     """An input object or an array of them; returns (inputs, was_array)."""
-    return parse_items(data, parse_input, "input")
+    return parse_items(data, parse_input, NO_INPUT)
 
 
 def parse_input(data: Any, path: str = "$") -> OnlineInput:
@@ -58,7 +65,8 @@ def parse_input(data: Any, path: str = "$") -> OnlineInput:
             if game.id in game_ids:
                 raise InputError(
                     f"{g_path}.id",
-                    f"duplicate game id {game.id!r} (also games[{game_ids[game.id]}])",
+                    _("duplicate game id %(id)r (also games[%(other)d])")
+                    % {"id": game.id, "other": game_ids[game.id]},
                 )
             game_ids[game.id] = k
         games.append(game)
@@ -77,7 +85,7 @@ def _player(data: Any, path: str) -> OnlinePlayerInput:
     _check_rating(rating, f"{path}.rating")
     games_before = _int(obj.get("games_before", 0), f"{path}.games_before")
     if games_before < 0:
-        raise InputError(f"{path}.games_before", f"cannot be negative, got {games_before}")
+        raise InputError(f"{path}.games_before", negative(games_before))
     return OnlinePlayerInput(
         id=player_id,
         rating=rating,
@@ -96,10 +104,17 @@ def _game(data: Any, path: str, ids: dict[str, int]) -> OnlineGameInput:
 
 def _datetime(value: Any, path: str) -> datetime:
     if not isinstance(value, str):
-        raise InputError(path, f"expected a date-time YYYY-MM-DDTHH:MM:SS, got {json_kind(value)}")
+        raise InputError(
+            path,
+            _("expected a date-time YYYY-MM-DDTHH:MM:SS, got %(kind)s")
+            % {"kind": json_kind(value)},
+        )
     if not _ISO_DATETIME.match(value):
-        raise InputError(path, f"not a date-time (YYYY-MM-DDTHH:MM[:SS][Z|+HH:MM]): {value!r}")
+        raise InputError(
+            path,
+            _("not a date-time (YYYY-MM-DDTHH:MM[:SS][Z|+HH:MM]): %(value)r") % {"value": value},
+        )
     try:
         return datetime.fromisoformat(value)
     except ValueError:
-        raise InputError(path, f"not a date-time: {value!r}") from None
+        raise InputError(path, _("not a date-time: %(value)r") % {"value": value}) from None

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ratingdb.i18n import _
 from ratingdb.io import elo_kbsb_json, elo_online_json, evaluate_json
 
 PARSERS: dict[str, Callable[[Any], tuple[list[Any], bool]]] = {
@@ -18,9 +19,13 @@ PARSERS: dict[str, Callable[[Any], tuple[list[Any], bool]]] = {
 
 
 def input_label(item: Any) -> str:
-    """How an error names one input: tournament id, period id, or game list id."""
-    for attr in ("tournament", "period"):
-        info = getattr(item, attr, None)
-        if info is not None:
-            return f"{attr} {info.id}"
-    return f"games {getattr(item, 'id', None) or ''}".strip()
+    """How an error names one input, in the language in force: tournament id, period id,
+    or game list id."""
+    tournament = getattr(item, "tournament", None)
+    if tournament is not None:
+        return _("tournament %(id)s") % {"id": tournament.id}
+    period = getattr(item, "period", None)
+    if period is not None:
+        return _("period %(id)s") % {"id": period.id}
+    games = getattr(item, "id", None)
+    return _("games %(id)s") % {"id": games} if games else _("games")

@@ -14,7 +14,9 @@ here, once, and reported as one :class:`~ratingdb.errors.InputError` naming the 
   which no database text column and no UTF-8 file can hold: refused with the path
   (:func:`ratingdb.safe_text.check_text`).
 
-Ranges of the values themselves (ratings, indexes, dates) are the readers' business.
+Ranges of the values themselves (ratings, indexes, dates) are the readers' business. The
+messages are in the language in force (:mod:`ratingdb.i18n`), the place too: a syntax error
+is at ``line 3, column 5`` (German ``Zeile 3, Spalte 5``), a limit at its JSON path.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ratingdb.errors import InputError
+from ratingdb.i18n import N_, _
 from ratingdb.safe_text import unsafe_character
 
 #: the largest document read (a tournament of 2,000 players is ~0.5 MB)
@@ -47,7 +50,7 @@ def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         return out
     dup = _Duplicate(out)
     seen: set[str] = set()
-    for key, _ in pairs:
+    for key, _value in pairs:
         if key in seen:
             dup.duplicate = key
             break
@@ -70,19 +73,22 @@ class _Refused:
 def _int(text: str) -> int | _Refused:
     digits = len(text.lstrip("-"))
     if digits > MAX_INT_DIGITS:
-        return _Refused(f"the number {text[:12]}… has {digits} digits (at most {MAX_INT_DIGITS})")
+        return _Refused(
+            _("the number %(start)s… has %(digits)d digits (at most %(max)d)")
+            % {"start": text[:12], "digits": digits, "max": MAX_INT_DIGITS}
+        )
     return int(text)
 
 
 def _float(text: str) -> float | _Refused:
     value = float(text)
     if not math.isfinite(value):
-        return _Refused(f"the number {text[:20]} is out of range")
+        return _Refused(_("the number %(number)s is out of range") % {"number": text[:20]})
     return value
 
 
 def _constant(text: str) -> _Refused:
-    return _Refused(f"{text} is not a JSON value")
+    return _Refused(_("%(text)s is not a JSON value") % {"text": text})
 
 
 def _key(path: str, key: str) -> str:
@@ -99,36 +105,74 @@ def _walk(value: Any, max_depth: int) -> None:
         if isinstance(node, str):
             bad = unsafe_character(node)
             if bad:
-                raise InputError(path, f"the string holds {bad}")
+                raise InputError(path, _("the string holds %(what)s") % {"what": bad})
             continue
         if not isinstance(node, dict | list):
             continue
         if depth > max_depth:
-            raise InputError(path, f"nested deeper than {max_depth} levels")
+            raise InputError(path, _too_deep(max_depth))
         if isinstance(node, list):
             stack.extend((item, f"{path}[{k}]", depth + 1) for k, item in enumerate(node))
             continue
         if isinstance(node, _Duplicate):
-            raise InputError(_key(path, node.duplicate), "the key is given twice")
+            raise InputError(_key(path, node.duplicate), _("the key is given twice"))
         for key, item in node.items():
             bad = unsafe_character(key)
             if bad:
-                raise InputError(path, f"a key holds {bad}")
+                raise InputError(path, _("a key holds %(what)s") % {"what": bad})
             stack.append((item, _key(path, key), depth + 1))
+
+
+def _too_deep(max_depth: int) -> str:
+    return _("nested deeper than %(depth)d levels") % {"depth": max_depth}
+
+
+#: the messages of Python's JSON decoder (``JSONDecodeError.msg``, English), marked for the
+#: catalog; one it does not list is shown as the decoder wrote it
+_DECODER = frozenset(
+    (
+        N_("Expecting value"),
+        N_("Expecting ',' delimiter"),
+        N_("Expecting ':' delimiter"),
+        N_("Expecting property name enclosed in double quotes"),
+        N_("Unterminated string starting at"),
+        N_("Invalid control character at"),
+        N_("Invalid \\escape"),
+        N_("Invalid \\uXXXX escape"),
+        N_("Extra data"),
+        N_("Illegal trailing comma before end of object"),
+        N_("Illegal trailing comma before end of array"),
+    )
+)
+
+
+def syntax_place(line: int, column: int) -> str:
+    """Where a syntax error is, in the language in force: ``line 3, column 5``."""
+    return _("line %(line)d, column %(column)d") % {"line": line, "column": column}
 
 
 def load_json(text: str, *, max_depth: int = MAX_DEPTH, max_chars: int = MAX_CHARS) -> Any:
     """The JSON value of ``text`` within the limits above; an :class:`InputError` naming the
     line/column (syntax) or the JSON path (limits) otherwise.
 
+    >>> from ratingdb.i18n import use
     >>> load_json('{"a": [1, 2.5, "x"]}')
     {'a': [1, 2.5, 'x']}
-    >>> load_json('{"a": 1, "a": 2}')
+    >>> with use("en"):
+    ...     load_json('{"a": 1, "a": 2}')
     Traceback (most recent call last):
     ratingdb.errors.InputError: $.a: the key is given twice
+    >>> with use("de"):
+    ...     load_json('{"a": 1,, "b": 2}')  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ratingdb.io.json_input.JsonSyntaxError: Zeile 1, Spalte 9: kein gültiges JSON: ...
     """
     if len(text) > max_chars:
-        raise InputError("$", f"the document has {len(text)} characters (at most {max_chars})")
+        raise InputError(
+            "$",
+            _("the document has %(count)d characters (at most %(max)d)")
+            % {"count": len(text), "max": max_chars},
+        )
     try:
         value = json.loads(
             text,
@@ -138,10 +182,11 @@ def load_json(text: str, *, max_depth: int = MAX_DEPTH, max_chars: int = MAX_CHA
             parse_constant=_constant,
         )
     except json.JSONDecodeError as err:
+        why = _(err.msg) if err.msg in _DECODER else err.msg
         raise JsonSyntaxError(
-            f"line {err.lineno}, column {err.colno}", f"malformed JSON: {err.msg}"
+            syntax_place(err.lineno, err.colno), _("malformed JSON: %(why)s") % {"why": why}
         ) from None
     except RecursionError:
-        raise InputError("$", f"nested deeper than {max_depth} levels") from None
+        raise InputError("$", _too_deep(max_depth)) from None
     _walk(value, max_depth)
     return value

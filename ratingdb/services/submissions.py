@@ -6,7 +6,8 @@ a player entry names an existing player by ``player_id``, or describes a new mem
 ``member_since``, or a textual participant (``"member": false`` and a ``name``). Ratings,
 indexes and residual games come from the database history, never from the file — except
 a FIDE or national rating for a player without DWZ (WO 4.1.2). Every edit records a
-change point for the next recalculation run and an audit-log entry.
+change point for the next recalculation run and an audit-log entry. The refusals are in
+the language in force (:mod:`ratingdb.i18n`); the JSON paths stay as the document writes them.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from ratingdb.db.organisations import require_organisation
 from ratingdb.db.store import find_tournament
 from ratingdb.engine.order import OrderKey
 from ratingdb.errors import InputError
-from ratingdb.i18n import _
+from ratingdb.i18n import N_, _
 from ratingdb.io.evaluate_json import json_kind, parse_tournament
 from ratingdb.names import control_character, describe_control
 from ratingdb.plausibility import check_date
@@ -62,29 +63,57 @@ def check_code(code: str, where: str) -> None:
     """A tournament code the pages and the API can address (``/tournaments/{code}``): 1 to 30
     characters, no slash, no control character, no blank at either end, not ``.`` or ``..``.
 
+    >>> from ratingdb.i18n import use
     >>> check_code("C0327-2026-03-14", "--id")
-    >>> check_code("X/../Y", "--id")
+    >>> with use("en"):
+    ...     check_code("X/../Y", "--id")
     Traceback (most recent call last):
     ratingdb.errors.InputError: --id: a tournament id cannot hold '/' (it names a web address)
+    >>> with use("de"):
+    ...     check_code("..", "--id")
+    Traceback (most recent call last):
+    ratingdb.errors.InputError: --id: '..' ist keine Turnier-ID (es bezeichnet eine Webadresse)
     """
     if len(code) > CODE_WIDTH:
         raise InputError(
-            where, f"a tournament id has at most {CODE_WIDTH} characters, got {len(code)}"
+            where,
+            _("a tournament id has at most %(max)d characters, got %(count)d")
+            % {"max": CODE_WIDTH, "count": len(code)},
         )
     if "/" in code:
-        raise InputError(where, "a tournament id cannot hold '/' (it names a web address)")
+        raise InputError(where, _("a tournament id cannot hold '/' (it names a web address)"))
     if code in (".", ".."):
-        raise InputError(where, f"{code!r} is not a tournament id (it names a web address)")
+        raise InputError(
+            where, _("%(code)r is not a tournament id (it names a web address)") % {"code": code}
+        )
     bad = control_character(code)
     if bad is not None:
-        raise InputError(where, f"a tournament id cannot hold {describe_control(bad)}")
+        raise InputError(
+            where, _("a tournament id cannot hold %(what)s") % {"what": describe_control(bad)}
+        )
     if code != code.strip():
-        raise InputError(where, f"a tournament id cannot begin or end with a blank: {code!r}")
+        raise InputError(
+            where,
+            _("a tournament id cannot begin or end with a blank: %(code)r") % {"code": code},
+        )
+
+
+#: why a membership in an organisation that is no club is refused, by the organisation's kind
+_NOT_A_CLUB = {
+    "federation": N_("%(vkz)r is a federation, not a club: players are members of clubs"),
+    "region": N_("%(vkz)r is a region, not a club: players are members of clubs"),
+    "district": N_("%(vkz)r is a district, not a club: players are members of clubs"),
+}
 
 
 def not_a_club(vkz: str, kind: str | None) -> str:
     """Why a membership in organisation ``vkz`` of ``kind`` is refused."""
-    return f"{vkz!r} is a {kind}, not a club: players are members of clubs"
+    if kind in _NOT_A_CLUB:
+        return _(_NOT_A_CLUB[kind]) % {"vkz": vkz}
+    return _("%(vkz)r is a %(kind)s, not a club: players are members of clubs") % {
+        "vkz": vkz,
+        "kind": kind,
+    }
 
 
 def _check_name(name: str, where: str) -> None:
@@ -94,7 +123,9 @@ def _check_name(name: str, where: str) -> None:
     bad = control_character(name)
     if bad is not None:
         raise InputError(
-            where, f"the name holds {describe_control(bad)} at position {name.index(bad) + 1}"
+            where,
+            _("the name holds %(what)s at position %(position)d")
+            % {"what": describe_control(bad), "position": name.index(bad) + 1},
         )
 
 
@@ -104,10 +135,16 @@ def _text(raw: dict[str, Any], key: str, path: str, width: int) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str):
-        raise InputError(f"{path}.{key}", f"expected a string, got {json_kind(value)}")
+        raise InputError(
+            f"{path}.{key}", _("expected a string, got %(kind)s") % {"kind": json_kind(value)}
+        )
     if len(value) > width:
-        raise InputError(f"{path}.{key}", f"at most {width} characters, got {len(value)}")
+        raise InputError(f"{path}.{key}", _too_long(width, len(value)))
     return value
+
+
+def _too_long(width: int, length: int) -> str:
+    return _("at most %(max)d characters, got %(count)d") % {"max": width, "count": length}
 
 
 def _check_texts(doc: dict[str, Any]) -> None:
@@ -126,11 +163,11 @@ def _check_texts(doc: dict[str, Any]) -> None:
         if isinstance(number, int) and not isinstance(number, bool) and number >= 0:
             number = str(number)
         elif number is not None and not isinstance(number, str):
-            raise InputError(f"{path}.member_number", "expected a member number (a string)")
+            raise InputError(f"{path}.member_number", _("expected a member number (a string)"))
         if number is not None and not 1 <= len(number) <= MEMBER_NUMBER_WIDTH:
             raise InputError(
                 f"{path}.member_number",
-                f"a member number has 1 to {MEMBER_NUMBER_WIDTH} characters",
+                _("a member number has 1 to %(max)d characters") % {"max": MEMBER_NUMBER_WIDTH},
             )
         name = raw.get("name")
         if not isinstance(name, str) or "player_id" in raw:
@@ -141,10 +178,11 @@ def _check_texts(doc: dict[str, Any]) -> None:
                 if len(part.strip()) > SURNAME_WIDTH:
                     raise InputError(
                         f"{path}.name",
-                        f"surname and given name have at most {SURNAME_WIDTH} characters each",
+                        _("surname and given name have at most %(max)d characters each")
+                        % {"max": SURNAME_WIDTH},
                     )
         elif len(name) > NAME_WIDTH:
-            raise InputError(f"{path}.name", f"at most {NAME_WIDTH} characters, got {len(name)}")
+            raise InputError(f"{path}.name", _too_long(NAME_WIDTH, len(name)))
 
 
 #: the fewest players a stored tournament has: one player has no opponent, so nothing of
@@ -157,15 +195,15 @@ def _check_field(doc: dict[str, Any], correction: bool) -> None:
     would empty a tournament is a deletion (``ratingdb tournament delete``)."""
     count = len(doc.get("players") or [])
     if count < MIN_PLAYERS:
-        hint = (
-            "; to remove the tournament, delete it (ratingdb tournament delete)"
+        few = (
+            _(
+                "a tournament needs at least %(min)d players to be rated, got %(count)d; to "
+                "remove the tournament, delete it (ratingdb tournament delete)"
+            )
             if correction
-            else ""
+            else _("a tournament needs at least %(min)d players to be rated, got %(count)d")
         )
-        raise InputError(
-            "$.players",
-            f"a tournament needs at least {MIN_PLAYERS} players to be rated, got {count}{hint}",
-        )
+        raise InputError("$.players", few % {"min": MIN_PLAYERS, "count": count})
 
 
 def _check_players(
@@ -176,10 +214,12 @@ def _check_players(
     organisations`)."""
     vkz = doc["tournament"].get("vkz")
     if vkz is not None and not re.fullmatch(r"[0-9A-Za-z]{1,10}", str(vkz)):
-        raise InputError("$.tournament.vkz", f"a VKZ has 1 to 10 letters or digits: {vkz!r}")
+        raise InputError(
+            "$.tournament.vkz", _("a VKZ has 1 to 10 letters or digits: %(vkz)r") % {"vkz": vkz}
+        )
     create = doc["tournament"].get("create_organisation", False)
     if not isinstance(create, bool):
-        raise InputError("$.tournament.create_organisation", "expected true or false")
+        raise InputError("$.tournament.create_organisation", _("expected true or false"))
     if vkz is not None or default_vkz is not None:
         where = "$.tournament.vkz" if vkz is not None else "$.tournament"
         require_organisation(session, str(vkz or default_vkz), where, create=create, actor=actor)
@@ -200,36 +240,41 @@ def _check_players(
         if not isinstance(raw, dict):
             continue
         if raw.get("sex") not in (None, "m", "f", "d"):
-            raise InputError(f"{path}.sex", f"expected m, f or d, got {raw['sex']!r}")
+            raise InputError(
+                f"{path}.sex", _("expected m, f or d, got %(sex)r") % {"sex": raw["sex"]}
+            )
         if isinstance(raw.get("birth_year"), int) and raw["birth_year"] < 1850:
-            raise InputError(f"{path}.birth_year", "a birth year before 1850 is not plausible")
+            raise InputError(f"{path}.birth_year", _("a birth year before 1850 is not plausible"))
         _check_person(raw, path)
         if isinstance(raw.get("player_id"), int) and not isinstance(raw["player_id"], bool):
             if raw["player_id"] in seen:
                 raise InputError(
                     f"{path}.player_id",
-                    f"player {raw['player_id']} is also players[{seen[raw['player_id']]}]",
+                    _("player %(id)s is also players[%(other)d]")
+                    % {"id": raw["player_id"], "other": seen[raw["player_id"]]},
                 )
             seen[raw["player_id"]] = k
         if raw.get("rating") is not None and raw.get("rating_source") in (None, "dwz"):
             raise InputError(
                 f"{path}.rating",
-                "DWZ ratings come from the database history; give rating_source 'fide' or "
-                "'national' for an external rating (WO 4.1.2)",
+                _(
+                    "DWZ ratings come from the database history; give rating_source 'fide' or "
+                    "'national' for an external rating (WO 4.1.2)"
+                ),
             )
         if raw.get("residual_games"):
-            raise InputError(f"{path}.residual_games", "residual games come from the database")
+            raise InputError(f"{path}.residual_games", _("residual games come from the database"))
         _check_ids(session, raw, k, ids)
         if "player_id" in raw:
             pid = raw["player_id"]
             if not isinstance(pid, int) or isinstance(pid, bool):
-                raise InputError(f"{path}.player_id", "expected an integer player id")
+                raise InputError(f"{path}.player_id", _("expected an integer player id"))
             if pid not in known:
                 raise InputError(f"{path}.player_id", _("no player with id %(id)s") % {"id": pid})
         elif raw.get("member", True):
             name = raw.get("name")
             if not isinstance(name, str) or not name.strip():
-                raise InputError(f"{path}.name", "a new player needs a name")
+                raise InputError(f"{path}.name", _("a new player needs a name"))
             club = raw.get("club")
             kind = (
                 session.scalar(select(Organisation.kind).where(Organisation.vkz == club))
@@ -237,24 +282,32 @@ def _check_players(
                 else None
             )
             if kind is None:
-                raise InputError(f"{path}.club", f"unknown club VKZ {club!r}")
+                raise InputError(f"{path}.club", unknown_club(club))
             if kind != "club":
                 raise InputError(f"{path}.club", not_a_club(str(club), kind))
             since = raw.get("member_since")
             try:
                 joined = date.fromisoformat(since)  # type: ignore[arg-type]
             except (TypeError, ValueError):
-                raise InputError(f"{path}.member_since", "expected a date YYYY-MM-DD") from None
+                raise InputError(f"{path}.member_since", _("expected a date YYYY-MM-DD")) from None
             check_date(joined, f"{path}.member_since")
             end = doc["tournament"].get("end")
             if isinstance(end, str) and joined.isoformat() > end:
                 raise InputError(
                     f"{path}.member_since",
-                    f"{joined} is after the tournament's end {end}: a player who joined later "
-                    'played as a non-member (give "member": false, WO 3.4.3)',
+                    _(
+                        "%(joined)s is after the tournament's end %(end)s: a player who joined "
+                        'later played as a non-member (give "member": false, WO 3.4.3)'
+                    )
+                    % {"joined": joined, "end": end},
                 )
         elif not isinstance(raw.get("name"), str) or not raw["name"].strip():
-            raise InputError(f"{path}.name", "a textual participant needs a name")
+            raise InputError(f"{path}.name", _("a textual participant needs a name"))
+
+
+def unknown_club(vkz: object) -> str:
+    """Why a club VKZ no club has is refused."""
+    return _("unknown club VKZ %(vkz)r") % {"vkz": vkz}
 
 
 def _check_person(raw: dict[str, Any], path: str) -> None:
@@ -271,17 +324,21 @@ def _check_person(raw: dict[str, Any], path: str) -> None:
         except ValueError:
             day = None
         if day is None:
-            raise InputError(f"{path}.birth_date", "expected a date YYYY-MM-DD")
+            raise InputError(f"{path}.birth_date", _("expected a date YYYY-MM-DD"))
         check_date(day, f"{path}.birth_date")
         if isinstance(raw.get("birth_year"), int) and raw["birth_year"] != day.year:
             raise InputError(
-                f"{path}.birth_date", f"{born} is not in the birth year {raw['birth_year']}"
+                f"{path}.birth_date",
+                _("%(born)s is not in the birth year %(year)d")
+                % {"born": born, "year": raw["birth_year"]},
             )
-    for key, pattern, what in (("federation", r"[A-Z]{3}", "three capital letters, e.g. GER"),
-                               ("title", r"[A-Za-z]{1,3}", "1 to 3 letters, e.g. FM")):  # fmt: skip
+    for key, pattern, wanted in (
+        ("federation", r"[A-Z]{3}", N_("expected three capital letters, e.g. GER, got %(value)s")),
+        ("title", r"[A-Za-z]{1,3}", N_("expected 1 to 3 letters, e.g. FM, got %(value)s")),
+    ):
         value = raw.get(key)
         if value is not None and not (isinstance(value, str) and re.fullmatch(pattern, value)):
-            raise InputError(f"{path}.{key}", f"expected {what}, got {_shown(value)}")
+            raise InputError(f"{path}.{key}", _(wanted) % {"value": _shown(value)})
 
 
 def _check_ids(
@@ -298,13 +355,17 @@ def _check_ids(
     ):
         raise InputError(
             f"{path}.fide_id",
-            f"a FIDE id is a whole number from 1 to {MAX_FIDE_ID}, got {_shown(fide_id)}",
+            _("a FIDE id is a whole number from 1 to %(max)d, got %(value)s")
+            % {"max": MAX_FIDE_ID, "value": _shown(fide_id)},
         )
     if dsb_id is not None and (not isinstance(dsb_id, str) or not re.fullmatch(DSB_ID, dsb_id)):
         raise InputError(
             f"{path}.dsb_id",
-            "a DSB id is a string of 1 to 20 letters, digits or hyphens (e.g. 'NU4005017'), "
-            f"got {_shown(dsb_id)}",
+            _(
+                "a DSB id is a string of 1 to 20 letters, digits or hyphens (e.g. 'NU4005017'), "
+                "got %(value)s"
+            )
+            % {"value": _shown(dsb_id)},
         )
     if "player_id" in raw or not raw.get("member", True):
         return
@@ -314,21 +375,26 @@ def _check_ids(
             continue
         if (key, value) in seen:
             raise InputError(
-                f"{path}.{key}", f"{value!r} is also the {key} of players[{seen[key, value]}]"
+                f"{path}.{key}",
+                _("%(value)r is also the %(key)s of players[%(other)d]")
+                % {"value": value, "key": key, "other": seen[key, value]},
             )
         seen[key, value] = k
         holder = session.scalar(select(Player.id).where(column == value))
         if holder is not None:
             raise InputError(
                 f"{path}.{key}",
-                f"{value!r} is the {key} of player {holder}: name them with "
-                f'"player_id": {holder} instead of as a new member',
+                _(
+                    '%(value)r is the %(key)s of player %(holder)s: name them with "player_id": '
+                    "%(holder)s instead of as a new member"
+                )
+                % {"value": value, "key": key, "holder": holder},
             )
 
 
 def _shown(value: object) -> str:
-    """``value`` for a message: ``true``, ``the number -5``, ``the string 'abc'``, cut to 40
-    characters (a number of 400 digits)."""
+    """``value`` for a message (in the language in force): ``true``, ``the number -5``, ``the
+    string 'abc'``, cut to 40 characters (a number of 400 digits)."""
     shown = f"{str(value).lower()}" if isinstance(value, bool) else json_kind(value)
     return shown if len(shown) <= 40 else shown[:39] + "…"
 
@@ -438,14 +504,17 @@ def _byes(raw: dict[str, Any], path: str) -> dict[str, str]:
         isinstance(k, str) and k.isdigit() and isinstance(v, str) and len(v) == 1
         for k, v in byes.items()
     ):
-        raise InputError(f"{path}.byes", 'expected {"round": "code"}, e.g. {"3": "H"}')
+        raise InputError(f"{path}.byes", _('expected {"round": "code"}, e.g. {"3": "H"}'))
     return dict(byes)
 
 
 def _board(raw: dict[str, Any], path: str) -> int | None:
     board = raw.get("board")
     if board is not None and (not isinstance(board, int) or isinstance(board, bool) or board < 1):
-        raise InputError(f"{path}.board", f"a board number is a whole number from 1, got {board!r}")
+        raise InputError(
+            f"{path}.board",
+            _("a board number is a whole number from 1, got %(board)r") % {"board": board},
+        )
     return board
 
 
@@ -503,7 +572,9 @@ def add_tournament(session: Session, doc: dict[str, Any], actor: str = "cli") ->
     lock_tournament(session, info.id)  # a second submission of the code finds it taken
     _check_players(session, doc, actor, DEFAULT_VKZ)
     if session.scalar(select(Tournament.id).where(Tournament.code == info.id)) is not None:
-        raise InputError("$.tournament.id", f"a tournament {info.id!r} exists already")
+        raise InputError(
+            "$.tournament.id", _("a tournament %(id)r exists already") % {"id": info.id}
+        )
     t = Tournament(
         code=info.id,
         name=info.name or info.id,
@@ -526,7 +597,7 @@ def find(session: Session, ident: str) -> Tournament:
     try:
         t = session.get(Tournament, find_tournament(session, ident))
     except LookupError as err:
-        raise InputError("tournament", str(err)) from None
+        raise InputError(_("tournament"), str(err)) from None
     assert t is not None
     return t
 
@@ -611,16 +682,22 @@ def _check_no_overlap(session: Session, player_id: int, club: int, vkz: str, joi
     if existing is None:
         return
     since, until = existing
-    period = f"from {since} to {until}" if until is not None else f"since {since} (not ended)"
-    advice = (
-        f"end it first (ratingdb player leave {player_id} --club {vkz} --on DATE)"
+    overlap = (
+        _(
+            "player %(player)d is a member of %(vkz)s since %(since)s (not ended), which a "
+            "membership from %(joined)s would overlap: end it first (ratingdb player leave "
+            "%(player)d --club %(vkz)s --on DATE)"
+        )
         if until is None
-        else f"a new membership begins after {until}"
+        else _(
+            "player %(player)d is a member of %(vkz)s from %(since)s to %(until)s, which a "
+            "membership from %(joined)s would overlap: a new membership begins after %(until)s"
+        )
     )
     raise InputError(
         "--from",
-        f"player {player_id} is a member of {vkz} {period}, which a membership from "
-        f"{joined} would overlap: {advice}",
+        overlap
+        % {"player": player_id, "vkz": vkz, "since": since, "until": until, "joined": joined},
     )
 
 
@@ -638,14 +715,14 @@ def change_membership(
     tournament on the next run."""
     hold_edits(session)
     if not 0 < player_id <= MAX_PLAYER_ID or session.get(Player, player_id) is None:
-        raise InputError("player", _("no player with id %(id)s") % {"id": player_id})
+        raise InputError(_("player"), _("no player with id %(id)s") % {"id": player_id})
     club, kind = session.execute(
         select(Organisation.id, Organisation.kind).where(Organisation.vkz == vkz)
     ).first() or (None, None)
     if club is None:
-        raise InputError("club", f"unknown club VKZ {vkz!r}")
+        raise InputError(_("club"), unknown_club(vkz))
     if joined is not None and kind != "club":
-        raise InputError("club", not_a_club(vkz, kind))
+        raise InputError(_("club"), not_a_club(vkz, kind))
     day = joined if joined is not None else left
     assert day is not None, "a membership change is a join or a leave"
     check_date(day, "--from" if joined is not None else "--on")
@@ -663,9 +740,15 @@ def change_membership(
             )
         )
         if open_membership is None:
-            raise InputError("club", f"player {player_id} has no open membership in {vkz}")
+            raise InputError(
+                _("club"),
+                _("player %(player)d has no open membership in %(vkz)s")
+                % {"player": player_id, "vkz": vkz},
+            )
         if left < open_membership.valid_from:
-            raise InputError("date", f"{left} is before the membership began")
+            raise InputError(
+                _("date"), _("%(date)s is before the membership began") % {"date": left}
+            )
         open_membership.valid_to = left
         when = left
     session.flush()

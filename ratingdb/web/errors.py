@@ -5,8 +5,8 @@ The status of each error class comes from the one table of :mod:`ratingdb.servic
 ``Connection: close``: the server closes the keep-alive connection cleanly after it.
 
 Body: ``{"error": summary, "errors": [{"location", "line", "column", "path", "message"}]}``;
-``line``/``column`` for file positions (``t.trf:12:97``, ``line 3, column 5``), ``path``
-for JSON paths (``$.games[3].result``).
+``line``/``column`` for file positions (``t.trf:12:97``, ``line 3, column 5``, German
+``Zeile 3, Spalte 5``), ``path`` for JSON paths (``$.games[3].result``).
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ from ratingdb.services.outcomes import as_error, outcome
 from ratingdb.web import validation_text
 
 _FILE_POSITION = re.compile(r"^(?P<file>.*?):(?P<line>\d+)(?::(?P<column>\d+))?$")
-#: ``line 3, column 5`` and the German ``Zeile 3, Spalte 5`` (the readers name a place in the
-#: language in force)
+#: ``line 3, column 5`` and the German ``Zeile 3, Spalte 5``: the readers (a JSON syntax
+#: error, an XML file) name a place in the language in force
 _LINE_COLUMN = re.compile(r"^(?:line|Zeile) (?P<line>\d+), (?:column|Spalte) (?P<column>\d+)$")
 #: the headline of a request the framework refused (a parameter, an unreadable body)
 INVALID_REQUEST = N_("invalid request")
