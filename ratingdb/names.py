@@ -7,6 +7,8 @@ punctuation (it happens in hand-typed files) is not lost.
 
 from __future__ import annotations
 
+from ratingdb.i18n import _
+
 
 def full_name(surname: str | None, given_name: str | None) -> str:
     """``Surname, Given``; either part alone when the other is empty.
@@ -37,5 +39,6 @@ def control_character(text: str) -> str | None:
 def describe_control(char: str) -> str:
     """``the control character '\\n'`` or ``the bidirectional control character
     '\\u202e'`` (its escape: the character itself is invisible)."""
-    kind = "bidirectional control character" if char in BIDI_CONTROLS else "control character"
-    return f"the {kind} {char!r}"
+    if char in BIDI_CONTROLS:
+        return _("the bidirectional control character %(char)r") % {"char": char}
+    return _("the control character %(char)r") % {"char": char}

@@ -13,6 +13,7 @@ from dataclasses import fields, is_dataclass
 from typing import Any
 
 from ratingdb.errors import InputError
+from ratingdb.i18n import _
 
 _UNSAFE = re.compile("[\x00\ud800-\udfff]")
 
@@ -20,19 +21,26 @@ _UNSAFE = re.compile("[\x00\ud800-\udfff]")
 def unsafe_character(text: str) -> str | None:
     """A description of the first character of ``text`` no stored text may hold, or None.
 
-    >>> unsafe_character("Meier, Anna"), unsafe_character("a\\x00b"), unsafe_character("\\ud800")
-    (None, 'a NUL character at position 2', 'a lone surrogate \\\\ud800 at position 1')
+    >>> from ratingdb.i18n import use
+    >>> with use("en"):
+    ...     [unsafe_character(t) for t in ("Meier, Anna", "a\\x00b", "\\ud800")]
+    [None, 'a NUL character at position 2', 'a lone surrogate \\\\ud800 at position 1']
+    >>> with use("de"):
+    ...     unsafe_character("a\\x00b")
+    'ein NUL-Zeichen an Stelle 2'
     """
     m = _UNSAFE.search(text)
     if m is None:
         return None
-    return f"{_describe(m.group())} at position {m.start() + 1}"
+    return _("%(what)s at position %(at)d") % {"what": _describe(m.group()), "at": m.start() + 1}
 
 
 def unsafe_place(text: str) -> tuple[int, int, str] | None:
     """(line, column, description) of the first character no stored text may hold, or None.
 
-    >>> unsafe_place("ok\\nab\\x00")
+    >>> from ratingdb.i18n import use
+    >>> with use("en"):
+    ...     unsafe_place("ok\\nab\\x00")
     (2, 3, 'a NUL character')
     """
     m = _UNSAFE.search(text)
@@ -44,14 +52,16 @@ def unsafe_place(text: str) -> tuple[int, int, str] | None:
 
 
 def _describe(char: str) -> str:
-    return "a NUL character" if char == "\x00" else f"a lone surrogate \\u{ord(char):04x}"
+    if char == "\x00":
+        return _("a NUL character")
+    return _("a lone surrogate %(escape)s") % {"escape": f"\\u{ord(char):04x}"}
 
 
 def check_text(text: str, where: str) -> str:
     """``text`` unchanged, or an :class:`InputError` at ``where`` naming the bad character."""
     bad = unsafe_character(text)
     if bad:
-        raise InputError(where, f"the text holds {bad}")
+        raise InputError(where, _("the text holds %(what)s") % {"what": bad})
     return text
 
 
