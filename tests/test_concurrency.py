@@ -292,8 +292,8 @@ def test_a_failed_run_is_recorded_and_changes_nothing(fed, scratch_db):
     with pytest.raises(RecalcFailed) as failed:
         run_recalc(fed, full=True, progress=boom)
     message = str(failed.value)
-    assert message.startswith("run ") and " failed at tournament " in message
-    assert "RuntimeError: boom (" in message and "nothing was changed" in message
+    assert message.startswith("Lauf ") and " ist bei Turnier " in message  # German by default
+    assert "RuntimeError: boom (" in message and "nichts wurde geändert" in message
     with fed.connect() as conn:
         run = conn.execute(
             text("SELECT status, message, failed_tournament FROM recalc_runs ORDER BY id DESC")
@@ -301,7 +301,7 @@ def test_a_failed_run_is_recorded_and_changes_nothing(fed, scratch_db):
     everything = codes(fed, ("individual", "team", "match"))
     assert run is not None and run.status == "failed" and run.failed_tournament in everything
     assert run.message.startswith("RuntimeError: boom (tests/test_concurrency.py:")
-    assert f"at tournament {run.failed_tournament} (ends " in message
+    assert f"bei Turnier {run.failed_tournament} (Ende " in message
     assert export(fed) == before and pending(fed) == ["delete"]
     shown = cli(["runs"], scratch_db)
     assert shown.returncode == 0

@@ -181,7 +181,7 @@ def test_a_writer_thread_that_fails_fails_the_run(fed, monkeypatch):
         run_recalc(fed, full=True)
     assert calls == [False, False, False]
     assert "RuntimeError: disk full" in str(failed.value)
-    assert " failed at tournament " in str(failed.value)
+    assert " ist bei Turnier " in str(failed.value)
     assert _exported(fed) == before
     assert not [t for t in threading.enumerate() if t.name.startswith("ratingdb-")]
     assert gc.isenabled() and gc.get_freeze_count() == 0  # ratingdb/engine/collector.py

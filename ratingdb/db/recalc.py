@@ -66,11 +66,12 @@ from ratingdb.engine.model import EngineTournament
 from ratingdb.engine.order import OrderKey
 from ratingdb.engine.replay import ReplayOutcome
 from ratingdb.errors import Busy, Failed, RatingdbError
+from ratingdb.i18n import N_, _, date_text
 
 #: advisory lock key of the recalculation (:data:`ratingdb.db.locks.RUN_KEY`)
 LOCK_KEY = RUN_KEY
 #: the one line of a run whose database server went away
-SERVER_GONE = "the database server went away during the run; nothing was changed"
+SERVER_GONE = N_("the database server went away during the run; nothing was changed")
 #: what a run that died leaves in ``recalc_runs``, as the next run records it
 INTERRUPTED = (
     "interrupted: the run ended without finishing (the process was killed or lost its "
@@ -535,15 +536,29 @@ def _failed(
     if run_id is not None:
         _record_failure(engine, run_id, reason, t.code if t else None)
     if gone:
-        return RecalcFailed(SERVER_GONE)
+        return RecalcFailed(_(SERVER_GONE))
     if isinstance(err, RatingdbError | KeyboardInterrupt | SystemExit):
         return err
-    place = f" at tournament {t.code} (ends {t.end})" if t else ""
-    run = f"run {run_id}" if run_id is not None else "the dry run"
-    return RecalcFailed(
-        f"{run} failed{place}: {reason}; nothing was changed, the change points stay pending "
-        "(`ratingdb runs`)"
-    )
+    values = {"run": run_id, "reason": reason}
+    if t is not None:
+        values |= {"code": t.code, "end": date_text(t.end)}
+    if run_id is None:
+        message = (
+            _("the dry run failed at tournament %(code)s (ends %(end)s): %(reason)s")
+            if t is not None
+            else _("the dry run failed: %(reason)s")
+        )
+    elif t is not None:
+        message = _(
+            "run %(run)d failed at tournament %(code)s (ends %(end)s): %(reason)s; nothing was "
+            "changed, the change points stay pending (`ratingdb runs`)"
+        )
+    else:
+        message = _(
+            "run %(run)d failed: %(reason)s; nothing was changed, the change points stay "
+            "pending (`ratingdb runs`)"
+        )
+    return RecalcFailed(message % values)
 
 
 def _record_failure(engine: Engine, run_id: int, message: str, tournament: str | None) -> None:
