@@ -495,7 +495,7 @@ def test_one_entry_point_detects_every_format(db):
         assert len(read_tournament(data, f"x.{kind}").players) >= 4
     with use("en"), pytest.raises(InputError, match="neither a DSB_DWZ_TournamentReport"):
         read_tournament(b"<html/>", "page.html")
-    with pytest.raises(InputError, match="weder ein DSB_DWZ_TournamentReport"):
+    with use("de"), pytest.raises(InputError, match="weder ein DSB_DWZ_TournamentReport"):
         read_tournament(b"<html/>", "page.html")
     t = read_tournament(files["dsb-xml"], "a.xml")
     stored, matches = import_tournament(db, t, code="XML1", vkz="C01")
