@@ -356,7 +356,7 @@ def test_admin_pages_refused_to_officers_and_visitors(site):
     visitor = client_for(site)
     for path in ("/admin/users", "/admin/users/anna", "/admin/audit?actor=root"):
         refused = anna.get(path)
-        assert refused.status_code == 403 and "administrators only" in refused.text, path
+        assert refused.status_code == 403 and "nur für Administratoren" in refused.text, path
         answer = visitor.get(path, follow_redirects=False)
         assert answer.status_code == 303, path
         assert answer.headers["location"] == "/anmelden?next=" + path.replace("?", "%3F").replace(

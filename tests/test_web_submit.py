@@ -150,10 +150,11 @@ def test_out_of_scope_or_window_is_shown_at_once_and_refused_as_the_api(world):
     page = client.get(page.url.path)  # the problem at the first step, in German
     assert "außerhalb Ihrer Organisationsebenen (Z) (WO 6.3)" in page.text
     token = user_token(world.url, "api-bert", "officer", ["Z"])
-    api = client.post("/api/what-if/tournaments/trf", content=world.trf, headers=bearer(token))
+    api = client.post("/api/what-if/tournaments/trf", params={"lang": "de"}, content=world.trf,
+                      headers=bearer(token))  # fmt: skip
     assert api.status_code == 403
-    message = api.json()["error"]
-    assert "outside your organisation levels (Z) (WO 6.3)" in message
+    message = api.json()["error"]  # asked in the page's language: the page says the same
+    assert "außerhalb Ihrer Organisationsebenen (Z) (WO 6.3)" in message
     assert 'id="submit"' not in page.text
     answer = client.post(page.url.path + "/submit", data={"csrf": csrf_of(page.text)})
     assert answer.status_code == 403 and message in answer.text
@@ -398,7 +399,7 @@ def test_a_new_member_only_in_a_club_of_the_officer(world):
                 f"club{world.ambiguous_rank}": "Z9999"})  # fmt: skip
     page = client.get(draft)
     assert page.status_code == 403
-    assert "a new member of club Z9999 is outside your organisation levels" in page.text
+    assert "Mitglied des Vereins Z9999 liegt außerhalb Ihrer" in page.text
     client.post(f"{draft}/choices", data={"csrf": csrf_of(page.text), key: "new",
                 f"club{world.ambiguous_rank}": world.vkz})  # fmt: skip
     page = client.get(draft)
@@ -458,7 +459,7 @@ def test_what_if_and_submit_in_the_officer_worker(world):
                                               f"club{rank}": "Z9999"})  # fmt: skip
         page = client.get(draft)
         assert page.status_code == 403
-        assert "a new member of club Z9999 is outside your organisation levels" in page.text
+        assert "Mitglied des Vereins Z9999 liegt außerhalb Ihrer" in page.text
         # the worker answers in the request's language: the API's English, not the default
         import json
 

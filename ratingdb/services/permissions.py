@@ -25,6 +25,7 @@ from sqlalchemy.orm import InstrumentedAttribute
 
 from ratingdb.dates import add_years
 from ratingdb.errors import Forbidden
+from ratingdb.i18n import _, date_text
 from ratingdb.services.users import Principal
 
 __all__ = [
@@ -63,12 +64,19 @@ def check_edit(principal: Principal, *, code: str, vkz: str, end: date, today: d
     if not in_scope(principal, vkz):
         scopes = ", ".join(principal.scopes)
         raise Forbidden(
-            f"tournament {code} has VKZ {vkz}, outside your organisation levels ({scopes}) (WO 6.3)"
+            _(
+                "tournament %(code)s has VKZ %(vkz)s, outside your organisation levels "
+                "(%(scopes)s) (WO 6.3)"
+            )
+            % {"code": code, "vkz": vkz, "scopes": scopes}
         )
     if not within_deadline(end, today):
         raise Forbidden(
-            f"tournament {code} ended on {end.isoformat()}, more than one year ago: only an "
-            "administrator may change it (WO 6.2)"
+            _(
+                "tournament %(code)s ended on %(end)s, more than one year ago: only an "
+                "administrator may change it (WO 6.2)"
+            )
+            % {"code": code, "end": date_text(end)}
         )
 
 
@@ -92,11 +100,14 @@ def check_memberships(principal: Principal, doc: Any) -> None:
         if not in_scope(principal, club):
             scopes = ", ".join(principal.scopes)
             raise Forbidden(
-                f"{path}: a new member of club {club} is outside your organisation levels "
-                f"({scopes}) (WO 6.3)"
+                _(
+                    "%(path)s: a new member of club %(club)s is outside your organisation levels "
+                    "(%(scopes)s) (WO 6.3)"
+                )
+                % {"path": path, "club": club, "scopes": scopes}
             )
 
 
 def require_admin(principal: Principal) -> None:
     if not principal.is_admin:
-        raise Forbidden("administrators only")
+        raise Forbidden(_("administrators only"))
