@@ -40,7 +40,7 @@ from ratingdb.errors import InputError
 from ratingdb.i18n import N_, _, ngettext
 from ratingdb.io.numbers import NotANumber, optional_number
 from ratingdb.io.trf import decode
-from ratingdb.names import BIDI_CONTROLS, control_character
+from ratingdb.names import control_character, describe_control
 from ratingdb.plausibility import BIRTH_YEAR, FIDE_ID, INDEX, RATING, Range
 
 MAX_PROBLEMS = 50
@@ -244,10 +244,8 @@ class _Bad(Exception):
 
 def name_holds(char: str) -> str:
     """Why a name with a control character (:func:`ratingdb.names.control_character`) is
-    refused, in the language in force (the character as its escape: it is invisible)."""
-    if char in BIDI_CONTROLS:
-        return _("the name holds the bidirectional control character %(char)r") % {"char": char}
-    return _("the name holds the control character %(char)r") % {"char": char}
+    refused, in the language in force (:func:`ratingdb.names.describe_control`)."""
+    return _("the name holds %(what)s") % {"what": describe_control(char)}
 
 
 def check_encoding(data: bytes, source: str, encoding: str) -> None:
